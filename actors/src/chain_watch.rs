@@ -1,0 +1,232 @@
+//! The ChainWatch actor: checks at start and every few seconds that the RPC answers with the
+//! configured chain id and that code exists at every contract the service relies on. Handlers
+//! read the last status without a round-trip; payments open only while it is ready.
+
+use std::sync::{Arc, RwLock};
+use std::time::Duration;
+
+use actix::prelude::*;
+use alloy::primitives::Address;
+use alloy::providers::{Provider, ProviderBuilder};
+use chrono::{DateTime, Utc};
+use serde::Serialize;
+
+use crate::health::HealthRegistry;
+
+const NAME: &str = "chain_watch";
+
+/// What the service needs from the chain.
+#[derive(Debug, Clone)]
+pub struct ChainTargets {
+    pub rpc_urls: Vec<String>,
+    pub chain_id: u64,
+    /// Contracts that must have code, with a name for the error message.
+    pub contracts: Vec<(String, Address)>,
+    pub call_timeout: Duration,
+}
+
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct ChainStatus {
+    pub ready: bool,
+    /// The latest block number seen.
+    pub head: Option<u64>,
+    pub checked_at: Option<DateTime<Utc>>,
+    /// Why the chain is not ready.
+    pub problem: Option<String>,
+}
+
+impl ChainStatus {
+    fn unknown() -> Self {
+        ChainStatus {
+            ready: false,
+            head: None,
+            checked_at: None,
+            problem: Some("the chain has not been checked yet".into()),
+        }
+    }
+}
+
+/// One check against the first upstream that answers.
+pub async fn probe(t: &ChainTargets) -> Result<u64, String> {
+    let mut last = String::from("no RPC URL is configured");
+    for url in &t.rpc_urls {
+        match tokio::time::timeout(t.call_timeout * 4, probe_one(url, t)).await {
+            Ok(Ok(head)) => return Ok(head),
+            Ok(Err(e)) => last = e,
+            Err(_) => last = "the RPC did not answer in time".into(),
+        }
+    }
+    Err(last)
+}
+
+async fn probe_one(url: &str, t: &ChainTargets) -> Result<u64, String> {
+    let url = url
+        .parse()
+        .map_err(|_| "an RPC URL is not valid".to_string())?;
+    let p = ProviderBuilder::new().connect_http(url);
+    let id = p
+        .get_chain_id()
+        .await
+        .map_err(|e| format!("the RPC does not answer: {}", short(&e.to_string())))?;
+    if id != t.chain_id {
+        return Err(format!("the RPC serves chain {id}, not {}", t.chain_id));
+    }
+    for (name, addr) in &t.contracts {
+        let code = p
+            .get_code_at(*addr)
+            .await
+            .map_err(|e| format!("cannot read code at {name}: {}", short(&e.to_string())))?;
+        if code.is_empty() {
+            return Err(format!("no contract code at {name} ({addr})"));
+        }
+    }
+    p.get_block_number()
+        .await
+        .map_err(|e| format!("cannot read the block number: {}", short(&e.to_string())))
+}
+
+/// Error texts of transports can carry URLs with keys; keep the start only.
+fn short(s: &str) -> String {
+    let s = s.split(" for url").next().unwrap_or(s);
+    s.chars().take(160).collect()
+}
+
+pub struct ChainWatch {
+    targets: Arc<ChainTargets>,
+    interval: Duration,
+    status: Arc<RwLock<ChainStatus>>,
+    health: HealthRegistry,
+    checking: bool,
+}
+
+impl ChainWatch {
+    fn check(&mut self, ctx: &mut Context<Self>) {
+        if self.checking {
+            return;
+        }
+        self.checking = true;
+        let targets = self.targets.clone();
+        ctx.spawn(
+            async move { probe(&targets).await }
+                .into_actor(self)
+                .map(|res, act, _| {
+                    act.checking = false;
+                    act.apply(res);
+                }),
+        );
+    }
+
+    fn apply(&mut self, res: Result<u64, String>) {
+        let status = match res {
+            Ok(head) => {
+                self.health.heartbeat(NAME);
+                ChainStatus {
+                    ready: true,
+                    head: Some(head),
+                    checked_at: Some(Utc::now()),
+                    problem: None,
+                }
+            }
+            Err(problem) => {
+                self.health.error(NAME, problem.clone());
+                let head = self.status.read().ok().and_then(|s| s.head);
+                ChainStatus {
+                    ready: false,
+                    head,
+                    checked_at: Some(Utc::now()),
+                    problem: Some(problem),
+                }
+            }
+        };
+        if let Ok(mut s) = self.status.write() {
+            if s.ready != status.ready {
+                tracing::info!(ready = status.ready, problem = ?status.problem, "chain status changed");
+            }
+            *s = status;
+        }
+    }
+}
+
+impl Actor for ChainWatch {
+    type Context = Context<Self>;
+
+    fn started(&mut self, ctx: &mut Self::Context) {
+        self.checking = false;
+        self.check(ctx);
+        ctx.run_interval(self.interval, |act, ctx| act.check(ctx));
+    }
+}
+
+impl Supervised for ChainWatch {
+    fn restarting(&mut self, _: &mut Self::Context) {
+        self.health.restarted(NAME);
+    }
+}
+
+#[derive(Message)]
+#[rtype(result = "ChainStatus")]
+struct CheckNow;
+
+impl Handler<CheckNow> for ChainWatch {
+    type Result = ResponseActFuture<Self, ChainStatus>;
+
+    fn handle(&mut self, _: CheckNow, _: &mut Self::Context) -> Self::Result {
+        let targets = self.targets.clone();
+        Box::pin(
+            async move { probe(&targets).await }
+                .into_actor(self)
+                .map(|res, act, _| {
+                    act.apply(res);
+                    act.status
+                        .read()
+                        .map(|s| s.clone())
+                        .unwrap_or_else(|_| ChainStatus::unknown())
+                }),
+        )
+    }
+}
+
+/// The typed handle the rest of the service uses.
+#[derive(Clone)]
+pub struct ChainWatchHandle {
+    addr: Addr<ChainWatch>,
+    status: Arc<RwLock<ChainStatus>>,
+}
+
+impl ChainWatchHandle {
+    /// Starts the supervised actor on the current arbiter.
+    pub fn start(targets: ChainTargets, interval: Duration, health: HealthRegistry) -> Self {
+        let status = Arc::new(RwLock::new(ChainStatus::unknown()));
+        let shared = status.clone();
+        let targets = Arc::new(targets);
+        health.heartbeat(NAME);
+        let addr = Supervisor::start(move |_| ChainWatch {
+            targets: targets.clone(),
+            interval,
+            status: shared.clone(),
+            health: health.clone(),
+            checking: false,
+        });
+        ChainWatchHandle { addr, status }
+    }
+
+    /// The last known status (no round-trip).
+    pub fn status(&self) -> ChainStatus {
+        self.status
+            .read()
+            .map(|s| s.clone())
+            .unwrap_or_else(|_| ChainStatus::unknown())
+    }
+
+    pub fn is_ready(&self) -> bool {
+        self.status.read().map(|s| s.ready).unwrap_or(false)
+    }
+
+    /// Checks now and returns the fresh status (bounded by a deadline).
+    pub async fn check_now(&self) -> ChainStatus {
+        match tokio::time::timeout(Duration::from_secs(30), self.addr.send(CheckNow)).await {
+            Ok(Ok(s)) => s,
+            _ => self.status(),
+        }
+    }
+}

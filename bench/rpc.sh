@@ -1,0 +1,46 @@
+#!/usr/bin/env bash
+# The JSON-RPC proxy's cost: eth_blockNumber and a cached eth_getTransactionReceipt through
+# POST /api/rpc versus straight to anvil, wrk on loopback at 32 connections. Prints a table.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+DURATION="${DURATION:-10}"
+CONNS="${CONNS:-32}"
+SVC_PORT="${SVC_PORT:-18090}"
+ANVIL_PORT="${ANVIL_PORT:-18545}"
+. bench/lib.sh
+ensure_wrk
+npm ci --no-audit --no-fund --loglevel=error >/dev/null
+cargo build --release --locked --bin journal-market >&2
+
+work=$(mktemp -d)
+cleanup() { kill "${svc:-}" 2>/dev/null || true; wait 2>/dev/null || true; rm -rf "$work"; }
+trap cleanup EXIT
+JM__SERVER__LISTEN="127.0.0.1:$SVC_PORT" JM__DATABASE__URL="sqlite://$work/bench.db" \
+JM__LOG__FILTER="${JM_BENCH_LOG:-warn}" \
+  target/release/journal-market devnet --anvil-port "$ANVIL_PORT" --out "$work/devnet.json" >"$work/svc.log" 2>&1 &
+svc=$!
+wait_for "http://127.0.0.1:$SVC_PORT/api/health/ready"
+anvil="http://127.0.0.1:$ANVIL_PORT"
+proxy="http://127.0.0.1:$SVC_PORT/api/rpc"
+
+# A mined transaction to look up (anvil's accounts are unlocked).
+from=$(python3 -c "import json;d=json.load(open('$work/devnet.json'));print(d['accounts'][1]['address'])")
+to=$(python3 -c "import json;d=json.load(open('$work/devnet.json'));print(d['accounts'][2]['address'])")
+tx=$(curl -s "$anvil" -H 'content-type: application/json' \
+  -d "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"eth_sendTransaction\",\"params\":[{\"from\":\"$from\",\"to\":\"$to\",\"value\":\"0x1\"}]}" \
+  | python3 -c "import json,sys;print(json.load(sys.stdin)['result'])")
+
+block='{"jsonrpc":"2.0","id":1,"method":"eth_blockNumber","params":[]}'
+receipt="{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"eth_getTransactionReceipt\",\"params\":[\"$tx\"]}"
+curl -sf "$proxy" -H 'content-type: application/json' -d "$receipt" >/dev/null  # warm the cache
+
+echo "| call | via proxy req/s | p50 ms | p99 ms | anvil direct req/s | p50 ms | p99 ms | p50 added |"
+echo "|---|---|---|---|---|---|---|---|"
+for name in block receipt; do
+  body=${!name}
+  read -r p_rps p_p50 p_p99 < <(measure "$proxy" "$body")
+  read -r d_rps d_p50 d_p99 < <(measure "$anvil" "$body")
+  added=$(awk -v a="$p_p50" -v b="$d_p50" 'BEGIN { printf "%+.3f ms", a-b }')
+  label=$([ "$name" = block ] && echo eth_blockNumber || echo "eth_getTransactionReceipt (cached)")
+  echo "| $label | $p_rps | $p_p50 | $p_p99 | $d_rps | $d_p50 | $d_p99 | $added |"
+done

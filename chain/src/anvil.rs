@@ -1,0 +1,90 @@
+//! Starting a local anvil: the binary from the repo's npm package (or PATH), chain id 4663.
+
+use std::path::{Path, PathBuf};
+use std::process::Stdio;
+use std::time::Duration;
+
+use alloy::providers::{Provider, ProviderBuilder};
+use tokio::process::{Child, Command};
+
+/// A running anvil; killed when dropped.
+pub struct Anvil {
+    child: Child,
+    pub port: u16,
+    pub url: String,
+}
+
+impl Anvil {
+    /// Stops the node (also done on drop).
+    pub async fn stop(mut self) {
+        let _ = self.child.kill().await;
+    }
+}
+
+impl Drop for Anvil {
+    fn drop(&mut self) {
+        let _ = self.child.start_kill();
+    }
+}
+
+/// `JM_ANVIL`, else `node_modules/.bin/anvil` in this folder or a parent, else `anvil` on PATH.
+pub fn binary() -> PathBuf {
+    if let Ok(p) = std::env::var("JM_ANVIL") {
+        return PathBuf::from(p);
+    }
+    let starts = [
+        std::env::current_dir().ok(),
+        Some(PathBuf::from(env!("CARGO_MANIFEST_DIR"))),
+    ];
+    for start in starts.into_iter().flatten() {
+        let mut dir: Option<&Path> = Some(&start);
+        while let Some(d) = dir {
+            let candidate = d.join("node_modules/.bin/anvil");
+            if candidate.exists() {
+                return candidate;
+            }
+            dir = d.parent();
+        }
+    }
+    PathBuf::from("anvil")
+}
+
+/// A port nobody listens on right now.
+pub fn free_port() -> std::io::Result<u16> {
+    Ok(std::net::TcpListener::bind("127.0.0.1:0")?
+        .local_addr()?
+        .port())
+}
+
+/// Starts anvil on `port` (a free one when `None`) and waits until it answers.
+pub async fn spawn(port: Option<u16>, chain_id: u64) -> anyhow::Result<Anvil> {
+    let port = match port {
+        Some(p) => p,
+        None => free_port()?,
+    };
+    let bin = binary();
+    let child = Command::new(&bin)
+        .args(["--host", "127.0.0.1", "--port", &port.to_string()])
+        .args(["--chain-id", &chain_id.to_string()])
+        .args(["--accounts", "10", "--balance", "10000"])
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .kill_on_drop(true)
+        .spawn()
+        .map_err(|e| {
+            anyhow::anyhow!(
+                "cannot start anvil ({}): {e}; run `npm ci` to install it",
+                bin.display()
+            )
+        })?;
+    let url = format!("http://127.0.0.1:{port}");
+    let anvil = Anvil { child, port, url };
+    let provider = ProviderBuilder::new().connect_http(anvil.url.parse()?);
+    for _ in 0..200 {
+        if provider.get_chain_id().await.is_ok() {
+            return Ok(anvil);
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    anyhow::bail!("anvil did not answer on {} within 10 s", anvil.url)
+}

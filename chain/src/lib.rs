@@ -1,0 +1,17 @@
+//! Everything that speaks to the chain's contracts: bindings with the exact signatures of
+//! protocols.md, the Permit2 witness-transfer EIP-712 types, the dev chain's deployment, and the
+//! anvil process.
+
+pub mod anvil;
+pub mod artifacts;
+pub mod bindings;
+pub mod devnet;
+pub mod permit2;
+
+/// Canonical addresses, the same on every chain (protocols.md §1).
+pub mod canonical {
+    use alloy::primitives::{Address, address};
+
+    pub const PERMIT2: Address = address!("0x000000000022D473030F116dDEE9F6B43aC78BA3");
+    pub const X402_PERMIT2_PROXY: Address = address!("0x402085c248EeA27D92E8b30b2C58ed07f9E20001");
+}

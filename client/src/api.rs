@@ -1,0 +1,260 @@
+//! The wire types of the API: the one definition both the server and this client use, so the
+//! JSON the server writes and the JSON the client reads cannot drift apart.
+
+use serde::{Deserialize, Serialize};
+
+#[cfg(feature = "openapi")]
+use utoipa::ToSchema;
+
+/// Every error answer: `{ "error": "<what happened>" }`, plus `problems` on 422.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[cfg_attr(feature = "openapi", derive(ToSchema))]
+pub struct ErrorBody {
+    pub error: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub problems: Option<Vec<String>>,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[cfg_attr(feature = "openapi", derive(ToSchema))]
+pub struct Company {
+    pub ticker: String,
+    pub name: String,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[cfg_attr(feature = "openapi", derive(ToSchema))]
+pub struct Author {
+    pub name: String,
+    pub wallet: Option<String>,
+    pub swarm: bool,
+}
+
+#[derive(Debug, Clone, Copy, Serialize, Deserialize, PartialEq, Default)]
+#[cfg_attr(feature = "openapi", derive(ToSchema))]
+pub struct Votes {
+    pub up: i64,
+    pub down: i64,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[cfg_attr(feature = "openapi", derive(ToSchema))]
+#[serde(rename_all = "camelCase")]
+pub struct JournalListItem {
+    pub journal_id: i64,
+    pub slug: String,
+    pub url: String,
+    pub company: Company,
+    pub title: String,
+    pub preview: String,
+    pub author: Author,
+    pub price_usdg: f64,
+    pub price_units: String,
+    pub signatures: u8,
+    pub read_minutes: i64,
+    pub entries_cited: i64,
+    pub audit_score: f64,
+    pub readers: i64,
+    pub votes: Votes,
+    pub published_at: String,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[cfg_attr(feature = "openapi", derive(ToSchema))]
+pub struct JournalList {
+    pub journals: Vec<JournalListItem>,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[cfg_attr(feature = "openapi", derive(ToSchema))]
+pub struct AuditIssue {
+    pub severity: String,
+    pub check: String,
+    pub detail: String,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[cfg_attr(feature = "openapi", derive(ToSchema))]
+pub struct AuditSummary {
+    pub verdict: String,
+    pub score: f64,
+    pub summary: String,
+    pub issues: Vec<AuditIssue>,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[cfg_attr(feature = "openapi", derive(ToSchema))]
+#[serde(rename_all = "camelCase")]
+pub struct Evidence {
+    pub n: i64,
+    pub id: String,
+    pub date: String,
+    pub kind: String,
+    pub title: String,
+    pub source: String,
+    pub source_url: String,
+    pub url: String,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[cfg_attr(feature = "openapi", derive(ToSchema))]
+pub struct Covers {
+    pub from: Option<String>,
+    pub to: Option<String>,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[cfg_attr(feature = "openapi", derive(ToSchema))]
+#[serde(rename_all = "camelCase")]
+pub struct JournalDetail {
+    #[serde(flatten)]
+    pub item: JournalListItem,
+    pub audit: AuditSummary,
+    pub evidence: Vec<Evidence>,
+    pub covers: Covers,
+    pub stock_token_price_at_publication: Option<f64>,
+    pub author_holds_stock_token: Option<bool>,
+    pub token_id: Option<u64>,
+    pub mint_tx: Option<String>,
+    pub content_hash: Option<String>,
+    pub unlocked: bool,
+    pub body: Option<String>,
+}
+
+/// A row of `GET /entries.json` (snake_case, as the interface gives it).
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[cfg_attr(feature = "openapi", derive(ToSchema))]
+pub struct EntryRow {
+    pub id: String,
+    pub ticker: String,
+    pub date_of_record: String,
+    pub kind: String,
+    pub desk: String,
+    pub title: String,
+    pub summary: String,
+    pub source_name: String,
+    pub canonical_url: String,
+    pub stamp: String,
+    pub merged: u8,
+    pub story_title: Option<String>,
+    pub story_slug: Option<String>,
+    pub story_seq: Option<i32>,
+    pub sitting_id: Option<i64>,
+    pub filed_at: String,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[cfg_attr(feature = "openapi", derive(ToSchema))]
+pub struct EntrySource {
+    pub name: String,
+    pub url: String,
+    pub says: String,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[cfg_attr(feature = "openapi", derive(ToSchema))]
+#[serde(rename_all = "camelCase")]
+pub struct EntryDetail {
+    pub id: String,
+    pub company: Company,
+    pub date_of_record: String,
+    pub kind: String,
+    pub desk: String,
+    pub title: String,
+    pub summary: String,
+    pub source: EntrySource,
+    pub verified: bool,
+    pub story: Option<String>,
+    pub filed_at: String,
+    pub url: String,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[cfg_attr(feature = "openapi", derive(ToSchema))]
+pub struct EntrySearchRow {
+    pub id: String,
+    pub date_of_record: String,
+    pub kind: String,
+    pub title: String,
+    pub summary: String,
+    pub source_name: String,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[cfg_attr(feature = "openapi", derive(ToSchema))]
+#[serde(rename_all = "camelCase")]
+pub struct ConfigInfo {
+    pub chain_id: u64,
+    pub usdg: String,
+    pub usdg_decimals: u8,
+    pub permit2_proxy: String,
+    pub identity_registry: String,
+    pub reputation_registry: String,
+    pub payments_open: bool,
+    pub wc_project_id: Option<String>,
+    pub origin: String,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[cfg_attr(feature = "openapi", derive(ToSchema))]
+pub struct Sitting {
+    pub id: i64,
+    pub date: String,
+    pub started_at: String,
+    pub finished_at: String,
+    pub note: String,
+    pub leads: i64,
+    pub filed: i64,
+    pub spend_usd: f64,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[cfg_attr(feature = "openapi", derive(ToSchema))]
+pub struct LogLine {
+    pub ts: String,
+    pub desk: String,
+    pub level: String,
+    pub message: String,
+}
+
+/// `GET /swarm.json`: `sitting` is null (and `log` empty) before any sitting has finished.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[cfg_attr(feature = "openapi", derive(ToSchema))]
+pub struct SwarmRun {
+    pub sitting: Option<Sitting>,
+    pub log: Vec<LogLine>,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[cfg_attr(feature = "openapi", derive(ToSchema))]
+pub struct Me {
+    pub address: Option<String>,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[cfg_attr(feature = "openapi", derive(ToSchema))]
+pub struct Health {
+    pub status: String,
+}
+
+/// `GET /health/ready`: each part is `ok` or a sentence saying what is wrong.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[cfg_attr(feature = "openapi", derive(ToSchema))]
+pub struct Readiness {
+    pub status: String,
+    pub database: String,
+    pub migrations: String,
+    /// `ok`, or why payments and chain reads are unavailable.
+    pub chain: String,
+    pub chain_head: Option<u64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub error: Option<String>,
+}
+
+/// `GET /quote/{ticker}`.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[cfg_attr(feature = "openapi", derive(ToSchema))]
+pub struct Quote {
+    pub ticker: String,
+    pub mid: f64,
+}

@@ -1,0 +1,148 @@
+//! `jm`: the command-line client of the journal-market API.
+
+use clap::{Parser, Subcommand};
+use jm_client::Client;
+use serde::Serialize;
+
+#[derive(Parser)]
+#[command(name = "jm", about = "Command-line client of the journal-market API")]
+struct Cli {
+    /// API root, ending in /api.
+    #[arg(long, env = "JM_BASE_URL", default_value = "http://127.0.0.1:8080/api")]
+    base_url: String,
+    /// Print the raw JSON answer instead of a summary.
+    #[arg(long, global = true)]
+    json: bool,
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// List published journals, newest first.
+    Journals {
+        /// Only journals about this ticker.
+        #[arg(long)]
+        company: Option<String>,
+    },
+    /// Show one journal by slug or id.
+    Journal { slug: String },
+    /// The newest archive entries, or the entries of one ticker.
+    Entries {
+        #[arg(long)]
+        ticker: Option<String>,
+    },
+    /// Show one archive entry.
+    Entry { accession: String },
+    /// The service's public configuration.
+    Config,
+    /// A stock token's current mid price.
+    Quote { ticker: String },
+    /// A read-only JSON-RPC call through the service, e.g. `jm rpc eth_blockNumber`.
+    Rpc {
+        method: String,
+        /// JSON array of parameters.
+        #[arg(default_value = "[]")]
+        params: String,
+    },
+}
+
+#[tokio::main]
+async fn main() {
+    let cli = Cli::parse();
+    if let Err(e) = run(cli).await {
+        eprintln!("jm: {e}");
+        std::process::exit(1);
+    }
+}
+
+fn print_json<T: Serialize>(v: &T) -> anyhow::Result<()> {
+    println!("{}", serde_json::to_string_pretty(v)?);
+    Ok(())
+}
+
+async fn run(cli: Cli) -> anyhow::Result<()> {
+    let client = Client::new(cli.base_url)?;
+    match cli.command {
+        Command::Journals { company } => {
+            let list = client.journals(company.as_deref()).await?;
+            if cli.json {
+                return print_json(&list);
+            }
+            for j in list.journals {
+                println!(
+                    "{:<5} {:<44} {:>8} USDG  {}",
+                    j.company.ticker, j.slug, j.price_usdg, j.title
+                );
+            }
+        }
+        Command::Journal { slug } => {
+            let j = client.journal(&slug).await?;
+            if cli.json {
+                return print_json(&j);
+            }
+            println!("{} ({})", j.item.title, j.item.company.ticker);
+            println!(
+                "by {}, {} USDG, {} min",
+                j.item.author.name, j.item.price_usdg, j.item.read_minutes
+            );
+            println!("\n{}\n", j.item.preview);
+            for e in &j.evidence {
+                println!("[{}] {} {}", e.id, e.date, e.title);
+            }
+            if let Some(body) = j.body {
+                println!("\n{body}");
+            }
+        }
+        Command::Entries { ticker } => {
+            let rows: Vec<(String, String, String, String)> = if let Some(t) = ticker {
+                let rows = client.search_entries(&t).await?;
+                if cli.json {
+                    return print_json(&rows);
+                }
+                rows.into_iter()
+                    .map(|r| (r.id, r.date_of_record, r.kind, r.title))
+                    .collect()
+            } else {
+                let rows = client.entries().await?;
+                if cli.json {
+                    return print_json(&rows);
+                }
+                rows.into_iter()
+                    .map(|r| (r.id, r.date_of_record, r.kind, r.title))
+                    .collect()
+            };
+            for (id, date, kind, title) in rows {
+                println!("{id:<20} {date} {kind:<6} {title}");
+            }
+        }
+        Command::Entry { accession } => {
+            let e = client.entry(&accession).await?;
+            if cli.json {
+                return print_json(&e);
+            }
+            println!(
+                "{} {} {} ({})",
+                e.id, e.date_of_record, e.title, e.company.name
+            );
+            println!(
+                "{}\n\n{} — {}\n{}",
+                e.summary, e.source.name, e.source.url, e.source.says
+            );
+        }
+        Command::Config => print_json(&client.config().await?)?,
+        Command::Quote { ticker } => {
+            let q = client.quote(&ticker).await?;
+            if cli.json {
+                return print_json(&q);
+            }
+            println!("{} {}", q.ticker, q.mid);
+        }
+        Command::Rpc { method, params } => {
+            let params: serde_json::Value = serde_json::from_str(&params)
+                .map_err(|e| anyhow::anyhow!("PARAMS must be a JSON array: {e}"))?;
+            print_json(&client.rpc(&method, params).await?)?;
+        }
+    }
+    Ok(())
+}

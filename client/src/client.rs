@@ -1,0 +1,199 @@
+//! The HTTP client: one method per endpoint, answers decoded into [`crate::api`] types.
+
+use reqwest::{Method, StatusCode};
+use serde::de::DeserializeOwned;
+
+use crate::api::{
+    ConfigInfo, EntryDetail, EntryRow, EntrySearchRow, ErrorBody, JournalDetail, JournalList, Me,
+    Quote, SwarmRun,
+};
+
+#[derive(Debug, thiserror::Error)]
+pub enum ClientError {
+    /// The server answered with an error status and its `{ "error" }` body.
+    #[error("{status}: {message}")]
+    Api {
+        status: StatusCode,
+        message: String,
+        problems: Vec<String>,
+    },
+    #[error("request failed: {0}")]
+    Http(#[from] reqwest::Error),
+    #[error("{0}")]
+    Invalid(String),
+}
+
+impl ClientError {
+    /// The HTTP status of an API error, if the server answered.
+    pub fn status(&self) -> Option<StatusCode> {
+        match self {
+            ClientError::Api { status, .. } => Some(*status),
+            _ => None,
+        }
+    }
+}
+
+#[derive(Debug, Clone)]
+pub struct Client {
+    base: String,
+    http: reqwest::Client,
+}
+
+impl Client {
+    /// `base_url` is the API root and ends in `/api`, e.g. `http://127.0.0.1:8080/api`.
+    pub fn new(base_url: impl Into<String>) -> Result<Self, ClientError> {
+        let http = reqwest::Client::builder()
+            .timeout(std::time::Duration::from_secs(60))
+            .build()?;
+        Ok(Self::with_http(base_url, http))
+    }
+
+    pub fn with_http(base_url: impl Into<String>, http: reqwest::Client) -> Self {
+        let base = base_url.into().trim_end_matches('/').to_string();
+        Client { base, http }
+    }
+
+    pub fn base_url(&self) -> &str {
+        &self.base
+    }
+
+    pub fn url(&self, path: &str) -> String {
+        format!("{}/{}", self.base, path.trim_start_matches('/'))
+    }
+
+    async fn get<T: DeserializeOwned>(
+        &self,
+        path: &str,
+        query: &[(&str, &str)],
+    ) -> Result<T, ClientError> {
+        let resp = self
+            .http
+            .request(Method::GET, self.url(path))
+            .query(query)
+            .send()
+            .await?;
+        decode(resp).await
+    }
+
+    pub async fn config(&self) -> Result<ConfigInfo, ClientError> {
+        self.get("config", &[]).await
+    }
+
+    pub async fn journals(&self, company: Option<&str>) -> Result<JournalList, ClientError> {
+        match company {
+            Some(t) => self.get("journals", &[("company", t)]).await,
+            None => self.get("journals", &[]).await,
+        }
+    }
+
+    /// A journal by slug or numeric id.
+    pub async fn journal(&self, slug_or_id: &str) -> Result<JournalDetail, ClientError> {
+        self.get(&format!("journals/{}", encode_segment(slug_or_id)), &[])
+            .await
+    }
+
+    pub async fn entries(&self) -> Result<Vec<EntryRow>, ClientError> {
+        self.get("entries.json", &[]).await
+    }
+
+    pub async fn entry(&self, accession: &str) -> Result<EntryDetail, ClientError> {
+        self.get(&format!("entries/{}", encode_segment(accession)), &[])
+            .await
+    }
+
+    pub async fn search_entries(&self, ticker: &str) -> Result<Vec<EntrySearchRow>, ClientError> {
+        self.get("entries/search", &[("ticker", ticker)]).await
+    }
+
+    pub async fn swarm(&self) -> Result<SwarmRun, ClientError> {
+        self.get("swarm.json", &[]).await
+    }
+
+    pub async fn me(&self) -> Result<Me, ClientError> {
+        self.get("me", &[]).await
+    }
+
+    pub async fn quote(&self, ticker: &str) -> Result<Quote, ClientError> {
+        self.get(&format!("quote/{}", encode_segment(ticker)), &[])
+            .await
+    }
+
+    /// One JSON-RPC call through the server's read-only proxy; returns its `result`.
+    pub async fn rpc(
+        &self,
+        method: &str,
+        params: serde_json::Value,
+    ) -> Result<serde_json::Value, ClientError> {
+        let body =
+            serde_json::json!({ "jsonrpc": "2.0", "id": 1, "method": method, "params": params });
+        let resp = self.http.post(self.url("rpc")).json(&body).send().await?;
+        let status = resp.status();
+        let answer: serde_json::Value = resp
+            .json()
+            .await
+            .map_err(|e| ClientError::Invalid(format!("the proxy did not answer JSON: {e}")))?;
+        if let Some(result) = answer.get("result") {
+            return Ok(result.clone());
+        }
+        let message = answer["error"]["message"]
+            .as_str()
+            .unwrap_or("the proxy answered without a result")
+            .to_string();
+        Err(ClientError::Api {
+            status,
+            message,
+            problems: Vec::new(),
+        })
+    }
+}
+
+/// Percent-encodes one path segment so user input cannot change the path.
+fn encode_segment(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for b in s.bytes() {
+        if b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_' | b'.' | b'~') {
+            out.push(b as char);
+        } else {
+            out.push_str(&format!("%{b:02X}"));
+        }
+    }
+    out
+}
+
+async fn decode<T: DeserializeOwned>(resp: reqwest::Response) -> Result<T, ClientError> {
+    let status = resp.status();
+    let bytes = resp.bytes().await?;
+    if status.is_success() {
+        return serde_json::from_slice(&bytes)
+            .map_err(|e| ClientError::Invalid(format!("unexpected answer from the server: {e}")));
+    }
+    match serde_json::from_slice::<ErrorBody>(&bytes) {
+        Ok(body) => Err(ClientError::Api {
+            status,
+            message: body.error,
+            problems: body.problems.unwrap_or_default(),
+        }),
+        Err(_) => Err(ClientError::Api {
+            status,
+            message: String::from_utf8_lossy(&bytes).chars().take(200).collect(),
+            problems: Vec::new(),
+        }),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn segments_are_encoded() {
+        assert_eq!(encode_segment("JM-NVDA-261120-01"), "JM-NVDA-261120-01");
+        assert_eq!(encode_segment("a/b?c"), "a%2Fb%3Fc");
+    }
+
+    #[test]
+    fn base_url_is_normalised() {
+        let c = Client::new("http://x/api/").unwrap();
+        assert_eq!(c.url("/journals"), "http://x/api/journals");
+    }
+}

@@ -1,0 +1,6 @@
+//! A typed client of the journal-market API, and the wire types it shares with the server.
+
+pub mod api;
+mod client;
+
+pub use client::{Client, ClientError};

@@ -1,0 +1,40 @@
+//! `journals` table (see the migration crate for the schema).
+
+use sea_orm::entity::prelude::*;
+use serde::{Deserialize, Serialize};
+
+#[derive(Clone, Debug, PartialEq, DeriveEntityModel, Serialize, Deserialize)]
+#[sea_orm(table_name = "journals")]
+pub struct Model {
+    #[sea_orm(primary_key)]
+    pub id: i32,
+    #[sea_orm(unique)]
+    pub slug: Option<String>,
+    pub ticker: String,
+    pub swarm: bool,
+    pub author_wallet: Option<String>,
+    pub author_name: String,
+    #[sea_orm(column_type = "Text")]
+    pub title: String,
+    #[sea_orm(column_type = "Text")]
+    pub dek: String,
+    #[sea_orm(column_type = "Text")]
+    pub body: String,
+    pub price_units: i64,
+    pub status: String,
+    pub content_hash: Option<String>,
+    pub meta_url: Option<String>,
+    pub token_id: Option<String>,
+    pub mint_tx: Option<String>,
+    pub stock_price_at_publication: Option<f64>,
+    pub author_holds_stock: Option<bool>,
+    pub audit_count: i32,
+    pub published_at: Option<DateTimeUtc>,
+    pub created_at: DateTimeUtc,
+    pub updated_at: DateTimeUtc,
+}
+
+#[derive(Copy, Clone, Debug, EnumIter, DeriveRelation)]
+pub enum Relation {}
+
+impl ActiveModelBehavior for ActiveModel {}

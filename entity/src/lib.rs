@@ -1,0 +1,19 @@
+//! sea-orm entities, one module per table, matching the migrations column for column.
+
+pub mod audit_reports;
+pub mod burns;
+pub mod companies;
+pub mod entries;
+pub mod indexer_cursors;
+pub mod journal_citations;
+pub mod journals;
+pub mod nonces;
+pub mod payments;
+pub mod quotes;
+pub mod sessions;
+pub mod sitting_logs;
+pub mod sittings;
+pub mod stories;
+pub mod swaps;
+pub mod unlocks;
+pub mod votes;

@@ -1,0 +1,31 @@
+//! `payments` table (see the migration crate for the schema).
+
+use sea_orm::entity::prelude::*;
+use serde::{Deserialize, Serialize};
+
+#[derive(Clone, Debug, PartialEq, DeriveEntityModel, Serialize, Deserialize)]
+#[sea_orm(table_name = "payments")]
+pub struct Model {
+    #[sea_orm(primary_key)]
+    pub id: i32,
+    pub wallet: String,
+    pub journal_id: i32,
+    pub step: String,
+    pub amount_units: i64,
+    pub pay_to: String,
+    pub permit_nonce: String,
+    pub permit_deadline: DateTimeUtc,
+    #[sea_orm(column_type = "Text")]
+    pub payload: String,
+    pub state: String,
+    pub tx: Option<String>,
+    #[sea_orm(column_type = "Text")]
+    pub error: Option<String>,
+    pub created_at: DateTimeUtc,
+    pub updated_at: DateTimeUtc,
+}
+
+#[derive(Copy, Clone, Debug, EnumIter, DeriveRelation)]
+pub enum Relation {}
+
+impl ActiveModelBehavior for ActiveModel {}

@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# Runs every check and test: formatting, lints, the contract artifacts, unit tests and the
+# integration suite on SQLite, then the integration suite again on PostgreSQL when
+# TEST_DATABASE_URL is set. Installs what it needs (npm packages pinned in package.json).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+if [ -f package.json ]; then
+  npm ci --no-audit --no-fund --loglevel=error
+fi
+if ! cargo nextest --version >/dev/null 2>&1; then
+  cargo install cargo-nextest --locked
+fi
+
+cargo fmt --all -- --check
+cargo clippy --workspace --all-targets --locked -- -D warnings
+
+echo "== unit and integration tests on SQLite"
+cargo nextest run --workspace --locked --no-fail-fast
+
+if [ -n "${TEST_DATABASE_URL:-}" ]; then
+  echo "== integration tests on PostgreSQL"
+  JM_TEST_DB=postgres cargo nextest run --locked --no-fail-fast --test api
+fi

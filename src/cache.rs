@@ -1,0 +1,105 @@
+//! Short-lived caches for hot public reads. Writes made by this instance call
+//! [`TtlCache::invalidate`]; the time-to-live bounds how stale another instance's writes look.
+
+use std::hash::Hash;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::{Duration, Instant};
+
+use dashmap::DashMap;
+
+/// Entries beyond this are dropped wholesale; keys come from client input (tickers, slugs), so
+/// the map must not grow without bound.
+const MAX_ENTRIES: usize = 10_000;
+
+pub struct TtlCache<K, V> {
+    ttl: Duration,
+    generation: AtomicU64,
+    map: DashMap<K, (Instant, u64, V)>,
+}
+
+impl<K: Eq + Hash + Clone, V: Clone> TtlCache<K, V> {
+    pub fn new(ttl: Duration) -> Self {
+        TtlCache {
+            ttl,
+            generation: AtomicU64::new(0),
+            map: DashMap::new(),
+        }
+    }
+
+    pub fn get(&self, key: &K) -> Option<V> {
+        let generation = self.generation.load(Ordering::Acquire);
+        let hit = self.map.get(key)?;
+        let (at, entry_gen, value) = hit.value();
+        (*entry_gen == generation && at.elapsed() < self.ttl).then(|| value.clone())
+    }
+
+    /// Stores a value computed under `generation` (read before computing it), so a value computed
+    /// from data older than the last invalidation is never kept.
+    pub fn put(&self, key: K, generation: u64, value: V) {
+        if self.ttl.is_zero() || generation != self.generation.load(Ordering::Acquire) {
+            return;
+        }
+        if self.map.len() >= MAX_ENTRIES {
+            self.map.clear();
+        }
+        self.map.insert(key, (Instant::now(), generation, value));
+    }
+
+    pub fn generation(&self) -> u64 {
+        self.generation.load(Ordering::Acquire)
+    }
+
+    pub fn invalidate(&self) {
+        self.generation.fetch_add(1, Ordering::AcqRel);
+        self.map.clear();
+    }
+
+    /// Returns the cached value or computes, stores and returns it.
+    pub async fn get_or_try<E, F, Fut>(&self, key: K, compute: F) -> Result<V, E>
+    where
+        F: FnOnce() -> Fut,
+        Fut: std::future::Future<Output = Result<V, E>>,
+    {
+        if let Some(v) = self.get(&key) {
+            return Ok(v);
+        }
+        let generation = self.generation();
+        let v = compute().await?;
+        self.put(key, generation, v.clone());
+        Ok(v)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn expires_and_invalidates() {
+        let c: TtlCache<&str, u32> = TtlCache::new(Duration::from_secs(60));
+        c.put("a", c.generation(), 1);
+        assert_eq!(c.get(&"a"), Some(1));
+        c.invalidate();
+        assert_eq!(c.get(&"a"), None);
+        let stale_gen = c.generation();
+        c.invalidate();
+        c.put("a", stale_gen, 2);
+        assert_eq!(
+            c.get(&"a"),
+            None,
+            "a value computed before an invalidation is not kept"
+        );
+
+        let short: TtlCache<&str, u32> = TtlCache::new(Duration::from_millis(1));
+        short.put("a", 0, 1);
+        std::thread::sleep(Duration::from_millis(5));
+        assert_eq!(short.get(&"a"), None);
+    }
+
+    #[test]
+    fn zero_ttl_disables() {
+        let c: TtlCache<&str, u32> = TtlCache::new(Duration::ZERO);
+        c.put("a", 0, 1);
+        assert_eq!(c.get(&"a"), None);
+    }
+}

@@ -1,0 +1,107 @@
+//! The chain as configured: addresses parsed once at start, the devnet file applied, and the
+//! readiness targets the ChainWatch actor checks.
+
+use std::collections::HashMap;
+use std::time::Duration;
+
+use alloy::primitives::Address;
+use jm_chain::devnet::Devnet;
+use journal_market_actors::chain_watch::ChainTargets;
+
+use crate::config::{Secret, Settings, StockTokenSettings};
+
+/// Addresses of the contracts the service uses.
+#[derive(Debug, Clone)]
+pub struct ChainAddresses {
+    pub usdg: Address,
+    pub permit2: Address,
+    pub permit2_proxy: Address,
+    pub identity_registry: Address,
+    pub reputation_registry: Address,
+    pub price_feeds: HashMap<String, Address>,
+}
+
+fn parse(name: &str, s: &str) -> anyhow::Result<Address> {
+    s.parse()
+        .map_err(|_| anyhow::anyhow!("chain.{name} is not an address: {s:?}"))
+}
+
+impl ChainAddresses {
+    pub fn from_settings(s: &Settings) -> anyhow::Result<Self> {
+        let c = &s.chain;
+        let mut price_feeds = HashMap::new();
+        for (ticker, t) in &c.stock_tokens {
+            price_feeds.insert(
+                ticker.clone(),
+                parse(&format!("stock_tokens.{ticker}.price_feed"), &t.price_feed)?,
+            );
+        }
+        Ok(ChainAddresses {
+            usdg: parse("usdg", &c.usdg)?,
+            permit2: parse("permit2", &c.permit2)?,
+            permit2_proxy: parse("permit2_proxy", &c.permit2_proxy)?,
+            identity_registry: parse("identity_registry", &c.identity_registry)?,
+            reputation_registry: parse("reputation_registry", &c.reputation_registry)?,
+            price_feeds,
+        })
+    }
+
+    /// What must hold for the chain to count as ready.
+    pub fn targets(&self, s: &Settings) -> ChainTargets {
+        ChainTargets {
+            rpc_urls: rpc_urls(s),
+            chain_id: s.chain.chain_id,
+            contracts: vec![
+                ("USDG".into(), self.usdg),
+                ("Permit2".into(), self.permit2),
+                ("the x402 Permit2 proxy".into(), self.permit2_proxy),
+                ("the identity registry".into(), self.identity_registry),
+                ("the reputation registry".into(), self.reputation_registry),
+            ],
+            call_timeout: Duration::from_millis(s.chain.rpc_timeout_ms),
+        }
+    }
+}
+
+pub fn rpc_urls(s: &Settings) -> Vec<String> {
+    s.chain
+        .rpc_urls
+        .iter()
+        .map(|u| u.expose().to_string())
+        .collect()
+}
+
+/// Points the settings at a devnet: its RPC, its contracts and its stock tokens.
+pub fn apply_devnet(s: &mut Settings, d: &Devnet) {
+    let c = &d.contracts;
+    s.chain.chain_id = d.chain_id;
+    s.chain.rpc_urls = vec![Secret::new(d.rpc_url.clone())];
+    s.chain.usdg = c.usdg.to_string();
+    s.chain.permit2 = c.permit2.to_string();
+    s.chain.permit2_proxy = c.permit2_proxy.to_string();
+    s.chain.identity_registry = c.identity_registry.to_string();
+    s.chain.reputation_registry = c.reputation_registry.to_string();
+    s.chain.stock_tokens = c
+        .stock_tokens
+        .iter()
+        .map(|(t, sc)| {
+            (
+                t.clone(),
+                StockTokenSettings {
+                    token: sc.token.to_string(),
+                    price_feed: sc.price_feed.to_string(),
+                },
+            )
+        })
+        .collect();
+}
+
+/// Applies `chain.devnet_file` when it is set.
+pub fn apply_devnet_file(s: &mut Settings) -> anyhow::Result<()> {
+    if s.chain.devnet_file.trim().is_empty() {
+        return Ok(());
+    }
+    let d = Devnet::load(std::path::Path::new(&s.chain.devnet_file))?;
+    apply_devnet(s, &d);
+    Ok(())
+}

@@ -1,0 +1,222 @@
+//! Layered settings: `config.toml` defaults, then the `--config` file, then `JM__SECTION__KEY`
+//! environment variables. Secrets are wrapped in [`Secret`] so they never reach a log.
+
+use std::collections::BTreeMap;
+use std::fmt;
+use std::path::Path;
+
+use figment::Figment;
+use figment::providers::{Env, Format, Toml};
+use serde::{Deserialize, Deserializer};
+
+/// The defaults, compiled in so the binary runs from any directory.
+pub const DEFAULT_TOML: &str = include_str!("../config.toml");
+
+/// A value that must not be printed: `Debug` and `Display` show `[redacted]`.
+#[derive(Clone, Default, PartialEq, Eq)]
+pub struct Secret(String);
+
+impl Secret {
+    pub fn new(s: impl Into<String>) -> Self {
+        Secret(s.into())
+    }
+    pub fn expose(&self) -> &str {
+        &self.0
+    }
+}
+
+impl fmt::Debug for Secret {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("[redacted]")
+    }
+}
+
+impl<'de> Deserialize<'de> for Secret {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        String::deserialize(d).map(Secret)
+    }
+}
+
+#[derive(Debug, Clone, Deserialize)]
+pub struct Settings {
+    pub server: ServerSettings,
+    pub database: DatabaseSettings,
+    pub demo: DemoSettings,
+    pub cache: CacheSettings,
+    pub chain: ChainSettings,
+    pub payments: PaymentSettings,
+    pub wallet: WalletSettings,
+    pub log: LogSettings,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+pub struct ServerSettings {
+    pub listen: String,
+    pub api_prefix: String,
+    pub origin: String,
+    pub max_body_bytes: usize,
+    pub workers: usize,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+pub struct DatabaseSettings {
+    /// May carry a password, hence a secret.
+    pub url: Secret,
+    pub max_connections: u32,
+    pub acquire_timeout_secs: u64,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+pub struct DemoSettings {
+    pub load_on_first_start: bool,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+pub struct CacheSettings {
+    pub public_ttl_ms: u64,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+pub struct ChainSettings {
+    pub chain_id: u64,
+    /// May carry a provider key in the URL, hence secrets.
+    pub rpc_urls: Vec<Secret>,
+    pub usdg: String,
+    pub permit2: String,
+    pub permit2_proxy: String,
+    pub identity_registry: String,
+    pub reputation_registry: String,
+    pub check_interval_secs: u64,
+    pub rpc_timeout_ms: u64,
+    pub reorg_safe_distance: u64,
+    pub quote_max_age_secs: u64,
+    pub quote_cache_secs: u64,
+    pub devnet_file: String,
+    #[serde(default)]
+    pub stock_tokens: BTreeMap<String, StockTokenSettings>,
+}
+
+#[derive(Debug, Clone, Deserialize, PartialEq)]
+pub struct StockTokenSettings {
+    pub token: String,
+    pub price_feed: String,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+pub struct PaymentSettings {
+    pub enabled: bool,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+pub struct WalletSettings {
+    pub wc_project_id: String,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+pub struct LogSettings {
+    pub filter: String,
+    pub format: String,
+}
+
+#[derive(Debug, thiserror::Error)]
+#[error("invalid configuration: {0}")]
+pub struct ConfigError(String);
+
+impl Settings {
+    /// Defaults, then `file` when given, then the environment.
+    pub fn load(file: Option<&Path>) -> Result<Settings, ConfigError> {
+        Self::load_from(file, Env::prefixed("JM__").split("__"))
+    }
+
+    fn load_from(file: Option<&Path>, env: Env) -> Result<Settings, ConfigError> {
+        let mut fig = Figment::from(Toml::string(DEFAULT_TOML));
+        if let Some(path) = file {
+            if !path.exists() {
+                return Err(ConfigError(format!("{} does not exist", path.display())));
+            }
+            fig = fig.merge(Toml::file(path));
+        }
+        let settings: Settings = fig
+            .merge(env)
+            .extract()
+            .map_err(|e| ConfigError(e.to_string()))?;
+        settings.validate()?;
+        Ok(settings)
+    }
+
+    fn validate(&self) -> Result<(), ConfigError> {
+        if !self.server.api_prefix.starts_with('/') || self.server.api_prefix.ends_with('/') {
+            return Err(ConfigError(
+                "server.api_prefix must start with / and not end with /".into(),
+            ));
+        }
+        if !(self.server.origin.starts_with("http://")
+            || self.server.origin.starts_with("https://"))
+        {
+            return Err(ConfigError("server.origin must be an http(s) URL".into()));
+        }
+        if self.chain.rpc_urls.is_empty() {
+            return Err(ConfigError("chain.rpc_urls needs at least one URL".into()));
+        }
+        if self.database.max_connections == 0 {
+            return Err(ConfigError(
+                "database.max_connections must be at least 1".into(),
+            ));
+        }
+        Ok(())
+    }
+
+    /// The site origin without a trailing slash.
+    pub fn origin(&self) -> &str {
+        self.server.origin.trim_end_matches('/')
+    }
+}
+
+#[cfg(test)]
+// figment's Jail closures return its (large) error type by design.
+#[allow(clippy::result_large_err)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn defaults_parse() {
+        let s = Settings::load_from(None, Env::prefixed("JM_TEST_NONE__").split("__")).unwrap();
+        assert_eq!(s.server.listen, "127.0.0.1:8080");
+        assert_eq!(s.server.api_prefix, "/api");
+        assert_eq!(s.database.url.expose(), "sqlite://data/journal-market.db");
+        assert_eq!(s.chain.chain_id, 4663);
+    }
+
+    #[test]
+    fn env_overrides_file() {
+        figment::Jail::expect_with(|jail| {
+            jail.create_file("c.toml", "[server]\nlisten = \"0.0.0.0:1\"\n")?;
+            jail.set_env("JMX__SERVER__LISTEN", "127.0.0.1:9");
+            let s = Settings::load_from(
+                Some(Path::new("c.toml")),
+                Env::prefixed("JMX__").split("__"),
+            )
+            .unwrap();
+            assert_eq!(s.server.listen, "127.0.0.1:9");
+            Ok(())
+        });
+    }
+
+    #[test]
+    fn secrets_are_redacted_in_debug() {
+        let s = Settings::load_from(None, Env::prefixed("JM_TEST_NONE__").split("__")).unwrap();
+        let mut s = s;
+        s.database.url = Secret::new("postgres://u:hunter2@h/db");
+        assert!(!format!("{s:?}").contains("hunter2"));
+    }
+
+    #[test]
+    fn bad_prefix_is_rejected() {
+        figment::Jail::expect_with(|jail| {
+            jail.set_env("JMY__SERVER__API_PREFIX", "api/");
+            let err = Settings::load_from(None, Env::prefixed("JMY__").split("__")).unwrap_err();
+            assert!(err.to_string().contains("api_prefix"));
+            Ok(())
+        });
+    }
+}

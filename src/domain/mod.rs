@@ -1,0 +1,6 @@
+//! Pure domain logic: no I/O, unit-tested.
+
+pub mod accession;
+pub mod money;
+pub mod text;
+pub mod time;

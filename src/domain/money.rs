@@ -1,0 +1,103 @@
+//! USDG amounts. The base-unit integer is the one stored value; every other form is derived.
+
+/// USDG has 6 decimals.
+pub const USDG_DECIMALS: u32 = 6;
+const UNIT: i64 = 1_000_000;
+
+/// Parses a decimal USDG amount ("0.1", "12", "1.250000") into base units exactly.
+pub fn parse_usdg(s: &str) -> Result<i64, String> {
+    let s = s.trim();
+    let (int, frac) = match s.split_once('.') {
+        Some((i, f)) => (i, f),
+        None => (s, ""),
+    };
+    if int.is_empty() && frac.is_empty() {
+        return Err("an amount needs digits".into());
+    }
+    if !int.bytes().all(|b| b.is_ascii_digit()) || !frac.bytes().all(|b| b.is_ascii_digit()) {
+        return Err(format!("{s:?} is not a decimal amount"));
+    }
+    if frac.len() > USDG_DECIMALS as usize {
+        return Err(format!("{s:?} has more than {USDG_DECIMALS} decimals"));
+    }
+    let int: i64 = if int.is_empty() {
+        0
+    } else {
+        int.parse().map_err(|_| format!("{s:?} is too large"))?
+    };
+    let mut frac_units: i64 = 0;
+    for (i, b) in frac.bytes().enumerate() {
+        frac_units += i64::from(b - b'0') * 10_i64.pow(USDG_DECIMALS - 1 - i as u32);
+    }
+    int.checked_mul(UNIT)
+        .and_then(|v| v.checked_add(frac_units))
+        .ok_or_else(|| format!("{s:?} is too large"))
+}
+
+/// Converts a JSON number of USDG (as a client sends `priceUsdg`) into base units, rejecting
+/// values that are not a whole number of base units.
+pub fn usdg_from_f64(v: f64) -> Result<i64, String> {
+    if !v.is_finite() || v < 0.0 {
+        return Err("the amount must be a non-negative number".into());
+    }
+    let scaled = v * UNIT as f64;
+    let rounded = scaled.round();
+    if (scaled - rounded).abs() > 1e-6 || rounded > 9.0e15 {
+        return Err(format!("{v} is not a whole number of USDG base units"));
+    }
+    Ok(rounded as i64)
+}
+
+/// `priceUsdg`: the nearest double to the exact decimal amount (0.1 USDG is 0.1).
+pub fn units_to_usdg(units: i64) -> f64 {
+    units as f64 / UNIT as f64
+}
+
+/// `priceUnits`: the base-unit integer as a string.
+pub fn units_string(units: i64) -> String {
+    units.to_string()
+}
+
+/// The fee (burn) and author parts of a person-written journal's price.
+pub fn split(price_units: i64) -> (i64, i64) {
+    let burn = price_units * 1000 / 10000;
+    (burn, price_units - burn)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parses_exactly() {
+        assert_eq!(parse_usdg("0.1").unwrap(), 100_000);
+        assert_eq!(parse_usdg("1").unwrap(), 1_000_000);
+        assert_eq!(parse_usdg("1.25").unwrap(), 1_250_000);
+        assert_eq!(parse_usdg(".5").unwrap(), 500_000);
+        assert_eq!(parse_usdg("0.000001").unwrap(), 1);
+        assert!(parse_usdg("0.0000001").is_err());
+        assert!(parse_usdg("-1").is_err());
+        assert!(parse_usdg("1e3").is_err());
+        assert!(parse_usdg("").is_err());
+        assert!(parse_usdg("99999999999999999999").is_err());
+    }
+
+    #[test]
+    fn derived_forms_do_not_drift() {
+        assert_eq!(units_to_usdg(100_000).to_string(), "0.1");
+        assert_eq!(units_string(100_000), "100000");
+        for cents in 0..10_000_i64 {
+            let units = cents * 10_000;
+            assert_eq!(usdg_from_f64(units_to_usdg(units)).unwrap(), units);
+        }
+        assert!(usdg_from_f64(0.0000001).is_err());
+        assert!(usdg_from_f64(f64::NAN).is_err());
+    }
+
+    #[test]
+    fn split_rounds_the_fee_down() {
+        assert_eq!(split(1_000_000), (100_000, 900_000));
+        assert_eq!(split(15), (1, 14));
+        assert_eq!(split(9), (0, 9));
+    }
+}

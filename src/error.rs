@@ -1,0 +1,150 @@
+//! The one error type of the HTTP layer and its mapping to statuses and `{ "error" }` bodies.
+//! Internal causes are logged with their whole chain and never sent to the client.
+
+use actix_web::http::StatusCode;
+use actix_web::http::header::{self, HeaderValue};
+use actix_web::{HttpResponse, ResponseError};
+use jm_client::api::ErrorBody;
+
+#[derive(Debug, thiserror::Error)]
+pub enum ApiError {
+    #[error("{0}")]
+    BadRequest(String),
+    #[error("{0}")]
+    Unauthorized(String),
+    #[error("{0}")]
+    Forbidden(String),
+    #[error("{0}")]
+    NotFound(String),
+    #[error("{0}")]
+    Conflict(String),
+    #[error("{0}")]
+    PayloadTooLarge(String),
+    #[error("{message}")]
+    Unprocessable {
+        message: String,
+        problems: Vec<String>,
+    },
+    #[error("{0}")]
+    TooManyRequests(String),
+    #[error("{message}")]
+    Unavailable {
+        message: String,
+        retry_after_secs: Option<u64>,
+    },
+    #[error("the database could not complete the request")]
+    Database(#[from] sea_orm::DbErr),
+    #[error("an internal error occurred")]
+    Internal(#[source] anyhow::Error),
+}
+
+impl ApiError {
+    pub fn not_found(what: impl Into<String>) -> Self {
+        ApiError::NotFound(what.into())
+    }
+    pub fn bad_request(what: impl Into<String>) -> Self {
+        ApiError::BadRequest(what.into())
+    }
+    pub fn unavailable(what: impl Into<String>) -> Self {
+        ApiError::Unavailable {
+            message: what.into(),
+            retry_after_secs: Some(5),
+        }
+    }
+    pub fn internal(e: impl Into<anyhow::Error>) -> Self {
+        ApiError::Internal(e.into())
+    }
+}
+
+/// `{:#}` of an error with its sources, for logs.
+fn chain(e: &dyn std::error::Error) -> String {
+    let mut s = e.to_string();
+    let mut cur = e.source();
+    while let Some(c) = cur {
+        s.push_str(": ");
+        s.push_str(&c.to_string());
+        cur = c.source();
+    }
+    s
+}
+
+impl ResponseError for ApiError {
+    fn status_code(&self) -> StatusCode {
+        match self {
+            ApiError::BadRequest(_) => StatusCode::BAD_REQUEST,
+            ApiError::Unauthorized(_) => StatusCode::UNAUTHORIZED,
+            ApiError::Forbidden(_) => StatusCode::FORBIDDEN,
+            ApiError::NotFound(_) => StatusCode::NOT_FOUND,
+            ApiError::Conflict(_) => StatusCode::CONFLICT,
+            ApiError::PayloadTooLarge(_) => StatusCode::PAYLOAD_TOO_LARGE,
+            ApiError::Unprocessable { .. } => StatusCode::UNPROCESSABLE_ENTITY,
+            ApiError::TooManyRequests(_) => StatusCode::TOO_MANY_REQUESTS,
+            ApiError::Unavailable { .. } => StatusCode::SERVICE_UNAVAILABLE,
+            ApiError::Database(_) | ApiError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
+        }
+    }
+
+    fn error_response(&self) -> HttpResponse {
+        let status = self.status_code();
+        match self {
+            ApiError::Database(e) => tracing::error!(error = %chain(e), "database error"),
+            ApiError::Internal(e) => tracing::error!(error = %format!("{e:#}"), "internal error"),
+            _ => {}
+        }
+        let body = ErrorBody {
+            error: self.to_string(),
+            problems: match self {
+                ApiError::Unprocessable { problems, .. } => Some(problems.clone()),
+                _ => None,
+            },
+        };
+        let mut resp = HttpResponse::build(status);
+        if let ApiError::Unavailable {
+            retry_after_secs: Some(secs),
+            ..
+        } = self
+        {
+            resp.insert_header((header::RETRY_AFTER, HeaderValue::from(*secs)));
+        }
+        resp.json(body)
+    }
+}
+
+pub type ApiResult<T> = Result<T, ApiError>;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use actix_web::body::to_bytes;
+
+    #[actix_web::test]
+    async fn internal_details_stay_inside() {
+        let err = ApiError::internal(anyhow::anyhow!("secret path /etc/x"));
+        let resp = err.error_response();
+        assert_eq!(resp.status(), StatusCode::INTERNAL_SERVER_ERROR);
+        let body = to_bytes(resp.into_body()).await.unwrap();
+        let v: serde_json::Value = serde_json::from_slice(&body).unwrap();
+        assert_eq!(v["error"], "an internal error occurred");
+        assert!(!String::from_utf8_lossy(&body).contains("/etc/x"));
+    }
+
+    #[actix_web::test]
+    async fn problems_only_on_422() {
+        let err = ApiError::Unprocessable {
+            message: "the draft breaks 1 rule".into(),
+            problems: vec!["dek is too short".into()],
+        };
+        let body = to_bytes(err.error_response().into_body()).await.unwrap();
+        let v: serde_json::Value = serde_json::from_slice(&body).unwrap();
+        assert_eq!(v["problems"][0], "dek is too short");
+        let body = to_bytes(
+            ApiError::not_found("no such journal")
+                .error_response()
+                .into_body(),
+        )
+        .await
+        .unwrap();
+        let v: serde_json::Value = serde_json::from_slice(&body).unwrap();
+        assert!(v.get("problems").is_none());
+    }
+}

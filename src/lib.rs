@@ -1,0 +1,16 @@
+//! journal-market: the Journal Marketplace Service.
+
+pub mod app;
+pub mod cache;
+pub mod chain;
+pub mod config;
+pub mod db;
+pub mod domain;
+pub mod error;
+pub mod import;
+pub mod queries;
+pub mod quotes;
+pub mod routes;
+pub mod rpc;
+pub mod state;
+pub mod telemetry;

@@ -1,0 +1,275 @@
+//! Journals as the public sees them. Derived figures (readers, votes, entries cited, covers,
+//! reading time, signatures) are computed from the rows on every read, never stored.
+
+use std::collections::HashMap;
+
+use jm_client::api::{
+    AuditIssue, AuditSummary, Author, Company, Covers, Evidence, JournalDetail, JournalListItem,
+    Votes,
+};
+use journal_market_entity::{
+    audit_reports, companies, entries, journal_citations, journals, unlocks, votes,
+};
+use sea_orm::sea_query::{Expr, ExprTrait};
+use sea_orm::{
+    ColumnTrait, DatabaseConnection, DbErr, EntityTrait, FromQueryResult, QueryFilter, QueryOrder,
+    QuerySelect,
+};
+
+use super::{entry_url, journal_url};
+use crate::domain::money::{units_string, units_to_usdg};
+use crate::domain::text::{is_slug, read_minutes};
+use crate::domain::time::{date, ts};
+
+pub const LIST_LIMIT: u64 = 100;
+pub const STATUS_LIVE: &str = "live";
+
+#[derive(Default)]
+struct Aggregates {
+    cited: HashMap<i32, i64>,
+    readers: HashMap<i32, i64>,
+    votes: HashMap<i32, Votes>,
+    audits: HashMap<i32, audit_reports::Model>,
+    companies: HashMap<String, String>,
+}
+
+#[derive(FromQueryResult)]
+struct CountRow {
+    journal_id: i32,
+    n: i64,
+}
+
+#[derive(FromQueryResult)]
+struct VoteRow {
+    journal_id: i32,
+    up: i64,
+    down: i64,
+}
+
+async fn aggregates(
+    db: &DatabaseConnection,
+    list: &[journals::Model],
+) -> Result<Aggregates, DbErr> {
+    let ids: Vec<i32> = list.iter().map(|j| j.id).collect();
+    if ids.is_empty() {
+        return Ok(Aggregates::default());
+    }
+    let mut tickers: Vec<&str> = list.iter().map(|j| j.ticker.as_str()).collect();
+    tickers.sort_unstable();
+    tickers.dedup();
+
+    let cited = journal_citations::Entity::find()
+        .select_only()
+        .column(journal_citations::Column::JournalId)
+        .column_as(Expr::col(journal_citations::Column::Position).count(), "n")
+        .filter(journal_citations::Column::JournalId.is_in(ids.clone()))
+        .group_by(journal_citations::Column::JournalId)
+        .into_model::<CountRow>()
+        .all(db)
+        .await?;
+    let readers = unlocks::Entity::find()
+        .select_only()
+        .column(unlocks::Column::JournalId)
+        .column_as(Expr::col(unlocks::Column::Wallet).count(), "n")
+        .filter(unlocks::Column::JournalId.is_in(ids.clone()))
+        .group_by(unlocks::Column::JournalId)
+        .into_model::<CountRow>()
+        .all(db)
+        .await?;
+    let vote_rows = votes::Entity::find()
+        .select_only()
+        .column(votes::Column::JournalId)
+        .column_as(
+            Expr::cust("SUM(CASE WHEN value > 0 THEN 1 ELSE 0 END)"),
+            "up",
+        )
+        .column_as(
+            Expr::cust("SUM(CASE WHEN value < 0 THEN 1 ELSE 0 END)"),
+            "down",
+        )
+        .filter(votes::Column::JournalId.is_in(ids.clone()))
+        .group_by(votes::Column::JournalId)
+        .into_model::<VoteRow>()
+        .all(db)
+        .await?;
+    // The last report of each journal wins.
+    let audits = audit_reports::Entity::find()
+        .filter(audit_reports::Column::JournalId.is_in(ids))
+        .order_by_asc(audit_reports::Column::AuditedAt)
+        .order_by_asc(audit_reports::Column::Id)
+        .all(db)
+        .await?;
+    let companies = companies::Entity::find()
+        .filter(companies::Column::Ticker.is_in(tickers))
+        .all(db)
+        .await?;
+
+    Ok(Aggregates {
+        cited: cited.into_iter().map(|r| (r.journal_id, r.n)).collect(),
+        readers: readers.into_iter().map(|r| (r.journal_id, r.n)).collect(),
+        votes: vote_rows
+            .into_iter()
+            .map(|r| {
+                (
+                    r.journal_id,
+                    Votes {
+                        up: r.up,
+                        down: r.down,
+                    },
+                )
+            })
+            .collect(),
+        audits: audits.into_iter().map(|a| (a.journal_id, a)).collect(),
+        companies: companies.into_iter().map(|c| (c.ticker, c.name)).collect(),
+    })
+}
+
+fn list_item(j: &journals::Model, agg: &Aggregates, origin: &str) -> JournalListItem {
+    let slug = j.slug.clone().unwrap_or_default();
+    JournalListItem {
+        journal_id: i64::from(j.id),
+        url: journal_url(origin, &slug),
+        slug,
+        company: Company {
+            ticker: j.ticker.clone(),
+            name: agg.companies.get(&j.ticker).cloned().unwrap_or_default(),
+        },
+        title: j.title.clone(),
+        preview: j.dek.clone(),
+        author: Author {
+            name: j.author_name.clone(),
+            wallet: j.author_wallet.clone(),
+            swarm: j.swarm,
+        },
+        price_usdg: units_to_usdg(j.price_units),
+        price_units: units_string(j.price_units),
+        signatures: if j.swarm { 1 } else { 2 },
+        read_minutes: read_minutes(&j.body),
+        entries_cited: agg.cited.get(&j.id).copied().unwrap_or(0),
+        audit_score: agg.audits.get(&j.id).map(|a| a.score).unwrap_or(0.0),
+        readers: agg.readers.get(&j.id).copied().unwrap_or(0),
+        votes: agg.votes.get(&j.id).copied().unwrap_or_default(),
+        published_at: j.published_at.as_ref().map(ts).unwrap_or_default(),
+    }
+}
+
+/// Live journals, newest first, at most 100, optionally of one company.
+pub async fn list_live(
+    db: &DatabaseConnection,
+    origin: &str,
+    company: Option<&str>,
+) -> Result<Vec<JournalListItem>, DbErr> {
+    let mut q = journals::Entity::find().filter(journals::Column::Status.eq(STATUS_LIVE));
+    if let Some(t) = company {
+        q = q.filter(journals::Column::Ticker.eq(t));
+    }
+    let list = q
+        .order_by_desc(journals::Column::PublishedAt)
+        .order_by_desc(journals::Column::Id)
+        .limit(LIST_LIMIT)
+        .all(db)
+        .await?;
+    let agg = aggregates(db, &list).await?;
+    Ok(list.iter().map(|j| list_item(j, &agg, origin)).collect())
+}
+
+/// A live journal's public detail (`unlocked` false, `body` null) and its text, which the caller
+/// reveals only to owners.
+#[derive(Clone)]
+pub struct LiveJournal {
+    pub detail: JournalDetail,
+    pub body: String,
+    pub author_wallet: Option<String>,
+}
+
+/// A live journal by slug, or by id when the key is all digits (slugs always hold a letter).
+pub async fn find_live(
+    db: &DatabaseConnection,
+    origin: &str,
+    key: &str,
+) -> Result<Option<LiveJournal>, DbErr> {
+    let mut q = journals::Entity::find().filter(journals::Column::Status.eq(STATUS_LIVE));
+    // A key that is neither an id nor a slug cannot match; it never reaches the database.
+    q = match key.parse::<i32>() {
+        Ok(id) if key.bytes().all(|b| b.is_ascii_digit()) => q.filter(journals::Column::Id.eq(id)),
+        _ if is_slug(key) => q.filter(journals::Column::Slug.eq(key)),
+        _ => return Ok(None),
+    };
+    let Some(j) = q.one(db).await? else {
+        return Ok(None);
+    };
+    let agg = aggregates(db, std::slice::from_ref(&j)).await?;
+    let item = list_item(&j, &agg, origin);
+
+    let cites = journal_citations::Entity::find()
+        .filter(journal_citations::Column::JournalId.eq(j.id))
+        .order_by_asc(journal_citations::Column::Position)
+        .all(db)
+        .await?;
+    let accessions: Vec<String> = cites.iter().map(|c| c.accession.clone()).collect();
+    let cited: HashMap<String, entries::Model> = entries::Entity::find()
+        .filter(entries::Column::Accession.is_in(accessions))
+        .all(db)
+        .await?
+        .into_iter()
+        .map(|e| (e.accession.clone(), e))
+        .collect();
+    let evidence: Vec<Evidence> = cites
+        .iter()
+        .filter_map(|c| cited.get(&c.accession).map(|e| (c, e)))
+        .map(|(c, e)| Evidence {
+            n: i64::from(c.position),
+            id: e.accession.clone(),
+            date: date(&e.date_of_record),
+            kind: e.kind.clone(),
+            title: e.title.clone(),
+            source: e.source_name.clone(),
+            source_url: e.canonical_url.clone(),
+            url: entry_url(origin, &e.accession),
+        })
+        .collect();
+    let covers = Covers {
+        from: cited
+            .values()
+            .map(|e| e.date_of_record)
+            .min()
+            .map(|d| date(&d)),
+        to: cited
+            .values()
+            .map(|e| e.date_of_record)
+            .max()
+            .map(|d| date(&d)),
+    };
+    let audit = match agg.audits.get(&j.id) {
+        Some(a) => AuditSummary {
+            verdict: a.verdict.clone(),
+            score: a.score,
+            summary: a.summary.clone(),
+            issues: serde_json::from_value::<Vec<AuditIssue>>(a.issues.clone()).unwrap_or_default(),
+        },
+        None => AuditSummary {
+            verdict: "none".into(),
+            score: 0.0,
+            summary: String::new(),
+            issues: Vec::new(),
+        },
+    };
+    let detail = JournalDetail {
+        item,
+        audit,
+        evidence,
+        covers,
+        stock_token_price_at_publication: j.stock_price_at_publication,
+        author_holds_stock_token: if j.swarm { None } else { j.author_holds_stock },
+        token_id: j.token_id.as_deref().and_then(|t| t.parse().ok()),
+        mint_tx: j.mint_tx.clone(),
+        content_hash: j.content_hash.clone(),
+        unlocked: false,
+        body: None,
+    };
+    Ok(Some(LiveJournal {
+        detail,
+        body: j.body,
+        author_wallet: j.author_wallet,
+    }))
+}

@@ -1,0 +1,85 @@
+//! The archive: `GET /entries.json`, `/entries/search`, `/entries/{accession}`, `/swarm.json`.
+
+use actix_web::{HttpResponse, web};
+use jm_client::api::{EntryDetail, EntryRow, EntrySearchRow, SwarmRun};
+use serde::Deserialize;
+use utoipa::IntoParams;
+
+use super::journals::known_ticker;
+use super::{json_bytes, to_bytes};
+use crate::error::{ApiError, ApiResult};
+use crate::queries::{entries, swarm};
+use crate::state::AppState;
+
+pub fn configure(cfg: &mut web::ServiceConfig) {
+    // `search` before `{accession}`: the first matching route wins.
+    cfg.route("/entries.json", web::get().to(newest))
+        .route("/entries/search", web::get().to(search))
+        .route("/entries/{accession}", web::get().to(entry))
+        .route("/swarm.json", web::get().to(swarm_run));
+}
+
+#[utoipa::path(get, path = "/entries.json", tag = "archive",
+    responses((status = 200, body = Vec<EntryRow>, description = "the 50 newest entries by date of record")))]
+pub async fn newest(state: web::Data<AppState>) -> ApiResult<HttpResponse> {
+    let bytes = state
+        .lists
+        .get_or_try("entries.json".to_string(), || async {
+            to_bytes(&entries::newest(&state.db).await?)
+        })
+        .await?;
+    Ok(json_bytes(bytes))
+}
+
+#[derive(Deserialize, IntoParams)]
+pub struct SearchQuery {
+    /// The company's ticker (required).
+    ticker: Option<String>,
+}
+
+#[utoipa::path(get, path = "/entries/search", tag = "archive", params(SearchQuery),
+    responses((status = 200, body = Vec<EntrySearchRow>, description = "up to 80 entries, newest first"),
+              (status = 400, body = jm_client::api::ErrorBody), (status = 404, body = jm_client::api::ErrorBody)))]
+pub async fn search(
+    state: web::Data<AppState>,
+    q: web::Query<SearchQuery>,
+) -> ApiResult<HttpResponse> {
+    let ticker = known_ticker(&state, "ticker", q.ticker.as_deref()).await?;
+    let bytes = state
+        .lists
+        .get_or_try(format!("search?{ticker}"), || async {
+            to_bytes(&entries::search(&state.db, &ticker).await?)
+        })
+        .await?;
+    Ok(json_bytes(bytes))
+}
+
+#[utoipa::path(get, path = "/entries/{accession}", tag = "archive",
+    params(("accession" = String, Path, description = "accession number, e.g. JM-NVDA-261120-01")),
+    responses((status = 200, body = EntryDetail), (status = 404, body = jm_client::api::ErrorBody)))]
+pub async fn entry(
+    state: web::Data<AppState>,
+    accession: web::Path<String>,
+) -> ApiResult<web::Json<EntryDetail>> {
+    entries::detail(&state.db, state.origin(), &accession)
+        .await?
+        .map(web::Json)
+        .ok_or_else(|| {
+            ApiError::not_found(format!(
+                "no archive entry has the accession number {:?}",
+                accession.as_str()
+            ))
+        })
+}
+
+#[utoipa::path(get, path = "/swarm.json", tag = "archive",
+    responses((status = 200, body = SwarmRun, description = "the latest finished sitting and its log in time order; sitting is null before any has finished")))]
+pub async fn swarm_run(state: web::Data<AppState>) -> ApiResult<HttpResponse> {
+    let bytes = state
+        .lists
+        .get_or_try("swarm.json".to_string(), || async {
+            to_bytes(&swarm::latest(&state.db).await?)
+        })
+        .await?;
+    Ok(json_bytes(bytes))
+}

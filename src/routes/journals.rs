@@ -1,0 +1,88 @@
+//! `GET /journals` and `GET /journals/{slug or id}`.
+
+use std::sync::Arc;
+
+use actix_web::{HttpResponse, web};
+use jm_client::api::{JournalDetail, JournalList};
+use serde::Deserialize;
+use utoipa::IntoParams;
+
+use super::{json_bytes, to_bytes};
+use crate::domain::accession::is_ticker;
+use crate::error::{ApiError, ApiResult};
+use crate::queries::{entries, journals};
+use crate::state::AppState;
+
+pub fn configure(cfg: &mut web::ServiceConfig) {
+    cfg.route("/journals", web::get().to(list))
+        .route("/journals/{key}", web::get().to(detail));
+}
+
+#[derive(Deserialize, IntoParams)]
+pub struct ListQuery {
+    /// Only journals about this ticker.
+    company: Option<String>,
+}
+
+/// Checks a `ticker`-like query value and that the company exists.
+pub async fn known_ticker(state: &AppState, name: &str, value: Option<&str>) -> ApiResult<String> {
+    let Some(t) = value else {
+        return Err(ApiError::bad_request(format!(
+            "the query parameter {name} is required"
+        )));
+    };
+    if !is_ticker(t) {
+        return Err(ApiError::bad_request(format!(
+            "the query parameter {name} must be a ticker such as NVDA (1 to 10 upper-case letters or digits)"
+        )));
+    }
+    if !entries::company_exists(&state.db, t).await? {
+        return Err(ApiError::not_found(format!(
+            "no company has the ticker {t}"
+        )));
+    }
+    Ok(t.to_string())
+}
+
+#[utoipa::path(get, path = "/journals", tag = "journals", params(ListQuery),
+    responses((status = 200, body = JournalList), (status = 400, body = jm_client::api::ErrorBody),
+              (status = 404, body = jm_client::api::ErrorBody)))]
+pub async fn list(state: web::Data<AppState>, q: web::Query<ListQuery>) -> ApiResult<HttpResponse> {
+    let company = match q.company.as_deref() {
+        Some(c) => Some(known_ticker(&state, "company", Some(c)).await?),
+        None => None,
+    };
+    let key = format!("journals?{}", company.as_deref().unwrap_or(""));
+    let bytes = state
+        .lists
+        .get_or_try(key, || async {
+            let journals =
+                journals::list_live(&state.db, state.origin(), company.as_deref()).await?;
+            to_bytes(&JournalList { journals })
+        })
+        .await?;
+    Ok(json_bytes(bytes))
+}
+
+#[utoipa::path(get, path = "/journals/{key}", tag = "journals",
+    params(("key" = String, Path, description = "slug or numeric id")),
+    responses((status = 200, body = JournalDetail), (status = 404, body = jm_client::api::ErrorBody)))]
+pub async fn detail(
+    state: web::Data<AppState>,
+    key: web::Path<String>,
+) -> ApiResult<web::Json<JournalDetail>> {
+    let key = key.into_inner();
+    let live = state
+        .journals
+        .get_or_try(key.clone(), || async {
+            journals::find_live(&state.db, state.origin(), &key)
+                .await?
+                .map(Arc::new)
+                .ok_or_else(|| {
+                    ApiError::not_found(format!("no published journal has the slug or id {key:?}"))
+                })
+        })
+        .await?;
+    // Sessions (and with them the paid text for owners) arrive with wallet sign-in.
+    Ok(web::Json(live.detail.clone()))
+}

@@ -1,0 +1,92 @@
+//! `GET /config`, `GET /me`, and the health endpoints.
+
+use actix_web::{HttpResponse, web};
+use jm_client::api::{ConfigInfo, Health, Me, Readiness};
+
+use crate::db;
+use crate::error::ApiResult;
+use crate::state::AppState;
+
+pub fn configure(cfg: &mut web::ServiceConfig) {
+    cfg.route("/config", web::get().to(config))
+        .route("/me", web::get().to(me))
+        .route("/health", web::get().to(health))
+        .route("/health/ready", web::get().to(ready))
+        .route("/health/actors", web::get().to(actors));
+}
+
+#[utoipa::path(get, path = "/config", tag = "meta", responses((status = 200, body = ConfigInfo)))]
+pub async fn config(state: web::Data<AppState>) -> web::Json<ConfigInfo> {
+    let s = &state.settings;
+    let a = &state.addresses;
+    let wc = s.wallet.wc_project_id.trim();
+    web::Json(ConfigInfo {
+        chain_id: s.chain.chain_id,
+        usdg: a.usdg.to_string(),
+        usdg_decimals: crate::domain::money::USDG_DECIMALS as u8,
+        permit2_proxy: a.permit2_proxy.to_string(),
+        identity_registry: a.identity_registry.to_string(),
+        reputation_registry: a.reputation_registry.to_string(),
+        payments_open: state.payments_open(),
+        wc_project_id: (!wc.is_empty()).then(|| wc.to_string()),
+        origin: state.origin().to_string(),
+    })
+}
+
+#[utoipa::path(get, path = "/me", tag = "auth", responses((status = 200, body = Me, description = "address is null when signed out")))]
+pub async fn me() -> web::Json<Me> {
+    web::Json(Me { address: None })
+}
+
+#[utoipa::path(get, path = "/health", tag = "health", responses((status = 200, body = Health)))]
+pub async fn health() -> web::Json<Health> {
+    web::Json(Health {
+        status: "ok".into(),
+    })
+}
+
+#[utoipa::path(get, path = "/health/ready", tag = "health",
+    responses((status = 200, body = Readiness), (status = 503, body = Readiness)))]
+pub async fn ready(state: web::Data<AppState>) -> HttpResponse {
+    let database = match db::ping(&state.db).await {
+        Ok(()) => "ok".to_string(),
+        Err(e) => format!("the database does not answer: {e}"),
+    };
+    let migrations = match db::pending_migrations(&state.db).await {
+        Ok(0) => "ok".to_string(),
+        Ok(n) => format!("{n} migrations are not applied"),
+        Err(_) => "unknown: the migration table cannot be read".to_string(),
+    };
+    let chain = state.chain.status();
+    let chain_text = match (&chain.ready, &chain.problem) {
+        (true, _) => "ok".to_string(),
+        (false, Some(p)) => p.clone(),
+        (false, None) => "not ready".to_string(),
+    };
+    // The archive is served without a chain, so the chain's state is reported, not required.
+    let problems: Vec<&str> = [&database, &migrations]
+        .into_iter()
+        .filter(|s| *s != "ok")
+        .map(String::as_str)
+        .collect();
+    let ready = problems.is_empty();
+    let body = Readiness {
+        status: if ready { "ready" } else { "not ready" }.into(),
+        error: (!ready).then(|| problems.join("; ")),
+        database,
+        migrations,
+        chain: chain_text,
+        chain_head: chain.head,
+    };
+    if ready {
+        HttpResponse::Ok().json(body)
+    } else {
+        HttpResponse::ServiceUnavailable().json(body)
+    }
+}
+
+#[utoipa::path(get, path = "/health/actors", tag = "health",
+    responses((status = 200, description = "heartbeat, in-flight work, restarts and last error of every actor")))]
+pub async fn actors(state: web::Data<AppState>) -> ApiResult<HttpResponse> {
+    Ok(HttpResponse::Ok().json(serde_json::json!({ "actors": state.health.snapshot() })))
+}

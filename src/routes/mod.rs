@@ -1,0 +1,31 @@
+//! HTTP routes, one module per resource. Handlers parse, call a query or an actor, and answer.
+
+use actix_web::web::{self, Bytes};
+use actix_web::{HttpResponse, http::header::ContentType};
+
+pub mod archive;
+pub mod chain;
+pub mod journals;
+pub mod meta;
+pub mod openapi;
+
+pub fn configure(cfg: &mut web::ServiceConfig) {
+    meta::configure(cfg);
+    journals::configure(cfg);
+    archive::configure(cfg);
+    chain::configure(cfg);
+    openapi::configure(cfg);
+}
+
+/// An already-serialized JSON answer.
+pub fn json_bytes(bytes: Bytes) -> HttpResponse {
+    HttpResponse::Ok()
+        .content_type(ContentType::json())
+        .body(bytes)
+}
+
+pub fn to_bytes<T: serde::Serialize>(v: &T) -> Result<Bytes, crate::error::ApiError> {
+    serde_json::to_vec(v)
+        .map(Bytes::from)
+        .map_err(crate::error::ApiError::internal)
+}

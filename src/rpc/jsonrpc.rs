@@ -1,0 +1,294 @@
+//! JSON-RPC 2.0 for the read-only proxy: parsing, the allow-list, and which answers may be cached.
+//! Pure functions, no I/O.
+
+use serde_json::{Value, json};
+
+/// The methods the proxy forwards (interface §4.5).
+pub const ALLOWED: [&str; 13] = [
+    "eth_call",
+    "eth_chainId",
+    "eth_blockNumber",
+    "eth_getBalance",
+    "eth_getCode",
+    "eth_getTransactionCount",
+    "eth_getTransactionReceipt",
+    "eth_getTransactionByHash",
+    "eth_getBlockByNumber",
+    "eth_estimateGas",
+    "eth_gasPrice",
+    "eth_maxPriorityFeePerGas",
+    "eth_feeHistory",
+];
+
+pub const MAX_BATCH: usize = 20;
+
+pub const PARSE_ERROR: i64 = -32700;
+pub const INVALID_REQUEST: i64 = -32600;
+/// Method exists but is not allowed here (server-defined range).
+pub const METHOD_NOT_ALLOWED: i64 = -32601;
+pub const UPSTREAM_ERROR: i64 = -32603;
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct Call {
+    pub id: Value,
+    pub method: String,
+    pub params: Value,
+}
+
+#[derive(Debug, PartialEq)]
+pub enum Request {
+    Single(Call),
+    Batch(Vec<Call>),
+}
+
+impl Request {
+    pub fn calls(&self) -> &[Call] {
+        match self {
+            Request::Single(c) => std::slice::from_ref(c),
+            Request::Batch(v) => v,
+        }
+    }
+}
+
+/// Why a request is refused before anything is forwarded.
+#[derive(Debug, PartialEq)]
+pub enum Rejection {
+    /// Not JSON (400, -32700).
+    Parse,
+    /// JSON but not a valid request (400, -32600).
+    Invalid { id: Value, reason: String },
+    /// A method outside the allow-list (403).
+    Forbidden { id: Value, method: String },
+}
+
+impl Rejection {
+    pub fn status(&self) -> u16 {
+        match self {
+            Rejection::Forbidden { .. } => 403,
+            _ => 400,
+        }
+    }
+
+    pub fn body(&self) -> Value {
+        match self {
+            Rejection::Parse => error_response(
+                &Value::Null,
+                PARSE_ERROR,
+                "Parse error: the body is not JSON",
+            ),
+            Rejection::Invalid { id, reason } => {
+                error_response(id, INVALID_REQUEST, &format!("Invalid Request: {reason}"))
+            }
+            Rejection::Forbidden { id, method } => error_response(
+                id,
+                METHOD_NOT_ALLOWED,
+                &format!("the method {method} is not allowed by this read-only proxy"),
+            ),
+        }
+    }
+}
+
+pub fn error_response(id: &Value, code: i64, message: &str) -> Value {
+    json!({ "jsonrpc": "2.0", "id": id, "error": { "code": code, "message": message } })
+}
+
+pub fn result_response(id: &Value, result: Value) -> Value {
+    json!({ "jsonrpc": "2.0", "id": id, "result": result })
+}
+
+fn call(v: &Value, at: Option<usize>) -> Result<Call, Rejection> {
+    let place = at.map(|i| format!("batch item {i}: ")).unwrap_or_default();
+    let invalid = |id: &Value, why: &str| Rejection::Invalid {
+        id: id.clone(),
+        reason: format!("{place}{why}"),
+    };
+    let Some(obj) = v.as_object() else {
+        return Err(invalid(&Value::Null, "a request must be an object"));
+    };
+    let id = obj.get("id").cloned().unwrap_or(Value::Null);
+    if !(id.is_string() || id.is_number() || id.is_null()) {
+        return Err(invalid(
+            &Value::Null,
+            "id must be a string, a number or null",
+        ));
+    }
+    if !obj.contains_key("id") {
+        return Err(invalid(
+            &Value::Null,
+            "notifications (requests without an id) are not supported",
+        ));
+    }
+    if obj.get("jsonrpc").and_then(Value::as_str) != Some("2.0") {
+        return Err(invalid(&id, "jsonrpc must be \"2.0\""));
+    }
+    let Some(method) = obj.get("method").and_then(Value::as_str) else {
+        return Err(invalid(&id, "method must be a string"));
+    };
+    let params = match obj.get("params") {
+        None => Value::Array(Vec::new()),
+        Some(p) if p.is_array() || p.is_object() => p.clone(),
+        Some(_) => return Err(invalid(&id, "params must be an array or an object")),
+    };
+    Ok(Call {
+        id,
+        method: method.to_string(),
+        params,
+    })
+}
+
+/// Parses a single call or a batch of 1 to 20 and checks every method against the allow-list:
+/// one bad item refuses the whole request.
+pub fn parse(body: &[u8]) -> Result<Request, Rejection> {
+    let v: Value = serde_json::from_slice(body).map_err(|_| Rejection::Parse)?;
+    let req = match &v {
+        Value::Array(items) => {
+            if items.is_empty() {
+                return Err(Rejection::Invalid {
+                    id: Value::Null,
+                    reason: "an empty batch".into(),
+                });
+            }
+            if items.len() > MAX_BATCH {
+                return Err(Rejection::Invalid {
+                    id: Value::Null,
+                    reason: format!(
+                        "a batch holds at most {MAX_BATCH} calls, this one {}",
+                        items.len()
+                    ),
+                });
+            }
+            Request::Batch(
+                items
+                    .iter()
+                    .enumerate()
+                    .map(|(i, item)| call(item, Some(i)))
+                    .collect::<Result<_, _>>()?,
+            )
+        }
+        other => Request::Single(call(other, None)?),
+    };
+    if let Some(c) = req
+        .calls()
+        .iter()
+        .find(|c| !ALLOWED.contains(&c.method.as_str()))
+    {
+        return Err(Rejection::Forbidden {
+            id: if matches!(req, Request::Single(_)) {
+                c.id.clone()
+            } else {
+                Value::Null
+            },
+            method: c.method.clone(),
+        });
+    }
+    Ok(req)
+}
+
+/// The cache key of a call whose answer can become immutable, or `None`.
+pub fn cache_key(c: &Call) -> Option<String> {
+    match c.method.as_str() {
+        "eth_getTransactionReceipt" | "eth_getTransactionByHash" | "eth_getBlockByNumber" => {
+            Some(format!("{}:{}", c.method, c.params))
+        }
+        _ => None,
+    }
+}
+
+fn quantity(v: &Value) -> Option<u64> {
+    let s = v.as_str()?.strip_prefix("0x")?;
+    u64::from_str_radix(s, 16).ok()
+}
+
+/// Whether this answer can never change: a mined transaction or receipt, or a block at least
+/// `safe_distance` below `head`. Never `latest`, `pending` or a lookup that found nothing.
+pub fn is_final(c: &Call, result: &Value, head: Option<u64>, safe_distance: u64) -> bool {
+    if result.is_null() {
+        return false;
+    }
+    match c.method.as_str() {
+        "eth_getTransactionReceipt" => result.get("blockHash").is_some_and(|h| !h.is_null()),
+        "eth_getTransactionByHash" => result.get("blockNumber").is_some_and(|n| !n.is_null()),
+        "eth_getBlockByNumber" => {
+            let Some(n) = c.params.get(0).and_then(quantity) else {
+                return false;
+            };
+            head.is_some_and(|h| n.saturating_add(safe_distance) <= h)
+        }
+        _ => false,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn req(method: &str) -> Value {
+        json!({ "jsonrpc": "2.0", "id": 7, "method": method, "params": [] })
+    }
+
+    #[test]
+    fn single_and_batch() {
+        let r = parse(req("eth_blockNumber").to_string().as_bytes()).unwrap();
+        assert_eq!(r.calls().len(), 1);
+        assert_eq!(r.calls()[0].id, json!(7));
+        let batch = json!([req("eth_chainId"), req("eth_gasPrice")]);
+        assert!(
+            matches!(parse(batch.to_string().as_bytes()).unwrap(), Request::Batch(v) if v.len() == 2)
+        );
+    }
+
+    #[test]
+    fn rejections() {
+        assert_eq!(parse(b"{nope").unwrap_err(), Rejection::Parse);
+        assert_eq!(parse(b"[]").unwrap_err().status(), 400);
+        let big = Value::Array((0..21).map(|_| req("eth_chainId")).collect());
+        assert_eq!(parse(big.to_string().as_bytes()).unwrap_err().status(), 400);
+        let err = parse(req("eth_sendRawTransaction").to_string().as_bytes()).unwrap_err();
+        assert_eq!(err.status(), 403);
+        assert_eq!(err.body()["id"], json!(7));
+        let mixed = json!([req("eth_chainId"), req("debug_traceTransaction")]);
+        assert_eq!(
+            parse(mixed.to_string().as_bytes()).unwrap_err().status(),
+            403
+        );
+        for bad in [
+            json!({ "jsonrpc": "1.0", "id": 1, "method": "eth_chainId" }),
+            json!({ "jsonrpc": "2.0", "id": 1 }),
+            json!({ "jsonrpc": "2.0", "method": "eth_chainId" }),
+            json!({ "jsonrpc": "2.0", "id": [1], "method": "eth_chainId" }),
+            json!({ "jsonrpc": "2.0", "id": 1, "method": "eth_chainId", "params": 3 }),
+            json!(5),
+        ] {
+            let e = parse(bad.to_string().as_bytes()).unwrap_err();
+            assert_eq!(e.status(), 400, "{bad}");
+            assert_eq!(e.body()["error"]["code"], json!(INVALID_REQUEST));
+        }
+    }
+
+    #[test]
+    fn only_final_answers_are_cached() {
+        let c = |m: &str, p: Value| Call {
+            id: json!(1),
+            method: m.into(),
+            params: p,
+        };
+        let receipt = c("eth_getTransactionReceipt", json!(["0xab"]));
+        assert!(is_final(
+            &receipt,
+            &json!({ "blockHash": "0x01" }),
+            None,
+            12
+        ));
+        assert!(!is_final(&receipt, &Value::Null, None, 12));
+        let tx = c("eth_getTransactionByHash", json!(["0xab"]));
+        assert!(!is_final(&tx, &json!({ "blockNumber": null }), None, 12));
+        assert!(is_final(&tx, &json!({ "blockNumber": "0x5" }), None, 12));
+        let deep = c("eth_getBlockByNumber", json!(["0x10", false]));
+        assert!(is_final(&deep, &json!({}), Some(0x10 + 12), 12));
+        assert!(!is_final(&deep, &json!({}), Some(0x10 + 11), 12));
+        assert!(!is_final(&deep, &json!({}), None, 12));
+        let latest = c("eth_getBlockByNumber", json!(["latest", false]));
+        assert!(!is_final(&latest, &json!({}), Some(1000), 12));
+        assert!(cache_key(&c("eth_call", json!([]))).is_none());
+    }
+}

@@ -1,0 +1,4 @@
+//! The read-only JSON-RPC proxy behind `POST /rpc`.
+
+pub mod jsonrpc;
+pub mod proxy;

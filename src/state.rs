@@ -1,0 +1,75 @@
+//! What every handler shares.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use actix_web::web::Bytes;
+use journal_market_actors::chain_watch::ChainWatchHandle;
+use journal_market_actors::health::HealthRegistry;
+use sea_orm::DatabaseConnection;
+
+use crate::cache::TtlCache;
+use crate::chain::ChainAddresses;
+use crate::config::Settings;
+use crate::queries::journals::LiveJournal;
+use crate::quotes::Quotes;
+use crate::rpc::proxy::RpcProxy;
+
+pub struct AppState {
+    pub db: DatabaseConnection,
+    pub settings: Arc<Settings>,
+    /// Serialized answers of hot public lists, keyed by route and query.
+    pub lists: TtlCache<String, Bytes>,
+    /// Public journal details, keyed by slug or id.
+    pub journals: TtlCache<String, Arc<LiveJournal>>,
+    pub health: HealthRegistry,
+    pub chain: ChainWatchHandle,
+    pub addresses: ChainAddresses,
+    pub rpc: RpcProxy,
+    pub quotes: Quotes,
+}
+
+/// The parts of the state that talk to the chain.
+pub struct ChainParts {
+    pub chain: ChainWatchHandle,
+    pub addresses: ChainAddresses,
+    pub rpc: RpcProxy,
+    pub quotes: Quotes,
+}
+
+impl AppState {
+    pub fn new(
+        db: DatabaseConnection,
+        settings: Arc<Settings>,
+        health: HealthRegistry,
+        chain: ChainParts,
+    ) -> Self {
+        let ttl = Duration::from_millis(settings.cache.public_ttl_ms);
+        AppState {
+            db,
+            settings,
+            lists: TtlCache::new(ttl),
+            journals: TtlCache::new(ttl),
+            health,
+            chain: chain.chain,
+            addresses: chain.addresses,
+            rpc: chain.rpc,
+            quotes: chain.quotes,
+        }
+    }
+
+    pub fn origin(&self) -> &str {
+        self.settings.origin()
+    }
+
+    /// Payments need both the setting and a ready chain.
+    pub fn payments_open(&self) -> bool {
+        self.settings.payments.enabled && self.chain.is_ready()
+    }
+
+    /// Call after any write that public reads show.
+    pub fn invalidate_public(&self) {
+        self.lists.invalidate();
+        self.journals.invalidate();
+    }
+}

@@ -1,0 +1,142 @@
+//! Test support for everything chain-facing: a fresh anvil with the dev contracts per test, and
+//! an app configured against it. Every chain-facing test goes through here.
+
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use actix_web::{App, HttpResponse, HttpServer, web};
+use alloy::providers::DynProvider;
+use jm_chain::anvil::{self, Anvil};
+use jm_chain::devnet::{self, Account, Devnet};
+use journal_market::config::Settings;
+
+use crate::helpers::{TestApp, TestDb, test_settings};
+
+pub struct TestChain {
+    pub anvil: Anvil,
+    pub devnet: Devnet,
+}
+
+impl TestChain {
+    pub async fn start() -> TestChain {
+        let anvil = anvil::spawn(None, 4663)
+            .await
+            .expect("anvil starts (run npm ci)");
+        let devnet = devnet::deploy(&anvil.url)
+            .await
+            .expect("dev contracts deploy");
+        TestChain { anvil, devnet }
+    }
+
+    pub fn account(&self, role: &str, n: usize) -> &Account {
+        self.devnet.accounts(role)[n]
+    }
+
+    pub fn provider(&self, account: &Account) -> DynProvider {
+        self.devnet.provider_for(account).unwrap()
+    }
+
+    /// Settings of an app that uses this chain, checking it every second.
+    pub fn settings(&self, db: &TestDb) -> Settings {
+        let mut s = test_settings(&db.url);
+        journal_market::chain::apply_devnet(&mut s, &self.devnet);
+        s.chain.check_interval_secs = 1;
+        s.demo.load_on_first_start = false;
+        s
+    }
+
+    pub async fn app(&self) -> TestApp {
+        self.app_with(|_| {}).await
+    }
+
+    pub async fn app_with(&self, f: impl FnOnce(&mut Settings)) -> TestApp {
+        let db = TestDb::new().await;
+        let mut s = self.settings(&db);
+        f(&mut s);
+        let app = TestApp::start(s, db).await;
+        app.wait_chain(true).await;
+        app
+    }
+}
+
+impl TestApp {
+    /// Waits (up to 15 s) until the app reports the chain ready (or not).
+    pub async fn wait_chain(&self, ready: bool) {
+        for _ in 0..150 {
+            let (_, body) = self.get("/health/ready").await;
+            if (body["chain"] == "ok") == ready {
+                return;
+            }
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+        panic!(
+            "the chain never became {}",
+            if ready { "ready" } else { "unready" }
+        );
+    }
+}
+
+/// A JSON-RPC forwarder in front of anvil that records every method it forwards, so tests can
+/// prove what reached the upstream.
+pub struct CountingUpstream {
+    pub url: String,
+    pub methods: Arc<Mutex<Vec<String>>>,
+}
+
+impl CountingUpstream {
+    pub async fn start(target: &str) -> CountingUpstream {
+        let methods: Arc<Mutex<Vec<String>>> = Arc::default();
+        let seen = methods.clone();
+        let target = target.to_string();
+        let http = reqwest::Client::new();
+        let server = HttpServer::new(move || {
+            let seen = seen.clone();
+            let target = target.clone();
+            let http = http.clone();
+            App::new().default_service(web::to(move |body: web::Bytes| {
+                let seen = seen.clone();
+                let target = target.clone();
+                let http = http.clone();
+                async move {
+                    if let Ok(v) = serde_json::from_slice::<serde_json::Value>(&body) {
+                        let items = match v {
+                            serde_json::Value::Array(a) => a,
+                            one => vec![one],
+                        };
+                        let mut seen = seen.lock().unwrap();
+                        for i in items {
+                            seen.push(i["method"].as_str().unwrap_or("").to_string());
+                        }
+                    }
+                    let resp = http
+                        .post(&target)
+                        .header("content-type", "application/json")
+                        .body(body)
+                        .send()
+                        .await
+                        .unwrap();
+                    HttpResponse::Ok()
+                        .content_type("application/json")
+                        .body(resp.bytes().await.unwrap())
+                }
+            }))
+        })
+        .workers(1)
+        .bind("127.0.0.1:0")
+        .unwrap();
+        let port = server.addrs()[0].port();
+        actix_web::rt::spawn(server.run());
+        CountingUpstream {
+            url: format!("http://127.0.0.1:{port}"),
+            methods,
+        }
+    }
+
+    pub fn seen(&self) -> Vec<String> {
+        self.methods.lock().unwrap().clone()
+    }
+
+    pub fn count(&self, method: &str) -> usize {
+        self.seen().iter().filter(|m| *m == method).count()
+    }
+}

@@ -1,0 +1,182 @@
+//! Starting the application for a test and talking to it.
+
+use std::sync::atomic::{AtomicU32, Ordering};
+
+use jm_client::Client;
+use journal_market::app::Application;
+use journal_market::config::{Secret, Settings};
+use reqwest::StatusCode;
+use sea_orm::{ConnectionTrait, Database, DatabaseConnection};
+use serde_json::Value;
+
+/// Which database the suite runs on.
+pub enum Backend {
+    Sqlite,
+    Postgres { admin_url: String },
+}
+
+pub fn backend() -> Backend {
+    match std::env::var("JM_TEST_DB").as_deref() {
+        Ok("postgres") => Backend::Postgres {
+            admin_url: std::env::var("TEST_DATABASE_URL")
+                .expect("JM_TEST_DB=postgres needs TEST_DATABASE_URL"),
+        },
+        _ => Backend::Sqlite,
+    }
+}
+
+/// A database that exists for one test only.
+pub struct TestDb {
+    pub url: String,
+    _dir: Option<tempfile::TempDir>,
+    pg: Option<(String, String)>,
+}
+
+static COUNTER: AtomicU32 = AtomicU32::new(0);
+
+impl TestDb {
+    pub async fn new() -> TestDb {
+        match backend() {
+            Backend::Sqlite => {
+                let dir = tempfile::tempdir().expect("temp dir");
+                let url = format!("sqlite://{}/test.db", dir.path().display());
+                TestDb {
+                    url,
+                    _dir: Some(dir),
+                    pg: None,
+                }
+            }
+            Backend::Postgres { admin_url } => {
+                let name = format!(
+                    "jm_test_{}_{}_{}",
+                    std::process::id(),
+                    COUNTER.fetch_add(1, Ordering::Relaxed),
+                    std::time::SystemTime::now()
+                        .duration_since(std::time::UNIX_EPOCH)
+                        .unwrap()
+                        .subsec_nanos()
+                );
+                let admin = Database::connect(&admin_url)
+                    .await
+                    .expect("connect to TEST_DATABASE_URL");
+                admin
+                    .execute_unprepared(&format!("CREATE DATABASE \"{name}\""))
+                    .await
+                    .expect("create test database");
+                admin.close().await.ok();
+                let base = admin_url
+                    .rsplit_once('/')
+                    .map(|(b, _)| b)
+                    .unwrap_or(&admin_url);
+                TestDb {
+                    url: format!("{base}/{name}"),
+                    _dir: None,
+                    pg: Some((admin_url, name)),
+                }
+            }
+        }
+    }
+
+    pub async fn connect(&self) -> DatabaseConnection {
+        Database::connect(&self.url)
+            .await
+            .expect("connect to the test database")
+    }
+}
+
+impl Drop for TestDb {
+    fn drop(&mut self) {
+        if let Some((admin_url, name)) = self.pg.take() {
+            // Drop runs outside any runtime guarantee: use a thread with its own runtime.
+            let _ = std::thread::spawn(move || {
+                let rt = tokio::runtime::Builder::new_current_thread()
+                    .enable_all()
+                    .build()
+                    .unwrap();
+                rt.block_on(async {
+                    if let Ok(admin) = Database::connect(&admin_url).await {
+                        let _ = admin
+                            .execute_unprepared(&format!(
+                                "DROP DATABASE IF EXISTS \"{name}\" WITH (FORCE)"
+                            ))
+                            .await;
+                        admin.close().await.ok();
+                    }
+                });
+            })
+            .join();
+        }
+    }
+}
+
+pub struct TestApp {
+    pub base: String,
+    pub client: Client,
+    pub http: reqwest::Client,
+    pub db: TestDb,
+}
+
+pub fn test_settings(db_url: &str) -> Settings {
+    let mut s = Settings::load(None).expect("default settings");
+    s.server.listen = "127.0.0.1:0".into();
+    s.server.workers = 2;
+    s.database.url = Secret::new(db_url);
+    s.database.max_connections = 5;
+    s
+}
+
+impl TestApp {
+    /// The server with the demo archive loaded.
+    pub async fn spawn() -> TestApp {
+        Self::spawn_with(|_| {}).await
+    }
+
+    /// The server on an empty database.
+    pub async fn spawn_empty() -> TestApp {
+        Self::spawn_with(|s| s.demo.load_on_first_start = false).await
+    }
+
+    pub async fn spawn_with(f: impl FnOnce(&mut Settings)) -> TestApp {
+        let db = TestDb::new().await;
+        let mut settings = test_settings(&db.url);
+        f(&mut settings);
+        Self::start(settings, db).await
+    }
+
+    pub async fn start(settings: Settings, db: TestDb) -> TestApp {
+        let app = Application::build(settings)
+            .await
+            .expect("application builds");
+        let base = format!("http://127.0.0.1:{}/api", app.port());
+        actix_web::rt::spawn(app.run_until_stopped());
+        TestApp {
+            client: Client::new(base.clone()).unwrap(),
+            http: reqwest::Client::new(),
+            base,
+            db,
+        }
+    }
+
+    /// GET a path under /api and return the status and the JSON body.
+    pub async fn get(&self, path: &str) -> (StatusCode, Value) {
+        let resp = self
+            .http
+            .get(format!("{}{}", self.base, path))
+            .send()
+            .await
+            .expect("request");
+        let status = resp.status();
+        let text = resp.text().await.expect("body");
+        let body = serde_json::from_str(&text)
+            .unwrap_or_else(|e| panic!("GET {path} answered {status} with non-JSON {text:?}: {e}"));
+        (status, body)
+    }
+
+    /// Asserts an error answer: the status and a `{ "error": "<sentence>" }` body.
+    pub async fn expect_error(&self, path: &str, status: StatusCode) -> String {
+        let (got, body) = self.get(path).await;
+        assert_eq!(got, status, "GET {path}: {body}");
+        crate::shape::assert_error_body(&body);
+        body["error"].as_str().unwrap().to_string()
+    }
+}

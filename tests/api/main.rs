@@ -1,0 +1,16 @@
+//! The one integration-test binary: the real server on port 0 against a fresh real database.
+//! `JM_TEST_DB=postgres` (with `TEST_DATABASE_URL`) runs every test on PostgreSQL instead of
+//! SQLite; `scripts/test.sh` runs the suite on both.
+
+mod fixture;
+mod helpers;
+mod shape;
+
+mod archive;
+mod contracts;
+mod devchain;
+mod import;
+mod journals;
+mod meta;
+mod quote;
+mod rpc;

@@ -1,0 +1,124 @@
+//! `/config`, `/me`, health, OpenAPI and the error conventions.
+
+use reqwest::StatusCode;
+
+use crate::helpers::TestApp;
+use crate::shape::{CONFIG, T, assert_error_body, assert_shape};
+
+#[actix_web::test]
+async fn config_has_the_interface_fields() {
+    let app = TestApp::spawn_empty().await;
+    let (status, body) = app.get("/config").await;
+    assert_eq!(status, StatusCode::OK);
+    assert_shape("config", &body, CONFIG);
+    assert_eq!(body["chainId"], 4663);
+    assert_eq!(body["usdgDecimals"], 6);
+    assert_eq!(
+        body["paymentsOpen"], false,
+        "no chain is checked yet, so payments are closed"
+    );
+    assert_eq!(body["wcProjectId"], serde_json::Value::Null);
+    assert_eq!(body["origin"], "http://127.0.0.1:8080");
+    let typed = app.client.config().await.unwrap();
+    assert_eq!(typed.chain_id, 4663);
+}
+
+#[actix_web::test]
+async fn config_reflects_settings() {
+    let app = TestApp::spawn_with(|s| {
+        s.server.origin = "https://journals.example".into();
+        s.wallet.wc_project_id = "abc123".into();
+        s.demo.load_on_first_start = false;
+    })
+    .await;
+    let (_, body) = app.get("/config").await;
+    assert_eq!(body["origin"], "https://journals.example");
+    assert_eq!(body["wcProjectId"], "abc123");
+}
+
+#[actix_web::test]
+async fn me_is_null_when_signed_out() {
+    let app = TestApp::spawn_empty().await;
+    let (status, body) = app.get("/me").await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(body, serde_json::json!({ "address": null }));
+    assert_eq!(app.client.me().await.unwrap().address, None);
+}
+
+#[actix_web::test]
+async fn health_and_readiness() {
+    let app = TestApp::spawn_empty().await;
+    let (status, body) = app.get("/health").await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(body["status"], "ok");
+    let (status, body) = app.get("/health/ready").await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    assert_shape(
+        "ready",
+        &body,
+        &[
+            ("status", T::Str),
+            ("database", T::Str),
+            ("migrations", T::Str),
+            ("chain", T::Str),
+            ("chain_head", T::IntOrNull),
+        ],
+    );
+    assert_eq!(body["database"], "ok");
+    assert_eq!(body["migrations"], "ok");
+    let (status, body) = app.get("/health/actors").await;
+    assert_eq!(status, StatusCode::OK);
+    assert!(body["actors"].is_array());
+}
+
+#[actix_web::test]
+async fn unknown_paths_and_methods_answer_json_errors() {
+    let app = TestApp::spawn_empty().await;
+    app.expect_error("/nope", StatusCode::NOT_FOUND).await;
+    let resp = app
+        .http
+        .get(app.base.replace("/api", "/elsewhere"))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(resp.status(), StatusCode::NOT_FOUND);
+    assert_error_body(&resp.json().await.unwrap());
+    let resp = app
+        .http
+        .delete(format!("{}/journals", app.base))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(resp.status(), StatusCode::NOT_FOUND);
+    assert_error_body(&resp.json().await.unwrap());
+}
+
+#[actix_web::test]
+async fn openapi_covers_every_endpoint() {
+    let app = TestApp::spawn_empty().await;
+    let (status, doc) = app.get("/openapi.json").await;
+    assert_eq!(status, StatusCode::OK);
+    assert!(
+        doc["openapi"].as_str().unwrap().starts_with("3.1"),
+        "{}",
+        doc["openapi"]
+    );
+    let paths = doc["paths"].as_object().unwrap();
+    for p in [
+        "/config",
+        "/me",
+        "/health",
+        "/health/ready",
+        "/health/actors",
+        "/journals",
+        "/journals/{key}",
+        "/entries.json",
+        "/entries/search",
+        "/entries/{accession}",
+        "/swarm.json",
+        "/openapi.json",
+    ] {
+        assert!(paths.contains_key(p), "the OpenAPI document lacks {p}");
+    }
+    assert!(doc["components"]["schemas"]["JournalDetail"].is_object());
+}

@@ -1,0 +1,298 @@
+//! `POST /rpc`: the read-only JSON-RPC proxy.
+
+use alloy::primitives::U256;
+use alloy::sol_types::SolCall;
+use jm_chain::bindings::IERC20;
+use reqwest::StatusCode;
+use serde_json::{Value, json};
+
+use crate::devchain::{CountingUpstream, TestChain};
+use crate::helpers::TestApp;
+
+async fn post(app: &TestApp, body: &Value) -> (StatusCode, Value) {
+    post_raw(app, body.to_string()).await
+}
+
+async fn post_raw(app: &TestApp, body: String) -> (StatusCode, Value) {
+    let resp = app
+        .http
+        .post(format!("{}/rpc", app.base))
+        .header("content-type", "application/json")
+        .body(body)
+        .send()
+        .await
+        .unwrap();
+    let status = resp.status();
+    (status, resp.json().await.unwrap())
+}
+
+fn call(id: Value, method: &str, params: Value) -> Value {
+    json!({ "jsonrpc": "2.0", "id": id, "method": method, "params": params })
+}
+
+/// A mined transaction's hash: a USDG transfer by a buyer.
+async fn a_transaction(chain: &TestChain) -> String {
+    let buyer = chain.account("buyer", 0);
+    let p = chain.provider(buyer);
+    let receipt = IERC20::new(chain.devnet.contracts.usdg, &p)
+        .transfer(chain.account("buyer", 1).address, U256::from(1))
+        .send()
+        .await
+        .unwrap()
+        .get_receipt()
+        .await
+        .unwrap();
+    format!("{:#x}", receipt.transaction_hash)
+}
+
+#[actix_web::test]
+async fn every_allowed_method_is_answered() {
+    let chain = TestChain::start().await;
+    let app = chain.app().await;
+    let c = &chain.devnet.contracts;
+    let buyer = format!("{:#x}", chain.account("buyer", 0).address);
+    let usdg = format!("{:#x}", c.usdg);
+    let balance_of = format!(
+        "0x{}",
+        alloy::hex::encode(
+            IERC20::balanceOfCall {
+                owner: chain.account("buyer", 0).address
+            }
+            .abi_encode()
+        )
+    );
+    let tx = a_transaction(&chain).await;
+    let calls = [
+        (
+            "eth_call",
+            json!([{ "to": usdg, "data": balance_of }, "latest"]),
+        ),
+        ("eth_chainId", json!([])),
+        ("eth_blockNumber", json!([])),
+        ("eth_getBalance", json!([buyer, "latest"])),
+        ("eth_getCode", json!([usdg, "latest"])),
+        ("eth_getTransactionCount", json!([buyer, "latest"])),
+        ("eth_getTransactionReceipt", json!([tx])),
+        ("eth_getTransactionByHash", json!([tx])),
+        ("eth_getBlockByNumber", json!(["0x1", false])),
+        (
+            "eth_estimateGas",
+            json!([{ "from": buyer, "to": usdg, "data": balance_of }]),
+        ),
+        ("eth_gasPrice", json!([])),
+        ("eth_maxPriorityFeePerGas", json!([])),
+        ("eth_feeHistory", json!(["0x1", "latest", []])),
+    ];
+    for (i, (method, params)) in calls.iter().enumerate() {
+        let (status, body) = post(&app, &call(json!(i), method, params.clone())).await;
+        assert_eq!(status, StatusCode::OK, "{method}: {body}");
+        assert_eq!(body["jsonrpc"], "2.0");
+        assert_eq!(body["id"], json!(i), "{method}");
+        assert!(
+            body.get("result").is_some_and(|r| !r.is_null()),
+            "{method}: {body}"
+        );
+    }
+    // The client's typed call.
+    let n = app.client.rpc("eth_blockNumber", json!([])).await.unwrap();
+    assert!(n.as_str().unwrap().starts_with("0x"));
+}
+
+#[actix_web::test]
+async fn chain_id_is_answered_locally() {
+    let chain = TestChain::start().await;
+    let upstream = CountingUpstream::start(&chain.devnet.rpc_url).await;
+    let app = chain
+        .app_with(|s| {
+            s.chain.rpc_urls = vec![journal_market::config::Secret::new(upstream.url.clone())]
+        })
+        .await;
+    let before = upstream.count("eth_chainId");
+    let (status, body) = post(&app, &call(json!("a"), "eth_chainId", json!([]))).await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(
+        body,
+        json!({ "jsonrpc": "2.0", "id": "a", "result": "0x1237" })
+    );
+    // Only the readiness watcher asks the upstream for the chain id, never the proxy.
+    let (status, _) = post(&app, &call(json!(1), "eth_chainId", json!([]))).await;
+    assert_eq!(status, StatusCode::OK);
+    assert!(upstream.count("eth_chainId") <= before + 1);
+}
+
+#[actix_web::test]
+async fn rejections_forward_nothing() {
+    let chain = TestChain::start().await;
+    let upstream = CountingUpstream::start(&chain.devnet.rpc_url).await;
+    let app = chain
+        .app_with(|s| {
+            s.chain.rpc_urls = vec![journal_market::config::Secret::new(upstream.url.clone())]
+        })
+        .await;
+    let forwarded = || {
+        upstream
+            .seen()
+            .into_iter()
+            .filter(|m| m != "eth_chainId" && m != "eth_getCode" && m != "eth_blockNumber")
+            .count()
+    };
+    let base = forwarded();
+
+    let (status, body) = post(
+        &app,
+        &call(json!(3), "eth_sendRawTransaction", json!(["0x00"])),
+    )
+    .await;
+    assert_eq!(status, StatusCode::FORBIDDEN);
+    assert_eq!(body["id"], json!(3));
+    assert!(
+        body["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("eth_sendRawTransaction")
+    );
+
+    let batch = json!([
+        call(
+            json!(1),
+            "eth_getBalance",
+            json!(["0x0000000000000000000000000000000000000000", "latest"])
+        ),
+        call(json!(2), "personal_sign", json!([]))
+    ]);
+    let (status, body) = post(&app, &batch).await;
+    assert_eq!(status, StatusCode::FORBIDDEN, "{body}");
+
+    let (status, body) = post_raw(&app, "{not json".into()).await;
+    assert_eq!(status, StatusCode::BAD_REQUEST);
+    assert_eq!(body["error"]["code"], -32700);
+    assert_eq!(body["id"], Value::Null);
+
+    for invalid in [
+        json!({ "jsonrpc": "2.0", "id": 1 }),
+        json!({ "id": 1, "method": "eth_blockNumber" }),
+        json!({ "jsonrpc": "2.0", "id": 1, "method": "eth_blockNumber", "params": "x" }),
+        json!([]),
+        Value::Array(
+            (0..21)
+                .map(|i| call(json!(i), "eth_blockNumber", json!([])))
+                .collect(),
+        ),
+        json!("eth_blockNumber"),
+    ] {
+        let (status, body) = post(&app, &invalid).await;
+        assert_eq!(status, StatusCode::BAD_REQUEST, "{invalid}");
+        assert_eq!(body["error"]["code"], -32600, "{invalid}");
+    }
+
+    let huge = format!(
+        "[{}]",
+        vec![r#"{"jsonrpc":"2.0","id":1,"method":"eth_blockNumber","params":[]}"#; 2000].join(",")
+    );
+    let (status, body) = post_raw(&app, huge).await;
+    assert_eq!(status, StatusCode::PAYLOAD_TOO_LARGE);
+    assert!(body["error"].is_object());
+
+    assert_eq!(forwarded(), base, "a rejected request reached the upstream");
+}
+
+#[actix_web::test]
+async fn batches_keep_order_and_ids() {
+    let chain = TestChain::start().await;
+    let app = chain.app().await;
+    let ids = [json!("x"), json!(2), json!(null), json!(2), json!("y-é")];
+    let batch: Vec<Value> = ids
+        .iter()
+        .enumerate()
+        .map(|(i, id)| {
+            if i % 2 == 0 {
+                call(id.clone(), "eth_chainId", json!([]))
+            } else {
+                call(id.clone(), "eth_blockNumber", json!([]))
+            }
+        })
+        .collect();
+    let (status, body) = post(&app, &Value::Array(batch)).await;
+    assert_eq!(status, StatusCode::OK);
+    let answers = body.as_array().unwrap();
+    assert_eq!(answers.len(), ids.len());
+    for (a, id) in answers.iter().zip(&ids) {
+        assert_eq!(&a["id"], id);
+        assert!(a["result"].is_string(), "{a}");
+    }
+    let full: Vec<Value> = (0..20)
+        .map(|i| call(json!(i), "eth_gasPrice", json!([])))
+        .collect();
+    let (status, body) = post(&app, &Value::Array(full)).await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(body.as_array().unwrap().len(), 20);
+}
+
+#[actix_web::test]
+async fn final_answers_are_cached() {
+    let chain = TestChain::start().await;
+    let upstream = CountingUpstream::start(&chain.devnet.rpc_url).await;
+    let app = chain
+        .app_with(|s| {
+            s.chain.rpc_urls = vec![journal_market::config::Secret::new(upstream.url.clone())]
+        })
+        .await;
+    let tx = a_transaction(&chain).await;
+    let receipt = call(json!(1), "eth_getTransactionReceipt", json!([tx]));
+    let (_, first) = post(&app, &receipt).await;
+    let (_, second) = post(&app, &receipt).await;
+    assert_eq!(first["result"], second["result"]);
+    assert_eq!(
+        upstream.count("eth_getTransactionReceipt"),
+        1,
+        "the second answer came from the cache"
+    );
+
+    // An unknown transaction is not final: every ask goes upstream.
+    let missing = call(
+        json!(1),
+        "eth_getTransactionReceipt",
+        json!([format!("0x{}", "ab".repeat(32))]),
+    );
+    post(&app, &missing).await;
+    post(&app, &missing).await;
+    assert_eq!(upstream.count("eth_getTransactionReceipt"), 3);
+
+    // `latest` is never cached.
+    let latest = call(json!(1), "eth_getBlockByNumber", json!(["latest", false]));
+    post(&app, &latest).await;
+    post(&app, &latest).await;
+    assert_eq!(upstream.count("eth_getBlockByNumber"), 2);
+}
+
+#[actix_web::test]
+async fn fails_over_and_answers_502_when_no_upstream_answers() {
+    let chain = TestChain::start().await;
+    let dead = format!("http://127.0.0.1:{}", jm_chain::anvil::free_port().unwrap());
+    let app = chain
+        .app_with(|s| {
+            s.chain.rpc_urls = vec![
+                journal_market::config::Secret::new(dead.clone()),
+                journal_market::config::Secret::new(chain.devnet.rpc_url.clone()),
+            ]
+        })
+        .await;
+    let (status, body) = post(&app, &call(json!(9), "eth_blockNumber", json!([]))).await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    assert!(body["result"].is_string());
+
+    let db = crate::helpers::TestDb::new().await;
+    let mut s = chain.settings(&db);
+    s.chain.rpc_urls = vec![journal_market::config::Secret::new(dead)];
+    s.chain.rpc_timeout_ms = 500;
+    let down = TestApp::start(s, db).await;
+    let started = std::time::Instant::now();
+    let (status, body) = post(&down, &call(json!(9), "eth_blockNumber", json!([]))).await;
+    assert_eq!(status, StatusCode::BAD_GATEWAY);
+    assert_eq!(body["id"], json!(9));
+    assert_eq!(body["error"]["code"], -32603);
+    assert!(started.elapsed() < std::time::Duration::from_secs(5));
+    // eth_chainId needs no upstream.
+    let (status, _) = post(&down, &call(json!(1), "eth_chainId", json!([]))).await;
+    assert_eq!(status, StatusCode::OK);
+}
