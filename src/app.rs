@@ -5,12 +5,15 @@ use std::panic::AssertUnwindSafe;
 use std::sync::Arc;
 use std::time::Duration;
 
-use actix_web::dev::{Server, Service};
+use actix_web::dev::{Server, Service, ServiceRequest};
 use actix_web::http::StatusCode;
+use actix_web::http::{Method, header};
 use actix_web::{App, HttpResponse, HttpServer, ResponseError, error, middleware, web};
 use futures::FutureExt;
 use journal_market_actors::chain_watch::ChainWatchHandle;
+use journal_market_actors::clock::{SharedClock, SystemClock};
 use journal_market_actors::health::HealthRegistry;
+use journal_market_actors::session::{SessionHandle, SessionSettings};
 use sea_orm::DatabaseConnection;
 
 use crate::chain::{self, ChainAddresses};
@@ -30,7 +33,15 @@ pub struct Application {
 impl Application {
     /// Connects, migrates, loads the demo archive into an empty database when configured, and
     /// binds the listener (the server starts on [`Application::run_until_stopped`]).
-    pub async fn build(mut settings: Settings) -> anyhow::Result<Application> {
+    pub async fn build(settings: Settings) -> anyhow::Result<Application> {
+        Self::build_with_clock(settings, Arc::new(SystemClock)).await
+    }
+
+    /// As [`Application::build`], with the clock the actors use (tests move it).
+    pub async fn build_with_clock(
+        mut settings: Settings,
+        clock: SharedClock,
+    ) -> anyhow::Result<Application> {
         chain::apply_devnet_file(&mut settings)?;
         let settings = Arc::new(settings);
         let addresses = ChainAddresses::from_settings(&settings)?;
@@ -46,7 +57,13 @@ impl Application {
         let port = listener.local_addr()?.port();
         let health = HealthRegistry::new();
         let chain = chain_parts(&settings, addresses, health.clone())?;
-        let state = web::Data::new(AppState::new(db, settings.clone(), health, chain));
+        let sessions = SessionHandle::start(
+            db.clone(),
+            session_settings(&settings),
+            clock,
+            health.clone(),
+        )?;
+        let state = web::Data::new(AppState::new(db, settings.clone(), health, chain, sessions));
         let server = http_server(listener, state.clone(), &settings)?;
         Ok(Application {
             port,
@@ -63,8 +80,27 @@ impl Application {
         &self.state.db
     }
 
+    /// Stops the server from elsewhere (tests restart it).
+    pub fn handle(&self) -> actix_web::dev::ServerHandle {
+        self.server.handle()
+    }
+
     pub async fn run_until_stopped(self) -> std::io::Result<()> {
         self.server.await
+    }
+}
+
+fn session_settings(s: &Settings) -> SessionSettings {
+    SessionSettings {
+        origin: s.origin().to_string(),
+        chain_id: s.chain.chain_id,
+        nonce_ttl: chrono::Duration::seconds(s.auth.nonce_ttl_secs as i64),
+        session_ttl: chrono::Duration::days(s.auth.session_ttl_days as i64),
+        cache_ttl: Duration::from_secs(s.auth.session_cache_secs),
+        rpc_urls: chain::rpc_urls(s),
+        call_timeout: Duration::from_millis(s.chain.rpc_timeout_ms),
+        max_in_flight: s.auth.max_in_flight,
+        purge_every: Duration::from_secs(s.auth.purge_every_secs.max(1)),
     }
 }
 
@@ -119,14 +155,29 @@ fn json_error(message: String, status: StatusCode) -> error::Error {
     error::InternalError::from_response("", err.error_response()).into()
 }
 
+/// Why a state-changing request with the session cookie must be refused, if it must.
+fn foreign_origin(req: &ServiceRequest, cookie_name: &str, origin: &str) -> Option<String> {
+    if matches!(*req.method(), Method::GET | Method::HEAD | Method::OPTIONS) {
+        return None;
+    }
+    req.cookie(cookie_name)?;
+    let sent = req.headers().get(header::ORIGIN)?.to_str().unwrap_or("");
+    (sent.trim_end_matches('/') != origin)
+        .then(|| format!("cross-site request refused: Origin {sent:?} is not {origin}"))
+}
+
 fn http_server(
     listener: TcpListener,
     state: web::Data<AppState>,
     settings: &Settings,
 ) -> anyhow::Result<Server> {
     let prefix = settings.server.api_prefix.clone();
+    let cookie_name = settings.cookie_name();
+    let origin = settings.origin().to_string();
     let max_body = settings.server.max_body_bytes;
     let mut server = HttpServer::new(move || {
+        let cookie_name = cookie_name.clone();
+        let origin = origin.clone();
         App::new()
             .app_data(state.clone())
             .app_data(
@@ -150,6 +201,19 @@ fn http_server(
                 )
             }))
             .app_data(web::PayloadConfig::default().limit(max_body))
+            .wrap_fn(move |req, srv| {
+                // A cookie-authenticated change from another site's page is refused (CSRF).
+                // Requests without Origin come from non-browser clients, which carry no
+                // ambient cookies, and SameSite=Lax keeps browsers from sending the cookie
+                // on cross-site POSTs anyway.
+                if let Some(reason) = foreign_origin(&req, &cookie_name, &origin) {
+                    let resp = ApiError::Forbidden(reason).error_response();
+                    return futures::future::Either::Left(futures::future::ready(Ok(
+                        req.into_response(resp)
+                    )));
+                }
+                futures::future::Either::Right(srv.call(req))
+            })
             .wrap_fn(|req, srv| {
                 // A panic anywhere below answers 500 with a JSON body instead of dropping the
                 // connection; the panic message goes to the log, not to the client.

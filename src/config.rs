@@ -45,6 +45,7 @@ pub struct Settings {
     pub cache: CacheSettings,
     pub chain: ChainSettings,
     pub payments: PaymentSettings,
+    pub auth: AuthSettings,
     pub wallet: WalletSettings,
     pub log: LogSettings,
 }
@@ -108,6 +109,16 @@ pub struct PaymentSettings {
 }
 
 #[derive(Debug, Clone, Deserialize)]
+pub struct AuthSettings {
+    pub cookie_prefix: String,
+    pub nonce_ttl_secs: u64,
+    pub session_ttl_days: u64,
+    pub session_cache_secs: u64,
+    pub max_in_flight: usize,
+    pub purge_every_secs: u64,
+}
+
+#[derive(Debug, Clone, Deserialize)]
 pub struct WalletSettings {
     pub wc_project_id: String,
 }
@@ -158,12 +169,22 @@ impl Settings {
         if self.chain.rpc_urls.is_empty() {
             return Err(ConfigError("chain.rpc_urls needs at least one URL".into()));
         }
+        if self.auth.cookie_prefix == "__Host-" && !self.server.origin.starts_with("https://") {
+            return Err(ConfigError(
+                "auth.cookie_prefix __Host- needs an https server.origin (the cookie must be Secure)".into(),
+            ));
+        }
         if self.database.max_connections == 0 {
             return Err(ConfigError(
                 "database.max_connections must be at least 1".into(),
             ));
         }
         Ok(())
+    }
+
+    /// The session cookie's name.
+    pub fn cookie_name(&self) -> String {
+        format!("{}svc_session", self.auth.cookie_prefix)
     }
 
     /// The site origin without a trailing slash.

@@ -12,5 +12,6 @@ pub mod queries;
 pub mod quotes;
 pub mod routes;
 pub mod rpc;
+pub mod session;
 pub mod state;
 pub mod telemetry;

@@ -6,6 +6,7 @@ use std::time::Duration;
 use actix_web::web::Bytes;
 use journal_market_actors::chain_watch::ChainWatchHandle;
 use journal_market_actors::health::HealthRegistry;
+use journal_market_actors::session::SessionHandle;
 use sea_orm::DatabaseConnection;
 
 use crate::cache::TtlCache;
@@ -27,6 +28,7 @@ pub struct AppState {
     pub addresses: ChainAddresses,
     pub rpc: RpcProxy,
     pub quotes: Quotes,
+    pub sessions: SessionHandle,
 }
 
 /// The parts of the state that talk to the chain.
@@ -43,6 +45,7 @@ impl AppState {
         settings: Arc<Settings>,
         health: HealthRegistry,
         chain: ChainParts,
+        sessions: SessionHandle,
     ) -> Self {
         let ttl = Duration::from_millis(settings.cache.public_ttl_ms);
         AppState {
@@ -55,6 +58,7 @@ impl AppState {
             addresses: chain.addresses,
             rpc: chain.rpc,
             quotes: chain.quotes,
+            sessions,
         }
     }
 

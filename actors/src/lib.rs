@@ -2,4 +2,6 @@
 //! they report to. Nothing outside this crate touches an actix `Addr`.
 
 pub mod chain_watch;
+pub mod clock;
 pub mod health;
+pub mod session;

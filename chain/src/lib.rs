@@ -7,6 +7,7 @@ pub mod artifacts;
 pub mod bindings;
 pub mod devnet;
 pub mod permit2;
+pub mod signature;
 
 /// Canonical addresses, the same on every chain (protocols.md §1).
 pub mod canonical {

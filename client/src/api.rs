@@ -258,3 +258,88 @@ pub struct Quote {
     pub ticker: String,
     pub mid: f64,
 }
+
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[cfg_attr(feature = "openapi", derive(ToSchema))]
+pub struct NonceRequest {
+    pub address: String,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[cfg_attr(feature = "openapi", derive(ToSchema))]
+pub struct NonceResponse {
+    pub nonce: String,
+    pub message: String,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[cfg_attr(feature = "openapi", derive(ToSchema))]
+pub struct VerifyRequest {
+    pub address: String,
+    pub nonce: String,
+    /// `personal_sign` signature over the issued message, 0x-hex.
+    pub signature: String,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[cfg_attr(feature = "openapi", derive(ToSchema))]
+#[serde(rename_all = "camelCase")]
+pub struct DeskTotals {
+    pub earned_units: i64,
+    pub live: i64,
+    pub reads: i64,
+}
+
+/// A journal on its author's desk; `slug` is null until an audit approves it.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[cfg_attr(feature = "openapi", derive(ToSchema))]
+pub struct DeskItem {
+    pub id: i64,
+    pub slug: Option<String>,
+    pub ticker: String,
+    pub title: String,
+    pub status: String,
+    pub reads: i64,
+    pub earned: i64,
+    pub up: i64,
+    pub down: i64,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[cfg_attr(feature = "openapi", derive(ToSchema))]
+pub struct Desk {
+    pub address: String,
+    pub totals: DeskTotals,
+    pub written: Vec<DeskItem>,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[cfg_attr(feature = "openapi", derive(ToSchema))]
+pub struct UnlockItem {
+    pub slug: String,
+    pub title: String,
+    pub ticker: String,
+    pub author_name: String,
+    pub paid_units: i64,
+    pub paid_at: String,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[cfg_attr(feature = "openapi", derive(ToSchema))]
+pub struct VoteItem {
+    pub slug: String,
+    pub title: String,
+    pub ticker: String,
+    pub value: i64,
+    pub tag: String,
+    pub tx: String,
+    pub created_at: String,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[cfg_attr(feature = "openapi", derive(ToSchema))]
+pub struct History {
+    pub address: String,
+    pub unlocks: Vec<UnlockItem>,
+    pub votes: Vec<VoteItem>,
+}

@@ -1,11 +1,16 @@
 //! The HTTP client: one method per endpoint, answers decoded into [`crate::api`] types.
 
+use std::sync::{Arc, Mutex};
+
+use alloy::signers::SignerSync;
+use alloy::signers::local::PrivateKeySigner;
 use reqwest::{Method, StatusCode};
+use serde::Serialize;
 use serde::de::DeserializeOwned;
 
 use crate::api::{
-    ConfigInfo, EntryDetail, EntryRow, EntrySearchRow, ErrorBody, JournalDetail, JournalList, Me,
-    Quote, SwarmRun,
+    ConfigInfo, Desk, EntryDetail, EntryRow, EntrySearchRow, ErrorBody, History, JournalDetail,
+    JournalList, Me, NonceRequest, NonceResponse, Quote, SwarmRun, VerifyRequest,
 };
 
 #[derive(Debug, thiserror::Error)]
@@ -37,6 +42,8 @@ impl ClientError {
 pub struct Client {
     base: String,
     http: reqwest::Client,
+    /// The session cookie as `name=value`, sent with every request once signed in.
+    session: Arc<Mutex<Option<String>>>,
 }
 
 impl Client {
@@ -50,7 +57,99 @@ impl Client {
 
     pub fn with_http(base_url: impl Into<String>, http: reqwest::Client) -> Self {
         let base = base_url.into().trim_end_matches('/').to_string();
-        Client { base, http }
+        Client {
+            base,
+            http,
+            session: Arc::default(),
+        }
+    }
+
+    /// The session cookie (`name=value`), if signed in.
+    pub fn session(&self) -> Option<String> {
+        self.session.lock().ok().and_then(|s| s.clone())
+    }
+
+    pub fn set_session(&self, cookie: Option<String>) {
+        if let Ok(mut s) = self.session.lock() {
+            *s = cookie;
+        }
+    }
+
+    fn request(&self, method: Method, path: &str) -> reqwest::RequestBuilder {
+        let mut rb = self.http.request(method, self.url(path));
+        if let Some(c) = self.session() {
+            rb = rb.header(reqwest::header::COOKIE, c);
+        }
+        rb
+    }
+
+    /// Keeps the session cookie a response sets (or clears).
+    fn take_cookie(&self, resp: &reqwest::Response) {
+        for v in resp.headers().get_all(reqwest::header::SET_COOKIE) {
+            let Ok(v) = v.to_str() else { continue };
+            let pair = v.split(';').next().unwrap_or("").trim();
+            let Some((name, value)) = pair.split_once('=') else {
+                continue;
+            };
+            if !name.ends_with("svc_session") {
+                continue;
+            }
+            let cleared = value.is_empty() || v.to_ascii_lowercase().contains("max-age=0");
+            self.set_session((!cleared).then(|| pair.to_string()));
+        }
+    }
+
+    /// Signs in with a local key: asks a nonce, signs the message with `personal_sign`,
+    /// verifies it, and keeps the session cookie.
+    pub async fn login(&self, signer: &PrivateKeySigner) -> Result<Me, ClientError> {
+        let address = signer.address().to_checksum(None);
+        let issued: NonceResponse = self
+            .post_json(
+                "auth/nonce",
+                &NonceRequest {
+                    address: address.clone(),
+                },
+            )
+            .await?;
+        let sig = signer
+            .sign_message_sync(issued.message.as_bytes())
+            .map_err(|e| ClientError::Invalid(format!("cannot sign: {e}")))?;
+        self.post_json(
+            "auth/verify",
+            &VerifyRequest {
+                address,
+                nonce: issued.nonce,
+                signature: format!("0x{}", alloy::hex::encode(sig.as_bytes())),
+            },
+        )
+        .await
+    }
+
+    pub async fn logout(&self) -> Result<(), ClientError> {
+        let _: serde_json::Value = self
+            .post_json("auth/logout", &serde_json::json!({}))
+            .await?;
+        self.set_session(None);
+        Ok(())
+    }
+
+    pub async fn desk(&self) -> Result<Desk, ClientError> {
+        self.get("me/desk", &[]).await
+    }
+
+    pub async fn history(&self) -> Result<History, ClientError> {
+        self.get("me/history", &[]).await
+    }
+
+    /// POSTs JSON and decodes the answer, keeping any session cookie it sets.
+    pub async fn post_json<B: Serialize, T: DeserializeOwned>(
+        &self,
+        path: &str,
+        body: &B,
+    ) -> Result<T, ClientError> {
+        let resp = self.request(Method::POST, path).json(body).send().await?;
+        self.take_cookie(&resp);
+        decode(resp).await
     }
 
     pub fn base_url(&self) -> &str {
@@ -66,12 +165,8 @@ impl Client {
         path: &str,
         query: &[(&str, &str)],
     ) -> Result<T, ClientError> {
-        let resp = self
-            .http
-            .request(Method::GET, self.url(path))
-            .query(query)
-            .send()
-            .await?;
+        let resp = self.request(Method::GET, path).query(query).send().await?;
+        self.take_cookie(&resp);
         decode(resp).await
     }
 
@@ -126,7 +221,7 @@ impl Client {
     ) -> Result<serde_json::Value, ClientError> {
         let body =
             serde_json::json!({ "jsonrpc": "2.0", "id": 1, "method": method, "params": params });
-        let resp = self.http.post(self.url("rpc")).json(&body).send().await?;
+        let resp = self.request(Method::POST, "rpc").json(&body).send().await?;
         let status = resp.status();
         let answer: serde_json::Value = resp
             .json()

@@ -2,6 +2,7 @@
 
 pub mod entries;
 pub mod journals;
+pub mod me;
 pub mod swarm;
 
 /// Public page addresses on the site origin.

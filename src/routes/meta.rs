@@ -1,7 +1,7 @@
 //! `GET /config`, `GET /me`, and the health endpoints.
 
 use actix_web::{HttpResponse, web};
-use jm_client::api::{ConfigInfo, Health, Me, Readiness};
+use jm_client::api::{ConfigInfo, Health, Readiness};
 
 use crate::db;
 use crate::error::ApiResult;
@@ -9,7 +9,6 @@ use crate::state::AppState;
 
 pub fn configure(cfg: &mut web::ServiceConfig) {
     cfg.route("/config", web::get().to(config))
-        .route("/me", web::get().to(me))
         .route("/health", web::get().to(health))
         .route("/health/ready", web::get().to(ready))
         .route("/health/actors", web::get().to(actors));
@@ -31,11 +30,6 @@ pub async fn config(state: web::Data<AppState>) -> web::Json<ConfigInfo> {
         wc_project_id: (!wc.is_empty()).then(|| wc.to_string()),
         origin: state.origin().to_string(),
     })
-}
-
-#[utoipa::path(get, path = "/me", tag = "auth", responses((status = 200, body = Me, description = "address is null when signed out")))]
-pub async fn me() -> web::Json<Me> {
-    web::Json(Me { address: None })
 }
 
 #[utoipa::path(get, path = "/health", tag = "health", responses((status = 200, body = Health)))]

@@ -4,6 +4,7 @@ use actix_web::web::{self, Bytes};
 use actix_web::{HttpResponse, http::header::ContentType};
 
 pub mod archive;
+pub mod auth;
 pub mod chain;
 pub mod journals;
 pub mod meta;
@@ -13,6 +14,7 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
     meta::configure(cfg);
     journals::configure(cfg);
     archive::configure(cfg);
+    auth::configure(cfg);
     chain::configure(cfg);
     openapi::configure(cfg);
 }

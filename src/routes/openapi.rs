@@ -3,17 +3,18 @@
 use actix_web::{HttpResponse, web};
 use utoipa::OpenApi;
 
-use super::{archive, chain, journals, meta};
+use super::{archive, auth, chain, journals, meta};
 
 #[derive(OpenApi)]
 #[openapi(
     info(title = "Journal Marketplace Service", description = "Archive of company entries, paid journals, wallet sign-in, x402 payments."),
     servers((url = "/api")),
     paths(
-        meta::config, meta::me, meta::health, meta::ready, meta::actors,
+        meta::config, meta::health, meta::ready, meta::actors,
         journals::list, journals::detail,
         archive::newest, archive::search, archive::entry, archive::swarm_run,
         chain::rpc, chain::quote,
+        auth::nonce, auth::verify, auth::logout, auth::whoami, auth::desk, auth::history,
         openapi_json,
     )
 )]

@@ -1,10 +1,12 @@
 //! Starting the application for a test and talking to it.
 
+use std::sync::Arc;
 use std::sync::atomic::{AtomicU32, Ordering};
 
 use jm_client::Client;
 use journal_market::app::Application;
 use journal_market::config::{Secret, Settings};
+use journal_market_actors::clock::OffsetClock;
 use reqwest::StatusCode;
 use sea_orm::{ConnectionTrait, Database, DatabaseConnection};
 use serde_json::Value;
@@ -113,7 +115,10 @@ pub struct TestApp {
     pub base: String,
     pub client: Client,
     pub http: reqwest::Client,
-    pub db: TestDb,
+    pub db: Arc<TestDb>,
+    pub settings: Settings,
+    pub clock: Arc<OffsetClock>,
+    handle: actix_web::dev::ServerHandle,
 }
 
 pub fn test_settings(db_url: &str) -> Settings {
@@ -144,17 +149,39 @@ impl TestApp {
     }
 
     pub async fn start(settings: Settings, db: TestDb) -> TestApp {
-        let app = Application::build(settings)
+        Self::start_shared(settings, Arc::new(db)).await
+    }
+
+    async fn start_shared(settings: Settings, db: Arc<TestDb>) -> TestApp {
+        let clock = Arc::new(OffsetClock::default());
+        let app = Application::build_with_clock(settings.clone(), clock.clone())
             .await
             .expect("application builds");
         let base = format!("http://127.0.0.1:{}/api", app.port());
+        let handle = app.handle();
         actix_web::rt::spawn(app.run_until_stopped());
         TestApp {
             client: Client::new(base.clone()).unwrap(),
             http: reqwest::Client::new(),
             base,
             db,
+            settings,
+            clock,
+            handle,
         }
+    }
+
+    /// A second instance on the same database (a restart, or another server behind the
+    /// load balancer).
+    pub async fn sibling(&self) -> TestApp {
+        let mut s = self.settings.clone();
+        s.demo.load_on_first_start = false;
+        Self::start_shared(s, self.db.clone()).await
+    }
+
+    /// Stops this instance's server.
+    pub async fn stop(&self) {
+        self.handle.stop(true).await;
     }
 
     /// GET a path under /api and return the status and the JSON body.

@@ -7,6 +7,7 @@ mod helpers;
 mod shape;
 
 mod archive;
+mod auth;
 mod contracts;
 mod devchain;
 mod import;

@@ -1,5 +1,8 @@
 //! `jm`: the command-line client of the journal-market API.
 
+use std::path::{Path, PathBuf};
+
+use alloy::signers::local::PrivateKeySigner;
 use clap::{Parser, Subcommand};
 use jm_client::Client;
 use serde::Serialize;
@@ -13,6 +16,9 @@ struct Cli {
     /// Print the raw JSON answer instead of a summary.
     #[arg(long, global = true)]
     json: bool,
+    /// Where `jm login` keeps the session cookie (default: ~/.jm/session).
+    #[arg(long, global = true, env = "JM_SESSION_FILE")]
+    session_file: Option<PathBuf>,
     #[command(subcommand)]
     command: Command,
 }
@@ -36,6 +42,16 @@ enum Command {
     Entry { accession: String },
     /// The service's public configuration.
     Config,
+    /// Sign in with a wallet key and keep the session for later commands.
+    Login {
+        /// The wallet's private key (0x-hex); prefer the environment variable.
+        #[arg(long, env = "JM_PRIVATE_KEY", hide_env_values = true)]
+        private_key: String,
+    },
+    /// The signed-in wallet.
+    Whoami,
+    /// End the session.
+    Logout,
     /// A stock token's current mid price.
     Quote { ticker: String },
     /// A read-only JSON-RPC call through the service, e.g. `jm rpc eth_blockNumber`.
@@ -61,9 +77,60 @@ fn print_json<T: Serialize>(v: &T) -> anyhow::Result<()> {
     Ok(())
 }
 
+fn session_path(flag: Option<PathBuf>) -> PathBuf {
+    flag.unwrap_or_else(|| {
+        let home = std::env::var_os("HOME")
+            .map(PathBuf::from)
+            .unwrap_or_else(|| PathBuf::from("."));
+        home.join(".jm").join("session")
+    })
+}
+
+fn save_session(path: &Path, cookie: Option<String>) -> anyhow::Result<()> {
+    match cookie {
+        Some(c) => {
+            if let Some(dir) = path.parent() {
+                std::fs::create_dir_all(dir)?;
+            }
+            std::fs::write(path, c)?;
+            #[cfg(unix)]
+            {
+                use std::os::unix::fs::PermissionsExt;
+                std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o600))?;
+            }
+        }
+        None => {
+            let _ = std::fs::remove_file(path);
+        }
+    }
+    Ok(())
+}
+
 async fn run(cli: Cli) -> anyhow::Result<()> {
     let client = Client::new(cli.base_url)?;
+    let session_file = session_path(cli.session_file);
+    if let Ok(c) = std::fs::read_to_string(&session_file) {
+        client.set_session(Some(c.trim().to_string()));
+    }
     match cli.command {
+        Command::Login { private_key } => {
+            let signer: PrivateKeySigner = private_key
+                .trim()
+                .parse()
+                .map_err(|_| anyhow::anyhow!("the private key is not valid 32-byte hex"))?;
+            let me = client.login(&signer).await?;
+            save_session(&session_file, client.session())?;
+            println!("signed in as {}", me.address.unwrap_or_default());
+        }
+        Command::Whoami => match client.me().await?.address {
+            Some(a) => println!("{a}"),
+            None => println!("not signed in"),
+        },
+        Command::Logout => {
+            client.logout().await?;
+            save_session(&session_file, None)?;
+            println!("signed out");
+        }
         Command::Journals { company } => {
             let list = client.journals(company.as_deref()).await?;
             if cli.json {

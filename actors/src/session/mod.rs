@@ -1,0 +1,442 @@
+//! The SessionActor: issues sign-in nonces, verifies signatures (EOA, ERC-1271, EIP-6492),
+//! opens and closes sessions, and purges expired rows. Rows are the truth; a bounded DashMap in
+//! front of the session table only saves reads, and its entries live seconds, so a logout on one
+//! instance is seen by the others within that time.
+//!
+//! Writes go through the actor's mailbox; session lookups, the hot path of every request, read
+//! the cache and then the table directly from the handle.
+
+pub mod siwe;
+pub mod store;
+
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use actix::prelude::*;
+use alloy::primitives::Address;
+use alloy::providers::{DynProvider, Provider, ProviderBuilder};
+use chrono::{DateTime, Utc};
+use dashmap::DashMap;
+use jm_chain::signature::{self, SignatureError};
+use sea_orm::{DatabaseConnection, DbErr};
+use sha2::{Digest, Sha256};
+use tokio::sync::Semaphore;
+
+use crate::clock::SharedClock;
+use crate::health::HealthRegistry;
+use store::NonceProblem;
+
+const NAME: &str = "session";
+/// Cached sessions beyond this clear the cache.
+const MAX_CACHED: usize = 100_000;
+
+#[derive(Debug, Clone)]
+pub struct SessionSettings {
+    pub origin: String,
+    pub chain_id: u64,
+    pub nonce_ttl: chrono::Duration,
+    pub session_ttl: chrono::Duration,
+    /// How long a cached session is trusted before the table is read again.
+    pub cache_ttl: Duration,
+    pub rpc_urls: Vec<String>,
+    pub call_timeout: Duration,
+    pub max_in_flight: usize,
+    pub purge_every: Duration,
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum AuthError {
+    #[error("address must be a 0x-prefixed hexadecimal address of 20 bytes")]
+    BadAddress,
+    #[error("the nonce is unknown: ask POST /auth/nonce for one")]
+    UnknownNonce,
+    #[error("the nonce was already used: ask POST /auth/nonce for a new one")]
+    NonceUsed,
+    #[error("the nonce expired: nonces last 10 minutes, ask POST /auth/nonce for a new one")]
+    NonceExpired,
+    #[error("the nonce was issued for another address")]
+    NonceForAnotherAddress,
+    #[error("the signature is not valid: {0}")]
+    BadSignature(SignatureError),
+    #[error("sign-in is busy; retry shortly")]
+    Busy,
+    #[error("the chain could not be reached to check a contract wallet's signature; retry shortly")]
+    Chain,
+    #[error("the session store failed")]
+    Db(#[from] DbErr),
+    #[error("the system's random source failed")]
+    Random,
+}
+
+#[derive(Debug, Clone)]
+pub struct NonceIssued {
+    pub nonce: String,
+    pub message: String,
+}
+
+/// A new session: the cookie value and its lifetime.
+#[derive(Debug, Clone)]
+pub struct NewSession {
+    pub address: Address,
+    pub token: String,
+    pub max_age_secs: i64,
+}
+
+struct Cached {
+    address: Address,
+    expires_at: DateTime<Utc>,
+    cached_at: Instant,
+}
+
+struct Inner {
+    db: DatabaseConnection,
+    settings: SessionSettings,
+    clock: SharedClock,
+    providers: Vec<DynProvider>,
+    cache: DashMap<String, Cached>,
+    health: HealthRegistry,
+}
+
+/// The stored form of a token: only its hash ever reaches the table.
+pub fn token_hash(token: &str) -> String {
+    alloy::hex::encode(Sha256::digest(token.as_bytes()))
+}
+
+fn new_token() -> Result<String, AuthError> {
+    let mut buf = [0u8; 32];
+    getrandom::fill(&mut buf).map_err(|_| AuthError::Random)?;
+    Ok(alloy::hex::encode(buf))
+}
+
+pub fn parse_address(s: &str) -> Result<Address, AuthError> {
+    let s = s.trim();
+    if s.len() != 42 || !s.starts_with("0x") {
+        return Err(AuthError::BadAddress);
+    }
+    s.parse().map_err(|_| AuthError::BadAddress)
+}
+
+/// Addresses are stored and compared in lower case.
+pub fn lower(a: &Address) -> String {
+    format!("{a:#x}")
+}
+
+impl Inner {
+    async fn issue_nonce(&self, address: Address) -> Result<NonceIssued, AuthError> {
+        let nonce = siwe::new_nonce().map_err(|_| AuthError::Random)?;
+        let now = self.clock.now();
+        let expires_at = now + self.settings.nonce_ttl;
+        let message = siwe::SignIn {
+            origin: &self.settings.origin,
+            address,
+            chain_id: self.settings.chain_id,
+            nonce: &nonce,
+            issued_at: now,
+            expires_at,
+        }
+        .message();
+        store::insert_nonce(&self.db, &nonce, &lower(&address), &message, expires_at).await?;
+        Ok(NonceIssued { nonce, message })
+    }
+
+    async fn verify(
+        &self,
+        address: Address,
+        nonce: String,
+        sig_hex: String,
+    ) -> Result<NewSession, AuthError> {
+        let now = self.clock.now();
+        let addr = lower(&address);
+        let message = match store::usable_nonce(&self.db, &nonce, &addr, now).await? {
+            Ok(m) => m,
+            Err(NonceProblem::Unknown) => return Err(AuthError::UnknownNonce),
+            Err(NonceProblem::Used) => return Err(AuthError::NonceUsed),
+            Err(NonceProblem::Expired) => return Err(AuthError::NonceExpired),
+            Err(NonceProblem::OtherAddress) => return Err(AuthError::NonceForAnotherAddress),
+        };
+        let sig = signature::parse_hex(&sig_hex).map_err(AuthError::BadSignature)?;
+        self.check_signature(address, &message, &sig).await?;
+        let token = new_token()?;
+        let expires_at = now + self.settings.session_ttl;
+        if !store::consume_and_open(
+            &self.db,
+            &nonce,
+            &addr,
+            &token_hash(&token),
+            now,
+            expires_at,
+        )
+        .await?
+        {
+            // Another verify of the same nonce won the race (or it expired meanwhile).
+            return Err(AuthError::NonceUsed);
+        }
+        self.remember(&token_hash(&token), address, expires_at);
+        Ok(NewSession {
+            address,
+            token,
+            max_age_secs: self.settings.session_ttl.num_seconds(),
+        })
+    }
+
+    async fn check_signature(
+        &self,
+        address: Address,
+        message: &str,
+        sig: &[u8],
+    ) -> Result<(), AuthError> {
+        let mut last = AuthError::Chain;
+        for p in &self.providers {
+            let check = signature::verify_message(p, address, message, sig);
+            match tokio::time::timeout(self.settings.call_timeout, check).await {
+                Ok(Ok(())) => return Ok(()),
+                Ok(Err(SignatureError::Chain(e))) => {
+                    tracing::warn!(error = %e, "signature check could not reach the chain");
+                    last = AuthError::Chain;
+                }
+                Ok(Err(e)) => return Err(AuthError::BadSignature(e)),
+                Err(_) => last = AuthError::Chain,
+            }
+        }
+        Err(last)
+    }
+
+    fn remember(&self, hash: &str, address: Address, expires_at: DateTime<Utc>) {
+        if self.cache.len() >= MAX_CACHED {
+            self.cache.clear();
+        }
+        self.cache.insert(
+            hash.to_string(),
+            Cached {
+                address,
+                expires_at,
+                cached_at: Instant::now(),
+            },
+        );
+    }
+
+    async fn lookup(&self, token: &str) -> Result<Option<Address>, AuthError> {
+        let hash = token_hash(token);
+        let now = self.clock.now();
+        if let Some(c) = self.cache.get(&hash)
+            && c.cached_at.elapsed() < self.settings.cache_ttl
+        {
+            return Ok((c.expires_at > now).then_some(c.address));
+        }
+        match store::find_session(&self.db, &hash, now).await? {
+            Some((addr, expires_at)) => {
+                let address = addr.parse().map_err(|_| AuthError::BadAddress)?;
+                self.remember(&hash, address, expires_at);
+                Ok(Some(address))
+            }
+            None => {
+                self.cache.remove(&hash);
+                Ok(None)
+            }
+        }
+    }
+
+    async fn logout(&self, token: &str) -> Result<(), AuthError> {
+        let hash = token_hash(token);
+        self.cache.remove(&hash);
+        store::delete_session(&self.db, &hash).await?;
+        Ok(())
+    }
+
+    async fn open_for(&self, address: Address) -> Result<NewSession, AuthError> {
+        let token = new_token()?;
+        let now = self.clock.now();
+        let expires_at = now + self.settings.session_ttl;
+        store::open(
+            &self.db,
+            &token_hash(&token),
+            &lower(&address),
+            now,
+            expires_at,
+        )
+        .await?;
+        self.remember(&token_hash(&token), address, expires_at);
+        Ok(NewSession {
+            address,
+            token,
+            max_age_secs: self.settings.session_ttl.num_seconds(),
+        })
+    }
+}
+
+pub struct SessionActor {
+    inner: Arc<Inner>,
+}
+
+impl Actor for SessionActor {
+    type Context = Context<Self>;
+
+    fn started(&mut self, ctx: &mut Self::Context) {
+        self.inner.health.heartbeat(NAME);
+        let every = self.inner.settings.purge_every;
+        ctx.run_interval(every, |act, ctx| {
+            let inner = act.inner.clone();
+            ctx.spawn(
+                async move {
+                    match store::purge(&inner.db, inner.clock.now()).await {
+                        Ok(n) => {
+                            inner.cache.retain(|_, c| c.expires_at > inner.clock.now());
+                            inner.health.heartbeat(NAME);
+                            if n > 0 {
+                                tracing::debug!(rows = n, "purged expired sessions and nonces");
+                            }
+                        }
+                        Err(e) => inner.health.error(NAME, format!("purge failed: {e}")),
+                    }
+                }
+                .into_actor(act),
+            );
+        });
+    }
+}
+
+impl Supervised for SessionActor {
+    fn restarting(&mut self, _: &mut Self::Context) {
+        self.inner.health.restarted(NAME);
+    }
+}
+
+#[derive(Message)]
+#[rtype(result = "Result<NonceIssued, AuthError>")]
+struct IssueNonce(Address);
+
+#[derive(Message)]
+#[rtype(result = "Result<NewSession, AuthError>")]
+struct Verify {
+    address: Address,
+    nonce: String,
+    signature: String,
+}
+
+#[derive(Message)]
+#[rtype(result = "Result<(), AuthError>")]
+struct Logout(String);
+
+#[derive(Message)]
+#[rtype(result = "Result<NewSession, AuthError>")]
+struct OpenFor(Address);
+
+// Each handler returns a future that runs beside the mailbox, so a slow chain call for one
+// sign-in never holds up another.
+impl Handler<IssueNonce> for SessionActor {
+    type Result = ResponseFuture<Result<NonceIssued, AuthError>>;
+    fn handle(&mut self, m: IssueNonce, _: &mut Self::Context) -> Self::Result {
+        let inner = self.inner.clone();
+        Box::pin(async move { inner.issue_nonce(m.0).await })
+    }
+}
+
+impl Handler<Verify> for SessionActor {
+    type Result = ResponseFuture<Result<NewSession, AuthError>>;
+    fn handle(&mut self, m: Verify, _: &mut Self::Context) -> Self::Result {
+        let inner = self.inner.clone();
+        Box::pin(async move { inner.verify(m.address, m.nonce, m.signature).await })
+    }
+}
+
+impl Handler<Logout> for SessionActor {
+    type Result = ResponseFuture<Result<(), AuthError>>;
+    fn handle(&mut self, m: Logout, _: &mut Self::Context) -> Self::Result {
+        let inner = self.inner.clone();
+        Box::pin(async move { inner.logout(&m.0).await })
+    }
+}
+
+impl Handler<OpenFor> for SessionActor {
+    type Result = ResponseFuture<Result<NewSession, AuthError>>;
+    fn handle(&mut self, m: OpenFor, _: &mut Self::Context) -> Self::Result {
+        let inner = self.inner.clone();
+        Box::pin(async move { inner.open_for(m.0).await })
+    }
+}
+
+/// The typed handle: async methods with a deadline and an in-flight limit.
+#[derive(Clone)]
+pub struct SessionHandle {
+    addr: Addr<SessionActor>,
+    inner: Arc<Inner>,
+    permits: Arc<Semaphore>,
+}
+
+impl SessionHandle {
+    pub fn start(
+        db: DatabaseConnection,
+        settings: SessionSettings,
+        clock: SharedClock,
+        health: HealthRegistry,
+    ) -> anyhow::Result<Self> {
+        let mut providers = Vec::new();
+        for url in &settings.rpc_urls {
+            providers.push(ProviderBuilder::new().connect_http(url.parse()?).erased());
+        }
+        let permits = Arc::new(Semaphore::new(settings.max_in_flight.max(1)));
+        let inner = Arc::new(Inner {
+            db,
+            settings,
+            clock,
+            providers,
+            cache: DashMap::new(),
+            health,
+        });
+        let shared = inner.clone();
+        let addr = Supervisor::start(move |_| SessionActor {
+            inner: shared.clone(),
+        });
+        Ok(SessionHandle {
+            addr,
+            inner,
+            permits,
+        })
+    }
+
+    async fn call<M>(&self, msg: M) -> Result<M::Result, AuthError>
+    where
+        M: Message + Send + 'static,
+        M::Result: Send,
+        SessionActor: Handler<M>,
+    {
+        let _permit = self.permits.try_acquire().map_err(|_| AuthError::Busy)?;
+        let deadline = self.inner.settings.call_timeout * 3;
+        match tokio::time::timeout(deadline, self.addr.send(msg)).await {
+            Ok(Ok(r)) => Ok(r),
+            _ => Err(AuthError::Busy),
+        }
+    }
+
+    pub async fn issue_nonce(&self, address: Address) -> Result<NonceIssued, AuthError> {
+        self.call(IssueNonce(address)).await?
+    }
+
+    pub async fn verify(
+        &self,
+        address: Address,
+        nonce: String,
+        signature: String,
+    ) -> Result<NewSession, AuthError> {
+        self.call(Verify {
+            address,
+            nonce,
+            signature,
+        })
+        .await?
+    }
+
+    pub async fn logout(&self, token: String) -> Result<(), AuthError> {
+        self.call(Logout(token)).await?
+    }
+
+    /// Opens a session for a wallet proven otherwise (a settled payment).
+    pub async fn open_for(&self, address: Address) -> Result<NewSession, AuthError> {
+        self.call(OpenFor(address)).await?
+    }
+
+    /// The wallet of a session cookie, or `None` when it is unknown or expired.
+    pub async fn lookup(&self, token: &str) -> Result<Option<Address>, AuthError> {
+        self.inner.lookup(token).await
+    }
+}

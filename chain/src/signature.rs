@@ -1,0 +1,199 @@
+//! Who signed a message: EIP-6492 (a wallet not yet deployed), then ERC-1271 (a contract
+//! wallet), then ECDSA over the EIP-191 hash (protocols.md §4), in that order.
+
+use alloy::primitives::{Address, B256, Bytes, U256, b256, eip191_hash_message};
+use alloy::providers::Provider;
+use alloy::rpc::types::TransactionRequest;
+use alloy::signers::Signature;
+use alloy::sol_types::SolValue;
+
+use crate::artifacts;
+use crate::bindings::ISmartWallet;
+
+/// The 32-byte suffix of an EIP-6492 wrapped signature.
+pub const MAGIC_6492: B256 =
+    b256!("0x6492649264926492649264926492649264926492649264926492649264926492");
+/// `isValidSignature` answers this for a valid signature.
+const ERC1271_OK: [u8; 4] = [0x16, 0x26, 0xba, 0x7e];
+
+/// Half the secp256k1 order: signatures with a larger `s` are malleable copies.
+const HALF_N: U256 = U256::from_limbs([
+    0xdfe92f46681b20a0,
+    0x5d576e7357a4501d,
+    0xffffffffffffffff,
+    0x7fffffffffffffff,
+]);
+
+#[derive(Debug, thiserror::Error, PartialEq, Eq)]
+pub enum SignatureError {
+    #[error("the signature is not valid hex")]
+    NotHex,
+    #[error("the signature must be 65 bytes, not {0}")]
+    Length(usize),
+    #[error("the signature's v must be 0, 1, 27 or 28")]
+    BadV,
+    #[error("the signature has a high s value (a malleable copy)")]
+    HighS,
+    #[error("the signature does not recover to the address")]
+    WrongSigner,
+    #[error("the wallet contract rejected the signature")]
+    ContractRejected,
+    #[error("the chain could not be asked to check a contract wallet's signature: {0}")]
+    Chain(String),
+}
+
+pub fn parse_hex(s: &str) -> Result<Bytes, SignatureError> {
+    let s = s.trim();
+    if !s.starts_with("0x") {
+        return Err(SignatureError::NotHex);
+    }
+    s.parse::<Bytes>().map_err(|_| SignatureError::NotHex)
+}
+
+/// ECDSA recovery with the checks of protocols.md: 65 bytes, v in {0,1,27,28}, low s.
+pub fn recover(hash: &B256, sig: &[u8]) -> Result<Address, SignatureError> {
+    if sig.len() != 65 {
+        return Err(SignatureError::Length(sig.len()));
+    }
+    let parity = match sig[64] {
+        0 | 27 => false,
+        1 | 28 => true,
+        _ => return Err(SignatureError::BadV),
+    };
+    let r = U256::from_be_slice(&sig[..32]);
+    let s = U256::from_be_slice(&sig[32..64]);
+    if s > HALF_N {
+        return Err(SignatureError::HighS);
+    }
+    Signature::new(r, s, parity)
+        .recover_address_from_prehash(hash)
+        .map_err(|_| SignatureError::WrongSigner)
+}
+
+/// Checks `sig` over `hash` for `signer`, asking the chain only when it must: an ECDSA signature
+/// by the address's own key proves control without a call, so EOAs sign in while the chain is
+/// down; otherwise EIP-6492, then ERC-1271, as protocols.md orders them.
+pub async fn verify_hash<P: Provider>(
+    provider: &P,
+    signer: Address,
+    hash: B256,
+    sig: &[u8],
+) -> Result<(), SignatureError> {
+    if sig.len() >= 32 && sig[sig.len() - 32..] == MAGIC_6492[..] {
+        return verify_6492(provider, signer, hash, sig).await;
+    }
+    let ecdsa = recover(&hash, sig);
+    if ecdsa.as_ref() == Ok(&signer) {
+        return Ok(());
+    }
+    let code = provider
+        .get_code_at(signer)
+        .await
+        .map_err(|e| SignatureError::Chain(short(&e.to_string())))?;
+    if !code.is_empty() {
+        let answer = ISmartWallet::new(signer, provider)
+            .isValidSignature(hash, Bytes::copy_from_slice(sig))
+            .call()
+            .await;
+        return match answer {
+            Ok(magic) if magic.0 == ERC1271_OK => Ok(()),
+            Ok(_)
+            | Err(alloy::contract::Error::TransportError(
+                alloy::transports::RpcError::ErrorResp(_),
+            )) => Err(SignatureError::ContractRejected),
+            Err(e) => Err(SignatureError::Chain(short(&e.to_string()))),
+        };
+    }
+    match ecdsa {
+        Ok(_) => Err(SignatureError::WrongSigner),
+        Err(e) => Err(e),
+    }
+}
+
+/// A personal_sign signature over `message`.
+pub async fn verify_message<P: Provider>(
+    provider: &P,
+    signer: Address,
+    message: &str,
+    sig: &[u8],
+) -> Result<(), SignatureError> {
+    verify_hash(provider, signer, eip191_hash_message(message), sig).await
+}
+
+/// The deployless EIP-6492 validator: its constructor runs in an `eth_call` with no `to`,
+/// deploys the wallet through the factory if needed, checks ERC-1271 and returns one byte.
+async fn verify_6492<P: Provider>(
+    provider: &P,
+    signer: Address,
+    hash: B256,
+    sig: &[u8],
+) -> Result<(), SignatureError> {
+    let mut code = artifacts::bytecode("UniversalSigValidator")
+        .map_err(|e| SignatureError::Chain(e.to_string()))?
+        .to_vec();
+    code.extend_from_slice(&(signer, hash, Bytes::copy_from_slice(sig)).abi_encode_params());
+    let tx = TransactionRequest::default().input(Bytes::from(code).into());
+    match provider.call(tx).await {
+        Ok(out) if out.as_ref() == [1u8] => Ok(()),
+        Ok(_) | Err(alloy::transports::RpcError::ErrorResp(_)) => {
+            Err(SignatureError::ContractRejected)
+        }
+        Err(e) => Err(SignatureError::Chain(short(&e.to_string()))),
+    }
+}
+
+/// Wraps a signature of a not-yet-deployed wallet: `abi.encode(factory, calldata, sig) ++ magic`.
+pub fn wrap_6492(factory: Address, factory_calldata: Bytes, sig: Bytes) -> Bytes {
+    let mut out = (factory, factory_calldata, sig).abi_encode_params();
+    out.extend_from_slice(MAGIC_6492.as_slice());
+    Bytes::from(out)
+}
+
+fn short(s: &str) -> String {
+    s.split(" for url")
+        .next()
+        .unwrap_or(s)
+        .chars()
+        .take(160)
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use alloy::signers::SignerSync;
+    use alloy::signers::local::PrivateKeySigner;
+
+    #[test]
+    fn recovers_with_every_v_form_and_rejects_high_s() {
+        let signer = PrivateKeySigner::random();
+        let hash = eip191_hash_message("hello");
+        let sig = signer.sign_hash_sync(&hash).unwrap();
+        let mut bytes = sig.as_bytes().to_vec();
+        assert_eq!(recover(&hash, &bytes).unwrap(), signer.address());
+        bytes[64] -= 27;
+        assert_eq!(
+            recover(&hash, &bytes).unwrap(),
+            signer.address(),
+            "v as 0/1"
+        );
+        bytes[64] = 29;
+        assert_eq!(recover(&hash, &bytes), Err(SignatureError::BadV));
+
+        // The malleable twin (n - s, flipped v) recovers the same key but is refused.
+        let n = U256::from_str_radix(
+            "fffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364141",
+            16,
+        )
+        .unwrap();
+        let high_s = n - sig.s();
+        let mut twin = sig.as_bytes().to_vec();
+        twin[32..64].copy_from_slice(&high_s.to_be_bytes::<32>());
+        twin[64] = if sig.v() { 27 } else { 28 };
+        assert_eq!(recover(&hash, &twin), Err(SignatureError::HighS));
+
+        assert_eq!(recover(&hash, &[0u8; 64]), Err(SignatureError::Length(64)));
+        assert_eq!(parse_hex("zz"), Err(SignatureError::NotHex));
+        assert_eq!(parse_hex("0xzz"), Err(SignatureError::NotHex));
+    }
+}

@@ -1,0 +1,136 @@
+//! The signed-in wallet's own views: the writing desk and the reading history.
+
+use std::collections::HashMap;
+
+use alloy::primitives::Address;
+use jm_client::api::{Desk, DeskItem, DeskTotals, History, UnlockItem, VoteItem};
+use journal_market_entity::{journals, unlocks, votes};
+use sea_orm::{ColumnTrait, DatabaseConnection, DbErr, EntityTrait, QueryFilter, QueryOrder};
+
+use super::journals::STATUS_LIVE;
+use crate::domain::money::split;
+use crate::domain::time::ts;
+
+fn lower(a: &Address) -> String {
+    format!("{a:#x}")
+}
+
+/// Journals the wallet wrote, with reads, the author's 90% earned, and votes.
+pub async fn desk(db: &DatabaseConnection, who: Address) -> Result<Desk, DbErr> {
+    let mine = journals::Entity::find()
+        .filter(journals::Column::AuthorWallet.eq(lower(&who)))
+        .order_by_desc(journals::Column::UpdatedAt)
+        .order_by_desc(journals::Column::Id)
+        .all(db)
+        .await?;
+    let ids: Vec<i32> = mine.iter().map(|j| j.id).collect();
+    let paid = unlocks::Entity::find()
+        .filter(unlocks::Column::JournalId.is_in(ids.clone()))
+        .all(db)
+        .await?;
+    let cast = votes::Entity::find()
+        .filter(votes::Column::JournalId.is_in(ids))
+        .all(db)
+        .await?;
+    let mut reads: HashMap<i32, (i64, i64)> = HashMap::new();
+    for u in &paid {
+        let e = reads.entry(u.journal_id).or_default();
+        e.0 += 1;
+        e.1 += split(u.paid_units).1;
+    }
+    let mut tally: HashMap<i32, (i64, i64)> = HashMap::new();
+    for v in &cast {
+        let e = tally.entry(v.journal_id).or_default();
+        if v.value > 0 {
+            e.0 += 1;
+        } else {
+            e.1 += 1;
+        }
+    }
+    let written: Vec<DeskItem> = mine
+        .iter()
+        .map(|j| {
+            let (r, earned) = reads.get(&j.id).copied().unwrap_or_default();
+            let (up, down) = tally.get(&j.id).copied().unwrap_or_default();
+            DeskItem {
+                id: i64::from(j.id),
+                slug: j.slug.clone(),
+                ticker: j.ticker.clone(),
+                title: j.title.clone(),
+                status: j.status.clone(),
+                reads: r,
+                earned,
+                up,
+                down,
+            }
+        })
+        .collect();
+    Ok(Desk {
+        address: who.to_checksum(None),
+        totals: DeskTotals {
+            earned_units: written.iter().map(|w| w.earned).sum(),
+            live: mine.iter().filter(|j| j.status == STATUS_LIVE).count() as i64,
+            reads: written.iter().map(|w| w.reads).sum(),
+        },
+        written,
+    })
+}
+
+/// What the wallet bought and how it voted, newest first.
+pub async fn history(db: &DatabaseConnection, who: Address) -> Result<History, DbErr> {
+    let wallet = lower(&who);
+    let bought = unlocks::Entity::find()
+        .filter(unlocks::Column::Wallet.eq(wallet.clone()))
+        .order_by_desc(unlocks::Column::PaidAt)
+        .all(db)
+        .await?;
+    let cast = votes::Entity::find()
+        .filter(votes::Column::Wallet.eq(wallet))
+        .order_by_desc(votes::Column::CreatedAt)
+        .all(db)
+        .await?;
+    let ids: Vec<i32> = bought
+        .iter()
+        .map(|u| u.journal_id)
+        .chain(cast.iter().map(|v| v.journal_id))
+        .collect();
+    let js: HashMap<i32, journals::Model> = journals::Entity::find()
+        .filter(journals::Column::Id.is_in(ids))
+        .all(db)
+        .await?
+        .into_iter()
+        .map(|j| (j.id, j))
+        .collect();
+    let unlocks = bought
+        .iter()
+        .filter_map(|u| {
+            js.get(&u.journal_id).map(|j| UnlockItem {
+                slug: j.slug.clone().unwrap_or_default(),
+                title: j.title.clone(),
+                ticker: j.ticker.clone(),
+                author_name: j.author_name.clone(),
+                paid_units: u.paid_units,
+                paid_at: ts(&u.paid_at),
+            })
+        })
+        .collect();
+    let votes = cast
+        .iter()
+        .filter_map(|v| {
+            js.get(&v.journal_id).map(|j| VoteItem {
+                slug: j.slug.clone().unwrap_or_default(),
+                title: j.title.clone(),
+                ticker: j.ticker.clone(),
+                value: i64::from(v.value),
+                tag: v.tag.clone(),
+                tx: v.tx.clone(),
+                created_at: ts(&v.created_at),
+            })
+        })
+        .collect();
+    Ok(History {
+        address: who.to_checksum(None),
+        unlocks,
+        votes,
+    })
+}

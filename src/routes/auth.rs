@@ -1,0 +1,97 @@
+//! Wallet sign-in: `POST /auth/nonce`, `/auth/verify`, `/auth/logout`, and `GET /me…`.
+
+use actix_web::{HttpRequest, HttpResponse, web};
+use jm_client::api::{Desk, History, Me, NonceRequest, NonceResponse, VerifyRequest};
+use journal_market_actors::session::parse_address;
+
+use crate::error::{ApiError, ApiResult};
+use crate::queries::me;
+use crate::session::{SignedIn, Viewer, auth_error, cleared_cookie, request_token, session_cookie};
+use crate::state::AppState;
+
+pub fn configure(cfg: &mut web::ServiceConfig) {
+    cfg.route("/auth/nonce", web::post().to(nonce))
+        .route("/auth/verify", web::post().to(verify))
+        .route("/auth/logout", web::post().to(logout))
+        .route("/me", web::get().to(whoami))
+        .route("/me/desk", web::get().to(desk))
+        .route("/me/history", web::get().to(history));
+}
+
+#[utoipa::path(post, path = "/auth/nonce", tag = "auth", request_body = NonceRequest,
+    responses((status = 200, body = NonceResponse), (status = 400, body = jm_client::api::ErrorBody)))]
+pub async fn nonce(
+    state: web::Data<AppState>,
+    body: web::Json<NonceRequest>,
+) -> ApiResult<web::Json<NonceResponse>> {
+    let address = parse_address(&body.address).map_err(auth_error)?;
+    let issued = state
+        .sessions
+        .issue_nonce(address)
+        .await
+        .map_err(auth_error)?;
+    Ok(web::Json(NonceResponse {
+        nonce: issued.nonce,
+        message: issued.message,
+    }))
+}
+
+#[utoipa::path(post, path = "/auth/verify", tag = "auth", request_body = VerifyRequest,
+    responses((status = 200, body = Me, description = "signed in; sets the session cookie"),
+              (status = 400, body = jm_client::api::ErrorBody),
+              (status = 401, body = jm_client::api::ErrorBody, description = "the error names the failed check")))]
+pub async fn verify(
+    state: web::Data<AppState>,
+    body: web::Json<VerifyRequest>,
+) -> ApiResult<HttpResponse> {
+    let body = body.into_inner();
+    let address = parse_address(&body.address).map_err(auth_error)?;
+    if body.nonce.is_empty()
+        || body.nonce.len() > 64
+        || !body.nonce.bytes().all(|b| b.is_ascii_alphanumeric())
+    {
+        return Err(ApiError::Unauthorized(
+            "the nonce is unknown: ask POST /auth/nonce for one".into(),
+        ));
+    }
+    let session = state
+        .sessions
+        .verify(address, body.nonce, body.signature)
+        .await
+        .map_err(auth_error)?;
+    Ok(HttpResponse::Ok()
+        .cookie(session_cookie(&state, &session))
+        .json(Me {
+            address: Some(session.address.to_checksum(None)),
+        }))
+}
+
+#[utoipa::path(post, path = "/auth/logout", tag = "auth",
+    responses((status = 200, description = "`{ ok: true }`; the cookie is cleared and the session deleted")))]
+pub async fn logout(state: web::Data<AppState>, req: HttpRequest) -> ApiResult<HttpResponse> {
+    if let Some(token) = request_token(&req, &state) {
+        state.sessions.logout(token).await.map_err(auth_error)?;
+    }
+    Ok(HttpResponse::Ok()
+        .cookie(cleared_cookie(&state))
+        .json(serde_json::json!({ "ok": true })))
+}
+
+#[utoipa::path(get, path = "/me", tag = "auth", responses((status = 200, body = Me, description = "address is null when signed out")))]
+pub async fn whoami(viewer: Viewer) -> web::Json<Me> {
+    web::Json(Me {
+        address: viewer.0.map(|a| a.to_checksum(None)),
+    })
+}
+
+#[utoipa::path(get, path = "/me/desk", tag = "auth",
+    responses((status = 200, body = Desk), (status = 401, body = jm_client::api::ErrorBody)))]
+pub async fn desk(state: web::Data<AppState>, who: SignedIn) -> ApiResult<web::Json<Desk>> {
+    Ok(web::Json(me::desk(&state.db, who.0).await?))
+}
+
+#[utoipa::path(get, path = "/me/history", tag = "auth",
+    responses((status = 200, body = History), (status = 401, body = jm_client::api::ErrorBody)))]
+pub async fn history(state: web::Data<AppState>, who: SignedIn) -> ApiResult<web::Json<History>> {
+    Ok(web::Json(me::history(&state.db, who.0).await?))
+}

@@ -1,0 +1,95 @@
+//! The session cookie: reading it into the signed-in wallet, and writing and clearing it.
+
+use std::future::Future;
+use std::pin::Pin;
+
+use actix_web::cookie::{Cookie, SameSite, time::Duration as CookieDuration};
+use actix_web::{FromRequest, HttpRequest, dev::Payload, web};
+use alloy::primitives::Address;
+use journal_market_actors::session::{AuthError, NewSession};
+
+use crate::error::ApiError;
+use crate::state::AppState;
+
+/// The wallet of the request's session, if any.
+pub struct Viewer(pub Option<Address>);
+
+/// A request that must come with a valid session (401 otherwise).
+pub struct SignedIn(pub Address);
+
+fn token(req: &HttpRequest, state: &AppState) -> Option<String> {
+    req.cookie(&state.settings.cookie_name())
+        .map(|c| c.value().to_string())
+        .filter(|v| !v.is_empty() && v.len() <= 128)
+}
+
+pub fn auth_error(e: AuthError) -> ApiError {
+    match e {
+        AuthError::BadAddress => ApiError::BadRequest(e.to_string()),
+        AuthError::Busy | AuthError::Chain => ApiError::unavailable(e.to_string()),
+        AuthError::Db(db) => ApiError::Database(db),
+        AuthError::Random => ApiError::internal(anyhow::anyhow!("random source failed")),
+        _ => ApiError::Unauthorized(e.to_string()),
+    }
+}
+
+async fn viewer(req: HttpRequest) -> Result<Option<Address>, ApiError> {
+    let state = req
+        .app_data::<web::Data<AppState>>()
+        .ok_or_else(|| ApiError::internal(anyhow::anyhow!("no app state")))?;
+    match token(&req, state) {
+        Some(t) => state.sessions.lookup(&t).await.map_err(auth_error),
+        None => Ok(None),
+    }
+}
+
+impl FromRequest for Viewer {
+    type Error = ApiError;
+    type Future = Pin<Box<dyn Future<Output = Result<Self, ApiError>>>>;
+
+    fn from_request(req: &HttpRequest, _: &mut Payload) -> Self::Future {
+        let req = req.clone();
+        Box::pin(async move { viewer(req).await.map(Viewer) })
+    }
+}
+
+impl FromRequest for SignedIn {
+    type Error = ApiError;
+    type Future = Pin<Box<dyn Future<Output = Result<Self, ApiError>>>>;
+
+    fn from_request(req: &HttpRequest, _: &mut Payload) -> Self::Future {
+        let req = req.clone();
+        Box::pin(async move {
+            viewer(req).await?.map(SignedIn).ok_or_else(|| {
+                ApiError::Unauthorized("sign in first: this needs a wallet session (POST /auth/nonce, then /auth/verify)".into())
+            })
+        })
+    }
+}
+
+/// The session cookie: HttpOnly, Path=/, SameSite=Lax, Max-Age, Secure behind https.
+pub fn session_cookie(state: &AppState, s: &NewSession) -> Cookie<'static> {
+    Cookie::build(state.settings.cookie_name(), s.token.clone())
+        .http_only(true)
+        .path("/")
+        .same_site(SameSite::Lax)
+        .secure(state.origin().starts_with("https://"))
+        .max_age(CookieDuration::seconds(s.max_age_secs))
+        .finish()
+}
+
+/// A cookie that deletes the session cookie.
+pub fn cleared_cookie(state: &AppState) -> Cookie<'static> {
+    Cookie::build(state.settings.cookie_name(), "")
+        .http_only(true)
+        .path("/")
+        .same_site(SameSite::Lax)
+        .secure(state.origin().starts_with("https://"))
+        .max_age(CookieDuration::ZERO)
+        .finish()
+}
+
+/// The session token of a request, for logout.
+pub fn request_token(req: &HttpRequest, state: &AppState) -> Option<String> {
+    token(req, state)
+}
