@@ -11,7 +11,7 @@ MIN_PORT="${MIN_PORT:-18081}"
 
 . bench/lib.sh
 ensure_wrk
-cargo build --release --locked --bin journal-market --example minimal >&2
+cargo build --release --locked --workspace --bins --examples >&2
 
 work=$(mktemp -d)
 cleanup() { kill "${svc:-}" "${min:-}" 2>/dev/null || true; rm -rf "$work"; }

@@ -10,7 +10,7 @@ ANVIL_PORT="${ANVIL_PORT:-18545}"
 . bench/lib.sh
 ensure_wrk
 npm ci --no-audit --no-fund --loglevel=error >/dev/null
-cargo build --release --locked --bin journal-market >&2
+cargo build --release --locked --workspace --bins --examples >&2
 
 work=$(mktemp -d)
 cleanup() { kill "${svc:-}" 2>/dev/null || true; wait 2>/dev/null || true; rm -rf "$work"; }

@@ -10,6 +10,7 @@ use actix_web::http::StatusCode;
 use actix_web::http::{Method, header};
 use actix_web::{App, HttpResponse, HttpServer, ResponseError, error, middleware, web};
 use futures::FutureExt;
+use futures::future::Either;
 use journal_market_actors::chain_watch::ChainWatchHandle;
 use journal_market_actors::clock::{SharedClock, SystemClock};
 use journal_market_actors::health::HealthRegistry;
@@ -202,33 +203,41 @@ fn http_server(
             }))
             .app_data(web::PayloadConfig::default().limit(max_body))
             .wrap_fn(move |req, srv| {
-                // A cookie-authenticated change from another site's page is refused (CSRF).
-                // Requests without Origin come from non-browser clients, which carry no
-                // ambient cookies, and SameSite=Lax keeps browsers from sending the cookie
-                // on cross-site POSTs anyway.
-                if let Some(reason) = foreign_origin(&req, &cookie_name, &origin) {
-                    let resp = ApiError::Forbidden(reason).error_response();
-                    return futures::future::Either::Left(futures::future::ready(Ok(
-                        req.into_response(resp)
-                    )));
-                }
-                futures::future::Either::Right(srv.call(req))
-            })
-            .wrap_fn(|req, srv| {
-                // A panic anywhere below answers 500 with a JSON body instead of dropping the
-                // connection; the panic message goes to the log, not to the client.
-                AssertUnwindSafe(srv.call(req))
-                    .catch_unwind()
-                    .map(|res| match res {
-                        Ok(r) => r,
-                        Err(_) => {
+                // One layer for what every request needs:
+                // - a cookie-authenticated change from another site's page is refused (CSRF);
+                //   requests without Origin come from non-browser clients, and SameSite=Lax
+                //   keeps browsers from sending the cookie on cross-site POSTs anyway;
+                // - a panic below answers 500 with a JSON body instead of dropping the
+                //   connection; the panic goes to the log, not to the client;
+                // - the access log, built only when its level is enabled.
+                let line = tracing::enabled!(target: "journal_market::http", tracing::Level::INFO)
+                    .then(|| format!("{} {}", req.method(), req.path()));
+                let started = std::time::Instant::now();
+                let answer = match foreign_origin(&req, &cookie_name, &origin) {
+                    Some(reason) => {
+                        let resp = ApiError::Forbidden(reason).error_response();
+                        Either::Left(futures::future::ready(Ok(req.into_response(resp))))
+                    }
+                    None => Either::Right(AssertUnwindSafe(srv.call(req)).catch_unwind().map(|res| {
+                        res.unwrap_or_else(|_| {
                             tracing::error!("a request handler panicked");
                             Err(ApiError::internal(anyhow::anyhow!("handler panicked")).into())
-                        }
-                    })
+                        })
+                    })),
+                };
+                async move {
+                    let res = answer.await;
+                    if let Some(line) = line {
+                        let status = match &res {
+                            Ok(r) => r.status(),
+                            Err(e) => e.as_response_error().status_code(),
+                        };
+                        tracing::info!(target: "journal_market::http", "{line} {} {:.2}ms", status.as_u16(), started.elapsed().as_secs_f64() * 1000.0);
+                    }
+                    res
+                }
             })
             .wrap(middleware::Compress::default())
-            .wrap(middleware::Logger::new("%r %s %Dms").log_target("journal_market::http"))
             .service(web::scope(&prefix).configure(routes::configure))
             .default_service(web::to(|| async {
                 HttpResponse::from_error(ApiError::not_found(

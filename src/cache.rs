@@ -15,6 +15,9 @@ pub struct TtlCache<K, V> {
     ttl: Duration,
     generation: AtomicU64,
     map: DashMap<K, (Instant, u64, V)>,
+    /// One recomputation at a time: when an entry expires under load, one request recomputes
+    /// it while the others are served the previous value instead of all hitting the database.
+    refresh: tokio::sync::Mutex<()>,
 }
 
 impl<K: Eq + Hash + Clone, V: Clone> TtlCache<K, V> {
@@ -23,6 +26,7 @@ impl<K: Eq + Hash + Clone, V: Clone> TtlCache<K, V> {
             ttl,
             generation: AtomicU64::new(0),
             map: DashMap::new(),
+            refresh: tokio::sync::Mutex::new(()),
         }
     }
 
@@ -54,12 +58,35 @@ impl<K: Eq + Hash + Clone, V: Clone> TtlCache<K, V> {
         self.map.clear();
     }
 
-    /// Returns the cached value or computes, stores and returns it.
+    /// An expired value of the current generation (never one from before an invalidation).
+    fn stale(&self, key: &K) -> Option<V> {
+        let generation = self.generation.load(Ordering::Acquire);
+        let hit = self.map.get(key)?;
+        (hit.value().1 == generation).then(|| hit.value().2.clone())
+    }
+
+    /// Returns the cached value or computes, stores and returns it. While another request
+    /// recomputes, an expired value is served rather than computed again.
     pub async fn get_or_try<E, F, Fut>(&self, key: K, compute: F) -> Result<V, E>
     where
         F: FnOnce() -> Fut,
         Fut: std::future::Future<Output = Result<V, E>>,
     {
+        if let Some(v) = self.get(&key) {
+            return Ok(v);
+        }
+        if self.ttl.is_zero() {
+            return compute().await;
+        }
+        let _guard = match self.refresh.try_lock() {
+            Ok(g) => g,
+            Err(_) => {
+                if let Some(v) = self.stale(&key) {
+                    return Ok(v);
+                }
+                self.refresh.lock().await
+            }
+        };
         if let Some(v) = self.get(&key) {
             return Ok(v);
         }
@@ -94,6 +121,35 @@ mod tests {
         short.put("a", 0, 1);
         std::thread::sleep(Duration::from_millis(5));
         assert_eq!(short.get(&"a"), None);
+    }
+
+    #[tokio::test]
+    async fn one_recomputation_at_a_time() {
+        use std::sync::Arc;
+        use std::sync::atomic::AtomicUsize;
+        let c: Arc<TtlCache<&str, u32>> = Arc::new(TtlCache::new(Duration::from_secs(60)));
+        let runs = Arc::new(AtomicUsize::new(0));
+        let tasks: Vec<_> = (0..20)
+            .map(|_| {
+                let (c, runs) = (c.clone(), runs.clone());
+                tokio::spawn(async move {
+                    c.get_or_try("k", || async {
+                        runs.fetch_add(1, Ordering::SeqCst);
+                        tokio::time::sleep(Duration::from_millis(20)).await;
+                        Ok::<_, ()>(7)
+                    })
+                    .await
+                })
+            })
+            .collect();
+        for t in tasks {
+            assert_eq!(t.await.unwrap(), Ok(7));
+        }
+        assert_eq!(
+            runs.load(Ordering::SeqCst),
+            1,
+            "concurrent misses computed once"
+        );
     }
 
     #[test]

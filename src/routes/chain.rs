@@ -1,6 +1,7 @@
 //! `POST /rpc` (the read-only JSON-RPC proxy) and `GET /quote/{ticker}`.
 
 use actix_web::http::StatusCode;
+use actix_web::http::header::ContentType;
 use actix_web::{HttpResponse, web};
 use futures::StreamExt;
 use jm_client::api::Quote;
@@ -60,6 +61,24 @@ pub async fn rpc(state: web::Data<AppState>, payload: web::Payload) -> HttpRespo
             return jsonrpc_answer(status, rejection.body());
         }
     };
+    if let Request::Single(c) = &request
+        && c.method != "eth_chainId"
+        && jsonrpc::cache_key(c).is_none()
+    {
+        return match state.rpc.pass_through(body.freeze()).await {
+            Ok(answer) => HttpResponse::Ok()
+                .content_type(ContentType::json())
+                .body(answer),
+            Err(e) => jsonrpc_answer(
+                StatusCode::BAD_GATEWAY,
+                jsonrpc::error_response(
+                    &c.id,
+                    jsonrpc::UPSTREAM_ERROR,
+                    &format!("the chain RPC is unavailable: {e}"),
+                ),
+            ),
+        };
+    }
     let (answers, outcome) = state.rpc.answer(request.calls()).await;
     let status = if outcome.is_ok() {
         StatusCode::OK

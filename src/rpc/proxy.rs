@@ -4,6 +4,7 @@
 use std::collections::HashMap;
 use std::time::Duration;
 
+use actix_web::web::Bytes;
 use dashmap::DashMap;
 use journal_market_actors::chain_watch::ChainWatchHandle;
 use serde_json::{Value, json};
@@ -151,6 +152,50 @@ impl RpcProxy {
             }
         }
         Err(UpstreamFailed(last))
+    }
+
+    /// Forwards a single, already checked call as the client sent it and returns the upstream's
+    /// answer untouched (its id is the client's): the fast path for calls that are neither
+    /// answered locally nor cacheable.
+    pub async fn pass_through(&self, body: Bytes) -> Result<Bytes, UpstreamFailed> {
+        let mut last = String::from("no upstream is configured");
+        for (n, url) in self.upstreams.iter().enumerate() {
+            match self.post_bytes(url, body.clone()).await {
+                Ok(answer) if serde_json::from_slice::<serde::de::IgnoredAny>(&answer).is_ok() => {
+                    return Ok(answer);
+                }
+                Ok(_) => last = "the upstream answered with something other than JSON".to_string(),
+                Err(e) => last = e,
+            }
+            tracing::warn!(upstream = n, error = %last, "RPC upstream failed, trying the next");
+        }
+        Err(UpstreamFailed(last))
+    }
+
+    async fn post_bytes(&self, url: &str, body: Bytes) -> Result<Bytes, String> {
+        let resp = self
+            .http
+            .post(url)
+            .header(reqwest::header::CONTENT_TYPE, "application/json")
+            .body(body)
+            .send()
+            .await
+            .map_err(|e| {
+                if e.is_timeout() {
+                    "the upstream did not answer in time".to_string()
+                } else {
+                    "the upstream cannot be reached".to_string()
+                }
+            })?;
+        if !resp.status().is_success() {
+            return Err(format!(
+                "the upstream answered HTTP {}",
+                resp.status().as_u16()
+            ));
+        }
+        resp.bytes()
+            .await
+            .map_err(|_| "the upstream's answer broke off".to_string())
     }
 
     async fn post(&self, url: &str, body: &Value) -> Result<Value, String> {
