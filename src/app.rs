@@ -9,12 +9,18 @@ use actix_web::dev::{Server, Service, ServiceRequest};
 use actix_web::http::StatusCode;
 use actix_web::http::{Method, header};
 use actix_web::{App, HttpResponse, HttpServer, ResponseError, error, middleware, web};
+use alloy::primitives::Address;
+use alloy::signers::local::PrivateKeySigner;
 use futures::FutureExt;
 use futures::future::Either;
+use jm_chain::facilitator::Facilitator;
 use journal_market_actors::chain_watch::ChainWatchHandle;
 use journal_market_actors::clock::{SharedClock, SystemClock};
 use journal_market_actors::health::HealthRegistry;
 use journal_market_actors::session::{SessionHandle, SessionSettings};
+use journal_market_actors::settlement::{
+    HttpSettler, LocalSettler, SettlementHandle, SettlementSettings, Settler,
+};
 use sea_orm::DatabaseConnection;
 
 use crate::chain::{self, ChainAddresses};
@@ -22,7 +28,7 @@ use crate::config::Settings;
 use crate::error::ApiError;
 use crate::quotes::Quotes;
 use crate::rpc::proxy::RpcProxy;
-use crate::state::{AppState, ChainParts};
+use crate::state::{AppState, ChainParts, PaymentParts};
 use crate::{db, import, routes};
 
 pub struct Application {
@@ -61,10 +67,24 @@ impl Application {
         let sessions = SessionHandle::start(
             db.clone(),
             session_settings(&settings),
-            clock,
+            clock.clone(),
             health.clone(),
         )?;
-        let state = web::Data::new(AppState::new(db, settings.clone(), health, chain, sessions));
+        let pay = payment_parts(
+            &settings,
+            &chain.addresses,
+            &db,
+            clock.clone(),
+            health.clone(),
+        )?;
+        let state = web::Data::new(AppState::new(
+            db,
+            settings.clone(),
+            health,
+            chain,
+            sessions,
+            pay,
+        ));
         let server = http_server(listener, state.clone(), &settings)?;
         Ok(Application {
             port,
@@ -89,6 +109,79 @@ impl Application {
     pub async fn run_until_stopped(self) -> std::io::Result<()> {
         self.server.await
     }
+}
+
+fn payment_parts(
+    s: &Settings,
+    a: &ChainAddresses,
+    db: &DatabaseConnection,
+    clock: SharedClock,
+    health: HealthRegistry,
+) -> anyhow::Result<PaymentParts> {
+    let p = &s.payments;
+    let relayer = match p.relayer_key.expose().trim() {
+        "" => None,
+        key => Some(
+            key.parse::<PrivateKeySigner>()
+                .map_err(|_| anyhow::anyhow!("payments.relayer_key is not a valid private key"))?,
+        ),
+    };
+    let buyback = match p.buyback_wallet.trim() {
+        "" => None,
+        w => Some(
+            w.parse::<Address>()
+                .map_err(|_| anyhow::anyhow!("payments.buyback_wallet is not an address"))?,
+        ),
+    };
+    let rpc = chain::rpc_urls(s).into_iter().next().unwrap_or_default();
+    let local = p.facilitator.trim() == "local";
+    let facilitator = Arc::new(Facilitator::new(
+        &rpc,
+        s.chain.chain_id,
+        a.usdg,
+        a.permit2,
+        a.permit2_proxy,
+        if local { relayer.clone() } else { None },
+    )?);
+    let timeout = Duration::from_millis(s.chain.rpc_timeout_ms);
+    let settler: Option<Arc<dyn Settler>> = if local {
+        relayer
+            .is_some()
+            .then(|| Arc::new(LocalSettler(facilitator.clone())) as Arc<dyn Settler>)
+    } else {
+        let token = Some(p.facilitator_token.expose().to_string()).filter(|t| !t.is_empty());
+        Some(Arc::new(HttpSettler::new(
+            p.facilitator.trim(),
+            token,
+            timeout * 4,
+            facilitator.clone(),
+        )?))
+    };
+    let settlement = match (settler, buyback) {
+        (Some(settler), Some(_)) => Some(SettlementHandle::start(
+            db.clone(),
+            settler,
+            facilitator.clone(),
+            clock,
+            SettlementSettings {
+                max_in_flight: p.max_in_flight,
+                call_timeout: timeout,
+                fault_after_send: p.fault_after_send,
+            },
+            health,
+        )),
+        _ => {
+            tracing::warn!(
+                "payments stay closed: set payments.buyback_wallet and a settlement back-end"
+            );
+            None
+        }
+    };
+    Ok(PaymentParts {
+        settlement,
+        buyback,
+        chain: facilitator,
+    })
 }
 
 fn session_settings(s: &Settings) -> SessionSettings {

@@ -81,6 +81,12 @@ pub fn apply_devnet(s: &mut Settings, d: &Devnet) {
     s.chain.permit2_proxy = c.permit2_proxy.to_string();
     s.chain.identity_registry = c.identity_registry.to_string();
     s.chain.reputation_registry = c.reputation_registry.to_string();
+    if let Some(b) = d.accounts.iter().find(|a| a.role == "buyback") {
+        s.payments.buyback_wallet = b.address.to_checksum(None);
+    }
+    if let Some(r) = d.accounts.iter().find(|a| a.role == "relayer") {
+        s.payments.relayer_key = Secret::new(r.private_key.clone());
+    }
     s.chain.stock_tokens = c
         .stock_tokens
         .iter()

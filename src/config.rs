@@ -106,6 +106,12 @@ pub struct StockTokenSettings {
 #[derive(Debug, Clone, Deserialize)]
 pub struct PaymentSettings {
     pub enabled: bool,
+    pub buyback_wallet: String,
+    pub facilitator: String,
+    pub facilitator_token: Secret,
+    pub relayer_key: Secret,
+    pub max_in_flight: usize,
+    pub fault_after_send: bool,
 }
 
 #[derive(Debug, Clone, Deserialize)]

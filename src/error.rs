@@ -18,6 +18,10 @@ pub enum ApiError {
     NotFound(String),
     #[error("{0}")]
     Conflict(String),
+    /// 402: the x402 challenge (or a refused payment) with its offer, also sent base64 in the
+    /// PAYMENT-REQUIRED header.
+    #[error("{}", .0.error)]
+    PaymentRequired(Box<jm_chain::x402::PaymentRequired>),
     #[error("{0}")]
     PayloadTooLarge(String),
     #[error("{message}")]
@@ -76,6 +80,7 @@ impl ResponseError for ApiError {
             ApiError::Forbidden(_) => StatusCode::FORBIDDEN,
             ApiError::NotFound(_) => StatusCode::NOT_FOUND,
             ApiError::Conflict(_) => StatusCode::CONFLICT,
+            ApiError::PaymentRequired(_) => StatusCode::PAYMENT_REQUIRED,
             ApiError::PayloadTooLarge(_) => StatusCode::PAYLOAD_TOO_LARGE,
             ApiError::Unprocessable { .. } => StatusCode::UNPROCESSABLE_ENTITY,
             ApiError::TooManyRequests(_) => StatusCode::TOO_MANY_REQUESTS,
@@ -90,6 +95,13 @@ impl ResponseError for ApiError {
             ApiError::Database(e) => tracing::error!(error = %chain(e), "database error"),
             ApiError::Internal(e) => tracing::error!(error = %format!("{e:#}"), "internal error"),
             _ => {}
+        }
+        if let ApiError::PaymentRequired(challenge) = self {
+            let mut resp = HttpResponse::build(status);
+            if let Ok(h) = jm_chain::x402::encode_header(challenge.as_ref()) {
+                resp.insert_header((jm_chain::x402::HEADER_REQUIRED, h));
+            }
+            return resp.json(challenge.as_ref());
         }
         let body = ErrorBody {
             error: self.to_string(),

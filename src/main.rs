@@ -29,6 +29,12 @@ enum Command {
     Migrate,
     /// Import an archive file (docs/import-format.md).
     Import { path: PathBuf },
+    /// Serve the built-in settler as an x402 v2 facilitator (/verify, /settle, /supported)
+    /// for the configured chain, with payments.relayer_key.
+    Facilitator {
+        #[arg(long, default_value = "127.0.0.1:4021")]
+        listen: String,
+    },
     /// Start a local anvil (chain 4663), deploy the dev contracts, write the devnet file, and
     /// serve against it. Stopping the command stops anvil.
     Devnet {
@@ -84,6 +90,7 @@ async fn run(command: Command, settings: Settings) -> anyhow::Result<()> {
             out,
             no_serve,
         } => devnet(settings, anvil_port, &out, no_serve).await?,
+        Command::Facilitator { listen } => facilitator(settings, &listen).await?,
         Command::Migrate => {
             let conn = db::connect(&settings.database).await?;
             db::migrate(&conn).await?;
@@ -120,10 +127,56 @@ async fn devnet(
     } else {
         chain::apply_devnet(&mut settings, &devnet);
         settings.chain.devnet_file.clear();
+        let meta_base = format!("{}{}", settings.origin(), settings.server.api_prefix);
         let app = Application::build(settings).await?;
+        let authors = devnet.accounts("author");
+        for spec in journal_market::seed::demo_person_journals()? {
+            let author = authors
+                .get(spec.author % authors.len().max(1))
+                .ok_or_else(|| anyhow::anyhow!("the devnet has no author account"))?
+                .signer()?;
+            journal_market::seed::publish(
+                app.db(),
+                &meta_base,
+                &devnet.rpc_url,
+                devnet.contracts.identity_registry,
+                &author,
+                &spec,
+            )
+            .await?;
+        }
         tracing::info!("serving on port {} against the devnet", app.port());
         app.run_until_stopped().await?;
     }
     anvil.stop().await;
+    Ok(())
+}
+
+async fn facilitator(mut settings: Settings, listen: &str) -> anyhow::Result<()> {
+    chain::apply_devnet_file(&mut settings)?;
+    let a = chain::ChainAddresses::from_settings(&settings)?;
+    let key = settings.payments.relayer_key.expose().trim();
+    anyhow::ensure!(!key.is_empty(), "payments.relayer_key is needed to settle");
+    let relayer: alloy::signers::local::PrivateKeySigner = key
+        .parse()
+        .map_err(|_| anyhow::anyhow!("payments.relayer_key is not a valid private key"))?;
+    let rpc = chain::rpc_urls(&settings)
+        .into_iter()
+        .next()
+        .unwrap_or_default();
+    let f = jm_chain::facilitator::Facilitator::new(
+        &rpc,
+        settings.chain.chain_id,
+        a.usdg,
+        a.permit2,
+        a.permit2_proxy,
+        Some(relayer),
+    )?;
+    let token =
+        Some(settings.payments.facilitator_token.expose().to_string()).filter(|t| !t.is_empty());
+    let listener = std::net::TcpListener::bind(listen)
+        .map_err(|e| anyhow::anyhow!("cannot listen on {listen}: {e}"))?;
+    tracing::info!("x402 facilitator on http://{}", listener.local_addr()?);
+    journal_market::facilitator_server::server(listener, std::sync::Arc::new(f), token)?.await?;
     Ok(())
 }

@@ -7,6 +7,7 @@ use actix_web::web::Bytes;
 use journal_market_actors::chain_watch::ChainWatchHandle;
 use journal_market_actors::health::HealthRegistry;
 use journal_market_actors::session::SessionHandle;
+use journal_market_actors::settlement::SettlementHandle;
 use sea_orm::DatabaseConnection;
 
 use crate::cache::TtlCache;
@@ -29,6 +30,15 @@ pub struct AppState {
     pub rpc: RpcProxy,
     pub quotes: Quotes,
     pub sessions: SessionHandle,
+    pub pay: PaymentParts,
+}
+
+/// What payments need; `settlement` is None when no back-end or buyback wallet is configured.
+pub struct PaymentParts {
+    pub settlement: Option<SettlementHandle>,
+    pub buyback: Option<alloy::primitives::Address>,
+    /// Chain reads of the purchase flow (`ownerOf`) and receipts.
+    pub chain: Arc<jm_chain::facilitator::Facilitator>,
 }
 
 /// The parts of the state that talk to the chain.
@@ -46,6 +56,7 @@ impl AppState {
         health: HealthRegistry,
         chain: ChainParts,
         sessions: SessionHandle,
+        pay: PaymentParts,
     ) -> Self {
         let ttl = Duration::from_millis(settings.cache.public_ttl_ms);
         AppState {
@@ -59,6 +70,7 @@ impl AppState {
             rpc: chain.rpc,
             quotes: chain.quotes,
             sessions,
+            pay,
         }
     }
 
@@ -68,7 +80,10 @@ impl AppState {
 
     /// Payments need both the setting and a ready chain.
     pub fn payments_open(&self) -> bool {
-        self.settings.payments.enabled && self.chain.is_ready()
+        self.settings.payments.enabled
+            && self.pay.settlement.is_some()
+            && self.pay.buyback.is_some()
+            && self.chain.is_ready()
     }
 
     /// Call after any write that public reads show.

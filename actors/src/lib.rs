@@ -5,3 +5,4 @@ pub mod chain_watch;
 pub mod clock;
 pub mod health;
 pub mod session;
+pub mod settlement;

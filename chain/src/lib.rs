@@ -6,8 +6,10 @@ pub mod anvil;
 pub mod artifacts;
 pub mod bindings;
 pub mod devnet;
+pub mod facilitator;
 pub mod permit2;
 pub mod signature;
+pub mod x402;
 
 /// Canonical addresses, the same on every chain (protocols.md §1).
 pub mod canonical {

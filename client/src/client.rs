@@ -75,7 +75,7 @@ impl Client {
         }
     }
 
-    fn request(&self, method: Method, path: &str) -> reqwest::RequestBuilder {
+    pub(crate) fn request(&self, method: Method, path: &str) -> reqwest::RequestBuilder {
         let mut rb = self.http.request(method, self.url(path));
         if let Some(c) = self.session() {
             rb = rb.header(reqwest::header::COOKIE, c);
@@ -84,7 +84,7 @@ impl Client {
     }
 
     /// Keeps the session cookie a response sets (or clears).
-    fn take_cookie(&self, resp: &reqwest::Response) {
+    pub(crate) fn take_cookie(&self, resp: &reqwest::Response) {
         for v in resp.headers().get_all(reqwest::header::SET_COOKIE) {
             let Ok(v) = v.to_str() else { continue };
             let pair = v.split(';').next().unwrap_or("").trim();
@@ -255,7 +255,7 @@ fn encode_segment(s: &str) -> String {
     out
 }
 
-async fn decode<T: DeserializeOwned>(resp: reqwest::Response) -> Result<T, ClientError> {
+pub(crate) async fn decode<T: DeserializeOwned>(resp: reqwest::Response) -> Result<T, ClientError> {
     let status = resp.status();
     let bytes = resp.bytes().await?;
     if status.is_success() {

@@ -2,5 +2,6 @@
 
 pub mod api;
 mod client;
+pub mod payer;
 
 pub use client::{Client, ClientError};

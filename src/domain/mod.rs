@@ -2,5 +2,6 @@
 
 pub mod accession;
 pub mod money;
+pub mod render;
 pub mod text;
 pub mod time;

@@ -273,3 +273,17 @@ pub async fn find_live(
         author_wallet: j.author_wallet,
     }))
 }
+
+/// Whether `wallet` (lower-case) bought the journal.
+pub async fn has_unlocked(
+    db: &DatabaseConnection,
+    wallet: &str,
+    journal_id: i32,
+) -> Result<bool, DbErr> {
+    Ok(
+        unlocks::Entity::find_by_id((wallet.to_string(), journal_id))
+            .one(db)
+            .await?
+            .is_some(),
+    )
+}

@@ -11,6 +11,7 @@ use super::{json_bytes, to_bytes};
 use crate::domain::accession::is_ticker;
 use crate::error::{ApiError, ApiResult};
 use crate::queries::{entries, journals};
+use crate::session::Viewer;
 use crate::state::AppState;
 
 pub fn configure(cfg: &mut web::ServiceConfig) {
@@ -70,6 +71,7 @@ pub async fn list(state: web::Data<AppState>, q: web::Query<ListQuery>) -> ApiRe
 pub async fn detail(
     state: web::Data<AppState>,
     key: web::Path<String>,
+    viewer: Viewer,
 ) -> ApiResult<web::Json<JournalDetail>> {
     let key = key.into_inner();
     let live = state
@@ -83,6 +85,16 @@ pub async fn detail(
                 })
         })
         .await?;
-    // Sessions (and with them the paid text for owners) arrive with wallet sign-in.
-    Ok(web::Json(live.detail.clone()))
+    let mut detail = live.detail.clone();
+    // The paid text is revealed per viewer and never cached with the public part.
+    if let Some(wallet) = viewer.0 {
+        let w = format!("{wallet:#x}");
+        let owns = live.author_wallet.as_deref() == Some(w.as_str())
+            || journals::has_unlocked(&state.db, &w, detail.item.journal_id as i32).await?;
+        if owns {
+            detail.unlocked = true;
+            detail.body = Some(live.body.clone());
+        }
+    }
+    Ok(web::Json(detail))
 }

@@ -9,6 +9,7 @@ pub mod chain;
 pub mod journals;
 pub mod meta;
 pub mod openapi;
+pub mod pay;
 
 pub fn configure(cfg: &mut web::ServiceConfig) {
     meta::configure(cfg);
@@ -17,6 +18,7 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
     auth::configure(cfg);
     chain::configure(cfg);
     openapi::configure(cfg);
+    pay::configure(cfg);
 }
 
 /// An already-serialized JSON answer.

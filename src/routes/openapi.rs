@@ -3,7 +3,7 @@
 use actix_web::{HttpResponse, web};
 use utoipa::OpenApi;
 
-use super::{archive, auth, chain, journals, meta};
+use super::{archive, auth, chain, journals, meta, pay};
 
 #[derive(OpenApi)]
 #[openapi(
@@ -14,6 +14,7 @@ use super::{archive, auth, chain, journals, meta};
         journals::list, journals::detail,
         archive::newest, archive::search, archive::entry, archive::swarm_run,
         chain::rpc, chain::quote,
+        pay::pay_burn, pay::pay_author, pay::body,
         auth::nonce, auth::verify, auth::logout, auth::whoami, auth::desk, auth::history,
         openapi_json,
     )

@@ -152,6 +152,11 @@ impl TestApp {
         Self::start_shared(settings, Arc::new(db)).await
     }
 
+    /// An app on an existing test database (a restart with other settings).
+    pub async fn start_on(settings: Settings, db: Arc<TestDb>) -> TestApp {
+        Self::start_shared(settings, db).await
+    }
+
     async fn start_shared(settings: Settings, db: Arc<TestDb>) -> TestApp {
         let clock = Arc::new(OffsetClock::default());
         let app = Application::build_with_clock(settings.clone(), clock.clone())

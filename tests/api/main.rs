@@ -13,5 +13,6 @@ mod devchain;
 mod import;
 mod journals;
 mod meta;
+mod pay;
 mod quote;
 mod rpc;

@@ -1,0 +1,210 @@
+//! An x402 v2 payer for `exact` offers with Permit2: answers a 402 by signing the
+//! PermitWitnessTransferFrom the offer describes, and buys journals step by step.
+
+use alloy::primitives::{Address, U256};
+use alloy::signers::SignerSync;
+use alloy::signers::local::PrivateKeySigner;
+use jm_chain::canonical;
+use jm_chain::permit2::{PermitWitnessTransferFrom, TokenPermissions, Witness};
+use jm_chain::x402::{
+    self, PaymentPayload, PaymentRequired, PaymentRequirements, Permit2Authorization,
+    Permit2Payload, Permitted, WitnessJson,
+};
+use reqwest::{Method, StatusCode};
+use serde_json::{Value, json};
+
+use crate::{Client, ClientError};
+
+/// Seconds a signed permit stays valid (the offer allows 300).
+pub const DEADLINE_SECS: u64 = 280;
+
+fn invalid(s: impl Into<String>) -> ClientError {
+    ClientError::Invalid(s.into())
+}
+
+fn random_nonce() -> Result<U256, ClientError> {
+    let mut b = [0u8; 32];
+    getrandom::fill(&mut b).map_err(|_| invalid("the random source failed"))?;
+    Ok(U256::from_be_bytes(b))
+}
+
+/// Signs an offer: the payload to send back in PAYMENT-SIGNATURE.
+pub fn sign_payment(
+    offer: &PaymentRequirements,
+    resource: Option<x402::Resource>,
+    signer: &PrivateKeySigner,
+    now: u64,
+) -> Result<PaymentPayload, ClientError> {
+    let chain_id: u64 = offer
+        .network
+        .strip_prefix("eip155:")
+        .and_then(|c| c.parse().ok())
+        .ok_or_else(|| invalid(format!("unsupported network {}", offer.network)))?;
+    let parse = |what: &str, s: &str| {
+        s.parse::<Address>()
+            .map_err(|_| invalid(format!("the offer's {what} is not an address")))
+    };
+    let token = parse("asset", &offer.asset)?;
+    let to = parse("payTo", &offer.pay_to)?;
+    let spender = parse("spender", &offer.extra.spender)?;
+    let amount = U256::from_str_radix(&offer.amount, 10)
+        .map_err(|_| invalid("the offer's amount is not a number"))?;
+    let nonce = random_nonce()?;
+    let deadline = now + DEADLINE_SECS;
+    let permit = PermitWitnessTransferFrom {
+        permitted: TokenPermissions { token, amount },
+        spender,
+        nonce,
+        deadline: U256::from(deadline),
+        witness: Witness {
+            to,
+            validAfter: U256::ZERO,
+        },
+    };
+    // Clients sign for the canonical Permit2, as every x402 client does.
+    let hash = permit.signing_hash(chain_id, canonical::PERMIT2);
+    let sig = signer
+        .sign_hash_sync(&hash)
+        .map_err(|e| invalid(format!("cannot sign: {e}")))?;
+    Ok(PaymentPayload {
+        x402_version: x402::VERSION,
+        resource,
+        accepted: offer.clone(),
+        payload: Permit2Payload {
+            signature: format!("0x{}", alloy::hex::encode(sig.as_bytes())),
+            permit2_authorization: Permit2Authorization {
+                from: signer.address().to_checksum(None),
+                permitted: Permitted {
+                    token: offer.asset.clone(),
+                    amount: offer.amount.clone(),
+                },
+                spender: offer.extra.spender.clone(),
+                nonce: nonce.to_string(),
+                deadline: deadline.to_string(),
+                witness: WitnessJson {
+                    to: offer.pay_to.clone(),
+                    valid_after: "0".into(),
+                },
+            },
+        },
+        extensions: None,
+    })
+}
+
+/// What a bought journal gives: the text and the settlement transactions.
+#[derive(Debug, Clone)]
+pub struct Purchase {
+    pub txs: Vec<String>,
+    pub body: String,
+    pub html: String,
+}
+
+fn now() -> u64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_secs())
+        .unwrap_or(0)
+}
+
+impl Client {
+    /// POSTs `{ journalId }` to a payment endpoint, with an optional payment header.
+    pub async fn pay_request(
+        &self,
+        path: &str,
+        journal_id: i64,
+        payment: Option<&PaymentPayload>,
+    ) -> Result<reqwest::Response, ClientError> {
+        let mut rb = self
+            .request(Method::POST, path)
+            .json(&json!({ "journalId": journal_id }));
+        if let Some(p) = payment {
+            let h = x402::encode_header(p).map_err(|e| invalid(e.to_string()))?;
+            rb = rb.header(x402::HEADER_SIGNATURE, h);
+        }
+        let resp = rb.send().await?;
+        self.take_cookie(&resp);
+        Ok(resp)
+    }
+
+    /// One x402 exchange: ask, check the offer (USDG, at most `max_units`), sign, send.
+    pub async fn pay_step(
+        &self,
+        path: &str,
+        journal_id: i64,
+        signer: &PrivateKeySigner,
+        usdg: Address,
+        max_units: U256,
+    ) -> Result<Value, ClientError> {
+        let resp = self.pay_request(path, journal_id, None).await?;
+        if resp.status() != StatusCode::PAYMENT_REQUIRED {
+            return crate::client::decode(resp).await;
+        }
+        let header = resp
+            .headers()
+            .get(x402::HEADER_REQUIRED)
+            .and_then(|h| h.to_str().ok())
+            .ok_or_else(|| invalid("a 402 without a PAYMENT-REQUIRED header"))?
+            .to_string();
+        let required: PaymentRequired = x402::decode_header(&header).map_err(invalid)?;
+        let offer = required
+            .accepts
+            .iter()
+            .find(|a| a.scheme == x402::SCHEME && a.extra.asset_transfer_method == "permit2")
+            .ok_or_else(|| invalid("no exact/permit2 offer in the challenge"))?;
+        if offer.asset.parse::<Address>().ok() != Some(usdg) {
+            return Err(invalid(format!(
+                "the offer asks for {}, not USDG",
+                offer.asset
+            )));
+        }
+        let amount = U256::from_str_radix(&offer.amount, 10)
+            .map_err(|_| invalid("the offer's amount is not a number"))?;
+        if amount > max_units {
+            return Err(invalid(format!(
+                "the offer asks {amount} base units, more than the price {max_units}"
+            )));
+        }
+        let payment = sign_payment(offer, Some(required.resource.clone()), signer, now())?;
+        let resp = self.pay_request(path, journal_id, Some(&payment)).await?;
+        crate::client::decode(resp).await
+    }
+
+    /// Buys a journal: one payment for the swarm's, two for a person's.
+    pub async fn buy(&self, key: &str, signer: &PrivateKeySigner) -> Result<Purchase, ClientError> {
+        let j = self.journal(key).await?;
+        let config = self.config().await?;
+        let usdg: Address = config
+            .usdg
+            .parse()
+            .map_err(|_| invalid("the service's USDG address is not valid"))?;
+        let price = U256::from_str_radix(&j.item.price_units, 10)
+            .map_err(|_| invalid("priceUnits is not a number"))?;
+        let mut steps = vec!["pay/burn"];
+        if !j.item.author.swarm {
+            steps.push("pay/author");
+        }
+        let mut txs = Vec::new();
+        let mut last = Value::Null;
+        for path in steps {
+            last = self
+                .pay_step(path, j.item.journal_id, signer, usdg, price)
+                .await?;
+            if let Some(tx) = last.get("tx").and_then(Value::as_str) {
+                txs.push(tx.to_string());
+            }
+        }
+        Ok(Purchase {
+            txs,
+            body: last
+                .get("body")
+                .and_then(Value::as_str)
+                .unwrap_or_default()
+                .to_string(),
+            html: last
+                .get("html")
+                .and_then(Value::as_str)
+                .unwrap_or_default()
+                .to_string(),
+        })
+    }
+}

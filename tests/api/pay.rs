@@ -1,0 +1,666 @@
+//! Purchases over x402 v2 with Permit2 on anvil, through the project's client and raw HTTP.
+
+use std::sync::Arc;
+
+use alloy::primitives::{Address, U256};
+use alloy::signers::local::PrivateKeySigner;
+use jm_chain::bindings::{IERC20, IIdentityRegistry, IMintable};
+use jm_chain::devnet::Account;
+use jm_chain::facilitator::Facilitator;
+use jm_chain::x402::{self, PaymentPayload, PaymentRequired};
+use jm_client::payer::sign_payment;
+use journal_market::config::Secret;
+use journal_market::seed::{PersonJournal, publish};
+use reqwest::StatusCode;
+use serde_json::Value;
+
+use crate::devchain::TestChain;
+use crate::helpers::TestApp;
+use crate::shape::{T, assert_error_body, assert_shape};
+
+struct Shop {
+    chain: TestChain,
+    app: TestApp,
+}
+
+fn now() -> u64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_secs()
+}
+
+impl Shop {
+    async fn open() -> Shop {
+        Self::open_with(|_| {}).await
+    }
+
+    async fn open_with(f: impl FnOnce(&mut journal_market::config::Settings)) -> Shop {
+        let chain = TestChain::start().await;
+        let app = chain
+            .app_with(|s| {
+                s.demo.load_on_first_start = true;
+                s.cache.public_ttl_ms = 0;
+                f(s);
+            })
+            .await;
+        Shop { chain, app }
+    }
+
+    /// A live person-written journal by author `n`, registered on the identity registry.
+    async fn person_journal(&self, n: usize, price: &str) -> (i64, String) {
+        let author = self.chain.account("author", n).signer().unwrap();
+        let slug = format!("person-{n}-{}", price.replace('.', "-"));
+        let spec = PersonJournal {
+            slug: slug.clone(),
+            ticker: "NVDA".into(),
+            title: "A person's view".into(),
+            dek: "A preview long enough for the rules of the interface, which ask for at least one hundred and twenty characters of free text here.".into(),
+            body: format!("## One\nText citing [{}].\n", self.first_nvda_entry().await),
+            price: price.into(),
+            author_name: "A. Person".into(),
+            author: n,
+        };
+        let db = self.app.db.connect().await;
+        let (id, _) = publish(
+            &db,
+            "http://127.0.0.1:8080/api",
+            &self.chain.devnet.rpc_url,
+            self.chain.devnet.contracts.identity_registry,
+            &author,
+            &spec,
+        )
+        .await
+        .unwrap();
+        (i64::from(id), slug)
+    }
+
+    async fn first_nvda_entry(&self) -> String {
+        self.app.client.search_entries("NVDA").await.unwrap()[0]
+            .id
+            .clone()
+    }
+
+    async fn swarm_journal(&self) -> (i64, String, i64) {
+        let j = self
+            .app
+            .client
+            .journals(None)
+            .await
+            .unwrap()
+            .journals
+            .into_iter()
+            .find(|j| j.author.swarm)
+            .unwrap();
+        (j.journal_id, j.slug, j.price_units.parse().unwrap())
+    }
+
+    async fn usdg(&self, who: Address) -> U256 {
+        let p = self.chain.provider(self.chain.account("deployer", 0));
+        IERC20::new(self.chain.devnet.contracts.usdg, &p)
+            .balanceOf(who)
+            .call()
+            .await
+            .unwrap()
+    }
+
+    fn buyer(&self, n: usize) -> &Account {
+        self.chain.account("buyer", n)
+    }
+
+    fn buyback(&self) -> Address {
+        self.chain.account("buyback", 0).address
+    }
+
+    /// A client of its own (own cookie jar) for a buyer.
+    fn client(&self) -> jm_client::Client {
+        jm_client::Client::new(self.app.base.clone()).unwrap()
+    }
+
+    async fn raw_pay(
+        &self,
+        path: &str,
+        journal_id: i64,
+        payment: Option<&PaymentPayload>,
+    ) -> (StatusCode, Value, reqwest::header::HeaderMap) {
+        let resp = self
+            .client()
+            .pay_request(path, journal_id, payment)
+            .await
+            .unwrap();
+        let status = resp.status();
+        let headers = resp.headers().clone();
+        (status, resp.json().await.unwrap_or(Value::Null), headers)
+    }
+
+    /// The challenge of a step.
+    async fn offer(&self, path: &str, journal_id: i64) -> PaymentRequired {
+        let (status, body, headers) = self.raw_pay(path, journal_id, None).await;
+        assert_eq!(status, StatusCode::PAYMENT_REQUIRED, "{body}");
+        x402::decode_header(headers.get("payment-required").unwrap().to_str().unwrap()).unwrap()
+    }
+
+    async fn balances(&self, who: &[Address]) -> Vec<U256> {
+        let mut out = Vec::new();
+        for w in who {
+            out.push(self.usdg(*w).await);
+        }
+        out
+    }
+}
+
+#[actix_web::test]
+async fn a_swarm_journal_takes_one_payment() {
+    let shop = Shop::open().await;
+    let (id, slug, price) = shop.swarm_journal().await;
+    let buyer = shop.buyer(0);
+    let before = shop.balances(&[buyer.address, shop.buyback()]).await;
+
+    // The challenge: JSON body and base64 header agree and have the interface's shape.
+    let (status, body, headers) = shop.raw_pay("pay/burn", id, None).await;
+    assert_eq!(status, StatusCode::PAYMENT_REQUIRED);
+    let header: Value =
+        x402::decode_header(headers.get("payment-required").unwrap().to_str().unwrap()).unwrap();
+    assert_eq!(header, body);
+    assert_shape(
+        "challenge",
+        &body,
+        &[
+            ("x402Version", T::Int),
+            ("error", T::Str),
+            ("accepts", T::Arr),
+            ("resource", T::Obj),
+        ],
+    );
+    let offer = &body["accepts"][0];
+    assert_eq!(offer["scheme"], "exact");
+    assert_eq!(offer["network"], "eip155:4663");
+    assert_eq!(offer["amount"], price.to_string());
+    assert_eq!(offer["maxTimeoutSeconds"], 300);
+    assert_eq!(offer["extra"]["assetTransferMethod"], "permit2");
+    assert_eq!(offer["extra"]["name"], "USDG");
+    assert_eq!(
+        offer["extra"]["spender"].as_str().unwrap().to_lowercase(),
+        format!("{:#x}", jm_chain::canonical::X402_PERMIT2_PROXY)
+    );
+    assert_eq!(
+        offer["payTo"].as_str().unwrap().parse::<Address>().unwrap(),
+        shop.buyback()
+    );
+    assert!(
+        body["resource"]["url"]
+            .as_str()
+            .unwrap()
+            .ends_with("/api/pay/burn")
+    );
+
+    let client = shop.client();
+    let bought = client.buy(&slug, &buyer.signer().unwrap()).await.unwrap();
+    assert_eq!(bought.txs.len(), 1);
+    assert!(bought.body.starts_with("## "));
+    assert!(bought.html.contains("<h2>"));
+    let after = shop.balances(&[buyer.address, shop.buyback()]).await;
+    assert_eq!(after[0], before[0] - U256::from(price));
+    assert_eq!(after[1], before[1] + U256::from(price));
+
+    // The purchase signed the buyer in: the text, readers, history.
+    let d = client.journal(&slug).await.unwrap();
+    assert!(d.unlocked);
+    assert_eq!(d.body.as_deref(), Some(bought.body.as_str()));
+    assert_eq!(d.item.readers, 1);
+    let h = client.history().await.unwrap();
+    assert_eq!(h.unlocks.len(), 1);
+    assert_eq!(h.unlocks[0].paid_units, price);
+    let (status, b) = {
+        let r = shop
+            .app
+            .http
+            .get(format!("{}/journal/{id}/body", shop.app.base))
+            .header("cookie", client.session().unwrap())
+            .send()
+            .await
+            .unwrap();
+        (r.status(), r.json::<Value>().await.unwrap())
+    };
+    assert_eq!(status, StatusCode::OK);
+    assert_shape(
+        "body",
+        &b,
+        &[("journalId", T::Int), ("slug", T::Str), ("html", T::Str)],
+    );
+    // A second purchase: 409, nothing moves.
+    let err = client
+        .buy(&slug, &buyer.signer().unwrap())
+        .await
+        .unwrap_err();
+    assert_eq!(err.status(), Some(StatusCode::CONFLICT));
+    assert_eq!(shop.balances(&[buyer.address, shop.buyback()]).await, after);
+    // Others still see no text.
+    assert!(!shop.app.client.journal(&slug).await.unwrap().unlocked);
+    let other = shop.client();
+    other.login(&PrivateKeySigner::random()).await.unwrap();
+    let r = shop
+        .app
+        .http
+        .get(format!("{}/journal/{id}/body", shop.app.base))
+        .header("cookie", other.session().unwrap())
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(r.status(), StatusCode::FORBIDDEN);
+}
+
+#[actix_web::test]
+async fn a_person_journal_takes_two_payments_split_10_90() {
+    let shop = Shop::open().await;
+    let (id, slug) = shop.person_journal(0, "1.000005").await;
+    let price: i64 = 1_000_005;
+    let (fee, author_part) = (price * 1000 / 10000, price - price * 1000 / 10000);
+    let author = shop.chain.account("author", 0).address;
+    let buyer = shop.buyer(0);
+    let before = shop
+        .balances(&[buyer.address, shop.buyback(), author])
+        .await;
+
+    let client = shop.client();
+    let signer = buyer.signer().unwrap();
+    let usdg = shop.chain.devnet.contracts.usdg;
+    let first = client
+        .pay_step("pay/burn", id, &signer, usdg, U256::from(price))
+        .await
+        .unwrap();
+    assert_eq!(first["ok"], true);
+    assert!(first["tx"].is_string() && first.get("body").is_none());
+    // Paying the fee again is answered without a challenge.
+    let again = client
+        .pay_step("pay/burn", id, &signer, usdg, U256::from(price))
+        .await
+        .unwrap();
+    assert_eq!(again, serde_json::json!({ "ok": true, "already": true }));
+    let last = client
+        .pay_step("pay/author", id, &signer, usdg, U256::from(price))
+        .await
+        .unwrap();
+    assert!(last["body"].is_string() && last["html"].is_string());
+
+    let after = shop
+        .balances(&[buyer.address, shop.buyback(), author])
+        .await;
+    assert_eq!(after[0], before[0] - U256::from(price));
+    assert_eq!(after[1], before[1] + U256::from(fee));
+    assert_eq!(after[2], before[2] + U256::from(author_part));
+    assert!(client.journal(&slug).await.unwrap().unlocked);
+
+    // The author's desk counts the read and the 90%.
+    let desk_client = shop.client();
+    desk_client
+        .login(&shop.chain.account("author", 0).signer().unwrap())
+        .await
+        .unwrap();
+    let desk = desk_client.desk().await.unwrap();
+    let item = desk
+        .written
+        .iter()
+        .find(|w| w.slug.as_deref() == Some(slug.as_str()))
+        .unwrap();
+    assert_eq!((item.reads, item.earned), (1, author_part));
+    assert_eq!(desk.totals.earned_units, author_part);
+    // The author's own journal is theirs already.
+    let err = desk_client
+        .pay_step(
+            "pay/burn",
+            id,
+            &shop.chain.account("author", 0).signer().unwrap(),
+            usdg,
+            U256::from(price),
+        )
+        .await
+        .unwrap_err();
+    assert_eq!(err.status(), Some(StatusCode::CONFLICT));
+}
+
+#[actix_web::test]
+async fn the_author_payment_follows_the_token() {
+    let shop = Shop::open().await;
+    let (id, _) = shop.person_journal(0, "2").await;
+    let author = shop.chain.account("author", 0);
+    let new_holder = shop.chain.account("author", 1).address;
+    let token: U256 = {
+        use journal_market_entity::journals;
+        use sea_orm::EntityTrait;
+        let j = journals::Entity::find_by_id(id as i32)
+            .one(&shop.app.db.connect().await)
+            .await
+            .unwrap()
+            .unwrap();
+        U256::from_str_radix(&j.token_id.unwrap(), 10).unwrap()
+    };
+    IIdentityRegistry::new(
+        shop.chain.devnet.contracts.identity_registry,
+        shop.chain.provider(author),
+    )
+    .transferFrom(author.address, new_holder, token)
+    .send()
+    .await
+    .unwrap()
+    .get_receipt()
+    .await
+    .unwrap();
+    let before = shop.balances(&[author.address, new_holder]).await;
+    shop.client()
+        .buy(&id.to_string(), &shop.buyer(1).signer().unwrap())
+        .await
+        .unwrap();
+    let after = shop.balances(&[author.address, new_holder]).await;
+    assert_eq!(after[0], before[0], "the former holder gets nothing");
+    assert_eq!(after[1], before[1] + U256::from(1_800_000u64));
+}
+
+#[actix_web::test]
+async fn refusals_move_no_money() {
+    let shop = Shop::open().await;
+    let (swarm_id, _, price) = shop.swarm_journal().await;
+    let (person_id, _) = shop.person_journal(0, "1").await;
+    let buyer = shop.buyer(0);
+    let signer = buyer.signer().unwrap();
+    let watch = [
+        buyer.address,
+        shop.buyback(),
+        shop.chain.account("author", 0).address,
+    ];
+    let before = shop.balances(&watch).await;
+
+    // 404, 400, 409 before any signature.
+    let (s, b, _) = shop.raw_pay("pay/burn", 999_999, None).await;
+    assert_eq!(s, StatusCode::NOT_FOUND);
+    assert_error_body(&b);
+    let (s, b, _) = shop.raw_pay("pay/author", swarm_id, None).await;
+    assert_eq!(s, StatusCode::BAD_REQUEST, "{b}");
+    let offer = shop.offer("pay/burn", person_id).await;
+    let mut author_payload = sign_payment(&offer.accepts[0], None, &signer, now()).unwrap();
+    author_payload.accepted.amount = "900000".into();
+    let (s, b, _) = shop
+        .raw_pay("pay/author", person_id, Some(&author_payload))
+        .await;
+    assert_eq!(s, StatusCode::CONFLICT, "the fee comes first: {b}");
+    let bad_body = shop
+        .app
+        .http
+        .post(format!("{}/pay/burn", shop.app.base))
+        .json(&serde_json::json!({ "journal": 1 }))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(bad_body.status(), StatusCode::BAD_REQUEST);
+
+    // 402s: each names its reason.
+    let offer = shop.offer("pay/burn", swarm_id).await;
+    let expect_402 = |payment: PaymentPayload, says: &'static str| {
+        let shop = &shop;
+        async move {
+            let (s, b, h) = shop.raw_pay("pay/burn", swarm_id, Some(&payment)).await;
+            assert_eq!(s, StatusCode::PAYMENT_REQUIRED, "{b}");
+            assert!(h.get("payment-required").is_some());
+            let e = b["error"].as_str().unwrap();
+            assert!(e.contains(says), "expected {says:?} in {e:?}");
+        }
+    };
+    let mut cheaper = offer.accepts[0].clone();
+    cheaper.amount = (price - 1).to_string();
+    expect_402(
+        sign_payment(&cheaper, None, &signer, now()).unwrap(),
+        "does not match the current price or recipient",
+    )
+    .await;
+    let mut elsewhere = offer.accepts[0].clone();
+    elsewhere.pay_to = format!("{:#x}", buyer.address);
+    expect_402(
+        sign_payment(&elsewhere, None, &signer, now()).unwrap(),
+        "does not match the current price or recipient",
+    )
+    .await;
+    let mut forged = sign_payment(
+        &offer.accepts[0],
+        None,
+        &shop.buyer(1).signer().unwrap(),
+        now(),
+    )
+    .unwrap();
+    forged.payload.permit2_authorization.from = buyer.address.to_checksum(None);
+    expect_402(forged, "signature").await;
+    expect_402(
+        sign_payment(&offer.accepts[0], None, &signer, now() - 600).unwrap(),
+        "deadline",
+    )
+    .await;
+    let broke = PrivateKeySigner::random();
+    expect_402(
+        sign_payment(&offer.accepts[0], None, &broke, now()).unwrap(),
+        "balance",
+    )
+    .await;
+    // USDG but no Permit2 approval.
+    let deployer = shop.chain.provider(shop.chain.account("deployer", 0));
+    let unapproved = shop.chain.account("buyback", 0);
+    IMintable::new(shop.chain.devnet.contracts.usdg, &deployer)
+        .mint(
+            shop.chain.account("relayer", 0).address,
+            U256::from(10_000_000u64),
+        )
+        .send()
+        .await
+        .unwrap()
+        .get_receipt()
+        .await
+        .unwrap();
+    let _ = unapproved;
+    expect_402(
+        sign_payment(
+            &offer.accepts[0],
+            None,
+            &shop.chain.account("relayer", 0).signer().unwrap(),
+            now(),
+        )
+        .unwrap(),
+        "approved",
+    )
+    .await;
+    let (s, b, _) = {
+        let r = shop
+            .app
+            .http
+            .post(format!("{}/pay/burn", shop.app.base))
+            .header("payment-signature", "not base64!")
+            .json(&serde_json::json!({ "journalId": swarm_id }))
+            .send()
+            .await
+            .unwrap();
+        (r.status(), r.json::<Value>().await.unwrap(), ())
+    };
+    assert_eq!(s, StatusCode::PAYMENT_REQUIRED);
+    assert!(b["error"].as_str().unwrap().contains("malformed"), "{b}");
+
+    assert_eq!(shop.balances(&watch).await, before, "no USDG moved");
+
+    // A settled payload used again (for another journal at the same price): the nonce is spent.
+    let payment = sign_payment(&offer.accepts[0], None, &signer, now()).unwrap();
+    let (s, _, h) = shop.raw_pay("pay/burn", swarm_id, Some(&payment)).await;
+    assert_eq!(s, StatusCode::OK);
+    let receipt: x402::SettleResponse =
+        x402::decode_header(h.get("payment-response").unwrap().to_str().unwrap()).unwrap();
+    assert!(receipt.success && receipt.transaction.starts_with("0x"));
+    let paid = shop.balances(&watch).await;
+    let same_price = shop
+        .app
+        .client
+        .journals(None)
+        .await
+        .unwrap()
+        .journals
+        .into_iter()
+        .find(|j| j.author.swarm && j.journal_id != swarm_id && j.price_units == price.to_string());
+    if let Some(other) = same_price {
+        let (s, b, _) = shop
+            .raw_pay("pay/burn", other.journal_id, Some(&payment))
+            .await;
+        assert_eq!(s, StatusCode::PAYMENT_REQUIRED, "{b}");
+    }
+    let (s, _, _) = shop.raw_pay("pay/burn", swarm_id, Some(&payment)).await;
+    assert_eq!(s, StatusCode::CONFLICT, "replay after the unlock");
+    assert_eq!(shop.balances(&watch).await, paid, "a replay moves nothing");
+}
+
+#[actix_web::test]
+async fn closed_payments_answer_503() {
+    let shop = Shop::open_with(|s| s.payments.enabled = false).await;
+    let (id, _, _) = shop.swarm_journal().await;
+    let (s, b, _) = shop.raw_pay("pay/burn", id, None).await;
+    assert_eq!(s, StatusCode::SERVICE_UNAVAILABLE);
+    assert_error_body(&b);
+    assert!(!shop.app.client.config().await.unwrap().payments_open);
+}
+
+#[actix_web::test]
+async fn fifty_identical_final_payments_settle_once() {
+    let shop = Shop::open().await;
+    let (id, _, price) = shop.swarm_journal().await;
+    let buyer = shop.buyer(2);
+    let before = shop.usdg(buyer.address).await;
+    let offer = shop.offer("pay/burn", id).await;
+    let payment = sign_payment(&offer.accepts[0], None, &buyer.signer().unwrap(), now()).unwrap();
+    let tries = (0..50).map(|_| shop.raw_pay("pay/burn", id, Some(&payment)));
+    let results = futures::future::join_all(tries).await;
+    let ok = results.iter().filter(|r| r.0 == StatusCode::OK).count();
+    assert_eq!(
+        ok,
+        1,
+        "{:?}",
+        results.iter().map(|r| r.0).collect::<Vec<_>>()
+    );
+    assert!(results.iter().all(|r| {
+        [
+            StatusCode::OK,
+            StatusCode::CONFLICT,
+            StatusCode::PAYMENT_REQUIRED,
+        ]
+        .contains(&r.0)
+    }));
+    assert_eq!(
+        shop.usdg(buyer.address).await,
+        before - U256::from(price),
+        "charged once"
+    );
+}
+
+#[actix_web::test]
+async fn a_crash_after_sending_is_finished_on_restart_with_one_charge() {
+    let shop = Shop::open_with(|s| s.payments.fault_after_send = true).await;
+    let (id, slug, price) = shop.swarm_journal().await;
+    let buyer = shop.buyer(0);
+    let before = shop.usdg(buyer.address).await;
+    let offer = shop.offer("pay/burn", id).await;
+    let payment = sign_payment(&offer.accepts[0], None, &buyer.signer().unwrap(), now()).unwrap();
+    let (s, _, _) = shop.raw_pay("pay/burn", id, Some(&payment)).await;
+    assert_eq!(
+        s,
+        StatusCode::INTERNAL_SERVER_ERROR,
+        "the fault hook stopped the settlement"
+    );
+    shop.app.stop().await;
+
+    let mut settings = shop.app.settings.clone();
+    settings.payments.fault_after_send = false;
+    settings.demo.load_on_first_start = false;
+    let restarted = TestApp::start_on(settings, shop.app.db.clone()).await;
+    let client = restarted.client.clone();
+    client.login(&buyer.signer().unwrap()).await.unwrap();
+    let mut unlocked = false;
+    for _ in 0..100 {
+        if client.journal(&slug).await.unwrap().unlocked {
+            unlocked = true;
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    }
+    assert!(unlocked, "recovery finished the purchase");
+    assert_eq!(shop.usdg(buyer.address).await, before - U256::from(price));
+    // The client retries the same payment after its timeout: no second charge.
+    let (s, _, _) = {
+        let c = jm_client::Client::new(restarted.base.clone()).unwrap();
+        let r = c.pay_request("pay/burn", id, Some(&payment)).await.unwrap();
+        (r.status(), (), ())
+    };
+    assert_eq!(s, StatusCode::CONFLICT);
+    assert_eq!(shop.usdg(buyer.address).await, before - U256::from(price));
+}
+
+#[actix_web::test]
+async fn the_http_facilitator_back_end_settles_too() {
+    let chain = TestChain::start().await;
+    let c = &chain.devnet.contracts;
+    let facilitator = Facilitator::new(
+        &chain.devnet.rpc_url,
+        4663,
+        c.usdg,
+        c.permit2,
+        c.permit2_proxy,
+        Some(chain.account("relayer", 0).signer().unwrap()),
+    )
+    .unwrap();
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let url = format!("http://{}", listener.local_addr().unwrap());
+    actix_web::rt::spawn(
+        journal_market::facilitator_server::server(
+            listener,
+            Arc::new(facilitator),
+            Some("sesame".into()),
+        )
+        .unwrap(),
+    );
+
+    let supported: Value = reqwest::get(format!("{url}/supported"))
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(supported["kinds"][0]["network"], "eip155:4663");
+    assert_eq!(supported["kinds"][0]["x402Version"], 2);
+
+    let app = chain
+        .app_with(|s| {
+            s.demo.load_on_first_start = true;
+            s.payments.facilitator = url.clone();
+            s.payments.facilitator_token = Secret::new("sesame");
+            s.payments.relayer_key = Secret::new("");
+        })
+        .await;
+    let shop = Shop { chain, app };
+    let (_, slug, price) = shop.swarm_journal().await;
+    let buyer = shop.buyer(1);
+    let before = shop.balances(&[buyer.address, shop.buyback()]).await;
+    let bought = shop
+        .client()
+        .buy(&slug, &buyer.signer().unwrap())
+        .await
+        .unwrap();
+    assert!(!bought.body.is_empty());
+    let after = shop.balances(&[buyer.address, shop.buyback()]).await;
+    assert_eq!(after[0], before[0] - U256::from(price));
+    assert_eq!(after[1], before[1] + U256::from(price));
+
+    let (id, _) = shop.person_journal(1, "0.5").await;
+    shop.client()
+        .buy(&id.to_string(), &shop.buyer(2).signer().unwrap())
+        .await
+        .unwrap();
+
+    // A facilitator that refuses (wrong token) leaves the buyer's money where it was.
+    let unauthorized = reqwest::Client::new()
+        .post(format!("{url}/settle"))
+        .json(&serde_json::json!({}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(unauthorized.status(), StatusCode::UNAUTHORIZED);
+}
