@@ -22,7 +22,7 @@ fn main() -> std::io::Result<()> {
             for (path, bytes) in routes.clone() {
                 app = app.route(
                     &path,
-                    web::get().to(move || {
+                    web::route().to(move || {
                         let bytes = bytes.clone();
                         async move {
                             HttpResponse::Ok()

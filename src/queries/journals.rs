@@ -138,7 +138,11 @@ fn list_item(j: &journals::Model, agg: &Aggregates, origin: &str) -> JournalList
         preview: j.dek.clone(),
         author: Author {
             name: j.author_name.clone(),
-            wallet: j.author_wallet.clone(),
+            wallet: j
+                .author_wallet
+                .as_deref()
+                .and_then(|w| w.parse::<alloy::primitives::Address>().ok())
+                .map(|a| a.to_checksum(None)),
             swarm: j.swarm,
         },
         price_usdg: units_to_usdg(j.price_units),

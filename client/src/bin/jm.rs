@@ -48,6 +48,16 @@ enum Command {
         #[arg(long, env = "JM_PRIVATE_KEY", hide_env_values = true)]
         private_key: String,
     },
+    /// Buy a journal: answer each x402 challenge with a Permit2 signature, print the text.
+    Buy {
+        slug: String,
+        #[arg(long, env = "JM_PRIVATE_KEY", hide_env_values = true)]
+        private_key: String,
+        /// A chain RPC that accepts transactions: when given, USDG is approved to Permit2
+        /// (once, maximum allowance) if the wallet has not done so.
+        #[arg(long, env = "JM_RPC_URL")]
+        rpc_url: Option<String>,
+    },
     /// The signed-in wallet.
     Whoami,
     /// End the session.
@@ -121,6 +131,29 @@ async fn run(cli: Cli) -> anyhow::Result<()> {
             let me = client.login(&signer).await?;
             save_session(&session_file, client.session())?;
             println!("signed in as {}", me.address.unwrap_or_default());
+        }
+        Command::Buy {
+            slug,
+            private_key,
+            rpc_url,
+        } => {
+            let signer: PrivateKeySigner = private_key
+                .trim()
+                .parse()
+                .map_err(|_| anyhow::anyhow!("the private key is not valid 32-byte hex"))?;
+            if let Some(rpc) = rpc_url {
+                let usdg = client.config().await?.usdg.parse()?;
+                approve_permit2(&rpc, &signer, usdg).await?;
+            }
+            let bought = client.buy(&slug, &signer).await?;
+            save_session(&session_file, client.session())?;
+            if cli.json {
+                return print_json(&serde_json::json!({ "txs": bought.txs, "body": bought.body }));
+            }
+            for tx in &bought.txs {
+                eprintln!("paid in {tx}");
+            }
+            println!("{}", bought.body);
         }
         Command::Whoami => match client.me().await?.address {
             Some(a) => println!("{a}"),
@@ -211,5 +244,37 @@ async fn run(cli: Cli) -> anyhow::Result<()> {
             print_json(&client.rpc(&method, params).await?)?;
         }
     }
+    Ok(())
+}
+
+/// Approves USDG to the canonical Permit2 with the maximum allowance, unless already approved.
+async fn approve_permit2(
+    rpc: &str,
+    signer: &PrivateKeySigner,
+    usdg: alloy::primitives::Address,
+) -> anyhow::Result<()> {
+    use alloy::primitives::U256;
+    use jm_chain::bindings::IERC20;
+    let provider = jm_chain::devnet::wallet_provider(rpc, signer.clone())?;
+    let token = IERC20::new(usdg, &provider);
+    if token
+        .allowance(signer.address(), jm_chain::canonical::PERMIT2)
+        .call()
+        .await?
+        >= U256::MAX >> 1
+    {
+        return Ok(());
+    }
+    let receipt = token
+        .approve(jm_chain::canonical::PERMIT2, U256::MAX)
+        .send()
+        .await?
+        .get_receipt()
+        .await?;
+    anyhow::ensure!(receipt.status(), "the Permit2 approval reverted");
+    eprintln!(
+        "approved USDG to Permit2 in {:#x}",
+        receipt.transaction_hash
+    );
     Ok(())
 }

@@ -1,0 +1,65 @@
+#!/usr/bin/env bash
+# Purchases on the devnet (anvil mining instantly, the built-in settler): 402 challenges per
+# second at 64 connections against the minimal program serving the same bytes; full purchases
+# per second with p50/p95 at BUYERS concurrent buyers; and the service's own time per payment
+# (its total minus the time spent waiting on the chain), from the settlement actor's log.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+DURATION="${DURATION:-10}"
+CONNS="${CONNS:-64}"
+BUYERS="${BUYERS:-16}"
+SVC_PORT="${SVC_PORT:-18095}"
+MIN_PORT="${MIN_PORT:-18096}"
+ANVIL_PORT="${ANVIL_PORT:-18546}"
+. bench/lib.sh
+ensure_wrk
+npm ci --no-audit --no-fund --loglevel=error >/dev/null
+cargo build --release --locked --workspace --bins --examples >&2
+
+work=$(mktemp -d)
+cleanup() { kill "${svc:-}" "${min:-}" 2>/dev/null || true; wait 2>/dev/null || true; rm -rf "$work"; }
+trap cleanup EXIT
+JM__SERVER__LISTEN="127.0.0.1:$SVC_PORT" JM__DATABASE__URL="sqlite://$work/bench.db" \
+JM__LOG__FILTER="warn,journal_market_actors::settlement=debug" JM__LOG__FORMAT=json \
+  target/release/journal-market devnet --anvil-port "$ANVIL_PORT" --out "$work/devnet.json" >"$work/svc.log" 2>&1 &
+svc=$!
+wait_for "http://127.0.0.1:$SVC_PORT/api/health/ready"
+api="http://127.0.0.1:$SVC_PORT/api"
+for _ in $(seq 1 50); do
+  curl -sf "$api/config" | grep -q '"paymentsOpen":true' && break
+  sleep 0.2
+done
+id=$(curl -sf "$api/journals" | python3 -c "import json,sys;print([j for j in json.load(sys.stdin)['journals'] if j['author']['swarm']][0]['journalId'])")
+body="{\"journalId\":$id}"
+curl -s -X POST "$api/pay/burn" -H 'content-type: application/json' -d "$body" >"$work/challenge.json"
+target/release/examples/minimal "$MIN_PORT" "/api/pay/burn=$work/challenge.json" &
+min=$!
+sleep 0.5
+read -r s_rps s_p50 s_p99 < <(measure "$api/pay/burn" "$body" 2>/dev/null)
+read -r m_rps m_p50 m_p99 < <(measure "http://127.0.0.1:$MIN_PORT/api/pay/burn" "$body")
+echo "| 402 challenge (POST /api/pay/burn, no header) | req/s | p50 ms | p99 ms |"
+echo "|---|---|---|---|"
+echo "| service | $s_rps | $s_p50 | $s_p99 |"
+echo "| minimal | $m_rps | $m_p50 | $m_p99 |"
+awk -v a="$s_rps" -v b="$m_rps" 'BEGIN { printf "ratio: %.0f%%\n\n", 100*a/b }'
+
+read -r n rate p50 p95 errs < <(target/release/examples/purchase_load "$api" "$work/devnet.json" "$BUYERS")
+echo "| purchases ($BUYERS buyers) | count | per second | p50 ms | p95 ms | errors |"
+echo "|---|---|---|---|---|---|"
+echo "| swarm journals, one payment each | $n | $rate | $p50 | $p95 | $errs |"
+python3 - "$work/svc.log" <<'PY'
+import json, sys, statistics
+own = []
+for line in open(sys.argv[1]):
+    try:
+        e = json.loads(line)
+    except ValueError:
+        continue
+    f = e.get("fields", {})
+    if f.get("message") == "payment settled":
+        own.append(float(f["total_ms"]) - float(f["chain_ms"]))
+if own:
+    own.sort()
+    print(f"\nservice's own time per payment (total minus chain waits), {len(own)} payments: "
+          f"median {statistics.median(own):.2f} ms, p95 {own[int(len(own)*0.95)-1]:.2f} ms")
+PY

@@ -1,0 +1,106 @@
+//! Load generator for purchases: BUYERS fresh wallets (funded with ETH and USDG, Permit2
+//! approved) each buy every swarm journal through the x402 payer, concurrently; prints
+//! purchases per second, p50 and p95 latency, and errors.
+//! `cargo run --release --example purchase_load -- http://127.0.0.1:18095/api data/devnet.json 16`
+
+use std::time::{Duration, Instant};
+
+use alloy::primitives::U256;
+use alloy::providers::Provider;
+use alloy::signers::local::PrivateKeySigner;
+use jm_chain::bindings::{IERC20, IMintable};
+use jm_chain::devnet::{Devnet, wallet_provider};
+
+#[tokio::main]
+async fn main() -> anyhow::Result<()> {
+    let mut args = std::env::args().skip(1);
+    let base = args
+        .next()
+        .unwrap_or_else(|| "http://127.0.0.1:8080/api".into());
+    let devnet = Devnet::load(std::path::Path::new(
+        &args.next().unwrap_or_else(|| "data/devnet.json".into()),
+    ))?;
+    let buyers: usize = args.next().and_then(|s| s.parse().ok()).unwrap_or(16);
+
+    let deployer = devnet.provider_for(devnet.account("deployer")?)?;
+    let usdg = devnet.contracts.usdg;
+    let mut wallets = Vec::new();
+    for _ in 0..buyers {
+        let w = PrivateKeySigner::random();
+        deployer
+            .raw_request::<_, ()>(
+                "anvil_setBalance".into(),
+                (w.address(), U256::from(10u128.pow(20))),
+            )
+            .await?;
+        IMintable::new(usdg, &deployer)
+            .mint(w.address(), U256::from(1_000_000_000u64))
+            .send()
+            .await?
+            .get_receipt()
+            .await?;
+        let p = wallet_provider(&devnet.rpc_url, w.clone())?;
+        IERC20::new(usdg, &p)
+            .approve(jm_chain::canonical::PERMIT2, U256::MAX)
+            .send()
+            .await?
+            .get_receipt()
+            .await?;
+        wallets.push(w);
+    }
+    let list = jm_client::Client::new(base.clone())?.journals(None).await?;
+    let slugs: Vec<String> = list
+        .journals
+        .into_iter()
+        .filter(|j| j.author.swarm)
+        .map(|j| j.slug)
+        .collect();
+
+    let started = Instant::now();
+    let tasks: Vec<_> = wallets
+        .into_iter()
+        .map(|w| {
+            let base = base.clone();
+            let slugs = slugs.clone();
+            tokio::spawn(async move {
+                let client = jm_client::Client::new(base).expect("client");
+                let mut lat: Vec<Duration> = Vec::new();
+                let mut errors = 0;
+                for slug in slugs {
+                    let t = Instant::now();
+                    match client.buy(&slug, &w).await {
+                        Ok(_) => lat.push(t.elapsed()),
+                        Err(e) => {
+                            errors += 1;
+                            eprintln!("{slug}: {e}");
+                        }
+                    }
+                }
+                (lat, errors)
+            })
+        })
+        .collect();
+    let mut all = Vec::new();
+    let mut errors = 0;
+    for t in tasks {
+        let (l, e) = t.await?;
+        all.extend(l);
+        errors += e;
+    }
+    let elapsed = started.elapsed().as_secs_f64();
+    all.sort();
+    let pct = |p: f64| {
+        all.get(((all.len() as f64 * p) as usize).min(all.len().saturating_sub(1)))
+            .map(|d| d.as_secs_f64() * 1000.0)
+            .unwrap_or(0.0)
+    };
+    println!(
+        "{} {:.1} {:.1} {:.1} {}",
+        all.len(),
+        all.len() as f64 / elapsed,
+        pct(0.5),
+        pct(0.95),
+        errors
+    );
+    Ok(())
+}
