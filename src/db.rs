@@ -4,10 +4,7 @@ use std::time::Duration;
 
 use journal_market_migration::{Migrator, MigratorTrait};
 use sea_orm::sqlx::sqlite::{SqliteJournalMode, SqliteSynchronous};
-use sea_orm::{
-    ConnectOptions, ConnectionTrait, Database, DatabaseConnection, DatabaseTransaction, DbBackend,
-    DbErr, SqliteTransactionMode, Statement, TransactionOptions, TransactionTrait,
-};
+use sea_orm::{ConnectOptions, ConnectionTrait, Database, DatabaseConnection, DbErr, Statement};
 
 use crate::config::DatabaseSettings;
 
@@ -66,19 +63,7 @@ pub async fn ping(db: &DatabaseConnection) -> Result<(), DbErr> {
     .map(|_| ())
 }
 
-/// A write transaction. On SQLite it takes the write lock at BEGIN (IMMEDIATE), so two writers
-/// queue on the busy timeout instead of failing halfway with SQLITE_BUSY.
-pub async fn begin_write(db: &DatabaseConnection) -> Result<DatabaseTransaction, DbErr> {
-    if db.get_database_backend() == DbBackend::Sqlite {
-        db.begin_with_options(TransactionOptions {
-            sqlite_transaction_mode: Some(SqliteTransactionMode::Immediate),
-            ..Default::default()
-        })
-        .await
-    } else {
-        db.begin().await
-    }
-}
+pub use journal_market_actors::db::begin_write;
 
 #[cfg(test)]
 mod tests {

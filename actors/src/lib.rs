@@ -3,6 +3,7 @@
 
 pub mod chain_watch;
 pub mod clock;
+pub mod db;
 pub mod health;
 pub mod session;
 pub mod settlement;

@@ -182,8 +182,13 @@ pub async fn list_live(
 #[derive(Clone)]
 pub struct LiveJournal {
     pub detail: JournalDetail,
+    pub id: i32,
+    pub swarm: bool,
+    pub price_units: i64,
     pub body: String,
+    /// Lower-case, as stored.
     pub author_wallet: Option<String>,
+    pub token_id: Option<String>,
 }
 
 /// A live journal by slug, or by id when the key is all digits (slugs always hold a letter).
@@ -273,8 +278,12 @@ pub async fn find_live(
     };
     Ok(Some(LiveJournal {
         detail,
+        id: j.id,
+        swarm: j.swarm,
+        price_units: j.price_units,
         body: j.body,
         author_wallet: j.author_wallet,
+        token_id: j.token_id,
     }))
 }
 

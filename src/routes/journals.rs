@@ -65,6 +65,21 @@ pub async fn list(state: web::Data<AppState>, q: web::Query<ListQuery>) -> ApiRe
     Ok(json_bytes(bytes))
 }
 
+/// A live journal by slug or id, through the public cache.
+pub async fn live(state: &AppState, key: &str) -> ApiResult<Arc<journals::LiveJournal>> {
+    state
+        .journals
+        .get_or_try(key.to_string(), || async {
+            journals::find_live(&state.db, state.origin(), key)
+                .await?
+                .map(Arc::new)
+                .ok_or_else(|| {
+                    ApiError::not_found(format!("no published journal has the slug or id {key:?}"))
+                })
+        })
+        .await
+}
+
 #[utoipa::path(get, path = "/journals/{key}", tag = "journals",
     params(("key" = String, Path, description = "slug or numeric id")),
     responses((status = 200, body = JournalDetail), (status = 404, body = jm_client::api::ErrorBody)))]
@@ -73,24 +88,13 @@ pub async fn detail(
     key: web::Path<String>,
     viewer: Viewer,
 ) -> ApiResult<web::Json<JournalDetail>> {
-    let key = key.into_inner();
-    let live = state
-        .journals
-        .get_or_try(key.clone(), || async {
-            journals::find_live(&state.db, state.origin(), &key)
-                .await?
-                .map(Arc::new)
-                .ok_or_else(|| {
-                    ApiError::not_found(format!("no published journal has the slug or id {key:?}"))
-                })
-        })
-        .await?;
+    let live = live(&state, key.as_str()).await?;
     let mut detail = live.detail.clone();
     // The paid text is revealed per viewer and never cached with the public part.
     if let Some(wallet) = viewer.0 {
         let w = format!("{wallet:#x}");
         let owns = live.author_wallet.as_deref() == Some(w.as_str())
-            || journals::has_unlocked(&state.db, &w, detail.item.journal_id as i32).await?;
+            || journals::has_unlocked(&state.db, &w, live.id).await?;
         if owns {
             detail.unlocked = true;
             detail.body = Some(live.body.clone());

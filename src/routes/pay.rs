@@ -6,7 +6,7 @@ use alloy::primitives::{Address, U256};
 use jm_chain::bindings::IIdentityRegistry;
 use jm_chain::x402::{self, PaymentPayload, SettleResponse};
 use journal_market_actors::settlement::{PayError, PayStep};
-use journal_market_entity::{journals, payments, unlocks};
+use journal_market_entity::{payments, unlocks};
 use sea_orm::{ColumnTrait, EntityTrait, QueryFilter};
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
@@ -14,7 +14,8 @@ use utoipa::ToSchema;
 use crate::domain::render::to_html;
 use crate::error::{ApiError, ApiResult};
 use crate::payments::{Step, Terms, challenge, signed_for, step_amount};
-use crate::queries::journals::STATUS_LIVE;
+use crate::queries::journals::LiveJournal;
+use crate::routes::journals::live;
 use crate::session::{SignedIn, Viewer, auth_error, session_cookie};
 use crate::state::AppState;
 
@@ -83,12 +84,7 @@ fn payload(req: &HttpRequest) -> Option<Result<PaymentPayload, String>> {
 }
 
 /// The purchase rules for a wallet: `Err` answers now, `Ok(true)` means the fee is already paid.
-async fn rules(
-    state: &AppState,
-    j: &journals::Model,
-    wallet: Address,
-    step: Step,
-) -> ApiResult<bool> {
+async fn rules(state: &AppState, j: &LiveJournal, wallet: Address, step: Step) -> ApiResult<bool> {
     let w = format!("{wallet:#x}");
     if j.author_wallet.as_deref() == Some(w.as_str()) {
         return Err(ApiError::Conflict(
@@ -141,11 +137,11 @@ async fn pay(
     }
     let not_on_sale = || ApiError::not_found(format!("journal {journal_id} is not on sale"));
     let id = i32::try_from(journal_id).map_err(|_| not_on_sale())?;
-    let j = journals::Entity::find_by_id(id)
-        .one(&state.db)
-        .await?
-        .filter(|j| j.status == STATUS_LIVE)
-        .ok_or_else(not_on_sale)?;
+    let j = match live(state, &id.to_string()).await {
+        Ok(j) => j,
+        Err(ApiError::NotFound(_)) => return Err(not_on_sale()),
+        Err(e) => return Err(e),
+    };
     if step == Step::Author && j.swarm {
         return Err(ApiError::bad_request(
             "a swarm journal is bought with one payment to /pay/burn; it has no author payment",
@@ -251,12 +247,12 @@ async fn pay(
         ok: true,
         tx,
         html: Some(to_html(&j.body, state.origin())),
-        body: Some(j.body),
+        body: Some(j.body.clone()),
     }))
 }
 
 /// Whoever holds the journal's token now, read from the identity registry.
-async fn token_holder(state: &AppState, j: &journals::Model) -> ApiResult<Address> {
+async fn token_holder(state: &AppState, j: &LiveJournal) -> ApiResult<Address> {
     let token = j
         .token_id
         .as_deref()
@@ -299,11 +295,11 @@ pub async fn body(
     let not_found =
         || ApiError::not_found(format!("no published journal has the id {:?}", id.as_str()));
     let id: i32 = id.parse().map_err(|_| not_found())?;
-    let j = journals::Entity::find_by_id(id)
-        .one(&state.db)
-        .await?
-        .filter(|j| j.status == STATUS_LIVE)
-        .ok_or_else(not_found)?;
+    let j = match live(&state, &id.to_string()).await {
+        Ok(j) => j,
+        Err(ApiError::NotFound(_)) => return Err(not_found()),
+        Err(e) => return Err(e),
+    };
     let w = format!("{:#x}", who.0);
     let owns = j.author_wallet.as_deref() == Some(w.as_str())
         || unlocks::Entity::find_by_id((w, j.id))
@@ -317,7 +313,7 @@ pub async fn body(
     }
     Ok(web::Json(JournalBody {
         journal_id: i64::from(j.id),
-        slug: j.slug.unwrap_or_default(),
+        slug: j.detail.item.slug.clone(),
         html: to_html(&j.body, state.origin()),
     }))
 }

@@ -199,21 +199,9 @@ impl RpcProxy {
     }
 
     async fn post(&self, url: &str, body: &Value) -> Result<Value, String> {
-        let resp = self.http.post(url).json(body).send().await.map_err(|e| {
-            if e.is_timeout() {
-                "the upstream did not answer in time".to_string()
-            } else {
-                "the upstream cannot be reached".to_string()
-            }
-        })?;
-        if !resp.status().is_success() {
-            return Err(format!(
-                "the upstream answered HTTP {}",
-                resp.status().as_u16()
-            ));
-        }
-        resp.json::<Value>()
-            .await
+        let bytes = serde_json::to_vec(body).map_err(|e| e.to_string())?;
+        let answer = self.post_bytes(url, Bytes::from(bytes)).await?;
+        serde_json::from_slice(&answer)
             .map_err(|_| "the upstream answered with something other than JSON".to_string())
     }
 }

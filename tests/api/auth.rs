@@ -357,20 +357,9 @@ async fn contract_wallets_sign_in() {
     assert_eq!(body["address"], addr.as_str());
 
     // Deployed: ERC-1271.
-    let salt = B256::with_last_byte(2);
-    let wallet = factory
-        .getAddress(owner.address, salt)
-        .call()
-        .await
-        .unwrap();
-    factory
-        .deploy_call(owner.address, salt)
-        .send()
-        .await
-        .unwrap()
-        .get_receipt()
-        .await
-        .unwrap();
+    let wallet = chain
+        .smart_wallet(owner, B256::with_last_byte(2), true)
+        .await;
     let addr = wallet.to_checksum(None);
     let (n, msg) = nonce(&app, &addr).await;
     let stranger = chain.account("buyer", 1).signer().unwrap();

@@ -6,8 +6,7 @@ use alloy::signers::SignerSync;
 use alloy::signers::local::PrivateKeySigner;
 use alloy::sol_types::{SolCall, SolEvent};
 use jm_chain::bindings::{
-    IERC20, IIdentityRegistry, IMintable, IReputationRegistry, ISmartWallet, ISmartWalletFactory,
-    IX402ExactPermit2Proxy,
+    IERC20, IIdentityRegistry, IMintable, IReputationRegistry, ISmartWallet, IX402ExactPermit2Proxy,
 };
 use jm_chain::canonical;
 use jm_chain::permit2::{PermitWitnessTransferFrom, TokenPermissions, Witness};
@@ -148,21 +147,9 @@ async fn an_erc1271_wallet_pays_through_permit2() {
     let owner_p = chain.provider(owner);
     let deployer = chain.provider(chain.account("deployer", 0));
     let c = &chain.devnet.contracts;
-    let factory = ISmartWalletFactory::new(c.wallet_factory, &owner_p);
-    let salt = B256::with_last_byte(7);
-    let wallet = factory
-        .getAddress(owner.address, salt)
-        .call()
-        .await
-        .unwrap();
-    factory
-        .deploy_call(owner.address, salt)
-        .send()
-        .await
-        .unwrap()
-        .get_receipt()
-        .await
-        .unwrap();
+    let wallet = chain
+        .smart_wallet(owner, B256::with_last_byte(7), true)
+        .await;
     assert!(!owner_p.get_code_at(wallet).await.unwrap().is_empty());
 
     IMintable::new(c.usdg, &deployer)

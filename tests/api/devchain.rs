@@ -5,8 +5,10 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use actix_web::{App, HttpResponse, HttpServer, web};
+use alloy::primitives::{Address, B256};
 use alloy::providers::DynProvider;
 use jm_chain::anvil::{self, Anvil};
+use jm_chain::bindings::ISmartWalletFactory;
 use jm_chain::devnet::{self, Account, Devnet};
 use journal_market::config::Settings;
 
@@ -34,6 +36,30 @@ impl TestChain {
 
     pub fn provider(&self, account: &Account) -> DynProvider {
         self.devnet.provider_for(account).unwrap()
+    }
+
+    /// The address of `owner`'s smart wallet for `salt`, deployed through the factory when
+    /// `deploy` (otherwise it stays counterfactual, for EIP-6492).
+    pub async fn smart_wallet(&self, owner: &Account, salt: B256, deploy: bool) -> Address {
+        let p = self.provider(owner);
+        let factory = ISmartWalletFactory::new(self.devnet.contracts.wallet_factory, &p);
+        let wallet = factory
+            .getAddress(owner.address, salt)
+            .call()
+            .await
+            .unwrap();
+        if deploy {
+            let receipt = factory
+                .deploy_call(owner.address, salt)
+                .send()
+                .await
+                .unwrap()
+                .get_receipt()
+                .await
+                .unwrap();
+            assert!(receipt.status());
+        }
+        wallet
     }
 
     /// Settings of an app that uses this chain, checking it every second.

@@ -4,8 +4,8 @@ use chrono::{DateTime, Utc};
 use journal_market_entity::{nonces, sessions};
 use sea_orm::sea_query::Expr;
 use sea_orm::{
-    ActiveValue::Set, ColumnTrait, ConnectionTrait, DatabaseConnection, DbBackend, DbErr,
-    EntityTrait, QueryFilter, SqliteTransactionMode, TransactionOptions, TransactionTrait,
+    ActiveValue::Set, ColumnTrait, ConnectionTrait, DatabaseConnection, DbErr, EntityTrait,
+    QueryFilter,
 };
 
 /// Why a nonce cannot be used, as the client is told.
@@ -71,15 +71,7 @@ pub async fn consume_and_open(
     now: DateTime<Utc>,
     expires_at: DateTime<Utc>,
 ) -> Result<bool, DbErr> {
-    let txn = if db.get_database_backend() == DbBackend::Sqlite {
-        db.begin_with_options(TransactionOptions {
-            sqlite_transaction_mode: Some(SqliteTransactionMode::Immediate),
-            ..Default::default()
-        })
-        .await?
-    } else {
-        db.begin().await?
-    };
+    let txn = crate::db::begin_write(db).await?;
     let consumed = nonces::Entity::update_many()
         .col_expr(nonces::Column::UsedAt, Expr::value(now))
         .filter(nonces::Column::Nonce.eq(nonce))

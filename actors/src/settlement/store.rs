@@ -6,8 +6,8 @@ use chrono::{DateTime, Utc};
 use journal_market_entity::{payments, unlocks};
 use sea_orm::sea_query::{Expr, OnConflict};
 use sea_orm::{
-    ActiveValue::Set, ColumnTrait, ConnectionTrait, DatabaseConnection, DbBackend, DbErr,
-    EntityTrait, QueryFilter, SqlErr, SqliteTransactionMode, TransactionOptions, TransactionTrait,
+    ActiveValue::Set, ColumnTrait, ConnectionTrait, DatabaseConnection, DbErr, EntityTrait,
+    QueryFilter, SqlErr,
 };
 
 pub const PENDING: &str = "pending";
@@ -160,15 +160,7 @@ pub async fn settle(
     unlock: bool,
     now: DateTime<Utc>,
 ) -> Result<bool, DbErr> {
-    let txn = if db.get_database_backend() == DbBackend::Sqlite {
-        db.begin_with_options(TransactionOptions {
-            sqlite_transaction_mode: Some(SqliteTransactionMode::Immediate),
-            ..Default::default()
-        })
-        .await?
-    } else {
-        db.begin().await?
-    };
+    let txn = crate::db::begin_write(db).await?;
     let done = payments::Entity::update_many()
         .col_expr(payments::Column::State, Expr::value(SETTLED))
         .col_expr(payments::Column::Tx, Expr::value(tx))
