@@ -22,7 +22,8 @@ fn main() -> std::io::Result<()> {
             for (path, bytes) in routes.clone() {
                 app = app.route(
                     &path,
-                    web::route().to(move || {
+                    // Reading the body keeps POST connections alive, as the service does.
+                    web::route().to(move |_body: web::Bytes| {
                         let bytes = bytes.clone();
                         async move {
                             HttpResponse::Ok()
