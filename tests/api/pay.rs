@@ -664,3 +664,96 @@ async fn the_http_facilitator_back_end_settles_too() {
         .unwrap();
     assert_eq!(unauthorized.status(), StatusCode::UNAUTHORIZED);
 }
+
+/// A pending row as a crash before the settle call leaves it: payload stored, no transaction.
+async fn leave_unsent(shop: &Shop, journal_id: i64, payment: &PaymentPayload, amount: i64) {
+    use journal_market_entity::payments;
+    use sea_orm::{ActiveModelTrait, ActiveValue::Set};
+    let a = &payment.payload.permit2_authorization;
+    let deadline: i64 = a.deadline.parse().unwrap();
+    let now = chrono::Utc::now();
+    payments::ActiveModel {
+        wallet: Set(a.from.to_lowercase()),
+        journal_id: Set(journal_id as i32),
+        step: Set("burn".into()),
+        amount_units: Set(amount),
+        pay_to: Set(a.witness.to.to_lowercase()),
+        permit_nonce: Set(a.nonce.clone()),
+        permit_deadline: Set(chrono::DateTime::from_timestamp(deadline, 0).unwrap()),
+        payload: Set(serde_json::to_string(payment).unwrap()),
+        state: Set("pending".into()),
+        created_at: Set(now),
+        updated_at: Set(now),
+        ..Default::default()
+    }
+    .insert(&shop.app.db.connect().await)
+    .await
+    .unwrap();
+}
+
+async fn state_after_restart(shop: &Shop, journal_id: i64, wallet: Address) -> String {
+    use journal_market_entity::payments;
+    use sea_orm::{ColumnTrait, EntityTrait, QueryFilter};
+    shop.app.stop().await;
+    let mut settings = shop.app.settings.clone();
+    settings.demo.load_on_first_start = false;
+    let _restarted = TestApp::start_on(settings, shop.app.db.clone()).await;
+    let db = shop.app.db.connect().await;
+    for _ in 0..100 {
+        let row = payments::Entity::find()
+            .filter(payments::Column::JournalId.eq(journal_id as i32))
+            .filter(payments::Column::Wallet.eq(format!("{wallet:#x}")))
+            .one(&db)
+            .await
+            .unwrap()
+            .unwrap();
+        if row.state != "pending" {
+            return row.state;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    }
+    "pending".into()
+}
+
+#[actix_web::test]
+async fn recovery_fails_an_expired_unsent_permit() {
+    let shop = Shop::open().await;
+    let (id, _, price) = shop.swarm_journal().await;
+    let buyer = shop.buyer(0);
+    let before = shop.usdg(buyer.address).await;
+    let offer = shop.offer("pay/burn", id).await;
+    // Signed long ago: its deadline has passed.
+    let payment = sign_payment(
+        &offer.accepts[0],
+        None,
+        &buyer.signer().unwrap(),
+        now() - 600,
+    )
+    .unwrap();
+    leave_unsent(&shop, id, &payment, price).await;
+    assert_eq!(
+        state_after_restart(&shop, id, buyer.address).await,
+        "failed"
+    );
+    assert_eq!(shop.usdg(buyer.address).await, before, "nothing moved");
+}
+
+#[actix_web::test]
+async fn recovery_sends_an_unsent_permit_that_is_still_valid() {
+    let shop = Shop::open().await;
+    let (id, _, price) = shop.swarm_journal().await;
+    let buyer = shop.buyer(1);
+    let before = shop.usdg(buyer.address).await;
+    let offer = shop.offer("pay/burn", id).await;
+    let payment = sign_payment(&offer.accepts[0], None, &buyer.signer().unwrap(), now()).unwrap();
+    leave_unsent(&shop, id, &payment, price).await;
+    assert_eq!(
+        state_after_restart(&shop, id, buyer.address).await,
+        "settled"
+    );
+    assert_eq!(
+        shop.usdg(buyer.address).await,
+        before - U256::from(price),
+        "charged once"
+    );
+}

@@ -171,7 +171,7 @@ impl Inner {
             // Another verify of the same nonce won the race (or it expired meanwhile).
             return Err(AuthError::NonceUsed);
         }
-        self.remember(&token_hash(&token), address, expires_at);
+        self.remember(&token, address, expires_at);
         Ok(NewSession {
             address,
             token,
@@ -201,12 +201,14 @@ impl Inner {
         Err(last)
     }
 
-    fn remember(&self, hash: &str, address: Address, expires_at: DateTime<Utc>) {
+    /// Caches a session by its token (memory only: the table holds just the hash), so a hit
+    /// costs no hashing.
+    fn remember(&self, token: &str, address: Address, expires_at: DateTime<Utc>) {
         if self.cache.len() >= MAX_CACHED {
             self.cache.clear();
         }
         self.cache.insert(
-            hash.to_string(),
+            token.to_string(),
             Cached {
                 address,
                 expires_at,
@@ -216,21 +218,20 @@ impl Inner {
     }
 
     async fn lookup(&self, token: &str) -> Result<Option<Address>, AuthError> {
-        let hash = token_hash(token);
         let now = self.clock.now();
-        if let Some(c) = self.cache.get(&hash)
+        if let Some(c) = self.cache.get(token)
             && c.cached_at.elapsed() < self.settings.cache_ttl
         {
             return Ok((c.expires_at > now).then_some(c.address));
         }
-        match store::find_session(&self.db, &hash, now).await? {
+        match store::find_session(&self.db, &token_hash(token), now).await? {
             Some((addr, expires_at)) => {
                 let address = addr.parse().map_err(|_| AuthError::BadAddress)?;
-                self.remember(&hash, address, expires_at);
+                self.remember(token, address, expires_at);
                 Ok(Some(address))
             }
             None => {
-                self.cache.remove(&hash);
+                self.cache.remove(token);
                 Ok(None)
             }
         }
@@ -238,7 +239,7 @@ impl Inner {
 
     async fn logout(&self, token: &str) -> Result<(), AuthError> {
         let hash = token_hash(token);
-        self.cache.remove(&hash);
+        self.cache.remove(token);
         store::delete_session(&self.db, &hash).await?;
         Ok(())
     }
@@ -255,7 +256,7 @@ impl Inner {
             expires_at,
         )
         .await?;
-        self.remember(&token_hash(&token), address, expires_at);
+        self.remember(&token, address, expires_at);
         Ok(NewSession {
             address,
             token,
