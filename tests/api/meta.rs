@@ -117,6 +117,16 @@ async fn openapi_covers_every_endpoint() {
         "/entries/{accession}",
         "/swarm.json",
         "/openapi.json",
+        "/rpc",
+        "/quote/{ticker}",
+        "/auth/nonce",
+        "/auth/verify",
+        "/auth/logout",
+        "/me/desk",
+        "/me/history",
+        "/pay/burn",
+        "/pay/author",
+        "/journal/{id}/body",
     ] {
         assert!(paths.contains_key(p), "the OpenAPI document lacks {p}");
     }
