@@ -24,6 +24,9 @@ pub struct AppState {
     pub lists: TtlCache<String, Bytes>,
     /// Public journal details, keyed by slug or id.
     pub journals: TtlCache<String, Arc<LiveJournal>>,
+    /// Serialized 402 challenges (body and PAYMENT-REQUIRED header), keyed by journal, step and
+    /// recipient: the hottest answer of the payment endpoints.
+    pub challenges: TtlCache<String, Arc<(Bytes, String)>>,
     pub health: HealthRegistry,
     pub chain: ChainWatchHandle,
     pub addresses: ChainAddresses,
@@ -64,6 +67,7 @@ impl AppState {
             settings,
             lists: TtlCache::new(ttl),
             journals: TtlCache::new(ttl),
+            challenges: TtlCache::new(ttl),
             health,
             chain: chain.chain,
             addresses: chain.addresses,
@@ -90,5 +94,6 @@ impl AppState {
     pub fn invalidate_public(&self) {
         self.lists.invalidate();
         self.journals.invalidate();
+        self.challenges.invalidate();
     }
 }

@@ -1,6 +1,9 @@
 //! `POST /pay/burn` and `POST /pay/author`: x402 v2 payments for a journal, and
 //! `GET /journal/{id}/body` for owners.
 
+use std::sync::Arc;
+
+use actix_web::http::header::ContentType;
 use actix_web::{HttpRequest, HttpResponse, web};
 use alloy::primitives::{Address, U256};
 use jm_chain::bindings::IIdentityRegistry;
@@ -179,7 +182,7 @@ async fn pay(
     };
     let refuse = |why: String| ApiError::PaymentRequired(Box::new(challenge(&terms, why)));
     let p = match payload {
-        None => return Err(refuse("payment required: sign the offer in accepts and send it in the PAYMENT-SIGNATURE header".into())),
+        None => return challenge_response(state, &terms, j.id, step).await,
         Some(Err(e)) => return Err(refuse(format!("the payment header is malformed: {e}"))),
         Some(Ok(p)) => p,
     };
@@ -249,6 +252,32 @@ async fn pay(
         html: Some(to_html(&j.body, state.origin())),
         body: Some(j.body.clone()),
     }))
+}
+
+/// The plain challenge (no payment header yet), serialized once per journal, step and recipient.
+async fn challenge_response(
+    state: &AppState,
+    terms: &Terms,
+    id: i32,
+    step: Step,
+) -> ApiResult<HttpResponse> {
+    let key = format!("{id}:{}:{:#x}", step.as_str(), terms.pay_to);
+    let cached = state
+        .challenges
+        .get_or_try(key, || async {
+            let c = challenge(
+                terms,
+                "payment required: sign the offer in accepts and send it in the PAYMENT-SIGNATURE header",
+            );
+            let header = x402::encode_header(&c).map_err(ApiError::internal)?;
+            let body = serde_json::to_vec(&c).map_err(ApiError::internal)?;
+            Ok::<_, ApiError>(Arc::new((web::Bytes::from(body), header)))
+        })
+        .await?;
+    Ok(HttpResponse::PaymentRequired()
+        .insert_header((x402::HEADER_REQUIRED, cached.1.clone()))
+        .content_type(ContentType::json())
+        .body(cached.0.clone()))
 }
 
 /// Whoever holds the journal's token now, read from the identity registry.
