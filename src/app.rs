@@ -267,6 +267,7 @@ fn http_server(
 ) -> anyhow::Result<Server> {
     let prefix = settings.server.api_prefix.clone();
     let cookie_name = settings.cookie_name();
+    let compress = settings.server.compress;
     let origin = settings.origin().to_string();
     let max_body = settings.server.max_body_bytes;
     let mut server = HttpServer::new(move || {
@@ -330,7 +331,7 @@ fn http_server(
                     res
                 }
             })
-            .wrap(middleware::Compress::default())
+            .wrap(middleware::Condition::new(compress, middleware::Compress::default()))
             .service(web::scope(&prefix).configure(routes::configure))
             .default_service(web::to(|| async {
                 HttpResponse::from_error(ApiError::not_found(

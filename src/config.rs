@@ -57,6 +57,7 @@ pub struct ServerSettings {
     pub origin: String,
     pub max_body_bytes: usize,
     pub workers: usize,
+    pub compress: bool,
 }
 
 #[derive(Debug, Clone, Deserialize)]

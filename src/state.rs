@@ -26,7 +26,7 @@ pub struct AppState {
     pub journals: TtlCache<String, Arc<LiveJournal>>,
     /// Serialized 402 challenges (body and PAYMENT-REQUIRED header), keyed by journal, step and
     /// recipient: the hottest answer of the payment endpoints.
-    pub challenges: TtlCache<String, Arc<(Bytes, String)>>,
+    pub challenges: TtlCache<String, Arc<(Bytes, actix_web::http::header::HeaderValue)>>,
     pub health: HealthRegistry,
     pub chain: ChainWatchHandle,
     pub addresses: ChainAddresses,

@@ -3,7 +3,7 @@
 
 use std::sync::Arc;
 
-use actix_web::http::header::ContentType;
+use actix_web::http::header::{ContentType, HeaderValue};
 use actix_web::{HttpRequest, HttpResponse, web};
 use alloy::primitives::{Address, U256};
 use jm_chain::bindings::IIdentityRegistry;
@@ -270,6 +270,7 @@ async fn challenge_response(
                 "payment required: sign the offer in accepts and send it in the PAYMENT-SIGNATURE header",
             );
             let header = x402::encode_header(&c).map_err(ApiError::internal)?;
+            let header = HeaderValue::from_str(&header).map_err(ApiError::internal)?;
             let body = serde_json::to_vec(&c).map_err(ApiError::internal)?;
             Ok::<_, ApiError>(Arc::new((web::Bytes::from(body), header)))
         })
