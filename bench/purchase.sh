@@ -31,8 +31,10 @@ for _ in $(seq 1 50); do
 done
 id=$(curl -sf "$api/journals" | python3 -c "import json,sys;print([j for j in json.load(sys.stdin)['journals'] if j['author']['swarm']][0]['journalId'])")
 body="{\"journalId\":$id}"
-curl -s -X POST "$api/pay/burn" -H 'content-type: application/json' -d "$body" >"$work/challenge.json"
-target/release/examples/minimal "$MIN_PORT" "/api/pay/burn=$work/challenge.json" &
+curl -s -D "$work/challenge.headers" -X POST "$api/pay/burn" -H 'content-type: application/json' -d "$body" >"$work/challenge.json"
+grep -i '^payment-required:' "$work/challenge.headers" | cut -d' ' -f2- | tr -d '\r' >"$work/challenge.header"
+# The same status, header and body as the service's challenge.
+target/release/examples/minimal "$MIN_PORT" "/api/pay/burn=$work/challenge.json@402@payment-required@$work/challenge.header" &
 min=$!
 sleep 0.5
 read -r s_rps s_p50 s_p99 < <(measure "$api/pay/burn" "$body" 2>/dev/null)

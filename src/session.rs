@@ -1,6 +1,8 @@
 //! The session cookie: reading it into the signed-in wallet, and writing and clearing it.
 
 use std::future::Future;
+
+use futures::future::{Either, Ready, ready};
 use std::pin::Pin;
 
 use actix_web::cookie::{Cookie, SameSite, time::Duration as CookieDuration};
@@ -45,11 +47,21 @@ async fn viewer(req: HttpRequest) -> Result<Option<Address>, ApiError> {
 
 impl FromRequest for Viewer {
     type Error = ApiError;
-    type Future = Pin<Box<dyn Future<Output = Result<Self, ApiError>>>>;
+    type Future = Either<
+        Ready<Result<Self, ApiError>>,
+        Pin<Box<dyn Future<Output = Result<Self, ApiError>>>>,
+    >;
 
     fn from_request(req: &HttpRequest, _: &mut Payload) -> Self::Future {
+        // Most public requests carry no cookie: answer them without a lookup or an allocation.
+        let has_cookie = req
+            .app_data::<web::Data<AppState>>()
+            .is_some_and(|s| token(req, s).is_some());
+        if !has_cookie {
+            return Either::Left(ready(Ok(Viewer(None))));
+        }
         let req = req.clone();
-        Box::pin(async move { viewer(req).await.map(Viewer) })
+        Either::Right(Box::pin(async move { viewer(req).await.map(Viewer) }))
     }
 }
 

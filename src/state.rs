@@ -17,6 +17,11 @@ use crate::queries::journals::LiveJournal;
 use crate::quotes::Quotes;
 use crate::rpc::proxy::RpcProxy;
 
+/// Journal id, payment step, recipient.
+pub type ChallengeKey = (i32, &'static str, alloy::primitives::Address);
+/// A serialized 402 answer: the JSON body and the PAYMENT-REQUIRED header.
+pub type Challenge = (Bytes, actix_web::http::header::HeaderValue);
+
 pub struct AppState {
     pub db: DatabaseConnection,
     pub settings: Arc<Settings>,
@@ -26,7 +31,7 @@ pub struct AppState {
     pub journals: TtlCache<String, Arc<LiveJournal>>,
     /// Serialized 402 challenges (body and PAYMENT-REQUIRED header), keyed by journal, step and
     /// recipient: the hottest answer of the payment endpoints.
-    pub challenges: TtlCache<String, Arc<(Bytes, actix_web::http::header::HeaderValue)>>,
+    pub challenges: TtlCache<ChallengeKey, Arc<Challenge>>,
     pub health: HealthRegistry,
     pub chain: ChainWatchHandle,
     pub addresses: ChainAddresses,
@@ -88,6 +93,16 @@ impl AppState {
             && self.pay.settlement.is_some()
             && self.pay.buyback.is_some()
             && self.chain.is_ready()
+    }
+
+    /// The public address of a payment endpoint (the x402 `resource.url`).
+    pub fn pay_url(&self, step: crate::payments::Step) -> String {
+        format!(
+            "{}{}{}",
+            self.origin(),
+            self.settings.server.api_prefix,
+            step.path()
+        )
     }
 
     /// Call after any write that public reads show.

@@ -12,13 +12,14 @@ pub mod openapi;
 pub mod pay;
 
 pub fn configure(cfg: &mut web::ServiceConfig) {
+    // Routes are matched in order: the hottest first.
+    pay::configure(cfg);
     meta::configure(cfg);
     journals::configure(cfg);
     archive::configure(cfg);
     auth::configure(cfg);
     chain::configure(cfg);
     openapi::configure(cfg);
-    pay::configure(cfg);
 }
 
 /// An already-serialized JSON answer.

@@ -43,9 +43,9 @@ pub async fn pay_burn(
     state: web::Data<AppState>,
     req: HttpRequest,
     viewer: Viewer,
-    body: web::Json<PayBody>,
+    body: web::Bytes,
 ) -> ApiResult<HttpResponse> {
-    pay(&state, &req, viewer, body.journal_id, Step::Burn).await
+    pay(&state, &req, viewer, journal_id(&body)?, Step::Burn).await
 }
 
 #[utoipa::path(post, path = "/pay/author", tag = "payments", request_body = PayBody,
@@ -58,9 +58,9 @@ pub async fn pay_author(
     state: web::Data<AppState>,
     req: HttpRequest,
     viewer: Viewer,
-    body: web::Json<PayBody>,
+    body: web::Bytes,
 ) -> ApiResult<HttpResponse> {
-    pay(&state, &req, viewer, body.journal_id, Step::Author).await
+    pay(&state, &req, viewer, journal_id(&body)?, Step::Author).await
 }
 
 #[derive(Serialize)]
@@ -71,6 +71,17 @@ struct Paid {
     body: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     html: Option<String>,
+}
+
+/// `{ journalId }` from the request body (read as bytes: this is the hottest POST).
+fn journal_id(body: &[u8]) -> ApiResult<i64> {
+    serde_json::from_slice::<PayBody>(body)
+        .map(|b| b.journal_id)
+        .map_err(|e| {
+            ApiError::bad_request(format!(
+                "the request body must be {{ \"journalId\": <integer> }}: {e}"
+            ))
+        })
 }
 
 /// The payload of the request's PAYMENT-SIGNATURE (or X-PAYMENT) header, if any.
@@ -173,12 +184,7 @@ async fn pay(
         proxy: a.permit2_proxy,
         amount: step_amount(j.price_units, j.swarm, step),
         pay_to,
-        resource_url: format!(
-            "{}{}{}",
-            state.origin(),
-            state.settings.server.api_prefix,
-            step.path()
-        ),
+        resource_url: state.pay_url(step),
     };
     let refuse = |why: String| ApiError::PaymentRequired(Box::new(challenge(&terms, why)));
     let p = match payload {
@@ -261,7 +267,7 @@ async fn challenge_response(
     id: i32,
     step: Step,
 ) -> ApiResult<HttpResponse> {
-    let key = format!("{id}:{}:{:#x}", step.as_str(), terms.pay_to);
+    let key = (id, step.as_str(), terms.pay_to);
     let cached = state
         .challenges
         .get_or_try(key, || async {
