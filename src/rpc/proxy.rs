@@ -15,7 +15,8 @@ use super::jsonrpc::{self, Call};
 const MAX_CACHED: usize = 50_000;
 
 pub struct RpcProxy {
-    upstreams: Vec<String>,
+    /// Parsed once: URL parsing (with IDNA) showed up in the proxy's profile.
+    upstreams: Vec<reqwest::Url>,
     http: reqwest::Client,
     chain_id_hex: String,
     safe_distance: u64,
@@ -41,6 +42,14 @@ impl RpcProxy {
             .connect_timeout(timeout.min(Duration::from_secs(2)))
             .pool_max_idle_per_host(64)
             .build()?;
+        let upstreams = upstreams
+            .iter()
+            .enumerate()
+            .map(|(n, u)| {
+                u.parse::<reqwest::Url>()
+                    .map_err(|_| anyhow::anyhow!("chain.rpc_urls[{n}] is not a valid URL"))
+            })
+            .collect::<anyhow::Result<Vec<_>>>()?;
         Ok(RpcProxy {
             upstreams,
             http,
@@ -172,10 +181,10 @@ impl RpcProxy {
         Err(UpstreamFailed(last))
     }
 
-    async fn post_bytes(&self, url: &str, body: Bytes) -> Result<Bytes, String> {
+    async fn post_bytes(&self, url: &reqwest::Url, body: Bytes) -> Result<Bytes, String> {
         let resp = self
             .http
-            .post(url)
+            .post(url.clone())
             .header(reqwest::header::CONTENT_TYPE, "application/json")
             .body(body)
             .send()
@@ -198,7 +207,7 @@ impl RpcProxy {
             .map_err(|_| "the upstream's answer broke off".to_string())
     }
 
-    async fn post(&self, url: &str, body: &Value) -> Result<Value, String> {
+    async fn post(&self, url: &reqwest::Url, body: &Value) -> Result<Value, String> {
         let bytes = serde_json::to_vec(body).map_err(|e| e.to_string())?;
         let answer = self.post_bytes(url, Bytes::from(bytes)).await?;
         serde_json::from_slice(&answer)
