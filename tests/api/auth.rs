@@ -88,16 +88,8 @@ async fn eoa_signs_in_through_the_client_and_logs_out() {
     );
     assert_eq!(app.client.me().await.unwrap().address, me.address);
 
-    let (status, desk) = {
-        let resp = app
-            .http
-            .get(format!("{}/me/desk", app.base))
-            .header("cookie", app.client.session().unwrap())
-            .send()
-            .await
-            .unwrap();
-        (resp.status(), resp.json::<Value>().await.unwrap())
-    };
+    let cookie = app.client.session().unwrap();
+    let (status, desk) = app.get_as("/me/desk", &cookie).await;
     assert_eq!(status, StatusCode::OK);
     assert_shape(
         "desk",
@@ -111,16 +103,7 @@ async fn eoa_signs_in_through_the_client_and_logs_out() {
     );
     let history = app.client.history().await.unwrap();
     assert!(history.unlocks.is_empty() && history.votes.is_empty());
-    let (_, h) = {
-        let resp = app
-            .http
-            .get(format!("{}/me/history", app.base))
-            .header("cookie", app.client.session().unwrap())
-            .send()
-            .await
-            .unwrap();
-        (resp.status(), resp.json::<Value>().await.unwrap())
-    };
+    let (_, h) = app.get_as("/me/history", &cookie).await;
     assert_shape(
         "history",
         &h,
@@ -131,25 +114,11 @@ async fn eoa_signs_in_through_the_client_and_logs_out() {
     app.client.logout().await.unwrap();
     assert_eq!(app.client.me().await.unwrap().address, None);
     // The old cookie is dead: its row is gone.
-    let resp = app
-        .http
-        .get(format!("{}/me", app.base))
-        .header("cookie", old.clone())
-        .send()
-        .await
-        .unwrap();
+    assert_eq!(app.get_as("/me", &old).await.1, json!({ "address": null }));
     assert_eq!(
-        resp.json::<Value>().await.unwrap(),
-        json!({ "address": null })
+        app.get_as("/me/desk", &old).await.0,
+        StatusCode::UNAUTHORIZED
     );
-    let resp = app
-        .http
-        .get(format!("{}/me/desk", app.base))
-        .header("cookie", old)
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(resp.status(), StatusCode::UNAUTHORIZED);
 }
 
 #[actix_web::test]
@@ -460,12 +429,7 @@ async fn personal_endpoints_need_a_session() {
     for path in ["/me/desk", "/me/history"] {
         app.expect_error(path, StatusCode::UNAUTHORIZED).await;
     }
-    let resp = app
-        .http
-        .get(format!("{}/me/desk", app.base))
-        .header("cookie", "svc_session=forged")
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(resp.status(), StatusCode::UNAUTHORIZED);
+    let (status, body) = app.get_as("/me/desk", "svc_session=forged").await;
+    assert_eq!(status, StatusCode::UNAUTHORIZED);
+    assert_error_body(&body);
 }

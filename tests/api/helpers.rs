@@ -189,6 +189,19 @@ impl TestApp {
         self.handle.stop(true).await;
     }
 
+    /// GET a path under /api with a session cookie (`name=value`); the status and JSON body.
+    pub async fn get_as(&self, path: &str, cookie: &str) -> (StatusCode, Value) {
+        let resp = self
+            .http
+            .get(format!("{}{}", self.base, path))
+            .header("cookie", cookie)
+            .send()
+            .await
+            .expect("request");
+        let status = resp.status();
+        (status, resp.json().await.unwrap_or(Value::Null))
+    }
+
     /// GET a path under /api and return the status and the JSON body.
     pub async fn get(&self, path: &str) -> (StatusCode, Value) {
         let resp = self

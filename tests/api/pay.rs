@@ -211,17 +211,11 @@ async fn a_swarm_journal_takes_one_payment() {
     let h = client.history().await.unwrap();
     assert_eq!(h.unlocks.len(), 1);
     assert_eq!(h.unlocks[0].paid_units, price);
-    let (status, b) = {
-        let r = shop
-            .app
-            .http
-            .get(format!("{}/journal/{id}/body", shop.app.base))
-            .header("cookie", client.session().unwrap())
-            .send()
-            .await
-            .unwrap();
-        (r.status(), r.json::<Value>().await.unwrap())
-    };
+    let body_path = format!("/journal/{id}/body");
+    let (status, b) = shop
+        .app
+        .get_as(&body_path, &client.session().unwrap())
+        .await;
     assert_eq!(status, StatusCode::OK);
     assert_shape(
         "body",
@@ -239,15 +233,8 @@ async fn a_swarm_journal_takes_one_payment() {
     assert!(!shop.app.client.journal(&slug).await.unwrap().unlocked);
     let other = shop.client();
     other.login(&PrivateKeySigner::random()).await.unwrap();
-    let r = shop
-        .app
-        .http
-        .get(format!("{}/journal/{id}/body", shop.app.base))
-        .header("cookie", other.session().unwrap())
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(r.status(), StatusCode::FORBIDDEN);
+    let (status, _) = shop.app.get_as(&body_path, &other.session().unwrap()).await;
+    assert_eq!(status, StatusCode::FORBIDDEN);
 }
 
 #[actix_web::test]
