@@ -18,6 +18,33 @@ use crate::devchain::TestChain;
 use crate::helpers::TestApp;
 use crate::shape::{T, assert_error_body, assert_shape};
 
+const FACILITATOR_TOKEN: &str = "sesame";
+
+/// `journal-market facilitator` in-process on a free port, settling with the relayer key.
+async fn start_facilitator(chain: &TestChain) -> String {
+    let c = &chain.devnet.contracts;
+    let relayer = chain.account("relayer", 0).signer().unwrap();
+    let facilitator = Facilitator::new(
+        &chain.devnet.rpc_url,
+        4663,
+        c.usdg,
+        c.permit2,
+        c.permit2_proxy,
+        Some(relayer),
+    )
+    .unwrap();
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let url = format!("http://{}", listener.local_addr().unwrap());
+    let server = journal_market::facilitator_server::server(
+        listener,
+        Arc::new(facilitator),
+        Some(FACILITATOR_TOKEN.into()),
+    )
+    .unwrap();
+    actix_web::rt::spawn(server);
+    url
+}
+
 struct Shop {
     chain: TestChain,
     app: TestApp,
@@ -30,9 +57,55 @@ fn now() -> u64 {
         .as_secs()
 }
 
+/// The settlement back-end a test runs against.
+#[derive(Clone, Copy)]
+enum Backend {
+    /// The built-in settler with the relayer key.
+    Local,
+    /// `journal-market facilitator` over HTTP, with a bearer token.
+    Http,
+}
+
+/// Runs a test body once per settlement back-end.
+macro_rules! on_both_backends {
+    ($name:ident) => {
+        mod $name {
+            #[actix_web::test]
+            async fn local() {
+                super::$name(super::Backend::Local).await
+            }
+
+            #[actix_web::test]
+            async fn http_facilitator() {
+                super::$name(super::Backend::Http).await
+            }
+        }
+    };
+}
+
 impl Shop {
     async fn open() -> Shop {
         Self::open_with(|_| {}).await
+    }
+
+    async fn open_on(backend: Backend) -> Shop {
+        match backend {
+            Backend::Local => Self::open().await,
+            Backend::Http => {
+                let chain = TestChain::start().await;
+                let url = start_facilitator(&chain).await;
+                let app = chain
+                    .app_with(|s| {
+                        s.demo.load_on_first_start = true;
+                        s.cache.public_ttl_ms = 0;
+                        s.payments.facilitator = url;
+                        s.payments.facilitator_token = Secret::new(FACILITATOR_TOKEN);
+                        s.payments.relayer_key = Secret::new("");
+                    })
+                    .await;
+                Shop { chain, app }
+            }
+        }
     }
 
     async fn open_with(f: impl FnOnce(&mut journal_market::config::Settings)) -> Shop {
@@ -149,9 +222,10 @@ impl Shop {
     }
 }
 
-#[actix_web::test]
-async fn a_swarm_journal_takes_one_payment() {
-    let shop = Shop::open().await;
+on_both_backends!(a_swarm_journal_takes_one_payment);
+
+async fn a_swarm_journal_takes_one_payment(backend: Backend) {
+    let shop = Shop::open_on(backend).await;
     let (id, slug, price) = shop.swarm_journal().await;
     let buyer = shop.buyer(0);
     let before = shop.balances(&[buyer.address, shop.buyback()]).await;
@@ -237,9 +311,10 @@ async fn a_swarm_journal_takes_one_payment() {
     assert_eq!(status, StatusCode::FORBIDDEN);
 }
 
-#[actix_web::test]
-async fn a_person_journal_takes_two_payments_split_10_90() {
-    let shop = Shop::open().await;
+on_both_backends!(a_person_journal_takes_two_payments_split_10_90);
+
+async fn a_person_journal_takes_two_payments_split_10_90(backend: Backend) {
+    let shop = Shop::open_on(backend).await;
     let (id, slug) = shop.person_journal(0, "1.000005").await;
     let price: i64 = 1_000_005;
     let (fee, author_part) = (price * 1000 / 10000, price - price * 1000 / 10000);
@@ -343,9 +418,10 @@ async fn the_author_payment_follows_the_token() {
     assert_eq!(after[1], before[1] + U256::from(1_800_000u64));
 }
 
-#[actix_web::test]
-async fn refusals_move_no_money() {
-    let shop = Shop::open().await;
+on_both_backends!(refusals_move_no_money);
+
+async fn refusals_move_no_money(backend: Backend) {
+    let shop = Shop::open_on(backend).await;
     let (swarm_id, _, price) = shop.swarm_journal().await;
     let (person_id, _) = shop.person_journal(0, "1").await;
     let buyer = shop.buyer(0);
@@ -507,9 +583,10 @@ async fn closed_payments_answer_503() {
     assert!(!shop.app.client.config().await.unwrap().payments_open);
 }
 
-#[actix_web::test]
-async fn fifty_identical_final_payments_settle_once() {
-    let shop = Shop::open().await;
+on_both_backends!(fifty_identical_final_payments_settle_once);
+
+async fn fifty_identical_final_payments_settle_once(backend: Backend) {
+    let shop = Shop::open_on(backend).await;
     let (id, _, price) = shop.swarm_journal().await;
     let buyer = shop.buyer(2);
     let before = shop.usdg(buyer.address).await;
@@ -582,74 +659,124 @@ async fn a_crash_after_sending_is_finished_on_restart_with_one_charge() {
 }
 
 #[actix_web::test]
-async fn the_http_facilitator_back_end_settles_too() {
+async fn the_facilitator_speaks_x402_v2() {
     let chain = TestChain::start().await;
-    let c = &chain.devnet.contracts;
-    let facilitator = Facilitator::new(
-        &chain.devnet.rpc_url,
-        4663,
-        c.usdg,
-        c.permit2,
-        c.permit2_proxy,
-        Some(chain.account("relayer", 0).signer().unwrap()),
-    )
-    .unwrap();
-    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
-    let url = format!("http://{}", listener.local_addr().unwrap());
-    actix_web::rt::spawn(
-        journal_market::facilitator_server::server(
-            listener,
-            Arc::new(facilitator),
-            Some("sesame".into()),
-        )
-        .unwrap(),
-    );
-
-    let supported: Value = reqwest::get(format!("{url}/supported"))
+    let url = start_facilitator(&chain).await;
+    let http = reqwest::Client::new();
+    let supported: Value = http
+        .get(format!("{url}/supported"))
+        .send()
         .await
         .unwrap()
         .json()
         .await
         .unwrap();
-    assert_eq!(supported["kinds"][0]["network"], "eip155:4663");
-    assert_eq!(supported["kinds"][0]["x402Version"], 2);
+    assert_eq!(
+        supported["kinds"][0],
+        serde_json::json!({ "x402Version": 2, "scheme": "exact", "network": "eip155:4663" })
+    );
+    assert_eq!(
+        supported["signers"]["eip155:*"][0]
+            .as_str()
+            .unwrap()
+            .parse::<Address>()
+            .unwrap(),
+        chain.account("relayer", 0).address
+    );
 
-    let app = chain
-        .app_with(|s| {
-            s.demo.load_on_first_start = true;
-            s.payments.facilitator = url.clone();
-            s.payments.facilitator_token = Secret::new("sesame");
-            s.payments.relayer_key = Secret::new("");
-        })
-        .await;
-    let shop = Shop { chain, app };
-    let (_, slug, price) = shop.swarm_journal().await;
-    let buyer = shop.buyer(1);
-    let before = shop.balances(&[buyer.address, shop.buyback()]).await;
-    let bought = shop
-        .client()
-        .buy(&slug, &buyer.signer().unwrap())
-        .await
-        .unwrap();
-    assert!(!bought.body.is_empty());
-    let after = shop.balances(&[buyer.address, shop.buyback()]).await;
-    assert_eq!(after[0], before[0] - U256::from(price));
-    assert_eq!(after[1], before[1] + U256::from(price));
+    // A requirement and a payment for it, as the service would send them.
+    let c = &chain.devnet.contracts;
+    let terms = journal_market::payments::Terms {
+        chain_id: 4663,
+        usdg: c.usdg,
+        proxy: c.permit2_proxy,
+        amount: 250_000,
+        pay_to: chain.account("buyback", 0).address,
+        resource_url: "http://x/api/pay/burn".into(),
+    };
+    let requirements = journal_market::payments::requirements(&terms);
+    let buyer = chain.account("buyer", 0);
+    let payment = sign_payment(&requirements, None, &buyer.signer().unwrap(), now()).unwrap();
+    let body = serde_json::json!({ "x402Version": 2, "paymentPayload": payment, "paymentRequirements": requirements });
 
-    let (id, _) = shop.person_journal(1, "0.5").await;
-    shop.client()
-        .buy(&id.to_string(), &shop.buyer(2).signer().unwrap())
-        .await
-        .unwrap();
-
-    // A facilitator that refuses (wrong token) leaves the buyer's money where it was.
-    let unauthorized = reqwest::Client::new()
-        .post(format!("{url}/settle"))
-        .json(&serde_json::json!({}))
+    let no_token = http
+        .post(format!("{url}/verify"))
+        .json(&body)
         .send()
         .await
         .unwrap();
-    assert_eq!(unauthorized.status(), StatusCode::UNAUTHORIZED);
+    assert_eq!(no_token.status(), StatusCode::UNAUTHORIZED);
+    let bad = http
+        .post(format!("{url}/verify"))
+        .bearer_auth(FACILITATOR_TOKEN)
+        .body("{")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(bad.status(), StatusCode::BAD_REQUEST);
+    let ok: Value = http
+        .post(format!("{url}/verify"))
+        .bearer_auth(FACILITATOR_TOKEN)
+        .json(&body)
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(ok["isValid"], true, "{ok}");
+
+    let before = IERC20::new(c.usdg, chain.provider(buyer))
+        .balanceOf(buyer.address)
+        .call()
+        .await
+        .unwrap();
+    let settled: x402::SettleResponse = http
+        .post(format!("{url}/settle"))
+        .bearer_auth(FACILITATOR_TOKEN)
+        .json(&body)
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    assert!(
+        settled.success && settled.transaction.starts_with("0x"),
+        "{settled:?}"
+    );
+    assert_eq!(settled.network, "eip155:4663");
+    let after = IERC20::new(c.usdg, chain.provider(buyer))
+        .balanceOf(buyer.address)
+        .call()
+        .await
+        .unwrap();
+    assert_eq!(after, before - U256::from(250_000u64));
+    // The same payload again: refused with the reference code, nothing moves.
+    let again: x402::SettleResponse = http
+        .post(format!("{url}/settle"))
+        .bearer_auth(FACILITATOR_TOKEN)
+        .json(&body)
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    assert!(!again.success);
+    assert_eq!(again.error_reason.as_deref(), Some("permit2_invalid_nonce"));
+    let invalid: Value = http
+        .post(format!("{url}/verify"))
+        .bearer_auth(FACILITATOR_TOKEN)
+        .json(&body)
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(invalid["isValid"], false);
+    assert_eq!(invalid["invalidReason"], "permit2_invalid_nonce");
 }
 
 /// A pending row as a crash before the settle call leaves it: payload stored, no transaction.
