@@ -4,7 +4,7 @@ use std::collections::HashMap;
 use std::time::{Duration, Instant};
 
 use alloy::primitives::Address;
-use alloy::providers::ProviderBuilder;
+use alloy::providers::{DynProvider, Provider, ProviderBuilder};
 use dashmap::DashMap;
 use jm_chain::bindings::IPriceFeed;
 
@@ -22,7 +22,8 @@ pub enum QuoteError {
 
 pub struct Quotes {
     feeds: HashMap<String, Address>,
-    rpc_urls: Vec<String>,
+    /// One per upstream, built once: each keeps its connection pool.
+    providers: Vec<DynProvider>,
     timeout: Duration,
     max_age: Duration,
     ttl: Duration,
@@ -55,9 +56,14 @@ impl Quotes {
         max_age: Duration,
         ttl: Duration,
     ) -> Self {
+        let providers = rpc_urls
+            .iter()
+            .filter_map(|u| u.parse().ok())
+            .map(|url| ProviderBuilder::new().connect_http(url).erased())
+            .collect();
         Quotes {
             feeds,
-            rpc_urls,
+            providers,
             timeout,
             max_age,
             ttl,
@@ -94,10 +100,8 @@ impl Quotes {
     }
 
     async fn read(&self, feed: Address, ticker: &str) -> Result<(i128, u8, u64), QuoteError> {
-        for url in &self.rpc_urls {
-            let Ok(url) = url.parse() else { continue };
-            let p = ProviderBuilder::new().connect_http(url);
-            let f = IPriceFeed::new(feed, &p);
+        for p in &self.providers {
+            let f = IPriceFeed::new(feed, p);
             let read = async {
                 let decimals = f.decimals().call().await?;
                 let round = f.latestRoundData().call().await?;

@@ -163,33 +163,11 @@ impl Supervised for ChainWatch {
     }
 }
 
-#[derive(Message)]
-#[rtype(result = "ChainStatus")]
-struct CheckNow;
-
-impl Handler<CheckNow> for ChainWatch {
-    type Result = ResponseActFuture<Self, ChainStatus>;
-
-    fn handle(&mut self, _: CheckNow, _: &mut Self::Context) -> Self::Result {
-        let targets = self.targets.clone();
-        Box::pin(
-            async move { probe(&targets).await }
-                .into_actor(self)
-                .map(|res, act, _| {
-                    act.apply(res);
-                    act.status
-                        .read()
-                        .map(|s| s.clone())
-                        .unwrap_or_else(|_| ChainStatus::unknown())
-                }),
-        )
-    }
-}
-
 /// The typed handle the rest of the service uses.
 #[derive(Clone)]
 pub struct ChainWatchHandle {
-    addr: Addr<ChainWatch>,
+    /// Keeps the actor alive: it stops when the last address is dropped.
+    _addr: Addr<ChainWatch>,
     status: Arc<RwLock<ChainStatus>>,
 }
 
@@ -207,7 +185,10 @@ impl ChainWatchHandle {
             health: health.clone(),
             checking: false,
         });
-        ChainWatchHandle { addr, status }
+        ChainWatchHandle {
+            _addr: addr,
+            status,
+        }
     }
 
     /// The last known status (no round-trip).
@@ -220,13 +201,5 @@ impl ChainWatchHandle {
 
     pub fn is_ready(&self) -> bool {
         self.status.read().map(|s| s.ready).unwrap_or(false)
-    }
-
-    /// Checks now and returns the fresh status (bounded by a deadline).
-    pub async fn check_now(&self) -> ChainStatus {
-        match tokio::time::timeout(Duration::from_secs(30), self.addr.send(CheckNow)).await {
-            Ok(Ok(s)) => s,
-            _ => self.status(),
-        }
     }
 }

@@ -6,6 +6,7 @@ use std::sync::Arc;
 use chrono::{DateTime, Utc};
 use dashmap::DashMap;
 use serde::Serialize;
+use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 
 #[derive(Debug, Clone, Serialize, PartialEq)]
 pub struct ComponentHealth {
@@ -78,6 +79,59 @@ impl HealthRegistry {
     }
 }
 
+/// An actor handle's limit on work in progress: past it callers are told "busy" (503) instead
+/// of queueing in an unbounded mailbox. The count is reported to the health registry.
+#[derive(Clone)]
+pub struct InFlight {
+    name: &'static str,
+    max: usize,
+    permits: Arc<Semaphore>,
+    health: HealthRegistry,
+}
+
+/// Held while one call is in progress.
+pub struct InFlightGuard {
+    limit: InFlight,
+    _permit: OwnedSemaphorePermit,
+}
+
+impl InFlight {
+    pub fn new(name: &'static str, max: usize, health: HealthRegistry) -> Self {
+        let max = max.max(1);
+        InFlight {
+            name,
+            max,
+            permits: Arc::new(Semaphore::new(max)),
+            health,
+        }
+    }
+
+    /// A place for one more call, or `None` when the limit is reached.
+    pub fn try_enter(&self) -> Option<InFlightGuard> {
+        let permit = self.permits.clone().try_acquire_owned().ok()?;
+        self.report();
+        Some(InFlightGuard {
+            limit: self.clone(),
+            _permit: permit,
+        })
+    }
+
+    fn report(&self) {
+        let used = self.max - self.permits.available_permits();
+        self.health.set_in_flight(self.name, used as u64);
+    }
+}
+
+impl Drop for InFlightGuard {
+    fn drop(&mut self) {
+        // The permit is released after this body runs: count it as gone already.
+        let used = self.limit.max - self.limit.permits.available_permits() - 1;
+        self.limit
+            .health
+            .set_in_flight(self.limit.name, used as u64);
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -95,5 +149,19 @@ mod tests {
         assert!(!h.all_healthy());
         h.heartbeat("indexer");
         assert!(h.all_healthy());
+    }
+
+    #[test]
+    fn in_flight_is_bounded_and_reported() {
+        let h = HealthRegistry::new();
+        let limit = InFlight::new("settlement", 2, h.clone());
+        let a = limit.try_enter().unwrap();
+        let b = limit.try_enter().unwrap();
+        assert!(limit.try_enter().is_none());
+        assert_eq!(h.snapshot()[0].in_flight, 2);
+        drop(a);
+        assert_eq!(h.snapshot()[0].in_flight, 1);
+        drop(b);
+        assert_eq!(h.snapshot()[0].in_flight, 0);
     }
 }

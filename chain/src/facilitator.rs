@@ -236,10 +236,6 @@ impl Facilitator {
         self.relayer_address
     }
 
-    pub fn usdg(&self) -> Address {
-        self.usdg
-    }
-
     /// The checks that need no chain, with this facilitator's chain, token and proxy.
     pub fn check(
         &self,

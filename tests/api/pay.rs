@@ -699,6 +699,21 @@ async fn the_facilitator_speaks_x402_v2() {
     let payment = sign_payment(&requirements, None, &buyer.signer().unwrap(), now()).unwrap();
     let body = serde_json::json!({ "x402Version": 2, "paymentPayload": payment, "paymentRequirements": requirements });
 
+    // An authorized POST of `body` to a facilitator endpoint, decoded.
+    let call = |path: &'static str| {
+        let (http, url, body) = (http.clone(), url.clone(), body.clone());
+        async move {
+            http.post(format!("{url}/{path}"))
+                .bearer_auth(FACILITATOR_TOKEN)
+                .json(&body)
+                .send()
+                .await
+                .unwrap()
+                .json::<Value>()
+                .await
+                .unwrap()
+        }
+    };
     let no_token = http
         .post(format!("{url}/verify"))
         .json(&body)
@@ -714,16 +729,7 @@ async fn the_facilitator_speaks_x402_v2() {
         .await
         .unwrap();
     assert_eq!(bad.status(), StatusCode::BAD_REQUEST);
-    let ok: Value = http
-        .post(format!("{url}/verify"))
-        .bearer_auth(FACILITATOR_TOKEN)
-        .json(&body)
-        .send()
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
+    let ok: Value = call("verify").await;
     assert_eq!(ok["isValid"], true, "{ok}");
 
     let before = IERC20::new(c.usdg, chain.provider(buyer))
@@ -731,16 +737,7 @@ async fn the_facilitator_speaks_x402_v2() {
         .call()
         .await
         .unwrap();
-    let settled: x402::SettleResponse = http
-        .post(format!("{url}/settle"))
-        .bearer_auth(FACILITATOR_TOKEN)
-        .json(&body)
-        .send()
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
+    let settled: x402::SettleResponse = serde_json::from_value(call("settle").await).unwrap();
     assert!(
         settled.success && settled.transaction.starts_with("0x"),
         "{settled:?}"
@@ -753,28 +750,10 @@ async fn the_facilitator_speaks_x402_v2() {
         .unwrap();
     assert_eq!(after, before - U256::from(250_000u64));
     // The same payload again: refused with the reference code, nothing moves.
-    let again: x402::SettleResponse = http
-        .post(format!("{url}/settle"))
-        .bearer_auth(FACILITATOR_TOKEN)
-        .json(&body)
-        .send()
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
+    let again: x402::SettleResponse = serde_json::from_value(call("settle").await).unwrap();
     assert!(!again.success);
     assert_eq!(again.error_reason.as_deref(), Some("permit2_invalid_nonce"));
-    let invalid: Value = http
-        .post(format!("{url}/verify"))
-        .bearer_auth(FACILITATOR_TOKEN)
-        .json(&body)
-        .send()
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
+    let invalid: Value = call("verify").await;
     assert_eq!(invalid["isValid"], false);
     assert_eq!(invalid["invalidReason"], "permit2_invalid_nonce");
 }

@@ -20,10 +20,9 @@ use dashmap::DashMap;
 use jm_chain::signature::{self, SignatureError};
 use sea_orm::{DatabaseConnection, DbErr};
 use sha2::{Digest, Sha256};
-use tokio::sync::Semaphore;
 
 use crate::clock::SharedClock;
-use crate::health::HealthRegistry;
+use crate::health::{HealthRegistry, InFlight};
 use store::NonceProblem;
 
 const NAME: &str = "session";
@@ -361,7 +360,7 @@ impl Handler<OpenFor> for SessionActor {
 pub struct SessionHandle {
     addr: Addr<SessionActor>,
     inner: Arc<Inner>,
-    permits: Arc<Semaphore>,
+    in_flight: InFlight,
 }
 
 impl SessionHandle {
@@ -375,7 +374,7 @@ impl SessionHandle {
         for url in &settings.rpc_urls {
             providers.push(ProviderBuilder::new().connect_http(url.parse()?).erased());
         }
-        let permits = Arc::new(Semaphore::new(settings.max_in_flight.max(1)));
+        let in_flight = InFlight::new(NAME, settings.max_in_flight, health.clone());
         let inner = Arc::new(Inner {
             db,
             settings,
@@ -391,7 +390,7 @@ impl SessionHandle {
         Ok(SessionHandle {
             addr,
             inner,
-            permits,
+            in_flight,
         })
     }
 
@@ -401,7 +400,7 @@ impl SessionHandle {
         M::Result: Send,
         SessionActor: Handler<M>,
     {
-        let _permit = self.permits.try_acquire().map_err(|_| AuthError::Busy)?;
+        let _slot = self.in_flight.try_enter().ok_or(AuthError::Busy)?;
         let deadline = self.inner.settings.call_timeout * 3;
         match tokio::time::timeout(deadline, self.addr.send(msg)).await {
             Ok(Ok(r)) => Ok(r),

@@ -16,10 +16,9 @@ use chrono::{DateTime, Utc};
 use jm_chain::facilitator::{Facilitator, SettleError};
 use jm_chain::x402::{PaymentPayload, PaymentRequirements};
 use sea_orm::{DatabaseConnection, DbErr};
-use tokio::sync::Semaphore;
 
 use crate::clock::SharedClock;
-use crate::health::HealthRegistry;
+use crate::health::{HealthRegistry, InFlight};
 pub use settler::{HttpSettler, LocalSettler, Settler};
 use store::Claim;
 
@@ -349,22 +348,10 @@ impl Handler<Pay> for SettlementActor {
     }
 }
 
-#[derive(Message)]
-#[rtype(result = "Result<usize, PayError>")]
-struct Recover;
-
-impl Handler<Recover> for SettlementActor {
-    type Result = ResponseFuture<Result<usize, PayError>>;
-    fn handle(&mut self, _: Recover, _: &mut Self::Context) -> Self::Result {
-        let inner = self.inner.clone();
-        Box::pin(async move { inner.recover().await })
-    }
-}
-
 #[derive(Clone)]
 pub struct SettlementHandle {
     addr: Addr<SettlementActor>,
-    permits: Arc<Semaphore>,
+    in_flight: InFlight,
     deadline: Duration,
 }
 
@@ -377,7 +364,7 @@ impl SettlementHandle {
         settings: SettlementSettings,
         health: HealthRegistry,
     ) -> Self {
-        let permits = Arc::new(Semaphore::new(settings.max_in_flight.max(1)));
+        let in_flight = InFlight::new(NAME, settings.max_in_flight, health.clone());
         // Verify, send, and wait for a receipt: a few chain calls.
         let deadline = settings.call_timeout * 20;
         health.heartbeat(NAME);
@@ -394,7 +381,7 @@ impl SettlementHandle {
         });
         SettlementHandle {
             addr,
-            permits,
+            in_flight,
             deadline,
         }
     }
@@ -402,16 +389,8 @@ impl SettlementHandle {
     /// Settles one step. The pending row is written inside, before any money moves, so a
     /// dropped request still leaves a row the recovery finishes.
     pub async fn pay(&self, step: PayStep) -> Result<Settled, PayError> {
-        let _permit = self.permits.try_acquire().map_err(|_| PayError::Busy)?;
+        let _slot = self.in_flight.try_enter().ok_or(PayError::Busy)?;
         match tokio::time::timeout(self.deadline, self.addr.send(Pay(step))).await {
-            Ok(Ok(r)) => r,
-            _ => Err(PayError::Busy),
-        }
-    }
-
-    /// Runs the recovery now (it also runs when the actor starts).
-    pub async fn recover(&self) -> Result<usize, PayError> {
-        match tokio::time::timeout(self.deadline, self.addr.send(Recover)).await {
             Ok(Ok(r)) => r,
             _ => Err(PayError::Busy),
         }
