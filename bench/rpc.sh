@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The JSON-RPC proxy's cost: eth_blockNumber and a cached eth_getTransactionReceipt through
-# POST /api/rpc versus straight to anvil, wrk on loopback at 32 connections. Prints a table.
+# POST /api/rpc versus straight to anvil, wrk on loopback at 32 connections. Prints a table,
+# with the service's own CPU time per proxied call (from /proc, user + system).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 DURATION="${DURATION:-10}"
@@ -34,13 +35,20 @@ block='{"jsonrpc":"2.0","id":1,"method":"eth_blockNumber","params":[]}'
 receipt="{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"eth_getTransactionReceipt\",\"params\":[\"$tx\"]}"
 curl -sf "$proxy" -H 'content-type: application/json' -d "$receipt" >/dev/null  # warm the cache
 
-echo "| call | via proxy req/s | p50 ms | p99 ms | anvil direct req/s | p50 ms | p99 ms | p50 added |"
-echo "|---|---|---|---|---|---|---|---|"
+# CPU ticks (user + system) the service has used so far.
+cpu_ticks() { awk '{ print $14 + $15 }' "/proc/$svc/stat"; }
+hz=$(getconf CLK_TCK)
+
+echo "| call | via proxy req/s | p50 ms | p99 ms | service CPU/call | anvil direct req/s | p50 ms | p99 ms | p50 added |"
+echo "|---|---|---|---|---|---|---|---|---|"
 for name in block receipt; do
   body=${!name}
+  t0=$(cpu_ticks)
   read -r p_rps p_p50 p_p99 < <(measure "$proxy" "$body")
+  cpu=$(awk -v t="$(( $(cpu_ticks) - t0 ))" -v hz="$hz" -v rps="$p_rps" -v d="$DURATION" \
+    'BEGIN { printf "%.1f µs", t / hz / (rps * d) * 1e6 }')
   read -r d_rps d_p50 d_p99 < <(measure "$anvil" "$body")
   added=$(awk -v a="$p_p50" -v b="$d_p50" 'BEGIN { printf "%+.3f ms", a-b }')
   label=$([ "$name" = block ] && echo eth_blockNumber || echo "eth_getTransactionReceipt (cached)")
-  echo "| $label | $p_rps | $p_p50 | $p_p99 | $d_rps | $d_p50 | $d_p99 | $added |"
+  echo "| $label | $p_rps | $p_p50 | $p_p99 | $cpu | $d_rps | $d_p50 | $d_p99 | $added |"
 done

@@ -8,6 +8,10 @@ use actix_web::http::StatusCode;
 use actix_web::http::header::{HeaderName, HeaderValue};
 use actix_web::{App, HttpResponse, HttpServer, web};
 
+/// The same allocator as the service, so the comparison is of the code, not of malloc.
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 #[derive(Clone)]
 struct Answer {
     path: String,

@@ -7,6 +7,11 @@ use journal_market::app::Application;
 use journal_market::config::Settings;
 use journal_market::{chain, db, import, telemetry};
 
+/// glibc's allocator showed up as ~12% of the service's CPU under load (malloc, free and
+/// consolidation across worker threads); mimalloc's thread-local heaps are cheaper.
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 #[derive(Parser)]
 #[command(
     name = "journal-market",

@@ -10,14 +10,14 @@ use journal_market_actors::chain_watch::ChainWatchHandle;
 use serde_json::{Value, json};
 
 use super::jsonrpc::{self, Call};
+use super::upstream::Upstream;
 
 /// Entries beyond this clear the cache (keys come from clients).
 const MAX_CACHED: usize = 50_000;
 
 pub struct RpcProxy {
     /// Parsed once: URL parsing (with IDNA) showed up in the proxy's profile.
-    upstreams: Vec<reqwest::Url>,
-    http: reqwest::Client,
+    upstreams: Vec<Upstream>,
     chain_id_hex: String,
     safe_distance: u64,
     chain: ChainWatchHandle,
@@ -37,22 +37,16 @@ impl RpcProxy {
         safe_distance: u64,
         chain: ChainWatchHandle,
     ) -> anyhow::Result<Self> {
-        let http = reqwest::Client::builder()
-            .timeout(timeout)
-            .connect_timeout(timeout.min(Duration::from_secs(2)))
-            .pool_max_idle_per_host(64)
-            .build()?;
         let upstreams = upstreams
             .iter()
             .enumerate()
             .map(|(n, u)| {
-                u.parse::<reqwest::Url>()
-                    .map_err(|_| anyhow::anyhow!("chain.rpc_urls[{n}] is not a valid URL"))
+                Upstream::new(u, timeout)
+                    .map_err(|why| anyhow::anyhow!("chain.rpc_urls[{n}]: {why}"))
             })
             .collect::<anyhow::Result<Vec<_>>>()?;
         Ok(RpcProxy {
             upstreams,
-            http,
             chain_id_hex: format!("{chain_id:#x}"),
             safe_distance,
             chain,
@@ -139,8 +133,8 @@ impl RpcProxy {
             Value::Array(batch)
         };
         let mut last = String::from("no upstream is configured");
-        for (n, url) in self.upstreams.iter().enumerate() {
-            match self.post(url, &body).await {
+        for (n, upstream) in self.upstreams.iter().enumerate() {
+            match self.post(upstream, &body).await {
                 Ok(answer) => {
                     let items = match answer {
                         Value::Array(v) => v,
@@ -168,48 +162,25 @@ impl RpcProxy {
     /// answered locally nor cacheable.
     pub async fn pass_through(&self, body: Bytes) -> Result<Bytes, UpstreamFailed> {
         let mut last = String::from("no upstream is configured");
-        for (n, url) in self.upstreams.iter().enumerate() {
-            match self.post_bytes(url, body.clone()).await {
+        for (n, upstream) in self.upstreams.iter().enumerate() {
+            match upstream.post(body.clone()).await {
                 Ok(answer) if serde_json::from_slice::<serde::de::IgnoredAny>(&answer).is_ok() => {
                     return Ok(answer);
                 }
                 Ok(_) => last = "the upstream answered with something other than JSON".to_string(),
-                Err(e) => last = e,
+                Err(e) => last = e.to_string(),
             }
             tracing::warn!(upstream = n, error = %last, "RPC upstream failed, trying the next");
         }
         Err(UpstreamFailed(last))
     }
 
-    async fn post_bytes(&self, url: &reqwest::Url, body: Bytes) -> Result<Bytes, String> {
-        let resp = self
-            .http
-            .post(url.clone())
-            .header(reqwest::header::CONTENT_TYPE, "application/json")
-            .body(body)
-            .send()
-            .await
-            .map_err(|e| {
-                if e.is_timeout() {
-                    "the upstream did not answer in time".to_string()
-                } else {
-                    "the upstream cannot be reached".to_string()
-                }
-            })?;
-        if !resp.status().is_success() {
-            return Err(format!(
-                "the upstream answered HTTP {}",
-                resp.status().as_u16()
-            ));
-        }
-        resp.bytes()
-            .await
-            .map_err(|_| "the upstream's answer broke off".to_string())
-    }
-
-    async fn post(&self, url: &reqwest::Url, body: &Value) -> Result<Value, String> {
+    async fn post(&self, upstream: &Upstream, body: &Value) -> Result<Value, String> {
         let bytes = serde_json::to_vec(body).map_err(|e| e.to_string())?;
-        let answer = self.post_bytes(url, Bytes::from(bytes)).await?;
+        let answer = upstream
+            .post(Bytes::from(bytes))
+            .await
+            .map_err(|e| e.to_string())?;
         serde_json::from_slice(&answer)
             .map_err(|_| "the upstream answered with something other than JSON".to_string())
     }

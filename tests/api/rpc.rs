@@ -296,3 +296,172 @@ async fn fails_over_and_answers_502_when_no_upstream_answers() {
     let (status, _) = post(&down, &call(json!(1), "eth_chainId", json!([]))).await;
     assert_eq!(status, StatusCode::OK);
 }
+
+/// How a hand-rolled upstream behaves: the failure modes a real node or load balancer shows
+/// that anvil does not.
+#[derive(Clone, Copy)]
+enum Misbehaviour {
+    /// Accepts connections and never answers.
+    Silent,
+    /// Answers the first request on each connection (chunked when asked) and drops the
+    /// connection when the next request arrives on it, without ever announcing
+    /// `Connection: close`: a node or balancer closing an idle connection just as it is reused.
+    OncePerConnection { chunked: bool },
+    /// Answers every request with this HTTP status.
+    Status(u16),
+}
+
+/// Starts the upstream on a free port; returns its URL. It lives as long as the test's runtime.
+async fn misbehaving_upstream(how: Misbehaviour) -> String {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let url = format!("http://{}", listener.local_addr().unwrap());
+    tokio::spawn(async move {
+        loop {
+            let (mut socket, _) = listener.accept().await.unwrap();
+            tokio::spawn(async move {
+                let mut held = Vec::new();
+                let mut answered = 0;
+                loop {
+                    // Read one request: headers, then a Content-Length body.
+                    let mut buf = Vec::new();
+                    let mut chunk = [0u8; 4096];
+                    let body = loop {
+                        let n = match socket.read(&mut chunk).await {
+                            Ok(0) | Err(_) => return,
+                            Ok(n) => n,
+                        };
+                        buf.extend_from_slice(&chunk[..n]);
+                        let Some(end) = buf.windows(4).position(|w| w == b"\r\n\r\n") else {
+                            continue;
+                        };
+                        let head = String::from_utf8_lossy(&buf[..end]).to_ascii_lowercase();
+                        let len: usize = head
+                            .lines()
+                            .find_map(|l| l.strip_prefix("content-length:"))
+                            .map(|v| v.trim().parse().unwrap())
+                            .unwrap_or(0);
+                        if buf.len() >= end + 4 + len {
+                            break buf[end + 4..end + 4 + len].to_vec();
+                        }
+                    };
+                    let request: Value = serde_json::from_slice(&body).unwrap();
+                    let answer = json!({ "jsonrpc": "2.0", "id": request["id"], "result": "0x2a" })
+                        .to_string();
+                    let response = match how {
+                        Misbehaviour::OncePerConnection { .. } if answered > 0 => return,
+                        Misbehaviour::Silent => {
+                            held.push(body);
+                            continue;
+                        }
+                        Misbehaviour::Status(code) => format!(
+                            "HTTP/1.1 {code} Oops\r\ncontent-type: text/plain\r\ncontent-length: 4\r\n\r\noops"
+                        ),
+                        Misbehaviour::OncePerConnection { chunked: false } => format!(
+                            "HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: {}\r\n\r\n{answer}",
+                            answer.len()
+                        ),
+                        Misbehaviour::OncePerConnection { chunked: true } => {
+                            let (a, b) = answer.split_at(answer.len() / 2);
+                            format!(
+                                "HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ntransfer-encoding: chunked\r\n\r\n{:x}\r\n{a}\r\n{:x}\r\n{b}\r\n0\r\n\r\n",
+                                a.len(),
+                                b.len()
+                            )
+                        }
+                    };
+                    if socket.write_all(response.as_bytes()).await.is_err() {
+                        return;
+                    }
+                    answered += 1;
+                }
+            });
+        }
+    });
+    url
+}
+
+/// An app whose only chain RPC URLs are `urls` (no chain behind it: the proxy is all it uses).
+async fn proxy_app(urls: Vec<String>, timeout_ms: u64) -> TestApp {
+    let db = crate::helpers::TestDb::new().await;
+    let mut s = crate::helpers::test_settings(&db.url);
+    s.chain.rpc_urls = urls
+        .into_iter()
+        .map(journal_market::config::Secret::new)
+        .collect();
+    s.chain.rpc_timeout_ms = timeout_ms;
+    s.demo.load_on_first_start = false;
+    TestApp::start(s, db).await
+}
+
+#[actix_web::test]
+async fn connections_the_upstream_drops_are_replaced() {
+    for chunked in [false, true] {
+        let up = misbehaving_upstream(Misbehaviour::OncePerConnection { chunked }).await;
+        let app = proxy_app(vec![up], 2_000).await;
+        for id in 0..6 {
+            let (status, body) = post(&app, &call(json!(id), "eth_blockNumber", json!([]))).await;
+            assert_eq!(
+                status,
+                StatusCode::OK,
+                "call {id}, chunked {chunked}: {body}"
+            );
+            assert_eq!(
+                body,
+                json!({ "jsonrpc": "2.0", "id": id, "result": "0x2a" })
+            );
+        }
+    }
+}
+
+#[actix_web::test]
+async fn a_silent_upstream_times_out_and_the_next_one_answers() {
+    let silent = misbehaving_upstream(Misbehaviour::Silent).await;
+    let app = proxy_app(vec![silent.clone()], 400).await;
+    let started = std::time::Instant::now();
+    let (status, body) = post(&app, &call(json!("a"), "eth_blockNumber", json!([]))).await;
+    assert_eq!(status, StatusCode::BAD_GATEWAY, "{body}");
+    assert_eq!(body["id"], "a");
+    assert!(
+        body["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("did not answer in time"),
+        "{body}"
+    );
+    assert!(started.elapsed() < std::time::Duration::from_secs(3));
+
+    let good = misbehaving_upstream(Misbehaviour::OncePerConnection { chunked: false }).await;
+    let app = proxy_app(vec![silent, good], 400).await;
+    let (status, body) = post(&app, &call(json!(2), "eth_blockNumber", json!([]))).await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    assert_eq!(body["result"], "0x2a");
+}
+
+#[actix_web::test]
+async fn an_upstream_http_error_is_a_502_naming_the_status() {
+    let up = misbehaving_upstream(Misbehaviour::Status(500)).await;
+    let app = proxy_app(vec![up], 2_000).await;
+    for body in [
+        call(json!(1), "eth_blockNumber", json!([])),
+        json!([
+            call(json!(1), "eth_blockNumber", json!([])),
+            call(json!(2), "eth_gasPrice", json!([]))
+        ]),
+    ] {
+        let (status, answer) = post(&app, &body).await;
+        assert_eq!(status, StatusCode::BAD_GATEWAY, "{answer}");
+        let first = if answer.is_array() {
+            &answer[0]
+        } else {
+            &answer
+        };
+        assert!(
+            first["error"]["message"]
+                .as_str()
+                .unwrap()
+                .contains("answered HTTP 500"),
+            "{answer}"
+        );
+    }
+}
