@@ -7,7 +7,7 @@ use std::time::Duration;
 
 use actix::prelude::*;
 use alloy::primitives::Address;
-use alloy::providers::{Provider, ProviderBuilder};
+use alloy::providers::{DynProvider, Provider, ProviderBuilder};
 use chrono::{DateTime, Utc};
 use serde::Serialize;
 
@@ -46,43 +46,69 @@ impl ChainStatus {
     }
 }
 
-/// One check against the first upstream that answers.
-pub async fn probe(t: &ChainTargets) -> Result<u64, String> {
-    let mut last = String::from("no RPC URL is configured");
-    for url in &t.rpc_urls {
-        match tokio::time::timeout(t.call_timeout * 4, probe_one(url, t)).await {
-            Ok(Ok(head)) => return Ok(head),
-            Ok(Err(e)) => last = e,
-            Err(_) => last = "the RPC did not answer in time".into(),
-        }
-    }
-    Err(last)
+/// The checks, with one provider per RPC URL built once: a provider per check would load the
+/// system's root certificates and open a new connection (a TLS handshake, for https) every
+/// few seconds.
+pub struct Probe {
+    targets: ChainTargets,
+    /// `Err` for a URL that does not parse, reported at each check.
+    providers: Vec<Result<DynProvider, String>>,
 }
 
-async fn probe_one(url: &str, t: &ChainTargets) -> Result<u64, String> {
-    let url = url
-        .parse()
-        .map_err(|_| "an RPC URL is not valid".to_string())?;
-    let p = ProviderBuilder::new().connect_http(url);
-    let id = p
-        .get_chain_id()
-        .await
-        .map_err(|e| format!("the RPC does not answer: {}", short(&e.to_string())))?;
-    if id != t.chain_id {
-        return Err(format!("the RPC serves chain {id}, not {}", t.chain_id));
+impl Probe {
+    pub fn new(targets: ChainTargets) -> Self {
+        let providers = targets
+            .rpc_urls
+            .iter()
+            .map(|url| {
+                url.parse()
+                    .map(|u| ProviderBuilder::new().connect_http(u).erased())
+                    .map_err(|_| "an RPC URL is not valid".to_string())
+            })
+            .collect();
+        Probe { targets, providers }
     }
-    for (name, addr) in &t.contracts {
-        let code = p
-            .get_code_at(*addr)
-            .await
-            .map_err(|e| format!("cannot read code at {name}: {}", short(&e.to_string())))?;
-        if code.is_empty() {
-            return Err(format!("no contract code at {name} ({addr})"));
+
+    /// One check against the first upstream that answers; `Ok` carries the head block.
+    pub async fn check(&self) -> Result<u64, String> {
+        let mut last = String::from("no RPC URL is configured");
+        for provider in &self.providers {
+            let outcome = match provider {
+                Ok(p) => tokio::time::timeout(self.targets.call_timeout * 4, self.check_one(p))
+                    .await
+                    .unwrap_or_else(|_| Err("the RPC did not answer in time".into())),
+                Err(e) => Err(e.clone()),
+            };
+            match outcome {
+                Ok(head) => return Ok(head),
+                Err(e) => last = e,
+            }
         }
+        Err(last)
     }
-    p.get_block_number()
-        .await
-        .map_err(|e| format!("cannot read the block number: {}", short(&e.to_string())))
+
+    async fn check_one(&self, p: &DynProvider) -> Result<u64, String> {
+        let t = &self.targets;
+        let id = p
+            .get_chain_id()
+            .await
+            .map_err(|e| format!("the RPC does not answer: {}", short(&e.to_string())))?;
+        if id != t.chain_id {
+            return Err(format!("the RPC serves chain {id}, not {}", t.chain_id));
+        }
+        for (name, addr) in &t.contracts {
+            let code = p
+                .get_code_at(*addr)
+                .await
+                .map_err(|e| format!("cannot read code at {name}: {}", short(&e.to_string())))?;
+            if code.is_empty() {
+                return Err(format!("no contract code at {name} ({addr})"));
+            }
+        }
+        p.get_block_number()
+            .await
+            .map_err(|e| format!("cannot read the block number: {}", short(&e.to_string())))
+    }
 }
 
 /// Error texts of transports can carry URLs with keys; keep the start only.
@@ -92,7 +118,7 @@ fn short(s: &str) -> String {
 }
 
 pub struct ChainWatch {
-    targets: Arc<ChainTargets>,
+    probe: Arc<Probe>,
     interval: Duration,
     status: Arc<RwLock<ChainStatus>>,
     health: HealthRegistry,
@@ -105,9 +131,9 @@ impl ChainWatch {
             return;
         }
         self.checking = true;
-        let targets = self.targets.clone();
+        let probe = self.probe.clone();
         ctx.spawn(
-            async move { probe(&targets).await }
+            async move { probe.check().await }
                 .into_actor(self)
                 .map(|res, act, _| {
                     act.checking = false;
@@ -176,10 +202,10 @@ impl ChainWatchHandle {
     pub fn start(targets: ChainTargets, interval: Duration, health: HealthRegistry) -> Self {
         let status = Arc::new(RwLock::new(ChainStatus::unknown()));
         let shared = status.clone();
-        let targets = Arc::new(targets);
+        let probe = Arc::new(Probe::new(targets));
         health.heartbeat(NAME);
         let addr = Supervisor::start(move |_| ChainWatch {
-            targets: targets.clone(),
+            probe: probe.clone(),
             interval,
             status: shared.clone(),
             health: health.clone(),
