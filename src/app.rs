@@ -167,6 +167,7 @@ fn payment_parts(
                 max_in_flight: p.max_in_flight,
                 call_timeout: timeout,
                 fault_after_send: p.fault_after_send,
+                fault_before_record: p.fault_before_record,
             },
             health,
         )),

@@ -113,6 +113,7 @@ pub struct PaymentSettings {
     pub relayer_key: Secret,
     pub max_in_flight: usize,
     pub fault_after_send: bool,
+    pub fault_before_record: bool,
 }
 
 #[derive(Debug, Clone, Deserialize)]

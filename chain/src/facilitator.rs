@@ -4,12 +4,13 @@
 
 use std::time::Duration;
 
+use alloy::consensus::Transaction as _;
 use alloy::network::EthereumWallet;
 use alloy::primitives::{Address, B256, Bytes, U256};
 use alloy::providers::{DynProvider, Provider, ProviderBuilder};
-use alloy::rpc::types::TransactionReceipt;
+use alloy::rpc::types::{Filter, TransactionReceipt};
 use alloy::signers::local::PrivateKeySigner;
-use alloy::sol_types::SolEvent;
+use alloy::sol_types::{SolCall, SolEvent};
 
 use crate::bindings::{IERC20, IPermit2, IX402ExactPermit2Proxy};
 use crate::permit2::{PermitWitnessTransferFrom, TokenPermissions, Witness, nonce_position};
@@ -158,6 +159,10 @@ pub fn check_terms(
         signature,
     })
 }
+
+/// Blocks per `eth_getLogs` when searching: providers cap ranges, and a payment's window (from
+/// shortly before its row to its deadline) is minutes long, so one or two calls cover it.
+const LOG_RANGE: u64 = 5_000;
 
 pub struct Facilitator {
     chain_id: u64,
@@ -359,6 +364,82 @@ impl Facilitator {
                     && IERC20::Transfer::decode_log(&l.inner)
                         .is_ok_and(|t| t.from == from && t.to == to && t.value == amount)
             })
+    }
+
+    /// The settle transaction that spent `owner`'s Permit2 `nonce` paying `amount` USDG to `to`,
+    /// mined between `since` and `until` (unix seconds; Permit2 refuses a permit after its
+    /// deadline, so `until` is the deadline): for a payment whose transaction hash was lost (a
+    /// crash between sending and recording it). Permit2 logs no nonce, so candidates are the
+    /// USDG `Transfer`s from `owner` to `to` of `amount`, and the one whose calldata is the
+    /// proxy's `settle` with that owner and nonce is the answer: an identical transfer for
+    /// another purchase (same price, same recipient) never matches.
+    pub async fn find_settlement(
+        &self,
+        owner: Address,
+        to: Address,
+        amount: U256,
+        nonce: U256,
+        (since, until): (u64, u64),
+    ) -> Result<Option<B256>, SettleError> {
+        let chain =
+            |e: alloy::transports::TransportError| SettleError::Chain(short(&e.to_string()));
+        let head = self.reader.get_block_number().await.map_err(chain)?;
+        let mut from = self.first_block_from(since, head).await?;
+        let end = self.first_block_from(until.saturating_add(1), head).await?;
+        while from < end {
+            let to_block = (from + LOG_RANGE - 1).min(end - 1);
+            let filter = Filter::new()
+                .address(self.usdg)
+                .event_signature(IERC20::Transfer::SIGNATURE_HASH)
+                .topic1(owner.into_word())
+                .topic2(to.into_word())
+                .from_block(from)
+                .to_block(to_block);
+            for log in self.reader.get_logs(&filter).await.map_err(chain)? {
+                let matches =
+                    IERC20::Transfer::decode_log(&log.inner).is_ok_and(|t| t.value == amount);
+                let Some(hash) = log.transaction_hash.filter(|_| matches) else {
+                    continue;
+                };
+                let Some(tx) = self
+                    .reader
+                    .get_transaction_by_hash(hash)
+                    .await
+                    .map_err(chain)?
+                else {
+                    continue;
+                };
+                if tx.inner.to() == Some(self.proxy)
+                    && IX402ExactPermit2Proxy::settleCall::abi_decode(tx.inner.input())
+                        .is_ok_and(|c| c.owner == owner && c.permit.nonce == nonce)
+                {
+                    return Ok(Some(hash));
+                }
+            }
+            from = to_block + 1;
+        }
+        Ok(None)
+    }
+
+    /// The first block whose timestamp is at or after `t` (unix seconds), by bisection;
+    /// `head + 1` when every block is older.
+    async fn first_block_from(&self, t: u64, head: u64) -> Result<u64, SettleError> {
+        let (mut lo, mut hi) = (0u64, head + 1);
+        while lo < hi {
+            let mid = lo + (hi - lo) / 2;
+            let block = self
+                .reader
+                .get_block_by_number(mid.into())
+                .await
+                .map_err(|e| SettleError::Chain(short(&e.to_string())))?
+                .ok_or_else(|| SettleError::Chain(format!("block {mid} is missing")))?;
+            if block.header.timestamp < t {
+                lo = mid + 1;
+            } else {
+                hi = mid;
+            }
+        }
+        Ok(lo)
     }
 
     /// Whether Permit2 has marked the nonce used.

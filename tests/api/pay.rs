@@ -20,11 +20,11 @@ use crate::shape::{T, assert_error_body, assert_shape};
 
 const FACILITATOR_TOKEN: &str = "sesame";
 
-/// `journal-market facilitator` in-process on a free port, settling with the relayer key.
-async fn start_facilitator(chain: &TestChain) -> String {
+/// A facilitator on the test chain, settling with the relayer key.
+fn relayer_facilitator(chain: &TestChain) -> Facilitator {
     let c = &chain.devnet.contracts;
     let relayer = chain.account("relayer", 0).signer().unwrap();
-    let facilitator = Facilitator::new(
+    Facilitator::new(
         &chain.devnet.rpc_url,
         4663,
         c.usdg,
@@ -32,7 +32,12 @@ async fn start_facilitator(chain: &TestChain) -> String {
         c.permit2_proxy,
         Some(relayer),
     )
-    .unwrap();
+    .unwrap()
+}
+
+/// `journal-market facilitator` in-process on a free port, settling with the relayer key.
+async fn start_facilitator(chain: &TestChain) -> String {
+    let facilitator = relayer_facilitator(chain);
     let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
     let url = format!("http://{}", listener.local_addr().unwrap());
     let server = journal_market::facilitator_server::server(
@@ -618,11 +623,40 @@ async fn fifty_identical_final_payments_settle_once(backend: Backend) {
 
 #[actix_web::test]
 async fn a_crash_after_sending_is_finished_on_restart_with_one_charge() {
-    let shop = Shop::open_with(|s| s.payments.fault_after_send = true).await;
+    crash_after_sending_then_restart(|p, on| p.fault_after_send = on).await;
+}
+
+/// The transaction is on the chain but its hash never reached the database: recovery finds
+/// it from the USDG transfer and the settle calldata.
+#[actix_web::test]
+async fn a_crash_before_recording_the_transaction_is_found_on_restart() {
+    crash_after_sending_then_restart(|p, on| p.fault_before_record = on).await;
+}
+
+async fn crash_after_sending_then_restart(
+    fault: fn(&mut journal_market::config::PaymentSettings, bool),
+) {
+    let shop = Shop::open_with(|s| fault(&mut s.payments, true)).await;
     let (id, slug, price) = shop.swarm_journal().await;
     let buyer = shop.buyer(0);
-    let before = shop.usdg(buyer.address).await;
     let offer = shop.offer("pay/burn", id).await;
+    // Decoys for the search: the same buyer pays the same amount to the same recipient, once
+    // through the proxy's settle with another nonce and once by a plain transfer.
+    let decoy = sign_payment(&offer.accepts[0], None, &buyer.signer().unwrap(), now()).unwrap();
+    let settled = relayer_facilitator(&shop.chain)
+        .settle(&decoy, &offer.accepts[0], now())
+        .await;
+    assert!(settled.success, "{settled:?}");
+    let pay_to: Address = offer.accepts[0].pay_to.parse().unwrap();
+    IERC20::new(shop.chain.devnet.contracts.usdg, shop.chain.provider(buyer))
+        .transfer(pay_to, U256::from(price))
+        .send()
+        .await
+        .unwrap()
+        .get_receipt()
+        .await
+        .unwrap();
+    let before = shop.usdg(buyer.address).await;
     let payment = sign_payment(&offer.accepts[0], None, &buyer.signer().unwrap(), now()).unwrap();
     let (s, _, _) = shop.raw_pay("pay/burn", id, Some(&payment)).await;
     assert_eq!(
@@ -633,7 +667,7 @@ async fn a_crash_after_sending_is_finished_on_restart_with_one_charge() {
     shop.app.stop().await;
 
     let mut settings = shop.app.settings.clone();
-    settings.payments.fault_after_send = false;
+    fault(&mut settings.payments, false);
     settings.demo.load_on_first_start = false;
     let restarted = TestApp::start_on(settings, shop.app.db.clone()).await;
     let client = restarted.client.clone();
@@ -656,6 +690,34 @@ async fn a_crash_after_sending_is_finished_on_restart_with_one_charge() {
     };
     assert_eq!(s, StatusCode::CONFLICT);
     assert_eq!(shop.usdg(buyer.address).await, before - U256::from(price));
+
+    // The recorded transaction is this payment's settle, not a decoy's.
+    use alloy::consensus::Transaction as _;
+    use alloy::providers::Provider as _;
+    use alloy::sol_types::SolCall as _;
+    use journal_market_entity::payments;
+    use sea_orm::{ColumnTrait, EntityTrait, QueryFilter};
+    let row = payments::Entity::find()
+        .filter(payments::Column::JournalId.eq(id as i32))
+        .one(&shop.app.db.connect().await)
+        .await
+        .unwrap()
+        .unwrap();
+    assert_eq!(row.state, "settled");
+    let tx = row.tx.unwrap();
+    assert_ne!(tx, settled.transaction);
+    let sent = shop
+        .chain
+        .provider(buyer)
+        .get_transaction_by_hash(tx.parse().unwrap())
+        .await
+        .unwrap()
+        .unwrap();
+    let call =
+        jm_chain::bindings::IX402ExactPermit2Proxy::settleCall::abi_decode(sent.inner.input())
+            .unwrap();
+    assert_eq!(call.permit.nonce.to_string(), row.permit_nonce);
+    assert_eq!(call.owner, buyer.address);
 }
 
 #[actix_web::test]

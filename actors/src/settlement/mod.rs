@@ -60,7 +60,7 @@ pub enum PayError {
     Chain(String),
     #[error("the payment store failed")]
     Db(#[from] DbErr),
-    /// The test fault hook stopped the settlement after the transaction was sent.
+    /// A test fault hook stopped the settlement after the transaction was sent.
     #[error("settlement interrupted after the transaction was sent")]
     Interrupted,
 }
@@ -71,6 +71,9 @@ pub struct SettlementSettings {
     pub call_timeout: Duration,
     /// Test hook: stop after the settle transaction is sent and recorded, as a crash would.
     pub fault_after_send: bool,
+    /// Test hook: stop after the settle transaction is sent, before its hash is recorded: a
+    /// crash in the one window where only the chain knows the transaction.
+    pub fault_before_record: bool,
 }
 
 struct Inner {
@@ -162,6 +165,9 @@ impl Inner {
                 });
             }
         };
+        if self.settings.fault_before_record {
+            return Err(PayError::Interrupted);
+        }
         store::record_tx(&self.db, id, &format!("{tx:#x}"), self.clock.now()).await?;
         if self.settings.fault_after_send {
             return Err(PayError::Interrupted);
@@ -284,10 +290,36 @@ impl Inner {
                     }
                 }
             } else {
-                tracing::warn!(
-                    payment = row.id,
-                    "permit used but its transaction is unknown; left pending for an operator"
+                // Used, but the transaction was never recorded: find it on the chain, between
+                // ten minutes before the row (clock skew between this host and the chain) and
+                // the permit's deadline (no later block can spend it).
+                let window = (
+                    now_secs(row.created_at).saturating_sub(600),
+                    now_secs(row.permit_deadline),
                 );
+                let found = self
+                    .chain
+                    .find_settlement(from, to, amount, nonce, window)
+                    .await
+                    .map_err(|e| PayError::Chain(e.to_string()))?;
+                match found {
+                    Some(tx) => {
+                        store::record_tx(&self.db, row.id, &format!("{tx:#x}"), self.clock.now())
+                            .await?;
+                        tracing::info!(payment = row.id, tx = %tx, "found the lost settle transaction");
+                        if self
+                            .confirm(row.id, tx, from, to, amount, last)
+                            .await
+                            .is_ok()
+                        {
+                            done += 1;
+                        }
+                    }
+                    None => tracing::warn!(
+                        payment = row.id,
+                        "permit used by a transaction that is not a settle of this payment; left pending for an operator"
+                    ),
+                }
             }
         }
         Ok(done)
