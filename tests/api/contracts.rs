@@ -11,7 +11,7 @@ use jm_chain::bindings::{
 use jm_chain::canonical;
 use jm_chain::permit2::{PermitWitnessTransferFrom, TokenPermissions, Witness};
 
-use crate::devchain::TestChain;
+use crate::devchain::{Mined, TestChain};
 
 fn now() -> u64 {
     std::time::SystemTime::now()
@@ -154,12 +154,8 @@ async fn an_erc1271_wallet_pays_through_permit2() {
 
     IMintable::new(c.usdg, &deployer)
         .mint(wallet, U256::from(5_000_000))
-        .send()
-        .await
-        .unwrap()
-        .get_receipt()
-        .await
-        .unwrap();
+        .mined()
+        .await;
     let approve = IERC20::approveCall {
         spender: canonical::PERMIT2,
         amount: U256::MAX,
@@ -167,12 +163,8 @@ async fn an_erc1271_wallet_pays_through_permit2() {
     .abi_encode();
     ISmartWallet::new(wallet, &owner_p)
         .execute(c.usdg, U256::ZERO, approve.into())
-        .send()
-        .await
-        .unwrap()
-        .get_receipt()
-        .await
-        .unwrap();
+        .mined()
+        .await;
 
     let to = chain.account("author", 0).address;
     let p = permit(&chain, to, 1_000_000, 9, now() + 280);
@@ -199,12 +191,8 @@ async fn registry_events_have_the_exact_signatures() {
     let identity = IIdentityRegistry::new(c.identity_registry, &author_p);
     let receipt = identity
         .register_0("https://journals.example/api/meta/1".into())
-        .send()
-        .await
-        .unwrap()
-        .get_receipt()
-        .await
-        .unwrap();
+        .mined()
+        .await;
     assert!(receipt.status());
     let logs = receipt.inner.logs();
     let mint = logs
@@ -241,12 +229,8 @@ async fn registry_events_have_the_exact_signatures() {
             String::new(),
             B256::ZERO,
         )
-        .send()
-        .await
-        .unwrap()
-        .get_receipt()
-        .await
-        .unwrap();
+        .mined()
+        .await;
     let fb = receipt
         .inner
         .logs()

@@ -5,14 +5,27 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use actix_web::{App, HttpResponse, HttpServer, web};
+use alloy::contract::{CallBuilder, CallDecoder};
 use alloy::primitives::{Address, B256};
-use alloy::providers::DynProvider;
+use alloy::providers::{DynProvider, Provider};
+use alloy::rpc::types::TransactionReceipt;
 use jm_chain::anvil::{self, Anvil};
 use jm_chain::bindings::ISmartWalletFactory;
 use jm_chain::devnet::{self, Account, Devnet};
 use journal_market::config::Settings;
 
 use crate::helpers::{TestApp, TestDb, test_settings};
+
+/// Sends a contract call and waits for it to be mined (tests only: any failure panics).
+pub(crate) trait Mined {
+    async fn mined(&self) -> TransactionReceipt;
+}
+
+impl<P: Provider, D: CallDecoder> Mined for CallBuilder<P, D> {
+    async fn mined(&self) -> TransactionReceipt {
+        self.send().await.unwrap().get_receipt().await.unwrap()
+    }
+}
 
 pub struct TestChain {
     pub anvil: Anvil,
@@ -49,14 +62,7 @@ impl TestChain {
             .await
             .unwrap();
         if deploy {
-            let receipt = factory
-                .deploy_call(owner.address, salt)
-                .send()
-                .await
-                .unwrap()
-                .get_receipt()
-                .await
-                .unwrap();
+            let receipt = factory.deploy_call(owner.address, salt).mined().await;
             assert!(receipt.status());
         }
         wallet

@@ -14,7 +14,7 @@ use journal_market::seed::{PersonJournal, publish};
 use reqwest::StatusCode;
 use serde_json::Value;
 
-use crate::devchain::TestChain;
+use crate::devchain::{Mined, TestChain};
 use crate::helpers::TestApp;
 use crate::shape::{T, assert_error_body, assert_shape};
 
@@ -407,12 +407,8 @@ async fn the_author_payment_follows_the_token() {
         shop.chain.provider(author),
     )
     .transferFrom(author.address, new_holder, token)
-    .send()
-    .await
-    .unwrap()
-    .get_receipt()
-    .await
-    .unwrap();
+    .mined()
+    .await;
     let before = shop.balances(&[author.address, new_holder]).await;
     shop.client()
         .buy(&id.to_string(), &shop.buyer(1).signer().unwrap())
@@ -515,12 +511,8 @@ async fn refusals_move_no_money(backend: Backend) {
             shop.chain.account("relayer", 0).address,
             U256::from(10_000_000u64),
         )
-        .send()
-        .await
-        .unwrap()
-        .get_receipt()
-        .await
-        .unwrap();
+        .mined()
+        .await;
     let _ = unapproved;
     expect_402(
         sign_payment(
@@ -650,12 +642,8 @@ async fn crash_after_sending_then_restart(
     let pay_to: Address = offer.accepts[0].pay_to.parse().unwrap();
     IERC20::new(shop.chain.devnet.contracts.usdg, shop.chain.provider(buyer))
         .transfer(pay_to, U256::from(price))
-        .send()
-        .await
-        .unwrap()
-        .get_receipt()
-        .await
-        .unwrap();
+        .mined()
+        .await;
     let before = shop.usdg(buyer.address).await;
     let payment = sign_payment(&offer.accepts[0], None, &buyer.signer().unwrap(), now()).unwrap();
     let (s, _, _) = shop.raw_pay("pay/burn", id, Some(&payment)).await;

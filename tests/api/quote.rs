@@ -4,7 +4,7 @@ use alloy::primitives::{I256, U256};
 use jm_chain::bindings::IPriceFeed;
 use reqwest::StatusCode;
 
-use crate::devchain::TestChain;
+use crate::devchain::{Mined, TestChain};
 use crate::helpers::{TestApp, TestDb};
 use crate::shape::{T, assert_shape};
 
@@ -36,35 +36,21 @@ async fn fresh_stale_unknown_and_bad_prices() {
         I256::try_from(18_000_000_000i64).unwrap(),
         U256::from(five_days_ago),
     )
-    .send()
-    .await
-    .unwrap()
-    .get_receipt()
-    .await
-    .unwrap();
+    .mined()
+    .await;
     let err = app
         .expect_error("/quote/NVDA", StatusCode::SERVICE_UNAVAILABLE)
         .await;
     assert!(err.contains("stale"), "{err}");
 
-    feed.setAnswer(I256::ZERO)
-        .send()
-        .await
-        .unwrap()
-        .get_receipt()
-        .await
-        .unwrap();
+    feed.setAnswer(I256::ZERO).mined().await;
     let err = app
         .expect_error("/quote/NVDA", StatusCode::SERVICE_UNAVAILABLE)
         .await;
     assert!(err.contains("no usable price"), "{err}");
     feed.setAnswer(I256::try_from(19_000_000_000i64).unwrap())
-        .send()
-        .await
-        .unwrap()
-        .get_receipt()
-        .await
-        .unwrap();
+        .mined()
+        .await;
     assert_eq!(app.client.quote("NVDA").await.unwrap().mid, 190.0);
 }
 
@@ -79,12 +65,8 @@ async fn quotes_are_cached_briefly() {
         &deployer,
     )
     .setAnswer(I256::try_from(17_000_000_000i64).unwrap())
-    .send()
-    .await
-    .unwrap()
-    .get_receipt()
-    .await
-    .unwrap();
+    .mined()
+    .await;
     assert_eq!(
         app.client.quote("AMD").await.unwrap().mid,
         162.33,

@@ -6,7 +6,7 @@ use jm_chain::bindings::IERC20;
 use reqwest::StatusCode;
 use serde_json::{Value, json};
 
-use crate::devchain::{CountingUpstream, TestChain};
+use crate::devchain::{CountingUpstream, Mined, TestChain};
 use crate::helpers::TestApp;
 
 async fn post(app: &TestApp, body: &Value) -> (StatusCode, Value) {
@@ -36,12 +36,8 @@ async fn a_transaction(chain: &TestChain) -> String {
     let p = chain.provider(buyer);
     let receipt = IERC20::new(chain.devnet.contracts.usdg, &p)
         .transfer(chain.account("buyer", 1).address, U256::from(1))
-        .send()
-        .await
-        .unwrap()
-        .get_receipt()
-        .await
-        .unwrap();
+        .mined()
+        .await;
     format!("{:#x}", receipt.transaction_hash)
 }
 
