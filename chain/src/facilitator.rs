@@ -379,7 +379,8 @@ impl Facilitator {
         to: Address,
         amount: U256,
         nonce: U256,
-        (since, until): (u64, u64),
+        since: u64,
+        until: u64,
     ) -> Result<Option<B256>, SettleError> {
         let chain =
             |e: alloy::transports::TransportError| SettleError::Chain(short(&e.to_string()));

@@ -278,42 +278,29 @@ impl Inner {
                         .await
                         && let Ok(tx) = self.settler.submit(&p, &requirements, &permit).await
                     {
-                        store::record_tx(&self.db, row.id, &format!("{tx:#x}"), self.clock.now())
-                            .await?;
-                        if self
-                            .confirm(row.id, tx, from, to, amount, last)
-                            .await
-                            .is_ok()
-                        {
-                            done += 1;
-                        }
+                        done += self.adopt(row.id, tx, from, to, amount, last).await? as usize;
                     }
                 }
             } else {
                 // Used, but the transaction was never recorded: find it on the chain, between
                 // ten minutes before the row (clock skew between this host and the chain) and
                 // the permit's deadline (no later block can spend it).
-                let window = (
-                    now_secs(row.created_at).saturating_sub(600),
-                    now_secs(row.permit_deadline),
-                );
                 let found = self
                     .chain
-                    .find_settlement(from, to, amount, nonce, window)
+                    .find_settlement(
+                        from,
+                        to,
+                        amount,
+                        nonce,
+                        now_secs(row.created_at).saturating_sub(600),
+                        now_secs(row.permit_deadline),
+                    )
                     .await
                     .map_err(|e| PayError::Chain(e.to_string()))?;
                 match found {
                     Some(tx) => {
-                        store::record_tx(&self.db, row.id, &format!("{tx:#x}"), self.clock.now())
-                            .await?;
                         tracing::info!(payment = row.id, tx = %tx, "found the lost settle transaction");
-                        if self
-                            .confirm(row.id, tx, from, to, amount, last)
-                            .await
-                            .is_ok()
-                        {
-                            done += 1;
-                        }
+                        done += self.adopt(row.id, tx, from, to, amount, last).await? as usize;
                     }
                     None => tracing::warn!(
                         payment = row.id,
@@ -323,6 +310,21 @@ impl Inner {
             }
         }
         Ok(done)
+    }
+
+    /// Records a recovered row's transaction and settles the row from its receipt; whether it
+    /// settled (a receipt not yet there or without the transfer leaves that to the row's state).
+    async fn adopt(
+        &self,
+        id: i32,
+        tx: B256,
+        from: Address,
+        to: Address,
+        amount: U256,
+        last: bool,
+    ) -> Result<bool, DbErr> {
+        store::record_tx(&self.db, id, &format!("{tx:#x}"), self.clock.now()).await?;
+        Ok(self.confirm(id, tx, from, to, amount, last).await.is_ok())
     }
 
     async fn is_single_step(&self, journal_id: i32) -> Result<bool, DbErr> {
