@@ -154,7 +154,6 @@ fn payment_parts(
             p.facilitator.trim(),
             token,
             timeout * 4,
-            facilitator.clone(),
         )?))
     };
     let settlement = match (settler, buyback) {
@@ -165,9 +164,11 @@ fn payment_parts(
             clock,
             SettlementSettings {
                 max_in_flight: p.max_in_flight,
-                call_timeout: timeout,
-                fault_after_send: p.fault_after_send,
-                fault_before_record: p.fault_before_record,
+                deadline: Duration::from_secs(p.deadline_secs.max(1)),
+                receipt_wait: Duration::from_millis(p.receipt_wait_ms),
+                lease: Duration::from_secs(p.lease_secs.max(1)),
+                reconcile_every: Duration::from_millis(p.reconcile_every_ms.max(50)),
+                fault: p.fault,
             },
             health,
         )),

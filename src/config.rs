@@ -112,8 +112,13 @@ pub struct PaymentSettings {
     pub facilitator_token: Secret,
     pub relayer_key: Secret,
     pub max_in_flight: usize,
-    pub fault_after_send: bool,
-    pub fault_before_record: bool,
+    pub deadline_secs: u64,
+    pub receipt_wait_ms: u64,
+    pub lease_secs: u64,
+    pub reconcile_every_ms: u64,
+    /// Test-only: where settlements stop as a crash would. Not in config.toml on purpose.
+    #[serde(default)]
+    pub fault: journal_market_actors::settlement::FaultPoint,
 }
 
 #[derive(Debug, Clone, Deserialize)]

@@ -18,6 +18,9 @@ pub enum ApiError {
     NotFound(String),
     #[error("{0}")]
     Conflict(String),
+    /// 409 with `Retry-After`: a payment is on its way; the same request later gets its outcome.
+    #[error("{0}")]
+    StillSettling(String),
     /// 402: the x402 challenge (or a refused payment) with its offer, also sent base64 in the
     /// PAYMENT-REQUIRED header.
     #[error("{}", .0.error)]
@@ -79,7 +82,7 @@ impl ResponseError for ApiError {
             ApiError::Unauthorized(_) => StatusCode::UNAUTHORIZED,
             ApiError::Forbidden(_) => StatusCode::FORBIDDEN,
             ApiError::NotFound(_) => StatusCode::NOT_FOUND,
-            ApiError::Conflict(_) => StatusCode::CONFLICT,
+            ApiError::Conflict(_) | ApiError::StillSettling(_) => StatusCode::CONFLICT,
             ApiError::PaymentRequired(_) => StatusCode::PAYMENT_REQUIRED,
             ApiError::PayloadTooLarge(_) => StatusCode::PAYLOAD_TOO_LARGE,
             ApiError::Unprocessable { .. } => StatusCode::UNPROCESSABLE_ENTITY,
@@ -111,12 +114,15 @@ impl ResponseError for ApiError {
             },
         };
         let mut resp = HttpResponse::build(status);
-        if let ApiError::Unavailable {
-            retry_after_secs: Some(secs),
-            ..
-        } = self
-        {
-            resp.insert_header((header::RETRY_AFTER, HeaderValue::from(*secs)));
+        let retry_after = match self {
+            ApiError::Unavailable {
+                retry_after_secs, ..
+            } => *retry_after_secs,
+            ApiError::StillSettling(_) => Some(2),
+            _ => None,
+        };
+        if let Some(secs) = retry_after {
+            resp.insert_header((header::RETRY_AFTER, HeaderValue::from(secs)));
         }
         resp.json(body)
     }

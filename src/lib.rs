@@ -15,6 +15,7 @@ pub mod quotes;
 pub mod routes;
 pub mod rpc;
 pub mod seed;
+pub mod services;
 pub mod session;
 pub mod state;
 pub mod telemetry;

@@ -4,50 +4,7 @@
 use alloy::primitives::Address;
 use jm_chain::x402::{self, Extra, PaymentPayload, PaymentRequired, PaymentRequirements, Resource};
 
-use crate::domain::money::split;
-
-/// The two payment endpoints.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Step {
-    /// `/pay/burn`: the whole price of a swarm journal, or the 10% fee of a person's.
-    Burn,
-    /// `/pay/author`: the 90% of a person-written journal, to the token holder.
-    Author,
-}
-
-impl Step {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Step::Burn => "burn",
-            Step::Author => "author",
-        }
-    }
-
-    pub fn path(self) -> &'static str {
-        match self {
-            Step::Burn => "/pay/burn",
-            Step::Author => "/pay/author",
-        }
-    }
-
-    /// Whether this step completes the purchase.
-    pub fn is_last(self, swarm: bool) -> bool {
-        swarm || self == Step::Author
-    }
-}
-
-/// What a step costs in base units.
-pub fn step_amount(price_units: i64, swarm: bool, step: Step) -> i64 {
-    let (burn, author) = if swarm {
-        (price_units, 0)
-    } else {
-        split(price_units)
-    };
-    match step {
-        Step::Burn => burn,
-        Step::Author => author,
-    }
-}
+pub use journal_market_actors::settlement::Step;
 
 pub struct Terms {
     pub chain_id: u64,
@@ -143,20 +100,6 @@ mod tests {
             },
             extensions: None,
         }
-    }
-
-    #[test]
-    fn amounts_per_step() {
-        assert_eq!(step_amount(1_000_000, true, Step::Burn), 1_000_000);
-        assert_eq!(step_amount(1_000_000, false, Step::Burn), 100_000);
-        assert_eq!(step_amount(1_000_000, false, Step::Author), 900_000);
-        assert_eq!(
-            step_amount(15, false, Step::Burn) + step_amount(15, false, Step::Author),
-            15
-        );
-        assert!(
-            Step::Burn.is_last(true) && !Step::Burn.is_last(false) && Step::Author.is_last(false)
-        );
     }
 
     #[test]

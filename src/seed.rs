@@ -60,6 +60,9 @@ pub async fn publish(
         return Ok((j.id, j.token_id));
     }
     let price_units = money::parse_usdg(&spec.price).map_err(|e| anyhow::anyhow!(e))?;
+    if let Some(problem) = money::person_price_problem(price_units) {
+        anyhow::bail!("{}: {problem}", spec.slug);
+    }
     let now = Utc::now();
     let row = journals::ActiveModel {
         slug: Set(Some(spec.slug.clone())),

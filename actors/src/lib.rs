@@ -4,6 +4,7 @@
 pub mod chain_watch;
 pub mod clock;
 pub mod db;
+pub mod handle;
 pub mod health;
 pub mod session;
 pub mod settlement;

@@ -6,6 +6,7 @@ use std::time::Duration;
 
 use alloy::consensus::Transaction as _;
 use alloy::network::EthereumWallet;
+use alloy::network::{NetworkTransactionBuilder as _, TransactionBuilder as _};
 use alloy::primitives::{Address, B256, Bytes, U256};
 use alloy::providers::{DynProvider, Provider, ProviderBuilder};
 use alloy::rpc::types::{Filter, TransactionReceipt};
@@ -160,6 +161,11 @@ pub fn check_terms(
     })
 }
 
+/// Called with the hash of a signed settle transaction before it is sent; an error stops the
+/// send.
+pub type Record<'a> =
+    &'a (dyn Fn(B256) -> futures::future::BoxFuture<'a, Result<(), String>> + Send + Sync);
+
 /// Blocks per `eth_getLogs` when searching: providers cap ranges, and a payment's window (from
 /// shortly before its row to its deadline) is minutes long, so one or two calls cover it.
 const LOG_RANGE: u64 = 5_000;
@@ -170,9 +176,38 @@ pub struct Facilitator {
     permit2: Address,
     proxy: Address,
     reader: DynProvider,
-    relayer: Option<DynProvider>,
-    relayer_address: Option<Address>,
+    relayer: Option<Relayer>,
     receipt_timeout: Duration,
+}
+
+/// The key that sends settle transactions, and its next nonce. The nonce is taken, the
+/// transaction signed, its hash recorded and the transaction sent under one lock, so sends
+/// from this process never leave a gap: after any send error the next nonce is read from the
+/// chain again (`pending`), whatever the node did with the failed one.
+struct Relayer {
+    address: Address,
+    wallet: EthereumWallet,
+    next_nonce: tokio::sync::Mutex<Option<u64>>,
+}
+
+/// Where a known transaction stands, for one payment.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TxStatus {
+    /// Mined, and it is the proxy's `settle` of this permit with the USDG transfer.
+    Paid,
+    /// Mined without paying this permit (reverted, or another call).
+    NotPaid,
+    /// Known to the node, not mined yet.
+    Pending,
+    /// The node does not know it (never sent, or dropped).
+    Unknown,
+}
+
+/// The chain's head as one block: number and timestamp.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Head {
+    pub number: u64,
+    pub timestamp: u64,
 }
 
 /// Why settlement did not happen.
@@ -206,26 +241,35 @@ impl Facilitator {
         relayer: Option<PrivateKeySigner>,
     ) -> anyhow::Result<Self> {
         let url: alloy::transports::http::reqwest::Url = rpc_url.parse()?;
-        let reader = ProviderBuilder::new().connect_http(url.clone()).erased();
-        let relayer_address = relayer.as_ref().map(|s| s.address());
-        let relayer = relayer.map(|s| {
-            // Cached nonces: concurrent settlements from one key never reuse a nonce.
-            ProviderBuilder::new()
-                .with_cached_nonce_management()
-                .wallet(EthereumWallet::from(s))
-                .connect_http(url.clone())
-                .erased()
+        let reader = ProviderBuilder::new().connect_http(url).erased();
+        Ok(Self::with_reader(
+            reader, chain_id, usdg, permit2, proxy, relayer,
+        ))
+    }
+
+    /// As [`Facilitator::new`], over a provider built elsewhere (the chain client).
+    pub fn with_reader(
+        reader: DynProvider,
+        chain_id: u64,
+        usdg: Address,
+        permit2: Address,
+        proxy: Address,
+        relayer: Option<PrivateKeySigner>,
+    ) -> Self {
+        let relayer = relayer.map(|s| Relayer {
+            address: s.address(),
+            wallet: EthereumWallet::from(s),
+            next_nonce: tokio::sync::Mutex::new(None),
         });
-        Ok(Facilitator {
+        Facilitator {
             chain_id,
             usdg,
             permit2,
             proxy,
             reader,
             relayer,
-            relayer_address,
             receipt_timeout: Duration::from_secs(60),
-        })
+        }
     }
 
     pub fn network(&self) -> String {
@@ -238,7 +282,7 @@ impl Facilitator {
     }
 
     pub fn relayer_address(&self) -> Option<Address> {
-        self.relayer_address
+        self.relayer.as_ref().map(|r| r.address)
     }
 
     /// The checks that need no chain, with this facilitator's chain, token and proxy.
@@ -259,19 +303,35 @@ impl Facilitator {
         r: &PaymentRequirements,
         now: u64,
     ) -> Result<Permit, SettleError> {
+        let permit = self.verify_signature(p, r, now).await?;
+        self.verify_state(&permit).await?;
+        Ok(permit)
+    }
+
+    /// The terms and whether `from` signed the permit (ECDSA, or ERC-1271 when `from` has
+    /// code): what proves who pays, before anything is looked up for that wallet.
+    pub async fn verify_signature(
+        &self,
+        p: &PaymentPayload,
+        r: &PaymentRequirements,
+        now: u64,
+    ) -> Result<Permit, SettleError> {
         let permit = check_terms(p, r, self.chain_id, self.usdg, self.proxy, now)
             .map_err(SettleError::Invalid)?;
         let hash = permit.permit.signing_hash(self.chain_id, self.permit2);
         match signature::verify_hash(&self.reader, permit.from, hash, &permit.signature).await {
-            Ok(()) => {}
-            Err(signature::SignatureError::Chain(e)) => return Err(SettleError::Chain(e)),
-            Err(e) => {
-                return Err(SettleError::Invalid(invalid(
-                    "invalid_permit2_signature",
-                    format!("the permit's signature is not the payer's: {e}"),
-                )));
-            }
+            Ok(()) => Ok(permit),
+            Err(signature::SignatureError::Chain(e)) => Err(SettleError::Chain(e)),
+            Err(e) => Err(SettleError::Invalid(invalid(
+                "invalid_permit2_signature",
+                format!("the permit's signature is not the payer's: {e}"),
+            ))),
         }
+    }
+
+    /// The chain's side of the reference checks for a signed permit: unused nonce, balance,
+    /// allowance, and a simulation of the settle call.
+    pub async fn verify_state(&self, permit: &Permit) -> Result<(), SettleError> {
         let chain = |e: alloy::contract::Error| SettleError::Chain(short(&e.to_string()));
         let (word, bit) = nonce_position(permit.permit.nonce);
         let bitmap = IPermit2::new(self.permit2, &self.reader)
@@ -308,7 +368,7 @@ impl Facilitator {
         let (pt, witness) = permit.permit.settle_args();
         let sim = IX402ExactPermit2Proxy::new(self.proxy, &self.reader)
             .settle(pt, permit.from, witness, permit.signature.clone())
-            .from(self.relayer_address.unwrap_or(self.proxy))
+            .from(self.relayer_address().unwrap_or(self.proxy))
             .call()
             .await;
         if let Err(e) = sim {
@@ -317,37 +377,175 @@ impl Facilitator {
                 format!("settling would fail: {}", short(&e.to_string())),
             )));
         }
-        Ok(permit)
+        Ok(())
     }
 
     /// Sends the proxy's `settle` (after `verify`); returns the transaction hash at once.
     pub async fn submit(&self, permit: &Permit) -> Result<B256, SettleError> {
+        self.submit_recorded(permit, &|_| Box::pin(async { Ok(()) }))
+            .await
+    }
+
+    /// Sends the proxy's `settle` with the relayer key. The transaction is signed first and
+    /// `record` is given its hash before it is sent, so whoever keeps payments knows the hash
+    /// of every transaction that may exist; when `record` fails nothing is sent.
+    pub async fn submit_recorded(
+        &self,
+        permit: &Permit,
+        record: Record<'_>,
+    ) -> Result<B256, SettleError> {
         let relayer = self
             .relayer
             .as_ref()
             .ok_or_else(|| SettleError::Failed("no relayer key is configured".into()))?;
+        let chain =
+            |e: alloy::transports::TransportError| SettleError::Chain(short(&e.to_string()));
         let (pt, witness) = permit.permit.settle_args();
-        let pending = IX402ExactPermit2Proxy::new(self.proxy, relayer)
+        let call = IX402ExactPermit2Proxy::new(self.proxy, &self.reader)
             .settle(pt, permit.from, witness, permit.signature.clone())
-            .send()
+            .into_transaction_request()
+            .from(relayer.address);
+        // Gas and fees before the nonce lock: they read the chain and may take a while.
+        let gas = self.reader.estimate_gas(call.clone()).await.map_err(|e| {
+            SettleError::Invalid(invalid(
+                "permit2_simulation_failed",
+                format!("settling would fail: {}", short(&e.to_string())),
+            ))
+        })?;
+        let fees = self.reader.estimate_eip1559_fees().await.map_err(chain)?;
+        let mut next = relayer.next_nonce.lock().await;
+        let nonce = match *next {
+            Some(n) => n,
+            None => self
+                .reader
+                .get_transaction_count(relayer.address)
+                .pending()
+                .await
+                .map_err(chain)?,
+        };
+        let request = call
+            .nonce(nonce)
+            .gas_limit(gas.saturating_add(gas / 5))
+            .max_fee_per_gas(fees.max_fee_per_gas)
+            .max_priority_fee_per_gas(fees.max_priority_fee_per_gas)
+            .with_chain_id(self.chain_id);
+        let envelope = request
+            .build(&relayer.wallet)
             .await
-            .map_err(|e| SettleError::Failed(short(&e.to_string())))?;
-        Ok(*pending.tx_hash())
+            .map_err(|e| SettleError::Failed(format!("signing the settle transaction: {e}")))?;
+        let hash = *envelope.tx_hash();
+        record(hash)
+            .await
+            .map_err(|e| SettleError::Failed(format!("the transaction was not sent: {e}")))?;
+        match self.reader.send_tx_envelope(envelope).await {
+            Ok(_) => {
+                *next = Some(nonce + 1);
+                Ok(hash)
+            }
+            Err(e) => {
+                // Sent or not, the chain knows: read the next nonce from it next time.
+                *next = None;
+                Err(SettleError::Chain(short(&e.to_string())))
+            }
+        }
     }
 
     /// Waits for the receipt of `tx`.
     pub async fn receipt(&self, tx: B256) -> Result<Option<TransactionReceipt>, SettleError> {
-        let deadline = tokio::time::Instant::now() + self.receipt_timeout;
+        self.receipt_within(tx, self.receipt_timeout).await
+    }
+
+    /// The receipt of `tx`, polled at once and then at a growing interval (5 ms doubling up
+    /// to 250 ms) until `wait` has passed; `None` when it did not come.
+    pub async fn receipt_within(
+        &self,
+        tx: B256,
+        wait: Duration,
+    ) -> Result<Option<TransactionReceipt>, SettleError> {
+        let deadline = tokio::time::Instant::now() + wait;
+        let mut pause = Duration::from_millis(5);
         loop {
             match self.reader.get_transaction_receipt(tx).await {
                 Ok(Some(r)) => return Ok(Some(r)),
-                Ok(None) if tokio::time::Instant::now() < deadline => {
-                    tokio::time::sleep(Duration::from_millis(200)).await;
-                }
-                Ok(None) => return Ok(None),
+                Ok(None) => {}
                 Err(e) => return Err(SettleError::Chain(short(&e.to_string()))),
             }
+            let now = tokio::time::Instant::now();
+            if now >= deadline {
+                return Ok(None);
+            }
+            tokio::time::sleep(pause.min(deadline - now)).await;
+            pause = (pause * 2).min(Duration::from_millis(250));
         }
+    }
+
+    /// Where `tx` stands for the permit of `owner` and `nonce` paying `amount` to `to`,
+    /// waiting up to `wait` for its receipt. Paid only when the transaction is the proxy's
+    /// `settle` of this permit and its receipt holds the USDG transfer.
+    pub async fn tx_status(
+        &self,
+        tx: B256,
+        owner: Address,
+        nonce: U256,
+        to: Address,
+        amount: U256,
+        wait: Duration,
+    ) -> Result<TxStatus, SettleError> {
+        let chain =
+            |e: alloy::transports::TransportError| SettleError::Chain(short(&e.to_string()));
+        let receipt = self.receipt_within(tx, wait).await?;
+        let Some(sent) = self
+            .reader
+            .get_transaction_by_hash(tx)
+            .await
+            .map_err(chain)?
+        else {
+            return Ok(TxStatus::Unknown);
+        };
+        let Some(receipt) = receipt else {
+            return Ok(TxStatus::Pending);
+        };
+        let settles_this = sent.inner.to() == Some(self.proxy)
+            && IX402ExactPermit2Proxy::settleCall::abi_decode(sent.inner.input())
+                .is_ok_and(|c| c.owner == owner && c.permit.nonce == nonce);
+        Ok(
+            if settles_this && self.transfer_in(&receipt, owner, to, amount) {
+                TxStatus::Paid
+            } else {
+                TxStatus::NotPaid
+            },
+        )
+    }
+
+    /// The latest block's number and timestamp.
+    pub async fn head(&self) -> Result<Head, SettleError> {
+        let block = self
+            .reader
+            .get_block_by_number(alloy::eips::BlockNumberOrTag::Latest)
+            .await
+            .map_err(|e| SettleError::Chain(short(&e.to_string())))?
+            .ok_or_else(|| SettleError::Chain("the node has no latest block".into()))?;
+        Ok(Head {
+            number: block.header.number,
+            timestamp: block.header.timestamp,
+        })
+    }
+
+    /// Whether Permit2 had marked the nonce used as of `block`.
+    pub async fn nonce_used_at(
+        &self,
+        from: Address,
+        nonce: U256,
+        block: u64,
+    ) -> Result<bool, SettleError> {
+        let (word, bit) = nonce_position(nonce);
+        IPermit2::new(self.permit2, &self.reader)
+            .nonceBitmap(from, word)
+            .block(block.into())
+            .call()
+            .await
+            .map(|b| b.bit(bit))
+            .map_err(|e| SettleError::Chain(short(&e.to_string())))
     }
 
     /// Whether the receipt holds a USDG `Transfer` of exactly `amount` from `from` to `to`.
@@ -441,17 +639,6 @@ impl Facilitator {
             }
         }
         Ok(lo)
-    }
-
-    /// Whether Permit2 has marked the nonce used.
-    pub async fn nonce_used(&self, from: Address, nonce: U256) -> Result<bool, SettleError> {
-        let (word, bit) = nonce_position(nonce);
-        IPermit2::new(self.permit2, &self.reader)
-            .nonceBitmap(from, word)
-            .call()
-            .await
-            .map(|b| b.bit(bit))
-            .map_err(|e| SettleError::Chain(short(&e.to_string())))
     }
 
     /// verify + submit + confirm: the facilitator's `/settle`.

@@ -23,6 +23,12 @@ pub struct Model {
     pub error: Option<String>,
     pub created_at: DateTimeUtc,
     pub updated_at: DateTimeUtc,
+    /// The instance working on a pending row, and until when (reconciliation waits for it).
+    pub lease_owner: Option<String>,
+    pub lease_until: Option<DateTimeUtc>,
+    /// When reconciliation looks at the row next (backoff), and how often it has.
+    pub next_check_at: Option<DateTimeUtc>,
+    pub attempts: i32,
 }
 
 #[derive(Copy, Clone, Debug, EnumIter, DeriveRelation)]

@@ -58,10 +58,23 @@ pub fn units_string(units: i64) -> String {
     units.to_string()
 }
 
-/// The fee (burn) and author parts of a person-written journal's price.
+/// The fee (burn) and author parts of a person-written journal's price: the fee is 10%
+/// rounded down. Computed in 128 bits, so no stored price can overflow it.
 pub fn split(price_units: i64) -> (i64, i64) {
-    let burn = price_units * 1000 / 10000;
+    let burn = i128::from(price_units) * 1000 / 10000;
+    // |burn| <= |price_units|, so it fits back into 64 bits.
+    let burn = burn as i64;
     (burn, price_units - burn)
+}
+
+/// Why a person-written journal cannot be sold at `price_units`, if it cannot: its 10% fee
+/// must be at least one base unit, or the fee payment would be a transfer of nothing.
+pub fn person_price_problem(price_units: i64) -> Option<String> {
+    (split(price_units).0 < 1).then(|| {
+        format!(
+            "the price must be at least 0.00001 USDG (10 base units) so that the 10% fee is at least one base unit; {price_units} base units gives a fee of 0"
+        )
+    })
 }
 
 #[cfg(test)]
@@ -99,5 +112,14 @@ mod tests {
         assert_eq!(split(1_000_000), (100_000, 900_000));
         assert_eq!(split(15), (1, 14));
         assert_eq!(split(9), (0, 9));
+        assert_eq!(split(i64::MAX), (i64::MAX / 10, i64::MAX - i64::MAX / 10));
+    }
+
+    #[test]
+    fn a_person_price_needs_a_fee_of_one_unit() {
+        assert!(person_price_problem(9).is_some());
+        assert!(person_price_problem(0).is_some());
+        assert!(person_price_problem(10).is_none());
+        assert!(person_price_problem(i64::MAX).is_none());
     }
 }

@@ -74,6 +74,9 @@ impl TestChain {
         journal_market::chain::apply_devnet(&mut s, &self.devnet);
         s.chain.check_interval_secs = 1;
         s.demo.load_on_first_start = false;
+        // Short leases and quick reconciliation, so restarts and takeovers finish in seconds.
+        s.payments.lease_secs = 2;
+        s.payments.reconcile_every_ms = 200;
         s
     }
 

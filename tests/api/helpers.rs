@@ -119,6 +119,15 @@ pub struct TestApp {
     pub settings: Settings,
     pub clock: Arc<OffsetClock>,
     handle: actix_web::dev::ServerHandle,
+    /// The instance's own actix system (its own thread): stopping it ends every actor and
+    /// background task of the instance, as the end of a process would.
+    system: actix_web::rt::System,
+}
+
+impl Drop for TestApp {
+    fn drop(&mut self) {
+        self.system.stop();
+    }
 }
 
 pub fn test_settings(db_url: &str) -> Settings {
@@ -159,12 +168,20 @@ impl TestApp {
 
     async fn start_shared(settings: Settings, db: Arc<TestDb>) -> TestApp {
         let clock = Arc::new(OffsetClock::default());
-        let app = Application::build_with_clock(settings.clone(), clock.clone())
-            .await
-            .expect("application builds");
-        let base = format!("http://127.0.0.1:{}/api", app.port());
-        let handle = app.handle();
-        actix_web::rt::spawn(app.run_until_stopped());
+        let (started, ready) = tokio::sync::oneshot::channel();
+        let (s, c) = (settings.clone(), clock.clone());
+        std::thread::spawn(move || {
+            actix_web::rt::System::new().block_on(async move {
+                let app = Application::build_with_clock(s, c)
+                    .await
+                    .expect("application builds");
+                let running = (app.port(), app.handle(), actix_web::rt::System::current());
+                let _ = started.send(running);
+                let _ = app.run_until_stopped().await;
+            })
+        });
+        let (port, handle, system) = ready.await.expect("the instance started");
+        let base = format!("http://127.0.0.1:{port}/api");
         TestApp {
             client: Client::new(base.clone()).unwrap(),
             http: reqwest::Client::new(),
@@ -173,6 +190,7 @@ impl TestApp {
             settings,
             clock,
             handle,
+            system,
         }
     }
 
@@ -184,9 +202,15 @@ impl TestApp {
         Self::start_shared(s, self.db.clone()).await
     }
 
-    /// Stops this instance's server.
+    /// Stops this instance: its server, then every actor and task it runs.
     pub async fn stop(&self) {
         self.handle.stop(true).await;
+        self.system.stop();
+    }
+
+    /// Ends this instance at once, mid-request, as a SIGKILL would.
+    pub fn kill(&self) {
+        self.system.stop();
     }
 
     /// GET a path under /api with a session cookie (`name=value`); the status and JSON body.

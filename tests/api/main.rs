@@ -16,3 +16,4 @@ mod meta;
 mod pay;
 mod quote;
 mod rpc;
+mod settle;

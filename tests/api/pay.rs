@@ -11,6 +11,7 @@ use jm_chain::x402::{self, PaymentPayload, PaymentRequired};
 use jm_client::payer::sign_payment;
 use journal_market::config::Secret;
 use journal_market::seed::{PersonJournal, publish};
+use journal_market_actors::settlement::FaultPoint;
 use reqwest::StatusCode;
 use serde_json::Value;
 
@@ -18,10 +19,10 @@ use crate::devchain::{Mined, TestChain};
 use crate::helpers::TestApp;
 use crate::shape::{T, assert_error_body, assert_shape};
 
-const FACILITATOR_TOKEN: &str = "sesame";
+pub(crate) const FACILITATOR_TOKEN: &str = "sesame";
 
 /// A facilitator on the test chain, settling with the relayer key.
-fn relayer_facilitator(chain: &TestChain) -> Facilitator {
+pub(crate) fn relayer_facilitator(chain: &TestChain) -> Facilitator {
     let c = &chain.devnet.contracts;
     let relayer = chain.account("relayer", 0).signer().unwrap();
     Facilitator::new(
@@ -36,7 +37,7 @@ fn relayer_facilitator(chain: &TestChain) -> Facilitator {
 }
 
 /// `journal-market facilitator` in-process on a free port, settling with the relayer key.
-async fn start_facilitator(chain: &TestChain) -> String {
+pub(crate) async fn start_facilitator(chain: &TestChain) -> String {
     let facilitator = relayer_facilitator(chain);
     let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
     let url = format!("http://{}", listener.local_addr().unwrap());
@@ -50,12 +51,12 @@ async fn start_facilitator(chain: &TestChain) -> String {
     url
 }
 
-struct Shop {
-    chain: TestChain,
-    app: TestApp,
+pub(crate) struct Shop {
+    pub chain: TestChain,
+    pub app: TestApp,
 }
 
-fn now() -> u64 {
+pub(crate) fn now() -> u64 {
     std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .unwrap()
@@ -64,7 +65,7 @@ fn now() -> u64 {
 
 /// The settlement back-end a test runs against.
 #[derive(Clone, Copy)]
-enum Backend {
+pub(crate) enum Backend {
     /// The built-in settler with the relayer key.
     Local,
     /// `journal-market facilitator` over HTTP, with a bearer token.
@@ -72,6 +73,7 @@ enum Backend {
 }
 
 /// Runs a test body once per settlement back-end.
+#[macro_export]
 macro_rules! on_both_backends {
     ($name:ident) => {
         mod $name {
@@ -89,11 +91,11 @@ macro_rules! on_both_backends {
 }
 
 impl Shop {
-    async fn open() -> Shop {
+    pub(crate) async fn open() -> Shop {
         Self::open_with(|_| {}).await
     }
 
-    async fn open_on(backend: Backend) -> Shop {
+    pub(crate) async fn open_on(backend: Backend) -> Shop {
         match backend {
             Backend::Local => Self::open().await,
             Backend::Http => {
@@ -113,7 +115,7 @@ impl Shop {
         }
     }
 
-    async fn open_with(f: impl FnOnce(&mut journal_market::config::Settings)) -> Shop {
+    pub(crate) async fn open_with(f: impl FnOnce(&mut journal_market::config::Settings)) -> Shop {
         let chain = TestChain::start().await;
         let app = chain
             .app_with(|s| {
@@ -126,7 +128,7 @@ impl Shop {
     }
 
     /// A live person-written journal by author `n`, registered on the identity registry.
-    async fn person_journal(&self, n: usize, price: &str) -> (i64, String) {
+    pub(crate) async fn person_journal(&self, n: usize, price: &str) -> (i64, String) {
         let author = self.chain.account("author", n).signer().unwrap();
         let slug = format!("person-{n}-{}", price.replace('.', "-"));
         let spec = PersonJournal {
@@ -153,13 +155,13 @@ impl Shop {
         (i64::from(id), slug)
     }
 
-    async fn first_nvda_entry(&self) -> String {
+    pub(crate) async fn first_nvda_entry(&self) -> String {
         self.app.client.search_entries("NVDA").await.unwrap()[0]
             .id
             .clone()
     }
 
-    async fn swarm_journal(&self) -> (i64, String, i64) {
+    pub(crate) async fn swarm_journal(&self) -> (i64, String, i64) {
         let j = self
             .app
             .client
@@ -173,7 +175,7 @@ impl Shop {
         (j.journal_id, j.slug, j.price_units.parse().unwrap())
     }
 
-    async fn usdg(&self, who: Address) -> U256 {
+    pub(crate) async fn usdg(&self, who: Address) -> U256 {
         let p = self.chain.provider(self.chain.account("deployer", 0));
         IERC20::new(self.chain.devnet.contracts.usdg, &p)
             .balanceOf(who)
@@ -182,20 +184,20 @@ impl Shop {
             .unwrap()
     }
 
-    fn buyer(&self, n: usize) -> &Account {
+    pub(crate) fn buyer(&self, n: usize) -> &Account {
         self.chain.account("buyer", n)
     }
 
-    fn buyback(&self) -> Address {
+    pub(crate) fn buyback(&self) -> Address {
         self.chain.account("buyback", 0).address
     }
 
     /// A client of its own (own cookie jar) for a buyer.
-    fn client(&self) -> jm_client::Client {
+    pub(crate) fn client(&self) -> jm_client::Client {
         jm_client::Client::new(self.app.base.clone()).unwrap()
     }
 
-    async fn raw_pay(
+    pub(crate) async fn raw_pay(
         &self,
         path: &str,
         journal_id: i64,
@@ -212,13 +214,13 @@ impl Shop {
     }
 
     /// The challenge of a step.
-    async fn offer(&self, path: &str, journal_id: i64) -> PaymentRequired {
+    pub(crate) async fn offer(&self, path: &str, journal_id: i64) -> PaymentRequired {
         let (status, body, headers) = self.raw_pay(path, journal_id, None).await;
         assert_eq!(status, StatusCode::PAYMENT_REQUIRED, "{body}");
         x402::decode_header(headers.get("payment-required").unwrap().to_str().unwrap()).unwrap()
     }
 
-    async fn balances(&self, who: &[Address]) -> Vec<U256> {
+    pub(crate) async fn balances(&self, who: &[Address]) -> Vec<U256> {
         let mut out = Vec::new();
         for w in who {
             out.push(self.usdg(*w).await);
@@ -440,9 +442,8 @@ async fn refusals_move_no_money(backend: Backend) {
     assert_error_body(&b);
     let (s, b, _) = shop.raw_pay("pay/author", swarm_id, None).await;
     assert_eq!(s, StatusCode::BAD_REQUEST, "{b}");
-    let offer = shop.offer("pay/burn", person_id).await;
-    let mut author_payload = sign_payment(&offer.accepts[0], None, &signer, now()).unwrap();
-    author_payload.accepted.amount = "900000".into();
+    let offer = shop.offer("pay/author", person_id).await;
+    let author_payload = sign_payment(&offer.accepts[0], None, &signer, now()).unwrap();
     let (s, b, _) = shop
         .raw_pay("pay/author", person_id, Some(&author_payload))
         .await;
@@ -565,8 +566,14 @@ async fn refusals_move_no_money(backend: Backend) {
             .await;
         assert_eq!(s, StatusCode::PAYMENT_REQUIRED, "{b}");
     }
-    let (s, _, _) = shop.raw_pay("pay/burn", swarm_id, Some(&payment)).await;
-    assert_eq!(s, StatusCode::CONFLICT, "replay after the unlock");
+    // The same payment again is a retry: its outcome again, nothing moves. A new payment for
+    // the unlocked journal is a second purchase: 409.
+    let (s, b, _) = shop.raw_pay("pay/burn", swarm_id, Some(&payment)).await;
+    assert_eq!(s, StatusCode::OK, "a retry of the settled payment: {b}");
+    assert_eq!(b["tx"].as_str(), Some(receipt.transaction.as_str()));
+    let second = sign_payment(&offer.accepts[0], None, &signer, now()).unwrap();
+    let (s, b, _) = shop.raw_pay("pay/burn", swarm_id, Some(&second)).await;
+    assert_eq!(s, StatusCode::CONFLICT, "a second purchase: {b}");
     assert_eq!(shop.balances(&watch).await, paid, "a replay moves nothing");
 }
 
@@ -591,21 +598,29 @@ async fn fifty_identical_final_payments_settle_once(backend: Backend) {
     let payment = sign_payment(&offer.accepts[0], None, &buyer.signer().unwrap(), now()).unwrap();
     let tries = (0..50).map(|_| shop.raw_pay("pay/burn", id, Some(&payment)));
     let results = futures::future::join_all(tries).await;
-    let ok = results.iter().filter(|r| r.0 == StatusCode::OK).count();
-    assert_eq!(
-        ok,
-        1,
-        "{:?}",
-        results.iter().map(|r| r.0).collect::<Vec<_>>()
+    let statuses: Vec<_> = results.iter().map(|r| r.0).collect();
+    assert!(
+        statuses
+            .iter()
+            .all(|s| [StatusCode::OK, StatusCode::CONFLICT].contains(s)),
+        "{statuses:?}"
     );
-    assert!(results.iter().all(|r| {
-        [
-            StatusCode::OK,
-            StatusCode::CONFLICT,
-            StatusCode::PAYMENT_REQUIRED,
-        ]
-        .contains(&r.0)
-    }));
+    // Every 200 is the same settlement (a retry of a settled permit gets its outcome again);
+    // a 409 says "still settling" and carries Retry-After.
+    let txs: std::collections::BTreeSet<_> = results
+        .iter()
+        .filter(|r| r.0 == StatusCode::OK)
+        .map(|r| r.1["tx"].as_str().unwrap().to_string())
+        .collect();
+    assert_eq!(txs.len(), 1, "{statuses:?}");
+    for r in results.iter().filter(|r| r.0 == StatusCode::CONFLICT) {
+        assert!(r.2.get("retry-after").is_some(), "{}", r.1);
+    }
+    // After it settled, the same payment again: the same answer, with the text.
+    let (s, again, _) = shop.raw_pay("pay/burn", id, Some(&payment)).await;
+    assert_eq!(s, StatusCode::OK, "{again}");
+    assert_eq!(again["tx"].as_str().unwrap(), txs.iter().next().unwrap());
+    assert!(again["body"].is_string());
     assert_eq!(
         shop.usdg(buyer.address).await,
         before - U256::from(price),
@@ -615,20 +630,31 @@ async fn fifty_identical_final_payments_settle_once(backend: Backend) {
 
 #[actix_web::test]
 async fn a_crash_after_sending_is_finished_on_restart_with_one_charge() {
-    crash_after_sending_then_restart(|p, on| p.fault_after_send = on).await;
+    crash_then_restart(FaultPoint::AfterSend).await;
 }
 
 /// The transaction is on the chain but its hash never reached the database: recovery finds
 /// it from the USDG transfer and the settle calldata.
 #[actix_web::test]
 async fn a_crash_before_recording_the_transaction_is_found_on_restart() {
-    crash_after_sending_then_restart(|p, on| p.fault_before_record = on).await;
+    crash_then_restart(FaultPoint::BeforeRecord).await;
 }
 
-async fn crash_after_sending_then_restart(
-    fault: fn(&mut journal_market::config::PaymentSettings, bool),
-) {
-    let shop = Shop::open_with(|s| fault(&mut s.payments, true)).await;
+/// The row is written, nothing was sent: the restarted instance sends the still-valid permit.
+#[actix_web::test]
+async fn a_crash_before_sending_is_sent_on_restart() {
+    crash_then_restart(FaultPoint::BeforeSend).await;
+}
+
+/// The signed transaction's hash is recorded but it never reached the node: the hash is
+/// unknown to the chain, the nonce unused, the permit valid: sent again.
+#[actix_web::test]
+async fn a_crash_between_recording_and_sending_is_sent_on_restart() {
+    crash_then_restart(FaultPoint::AfterRecord).await;
+}
+
+async fn crash_then_restart(fault: FaultPoint) {
+    let shop = Shop::open_with(|s| s.payments.fault = fault).await;
     let (id, slug, price) = shop.swarm_journal().await;
     let buyer = shop.buyer(0);
     let offer = shop.offer("pay/burn", id).await;
@@ -655,7 +681,7 @@ async fn crash_after_sending_then_restart(
     shop.app.stop().await;
 
     let mut settings = shop.app.settings.clone();
-    fault(&mut settings.payments, false);
+    settings.payments.fault = FaultPoint::None;
     settings.demo.load_on_first_start = false;
     let restarted = TestApp::start_on(settings, shop.app.db.clone()).await;
     let client = restarted.client.clone();
@@ -670,13 +696,11 @@ async fn crash_after_sending_then_restart(
     }
     assert!(unlocked, "recovery finished the purchase");
     assert_eq!(shop.usdg(buyer.address).await, before - U256::from(price));
-    // The client retries the same payment after its timeout: no second charge.
-    let (s, _, _) = {
-        let c = jm_client::Client::new(restarted.base.clone()).unwrap();
-        let r = c.pay_request("pay/burn", id, Some(&payment)).await.unwrap();
-        (r.status(), (), ())
-    };
-    assert_eq!(s, StatusCode::CONFLICT);
+    // The client retries the same payment after its timeout: the text, no second charge.
+    let c = jm_client::Client::new(restarted.base.clone()).unwrap();
+    let r = c.pay_request("pay/burn", id, Some(&payment)).await.unwrap();
+    assert_eq!(r.status(), StatusCode::OK);
+    assert!(r.json::<Value>().await.unwrap()["body"].is_string());
     assert_eq!(shop.usdg(buyer.address).await, before - U256::from(price));
 
     // The recorded transaction is this payment's settle, not a decoy's.

@@ -1,79 +1,128 @@
 //! The SettlementActor: moves one payment step from a signed x402 payload to money on the chain
-//! and an unlock in the database. Durable first: the step is a pending row before the settle
-//! call, the transaction hash is written as soon as it is known, and the row is settled (with
-//! the unlock, on the last step) only after the receipt shows the USDG `Transfer`. On start the
-//! actor finishes every pending row from the chain.
+//! and an unlock in the database, and reconciles every pending row with the chain until it is
+//! settled or provably unpaid.
+//!
+//! Durable first: the step is a pending row (claimed under the purchase rules, for the wallet
+//! that signed) before the settle call; every transaction hash is recorded as soon as it is
+//! known (before sending, for the built-in settler); the row is settled (with the unlock, on
+//! the last step) only when a transaction that is the proxy's `settle` of this very permit
+//! paid the USDG. Rows carry a lease, so of several instances on one database only the one
+//! working on a row touches it; reconciliation takes rows whose lease has expired.
 
+pub mod reconcile;
 pub mod settler;
+pub mod step;
 pub mod store;
 
 use std::sync::Arc;
-use std::time::Duration;
+use std::sync::atomic::{AtomicBool, AtomicI64, Ordering};
+use std::time::{Duration, Instant};
 
 use actix::prelude::*;
 use alloy::primitives::{Address, B256, U256};
 use chrono::{DateTime, Utc};
-use jm_chain::facilitator::{Facilitator, SettleError};
+use futures::future::BoxFuture;
+use jm_chain::facilitator::{Facilitator, Permit, SettleError, TxStatus};
 use jm_chain::x402::{PaymentPayload, PaymentRequirements};
+use journal_market_entity::payments;
 use sea_orm::{DatabaseConnection, DbErr};
 
 use crate::clock::SharedClock;
-use crate::health::{HealthRegistry, InFlight};
+use crate::handle::{ActorHandle, CallError};
+use crate::health::HealthRegistry;
+use reconcile::{Evidence, Next};
 pub use settler::{HttpSettler, LocalSettler, Settler};
+pub use step::{Refusal, Step};
+use step::{Verdict, rules};
 use store::Claim;
 
 const NAME: &str = "settlement";
 
-/// One payment step to settle.
+/// One payment step to settle. Who pays is the payload's signer, proven inside.
 #[derive(Debug, Clone)]
 pub struct PayStep {
-    pub wallet: Address,
     pub journal_id: i32,
-    pub step: &'static str,
+    /// The journal's author (lower-case address), for the "you wrote it" rule.
+    pub author_wallet: Option<String>,
+    pub swarm: bool,
+    pub step: Step,
     pub amount_units: i64,
     pub pay_to: Address,
-    /// Whether this step completes the purchase (then the unlock is written with it).
-    pub last: bool,
     pub payload: PaymentPayload,
     pub requirements: PaymentRequirements,
 }
 
-#[derive(Debug, Clone)]
-pub struct Settled {
-    pub tx: B256,
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Paid {
+    /// The step is settled by this transaction (now, or by an earlier request with the same
+    /// permit).
+    Settled { payer: Address, tx: B256 },
+    /// The fee of a person-written journal was paid already: `{ ok, already }`.
+    FeeAlreadyPaid,
 }
 
 #[derive(Debug, thiserror::Error)]
 pub enum PayError {
-    /// The payload must not be settled (402), with the reason.
+    /// The payload must not be settled, or settling it failed without moving money (402).
     #[error("{0}")]
     Rejected(String),
-    /// The step is held by another request or already done (409).
+    /// The purchase rules refuse the signer (409).
     #[error("{0}")]
-    Conflict(String),
-    /// The settlement was attempted and failed (402).
-    #[error("settlement failed: {0}")]
-    Failed(String),
+    Refused(Refusal),
+    /// The step's payment is on its way; the outcome is not known yet (409 + Retry-After).
+    #[error("the payment for this step is still settling; retry the same request shortly")]
+    StillSettling,
+    /// The in-flight limit is full (503 + Retry-After).
     #[error("payments are busy; retry shortly")]
     Busy,
     #[error("the chain could not be reached: {0}")]
     Chain(String),
+    #[error("the settlement actor is restarting; retry shortly")]
+    Stopped,
     #[error("the payment store failed")]
     Db(#[from] DbErr),
-    /// A test fault hook stopped the settlement after the transaction was sent.
-    #[error("settlement interrupted after the transaction was sent")]
+    /// A test fault point stopped the settlement, as a crash would.
+    #[error("settlement interrupted by a fault point")]
     Interrupted,
+}
+
+/// Where a test stops a settlement, as a crash would (test configurations only).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum FaultPoint {
+    #[default]
+    None,
+    /// After the pending row is written, before anything is sent.
+    BeforeSend,
+    /// Built-in settler: after the signed transaction's hash is recorded, before it is sent.
+    AfterRecord,
+    /// After the transaction is sent, before its hash is recorded (only the chain knows it).
+    BeforeRecord,
+    /// After the transaction is sent and recorded, before its receipt is read.
+    AfterSend,
 }
 
 #[derive(Debug, Clone)]
 pub struct SettlementSettings {
     pub max_in_flight: usize,
-    pub call_timeout: Duration,
-    /// Test hook: stop after the settle transaction is sent and recorded, as a crash would.
-    pub fault_after_send: bool,
-    /// Test hook: stop after the settle transaction is sent, before its hash is recorded: a
-    /// crash in the one window where only the chain knows the transaction.
-    pub fault_before_record: bool,
+    /// The longest a payment request waits for its settlement before answering "still
+    /// settling".
+    pub deadline: Duration,
+    /// How long a request waits for the receipt of the transaction it sent.
+    pub receipt_wait: Duration,
+    /// How long an instance may work on a row before another may take it.
+    pub lease: Duration,
+    /// How often pending rows are reconciled (the first backoff step).
+    pub reconcile_every: Duration,
+    pub fault: FaultPoint,
+}
+
+/// The outcome of settling one row, as far as it got.
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum RowState {
+    Settled(B256),
+    Failed(String),
+    Pending,
 }
 
 struct Inner {
@@ -83,6 +132,11 @@ struct Inner {
     clock: SharedClock,
     settings: SettlementSettings,
     health: HealthRegistry,
+    /// This process's name on leases.
+    instance: String,
+    /// Until when (unix ms) this instance holds the lease of the relayer key it sends with.
+    relayer_until: AtomicI64,
+    reconciling: AtomicBool,
 }
 
 fn now_secs(t: DateTime<Utc>) -> u64 {
@@ -93,248 +147,467 @@ fn lower(a: &Address) -> String {
     format!("{a:#x}")
 }
 
+fn chrono_of(d: Duration) -> chrono::Duration {
+    chrono::Duration::from_std(d).unwrap_or(chrono::Duration::MAX)
+}
+
+fn rejected(e: SettleError) -> PayError {
+    match e {
+        SettleError::Invalid(i) => PayError::Rejected(i.message),
+        SettleError::Chain(e) => PayError::Chain(e),
+        SettleError::Failed(e) => PayError::Rejected(format!("settlement failed: {e}")),
+    }
+}
+
+/// The parsed money terms of a row.
+struct Terms {
+    from: Address,
+    to: Address,
+    amount: U256,
+    nonce: U256,
+    deadline: u64,
+}
+
+fn terms(row: &payments::Model) -> Option<Terms> {
+    Some(Terms {
+        from: row.wallet.parse().ok()?,
+        to: row.pay_to.parse().ok()?,
+        amount: U256::from(u64::try_from(row.amount_units).ok()?),
+        nonce: U256::from_str_radix(&row.permit_nonce, 10).ok()?,
+        deadline: now_secs(row.permit_deadline),
+    })
+}
+
+/// The answer for a permit that has a row already (a retry, or a replay elsewhere).
+fn known(row: payments::Model, s: &PayStep) -> Result<Paid, PayError> {
+    if row.journal_id != s.journal_id || row.step != s.step.as_str() {
+        return Err(PayError::Rejected(
+            "this signed payment was already used".into(),
+        ));
+    }
+    match row.state.as_str() {
+        store::SETTLED => match (row.wallet.parse(), row.tx.as_deref().map(str::parse)) {
+            (Ok(payer), Some(Ok(tx))) => Ok(Paid::Settled { payer, tx }),
+            _ => Err(PayError::Rejected(
+                "the settled payment is unreadable".into(),
+            )),
+        },
+        store::PENDING => Err(PayError::StillSettling),
+        _ => Err(PayError::Rejected(format!(
+            "settlement failed: {}; sign a new payment",
+            row.error.unwrap_or_default()
+        ))),
+    }
+}
+
 impl Inner {
-    async fn pay(&self, s: PayStep) -> Result<Settled, PayError> {
-        let started = std::time::Instant::now();
+    fn lease_until(&self) -> DateTime<Utc> {
+        self.clock.now() + chrono_of(self.settings.lease)
+    }
+
+    /// Whether this instance may send now: always with an HTTP facilitator; with the relayer
+    /// key only while it holds the key's lease.
+    fn can_send(&self) -> bool {
+        self.settler.relayer().is_none()
+            || self.relayer_until.load(Ordering::Relaxed) > self.clock.now().timestamp_millis()
+    }
+
+    async fn pay(&self, s: PayStep) -> Result<Paid, PayError> {
+        let started = Instant::now();
         let now = self.clock.now();
-        // Every check that needs no money to move, before a row exists.
-        let t = std::time::Instant::now();
-        let verified = self
-            .settler
-            .verify(&s.payload, &s.requirements, now_secs(now))
-            .await;
+        // Who pays: the signer, proven before anything is looked up for that wallet.
+        let t = Instant::now();
+        let permit = self
+            .chain
+            .verify_signature(&s.payload, &s.requirements, now_secs(now))
+            .await
+            .map_err(rejected)?;
         let mut chain_time = t.elapsed();
-        let permit = match verified {
-            Ok(p) => p,
-            Err(SettleError::Invalid(i)) => return Err(PayError::Rejected(i.message)),
-            Err(SettleError::Chain(e)) => return Err(PayError::Chain(e)),
-            Err(SettleError::Failed(e)) => return Err(PayError::Failed(e)),
+        let wallet = lower(&permit.from);
+        let nonce = permit.permit.nonce.to_string();
+        if let Some(row) = store::by_permit(&self.db, &wallet, &nonce).await? {
+            return known(row, &s);
+        }
+        let standing =
+            store::standing(&self.db, &wallet, s.journal_id, s.author_wallet.as_deref()).await?;
+        match rules(standing, s.step, s.swarm) {
+            Verdict::Pay => {}
+            Verdict::FeeAlreadyPaid => return Ok(Paid::FeeAlreadyPaid),
+            Verdict::Refused(r) => return Err(PayError::Refused(r)),
+        }
+        if store::open_step(&self.db, &wallet, s.journal_id, s.step)
+            .await?
+            .is_some()
+        {
+            return Err(PayError::StillSettling);
+        }
+        // A spent nonce may have paid us (a front-runner settled this permit): the row is
+        // claimed and the chain searched, instead of refusing a buyer whose money moved.
+        let t = Instant::now();
+        let spent = match self
+            .settler
+            .verify(&s.payload, &s.requirements, &permit)
+            .await
+        {
+            Ok(()) => false,
+            Err(SettleError::Invalid(i)) if i.code == "permit2_invalid_nonce" => true,
+            Err(e) => return Err(rejected(e)),
         };
-        let payload =
-            serde_json::to_string(&s.payload).map_err(|e| PayError::Failed(e.to_string()))?;
-        let deadline =
-            DateTime::<Utc>::from_timestamp(permit.permit.deadline.saturating_to::<i64>(), 0)
-                .unwrap_or(now);
+        chain_time += t.elapsed();
+        let payload = serde_json::to_string(&s.payload)
+            .map_err(|e| PayError::Rejected(format!("the payload cannot be stored: {e}")))?;
+        let sender = self.can_send();
+        let lease = self.lease_until();
         let claim = store::claim(
             &self.db,
             &store::NewPayment {
-                wallet: &lower(&s.wallet),
+                wallet: &wallet,
                 journal_id: s.journal_id,
+                author_wallet: s.author_wallet.as_deref(),
+                swarm: s.swarm,
                 step: s.step,
                 amount_units: s.amount_units,
                 pay_to: &lower(&s.pay_to),
-                permit_nonce: &permit.permit.nonce.to_string(),
-                permit_deadline: deadline,
+                permit_nonce: &nonce,
+                permit_deadline: DateTime::<Utc>::from_timestamp(
+                    permit.permit.deadline.saturating_to::<i64>(),
+                    0,
+                )
+                .unwrap_or(now),
                 payload: &payload,
                 now,
+                lease: sender.then_some((self.instance.as_str(), lease)),
             },
         )
         .await?;
         let id = match claim {
             Claim::Claimed(id) => id,
-            Claim::Taken { state } if state == store::SETTLED => {
-                return Err(PayError::Conflict(
-                    "this payment step is already settled".into(),
-                ));
+            Claim::Rules(Verdict::FeeAlreadyPaid) => return Ok(Paid::FeeAlreadyPaid),
+            Claim::Rules(Verdict::Refused(r)) => return Err(PayError::Refused(r)),
+            Claim::Rules(Verdict::Pay) | Claim::StepHeld(_) => {
+                return Err(PayError::StillSettling);
             }
-            Claim::Taken { state } if state == "nonce" => {
-                return Err(PayError::Rejected(
-                    "this signed payment was already used".into(),
-                ));
-            }
-            Claim::Taken { .. } => {
-                return Err(PayError::Conflict(
-                    "a payment for this step is being settled; wait for it to finish".into(),
-                ));
-            }
+            Claim::Known(row) => return known(*row, &s),
         };
-        let t = std::time::Instant::now();
-        let submitted = self
-            .settler
-            .submit(&s.payload, &s.requirements, &permit)
-            .await;
+        if !sender {
+            // Another instance holds the relayer key: its reconciliation sends this row.
+            return self.await_row(id, permit.from).await;
+        }
+        let t = Instant::now();
+        if !spent {
+            self.send(id, &s.payload, &s.requirements, &permit).await?;
+        }
+        let row = store::find(&self.db, id).await?;
+        let state = self.settle_row(&row, self.settings.receipt_wait).await;
         chain_time += t.elapsed();
-        let tx = match submitted {
-            Ok(tx) => tx,
+        let state = match state {
+            Ok(state) => state,
             Err(e) => {
-                let msg = e.to_string();
-                store::fail(&self.db, id, &msg, self.clock.now()).await?;
-                return Err(match e {
-                    SettleError::Invalid(i) => PayError::Rejected(i.message),
-                    _ => PayError::Failed(msg),
-                });
+                self.give_back(id).await?;
+                return Err(e);
             }
         };
-        if self.settings.fault_before_record {
-            return Err(PayError::Interrupted);
-        }
-        store::record_tx(&self.db, id, &format!("{tx:#x}"), self.clock.now()).await?;
-        if self.settings.fault_after_send {
-            return Err(PayError::Interrupted);
-        }
-        let t = std::time::Instant::now();
-        let receipt = self.chain.receipt(tx).await;
-        chain_time += t.elapsed();
-        let amount = U256::from(s.amount_units);
-        self.apply_receipt(id, tx, receipt, s.wallet, s.pay_to, amount, s.last)
-            .await?;
-        // What the service itself spends per payment, apart from the chain (bench/purchase.sh).
         tracing::debug!(
             total_ms = started.elapsed().as_secs_f64() * 1000.0,
             chain_ms = chain_time.as_secs_f64() * 1000.0,
             "payment settled"
         );
-        Ok(Settled { tx })
-    }
-
-    /// Settles the row once the receipt shows the transfer; fails it when the receipt shows none.
-    async fn confirm(
-        &self,
-        id: i32,
-        tx: B256,
-        from: Address,
-        to: Address,
-        amount: U256,
-        last: bool,
-    ) -> Result<(), PayError> {
-        let receipt = self.chain.receipt(tx).await;
-        self.apply_receipt(id, tx, receipt, from, to, amount, last)
-            .await
-    }
-
-    #[allow(clippy::too_many_arguments)]
-    async fn apply_receipt(
-        &self,
-        id: i32,
-        tx: B256,
-        receipt: Result<Option<alloy::rpc::types::TransactionReceipt>, SettleError>,
-        from: Address,
-        to: Address,
-        amount: U256,
-        last: bool,
-    ) -> Result<(), PayError> {
-        let receipt = receipt.map_err(|e| PayError::Chain(e.to_string()))?;
-        match receipt {
-            Some(r) if self.chain.transfer_in(&r, from, to, amount) => {
-                store::settle(&self.db, id, &format!("{tx:#x}"), last, self.clock.now()).await?;
-                Ok(())
+        match state {
+            RowState::Settled(tx) => Ok(Paid::Settled {
+                payer: permit.from,
+                tx,
+            }),
+            RowState::Failed(why) => Err(PayError::Rejected(format!("settlement failed: {why}"))),
+            RowState::Pending => {
+                self.give_back(id).await?;
+                Err(PayError::StillSettling)
             }
-            Some(_) => {
-                let msg = format!("transaction {tx:#x} moved no matching USDG");
-                store::fail(&self.db, id, &msg, self.clock.now()).await?;
-                Err(PayError::Failed(msg))
-            }
-            None => Err(PayError::Chain(format!(
-                "no receipt for {tx:#x} yet; the payment stays pending"
-            ))),
         }
     }
 
-    /// Finishes the pending rows left by a crash: confirmed transfers are settled (with their
-    /// unlock), permits that can no longer move money are failed, the rest are sent again.
-    async fn recover(&self) -> Result<usize, PayError> {
-        let rows = store::pending(&self.db).await?;
-        let mut done = 0;
-        for row in rows {
-            let last = row.step == "author" || self.is_single_step(row.journal_id).await?;
-            let (Ok(from), Ok(to)) = (row.wallet.parse::<Address>(), row.pay_to.parse::<Address>())
-            else {
-                store::fail(&self.db, row.id, "unreadable addresses", self.clock.now()).await?;
-                continue;
-            };
-            let amount = U256::from(row.amount_units);
-            if let Some(tx) = row.tx.as_deref().and_then(|t| t.parse::<B256>().ok()) {
-                match self.confirm(row.id, tx, from, to, amount, last).await {
-                    Ok(()) => {
-                        done += 1;
-                        continue;
+    /// Hands a row this request worked on to reconciliation.
+    async fn give_back(&self, id: i32) -> Result<(), DbErr> {
+        let next = self.clock.now() + chrono_of(self.settings.reconcile_every);
+        store::release(&self.db, id, &self.instance, next, false).await
+    }
+
+    /// Waits for a row another instance settles.
+    async fn await_row(&self, id: i32, payer: Address) -> Result<Paid, PayError> {
+        let until = Instant::now() + self.settings.receipt_wait;
+        let mut pause = Duration::from_millis(20);
+        while Instant::now() < until {
+            tokio::time::sleep(pause).await;
+            pause = (pause * 2).min(Duration::from_millis(250));
+            let row = store::find(&self.db, id).await?;
+            match row.state.as_str() {
+                store::PENDING => continue,
+                store::SETTLED => {
+                    if let Some(Ok(tx)) = row.tx.as_deref().map(str::parse) {
+                        return Ok(Paid::Settled { payer, tx });
                     }
-                    Err(PayError::Failed(_)) => {}
-                    Err(e) => return Err(e),
+                }
+                _ => {
+                    return Err(PayError::Rejected(format!(
+                        "settlement failed: {}",
+                        row.error.unwrap_or_default()
+                    )));
                 }
             }
-            let nonce = U256::from_str_radix(&row.permit_nonce, 10).unwrap_or_default();
-            let used = self
-                .chain
-                .nonce_used(from, nonce)
-                .await
-                .map_err(|e| PayError::Chain(e.to_string()))?;
-            let expired = row.permit_deadline <= self.clock.now();
-            if !used && expired {
-                store::fail(
-                    &self.db,
-                    row.id,
-                    "the permit expired before it was settled",
-                    self.clock.now(),
-                )
-                .await?;
-            } else if !used {
-                // Not sent (or dropped): send it again; the nonce makes it at most once.
-                if let Ok(p) = serde_json::from_str::<PaymentPayload>(&row.payload) {
-                    let requirements = p.accepted.clone();
-                    if let Ok(permit) = self
-                        .settler
-                        .verify(&p, &requirements, now_secs(self.clock.now()))
-                        .await
-                        && let Ok(tx) = self.settler.submit(&p, &requirements, &permit).await
-                    {
-                        done += self.adopt(row.id, tx, from, to, amount, last).await? as usize;
-                    }
+        }
+        Err(PayError::StillSettling)
+    }
+
+    /// Sends the row's permit through the back-end, recording every hash it learns. Send
+    /// errors are logged, not returned: what happened is read from the chain afterwards.
+    async fn send(
+        &self,
+        id: i32,
+        p: &PaymentPayload,
+        r: &PaymentRequirements,
+        permit: &Permit,
+    ) -> Result<(), PayError> {
+        let fault = self.settings.fault;
+        if fault == FaultPoint::BeforeSend {
+            return Err(PayError::Interrupted);
+        }
+        let db = self.db.clone();
+        let clock = self.clock.clone();
+        let record = move |tx: B256| -> BoxFuture<'_, Result<(), String>> {
+            let (db, clock) = (db.clone(), clock.clone());
+            Box::pin(async move {
+                if fault == FaultPoint::BeforeRecord {
+                    return Ok(());
                 }
-            } else {
-                // Used, but the transaction was never recorded: find it on the chain, between
-                // ten minutes before the row (clock skew between this host and the chain) and
-                // the permit's deadline (no later block can spend it).
+                match store::record_tx(&db, id, &format!("{tx:#x}"), clock.now()).await {
+                    Ok(true) => {}
+                    Ok(false) => return Err("the hash belongs to another payment".into()),
+                    Err(e) => return Err(format!("recording the hash failed: {e}")),
+                }
+                if fault == FaultPoint::AfterRecord {
+                    return Err("stopped by a fault point".into());
+                }
+                Ok(())
+            })
+        };
+        let sent = self.settler.submit(p, r, permit, &record).await;
+        if fault != FaultPoint::None {
+            return Err(PayError::Interrupted);
+        }
+        if let Err(e) = sent {
+            tracing::warn!(payment = id, error = %e, "the settle call failed; the chain decides");
+            self.health.error(NAME, format!("payment {id}: {e}"));
+        }
+        Ok(())
+    }
+
+    /// Settles, fails or leaves pending one row from what the chain says, sending its permit
+    /// (again) when nothing is on the way and it is still valid. Waits up to `wait` for the
+    /// receipt of its newest transaction.
+    async fn settle_row(
+        &self,
+        row: &payments::Model,
+        wait: Duration,
+    ) -> Result<RowState, PayError> {
+        let chain = |e: SettleError| PayError::Chain(e.to_string());
+        let Some(t) = terms(row) else {
+            store::fail(&self.db, row.id, "the row is unreadable", self.clock.now()).await?;
+            return Ok(RowState::Failed("the row is unreadable".into()));
+        };
+        let last = Step::parse(&row.step) == Some(Step::Author)
+            || store::journal_is_swarm(&self.db, row.journal_id).await?;
+        let (paid_by, in_flight) = self.look_at_txs(row.id, &t, wait).await?;
+        let evidence = match paid_by {
+            Some(tx) => Evidence {
+                paid_by: Some(tx),
+                in_flight,
+                nonce_used: true,
+                head_time: 0,
+                deadline: t.deadline,
+            },
+            None => {
+                // One block for both facts: unspent at a block past the deadline is final.
+                let head = self.chain.head().await.map_err(chain)?;
+                Evidence {
+                    paid_by: None,
+                    in_flight,
+                    nonce_used: self
+                        .chain
+                        .nonce_used_at(t.from, t.nonce, head.number)
+                        .await
+                        .map_err(chain)?,
+                    head_time: head.timestamp,
+                    deadline: t.deadline,
+                }
+            }
+        };
+        match reconcile::next(&evidence) {
+            Next::Settle(tx) => self.settle_with(row, tx, last).await,
+            Next::Search => {
                 let found = self
                     .chain
                     .find_settlement(
-                        from,
-                        to,
-                        amount,
-                        nonce,
+                        t.from,
+                        t.to,
+                        t.amount,
+                        t.nonce,
                         now_secs(row.created_at).saturating_sub(600),
-                        now_secs(row.permit_deadline),
+                        t.deadline.min(evidence.head_time),
                     )
                     .await
-                    .map_err(|e| PayError::Chain(e.to_string()))?;
+                    .map_err(chain)?;
                 match found {
                     Some(tx) => {
-                        tracing::info!(payment = row.id, tx = %tx, "found the lost settle transaction");
-                        done += self.adopt(row.id, tx, from, to, amount, last).await? as usize;
+                        tracing::info!(payment = row.id, tx = %tx, "found the transaction that paid the permit");
+                        self.settle_with(row, tx, last).await
                     }
-                    None => tracing::warn!(
-                        payment = row.id,
-                        "permit used by a transaction that is not a settle of this payment; left pending for an operator"
-                    ),
+                    None => self.fail(row.id, reconcile::SPENT_ELSEWHERE).await,
                 }
             }
+            Next::Fail(why) => self.fail(row.id, why).await,
+            Next::Wait => Ok(RowState::Pending),
+            Next::Send if self.can_send() => {
+                let Ok(p) = serde_json::from_str::<PaymentPayload>(&row.payload) else {
+                    return self.fail(row.id, "the stored payload is unreadable").await;
+                };
+                let r = p.accepted.clone();
+                let permit = match self
+                    .chain
+                    .verify_signature(&p, &r, now_secs(self.clock.now()))
+                    .await
+                {
+                    Ok(permit) => permit,
+                    // Too close to its deadline for the terms check, or the chain is away:
+                    // the next look decides.
+                    Err(_) => return Ok(RowState::Pending),
+                };
+                self.send(row.id, &p, &r, &permit).await?;
+                let (paid_by, _) = self
+                    .look_at_txs(row.id, &t, self.settings.receipt_wait)
+                    .await?;
+                match paid_by {
+                    Some(tx) => self.settle_with(row, tx, last).await,
+                    None => Ok(RowState::Pending),
+                }
+            }
+            Next::Send => Ok(RowState::Pending),
         }
-        Ok(done)
     }
 
-    /// Records a recovered row's transaction and settles the row from its receipt; whether it
-    /// settled (a receipt not yet there or without the transfer leaves that to the row's state).
-    async fn adopt(
+    /// Looks at every transaction known for the row, newest first (waiting up to `wait` for
+    /// the newest one's receipt): the one that paid the permit, and whether one is in flight.
+    async fn look_at_txs(
         &self,
         id: i32,
-        tx: B256,
-        from: Address,
-        to: Address,
-        amount: U256,
-        last: bool,
-    ) -> Result<bool, DbErr> {
-        store::record_tx(&self.db, id, &format!("{tx:#x}"), self.clock.now()).await?;
-        Ok(self.confirm(id, tx, from, to, amount, last).await.is_ok())
+        t: &Terms,
+        wait: Duration,
+    ) -> Result<(Option<B256>, bool), PayError> {
+        let mut in_flight = false;
+        let txs = store::txs(&self.db, id).await?;
+        for (i, tx) in txs.iter().rev().enumerate() {
+            let Ok(tx) = tx.parse::<B256>() else { continue };
+            let w = if i == 0 { wait } else { Duration::ZERO };
+            match self
+                .chain
+                .tx_status(tx, t.from, t.nonce, t.to, t.amount, w)
+                .await
+                .map_err(|e| PayError::Chain(e.to_string()))?
+            {
+                TxStatus::Paid => return Ok((Some(tx), in_flight)),
+                TxStatus::Pending => in_flight = true,
+                TxStatus::NotPaid | TxStatus::Unknown => {}
+            }
+        }
+        Ok((None, in_flight))
     }
 
-    async fn is_single_step(&self, journal_id: i32) -> Result<bool, DbErr> {
-        use sea_orm::EntityTrait;
-        Ok(
-            journal_market_entity::journals::Entity::find_by_id(journal_id)
-                .one(&self.db)
-                .await?
-                .is_some_and(|j| j.swarm),
+    async fn settle_with(
+        &self,
+        row: &payments::Model,
+        tx: B256,
+        last: bool,
+    ) -> Result<RowState, PayError> {
+        if store::settle(
+            &self.db,
+            row.id,
+            &format!("{tx:#x}"),
+            last,
+            self.clock.now(),
         )
+        .await?
+        {
+            return Ok(RowState::Settled(tx));
+        }
+        // Settled by someone else meanwhile, or the hash settled another payment.
+        let now = store::find(&self.db, row.id).await?;
+        Ok(match now.state.as_str() {
+            store::SETTLED => match now.tx.as_deref().map(str::parse) {
+                Some(Ok(tx)) => RowState::Settled(tx),
+                _ => RowState::Pending,
+            },
+            store::FAILED => RowState::Failed(now.error.unwrap_or_default()),
+            _ => {
+                tracing::error!(payment = row.id, tx = %tx, "the transaction settled another payment");
+                RowState::Pending
+            }
+        })
+    }
+
+    async fn fail(&self, id: i32, why: &str) -> Result<RowState, PayError> {
+        store::fail(&self.db, id, why, self.clock.now()).await?;
+        Ok(RowState::Failed(why.to_string()))
+    }
+
+    /// One reconciliation pass: keeps the relayer lease, then every due row, each on its own
+    /// (one bad row never stops the others).
+    async fn tick(&self) {
+        if self.reconciling.swap(true, Ordering::AcqRel) {
+            return;
+        }
+        if let Err(e) = self.pass().await {
+            self.health.error(NAME, format!("reconciliation: {e}"));
+        } else {
+            self.health.heartbeat(NAME);
+        }
+        self.reconciling.store(false, Ordering::Release);
+    }
+
+    async fn pass(&self) -> Result<(), DbErr> {
+        if let Some(relayer) = self.settler.relayer() {
+            let now = self.clock.now();
+            let until = self.lease_until();
+            let held =
+                store::hold_relayer(&self.db, &lower(&relayer), &self.instance, now, until).await?;
+            // Stop sending a little before the lease ends: another instance may take it then.
+            let margin = chrono_of(self.settings.lease / 4);
+            self.relayer_until.store(
+                if held {
+                    (until - margin).timestamp_millis()
+                } else {
+                    i64::MIN
+                },
+                Ordering::Relaxed,
+            );
+        }
+        let now = self.clock.now();
+        for row in store::due(&self.db, now, 100).await? {
+            if !store::take_lease(&self.db, row.id, &self.instance, now, self.lease_until()).await?
+            {
+                continue;
+            }
+            let next_in = match self.settle_row(&row, Duration::ZERO).await {
+                Ok(RowState::Settled(_)) | Ok(RowState::Failed(_)) => continue,
+                Ok(RowState::Pending) => {
+                    reconcile::backoff(self.settings.reconcile_every, row.attempts)
+                }
+                Err(e) => {
+                    tracing::warn!(payment = row.id, error = %e, "reconciling a payment failed");
+                    reconcile::backoff(self.settings.reconcile_every, row.attempts + 1)
+                }
+            };
+            let next = self.clock.now() + chrono_of(next_in);
+            store::release(&self.db, row.id, &self.instance, next, true).await?;
+        }
+        Ok(())
     }
 }
 
@@ -346,21 +619,13 @@ impl Actor for SettlementActor {
     type Context = Context<Self>;
 
     fn started(&mut self, ctx: &mut Self::Context) {
-        let inner = self.inner.clone();
-        ctx.spawn(
-            async move {
-                match inner.recover().await {
-                    Ok(n) => {
-                        inner.health.heartbeat(NAME);
-                        if n > 0 {
-                            tracing::info!(settled = n, "recovered pending payments");
-                        }
-                    }
-                    Err(e) => inner.health.error(NAME, format!("recovery: {e}")),
-                }
-            }
-            .into_actor(self),
-        );
+        let every = self.inner.settings.reconcile_every;
+        let reconcile = |act: &mut Self, ctx: &mut Context<Self>| {
+            let inner = act.inner.clone();
+            ctx.spawn(async move { inner.tick().await }.into_actor(act));
+        };
+        reconcile(self, ctx);
+        ctx.run_interval(every, reconcile);
     }
 }
 
@@ -371,11 +636,11 @@ impl Supervised for SettlementActor {
 }
 
 #[derive(Message)]
-#[rtype(result = "Result<Settled, PayError>")]
+#[rtype(result = "Result<Paid, PayError>")]
 struct Pay(PayStep);
 
 impl Handler<Pay> for SettlementActor {
-    type Result = ResponseFuture<Result<Settled, PayError>>;
+    type Result = ResponseFuture<Result<Paid, PayError>>;
     fn handle(&mut self, m: Pay, _: &mut Self::Context) -> Self::Result {
         let inner = self.inner.clone();
         Box::pin(async move { inner.pay(m.0).await })
@@ -384,9 +649,7 @@ impl Handler<Pay> for SettlementActor {
 
 #[derive(Clone)]
 pub struct SettlementHandle {
-    addr: Addr<SettlementActor>,
-    in_flight: InFlight,
-    deadline: Duration,
+    handle: ActorHandle<SettlementActor>,
 }
 
 impl SettlementHandle {
@@ -398,35 +661,39 @@ impl SettlementHandle {
         settings: SettlementSettings,
         health: HealthRegistry,
     ) -> Self {
-        let in_flight = InFlight::new(NAME, settings.max_in_flight, health.clone());
-        // Verify, send, and wait for a receipt: a few chain calls.
-        let deadline = settings.call_timeout * 20;
         health.heartbeat(NAME);
+        let (max, deadline) = (settings.max_in_flight, settings.deadline);
+        let mut id = [0u8; 8];
+        // A name for this process's leases; uniqueness is all that matters.
+        let _ = getrandom::fill(&mut id);
         let inner = Arc::new(Inner {
             db,
             settler,
             chain,
             clock,
             settings,
-            health,
+            health: health.clone(),
+            instance: alloy::hex::encode(id),
+            relayer_until: AtomicI64::new(i64::MIN),
+            reconciling: AtomicBool::new(false),
         });
         let addr = Supervisor::start(move |_| SettlementActor {
             inner: inner.clone(),
         });
         SettlementHandle {
-            addr,
-            in_flight,
-            deadline,
+            handle: ActorHandle::new(NAME, addr, max, deadline, health),
         }
     }
 
     /// Settles one step. The pending row is written inside, before any money moves, so a
-    /// dropped request still leaves a row the recovery finishes.
-    pub async fn pay(&self, step: PayStep) -> Result<Settled, PayError> {
-        let _slot = self.in_flight.try_enter().ok_or(PayError::Busy)?;
-        match tokio::time::timeout(self.deadline, self.addr.send(Pay(step))).await {
-            Ok(Ok(r)) => r,
-            _ => Err(PayError::Busy),
+    /// request that gives up still leaves a row that reconciliation finishes.
+    pub async fn pay(&self, step: PayStep) -> Result<Paid, PayError> {
+        match self.handle.call(Pay(step)).await {
+            Ok(r) => r,
+            Err(CallError::Busy) => Err(PayError::Busy),
+            // The work goes on in the actor; the row is pending.
+            Err(CallError::TimedOut) => Err(PayError::StillSettling),
+            Err(CallError::Stopped) => Err(PayError::Stopped),
         }
     }
 }

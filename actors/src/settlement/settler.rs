@@ -1,34 +1,41 @@
 //! The two settlement back-ends behind one trait: the built-in settler (the proxy's `settle`
 //! sent with the service's relayer key) and a standard x402 v2 facilitator over HTTP.
+//! Neither is trusted for the outcome: the caller settles a payment from the chain.
 
 use std::sync::Arc;
 use std::time::Duration;
 
-use alloy::primitives::B256;
+use alloy::primitives::{Address, B256};
 use futures::future::BoxFuture;
-use jm_chain::facilitator::{Facilitator, Invalid, Permit, SettleError};
+use jm_chain::facilitator::{Facilitator, Invalid, Permit, Record, SettleError};
 use jm_chain::x402::{
     FacilitatorRequest, PaymentPayload, PaymentRequirements, SettleResponse, VERSION,
     VerifyResponse,
 };
 
 pub trait Settler: Send + Sync {
-    /// Every check before money moves; the parsed permit when the payment may be settled.
+    /// Every check before money moves, for a permit whose signature is verified already.
     fn verify<'a>(
         &'a self,
         p: &'a PaymentPayload,
         r: &'a PaymentRequirements,
-        now: u64,
-    ) -> BoxFuture<'a, Result<Permit, SettleError>>;
+        permit: &'a Permit,
+    ) -> BoxFuture<'a, Result<(), SettleError>>;
 
-    /// Settles a verified payment and returns the transaction hash. The caller confirms the
-    /// transfer from the receipt: no back-end's word is taken for it.
+    /// Settles a verified payment. Every transaction hash the back-end makes known is given to
+    /// `record` (before sending, for the built-in settler). `Ok` carries the hash sent; an
+    /// error leaves the outcome to the chain: the caller never takes it as proof of anything.
     fn submit<'a>(
         &'a self,
         p: &'a PaymentPayload,
         r: &'a PaymentRequirements,
         permit: &'a Permit,
+        record: Record<'a>,
     ) -> BoxFuture<'a, Result<B256, SettleError>>;
+
+    /// The relayer key this back-end sends with, if it is ours (one instance at a time may
+    /// send with it).
+    fn relayer(&self) -> Option<Address>;
 }
 
 pub struct LocalSettler(pub Arc<Facilitator>);
@@ -36,11 +43,11 @@ pub struct LocalSettler(pub Arc<Facilitator>);
 impl Settler for LocalSettler {
     fn verify<'a>(
         &'a self,
-        p: &'a PaymentPayload,
-        r: &'a PaymentRequirements,
-        now: u64,
-    ) -> BoxFuture<'a, Result<Permit, SettleError>> {
-        Box::pin(self.0.verify(p, r, now))
+        _: &'a PaymentPayload,
+        _: &'a PaymentRequirements,
+        permit: &'a Permit,
+    ) -> BoxFuture<'a, Result<(), SettleError>> {
+        Box::pin(self.0.verify_state(permit))
     }
 
     fn submit<'a>(
@@ -48,8 +55,13 @@ impl Settler for LocalSettler {
         _: &'a PaymentPayload,
         _: &'a PaymentRequirements,
         permit: &'a Permit,
+        record: Record<'a>,
     ) -> BoxFuture<'a, Result<B256, SettleError>> {
-        Box::pin(self.0.submit(permit))
+        Box::pin(self.0.submit_recorded(permit, record))
+    }
+
+    fn relayer(&self) -> Option<Address> {
+        self.0.relayer_address()
     }
 }
 
@@ -58,22 +70,14 @@ pub struct HttpSettler {
     url: String,
     token: Option<String>,
     http: reqwest::Client,
-    /// For the checks that need no facilitator (parsing, terms).
-    chain: Arc<Facilitator>,
 }
 
 impl HttpSettler {
-    pub fn new(
-        url: &str,
-        token: Option<String>,
-        timeout: Duration,
-        chain: Arc<Facilitator>,
-    ) -> anyhow::Result<Self> {
+    pub fn new(url: &str, token: Option<String>, timeout: Duration) -> anyhow::Result<Self> {
         Ok(HttpSettler {
             url: url.trim_end_matches('/').to_string(),
             token,
             http: reqwest::Client::builder().timeout(timeout).build()?,
-            chain,
         })
     }
 
@@ -121,22 +125,26 @@ impl Settler for HttpSettler {
         &'a self,
         p: &'a PaymentPayload,
         r: &'a PaymentRequirements,
-        now: u64,
-    ) -> BoxFuture<'a, Result<Permit, SettleError>> {
+        _: &'a Permit,
+    ) -> BoxFuture<'a, Result<(), SettleError>> {
         Box::pin(async move {
-            let permit = self.chain.check(p, r, now).map_err(SettleError::Invalid)?;
             let v: VerifyResponse = self.post("/verify", p, r).await?;
             if v.is_valid {
-                Ok(permit)
-            } else {
-                let code = v.invalid_reason.unwrap_or_else(|| "invalid_payment".into());
-                Err(SettleError::Invalid(Invalid {
-                    code: "facilitator_rejected",
-                    message: v
-                        .invalid_message
-                        .map_or(code.clone(), |m| format!("{code}: {m}")),
-                }))
+                return Ok(());
             }
+            let reason = v.invalid_reason.unwrap_or_else(|| "invalid_payment".into());
+            Err(SettleError::Invalid(Invalid {
+                // The reference code for a spent nonce keeps its meaning: the caller looks
+                // for the transaction that spent it.
+                code: if reason == "permit2_invalid_nonce" {
+                    "permit2_invalid_nonce"
+                } else {
+                    "facilitator_rejected"
+                },
+                message: v
+                    .invalid_message
+                    .map_or(reason.clone(), |m| format!("{reason}: {m}")),
+            }))
         })
     }
 
@@ -145,18 +153,29 @@ impl Settler for HttpSettler {
         p: &'a PaymentPayload,
         r: &'a PaymentRequirements,
         _: &'a Permit,
+        record: Record<'a>,
     ) -> BoxFuture<'a, Result<B256, SettleError>> {
         Box::pin(async move {
             let s: SettleResponse = self.post("/settle", p, r).await?;
-            if !s.success {
-                return Err(SettleError::Failed(format!(
+            // A hash is evidence whatever the facilitator says about it.
+            let tx = s.transaction.parse::<B256>().ok();
+            if let Some(tx) = tx {
+                record(tx).await.map_err(SettleError::Failed)?;
+            }
+            match (s.success, tx) {
+                (true, Some(tx)) => Ok(tx),
+                (true, None) => Err(SettleError::Failed(
+                    "the facilitator reported success without a transaction hash".into(),
+                )),
+                (false, _) => Err(SettleError::Failed(format!(
                     "the facilitator did not settle: {}",
                     s.error_message.or(s.error_reason).unwrap_or_default()
-                )));
+                ))),
             }
-            s.transaction.parse::<B256>().map_err(|_| {
-                SettleError::Failed("the facilitator returned no transaction hash".into())
-            })
         })
+    }
+
+    fn relayer(&self) -> Option<Address> {
+        None
     }
 }

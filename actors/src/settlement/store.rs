@@ -1,47 +1,131 @@
-//! Payment and unlock rows. A payment step is a row before any money moves, keyed by
-//! (wallet, journal, step) and by (wallet, permit nonce), so a retry or a race can never settle
-//! twice; the last step's unlock is written in the transaction that settles it.
+//! Payment rows, their transactions, and unlocks. A payment step is a row before any money
+//! moves. Open rows (pending or settled) are unique per (wallet, journal, step), every row per
+//! (wallet, permit nonce), and a transaction hash belongs to one row; the purchase rules are
+//! checked in the transaction that inserts the row, and the last step's unlock is written in
+//! the transaction that settles it. Failed rows stay as history.
 
 use chrono::{DateTime, Utc};
-use journal_market_entity::{payments, unlocks};
-use sea_orm::sea_query::{Expr, OnConflict};
+use journal_market_entity::{journals, payment_txs, payments, relayer_leases, unlocks};
+use sea_orm::sea_query::{Expr, ExprTrait, OnConflict};
 use sea_orm::{
-    ActiveValue::Set, ColumnTrait, ConnectionTrait, DatabaseConnection, DbErr, EntityTrait,
-    QueryFilter, SqlErr,
+    ActiveValue::Set, ColumnTrait, Condition, ConnectionTrait, DatabaseConnection, DbErr,
+    EntityTrait, QueryFilter, QueryOrder, QuerySelect, SqlErr,
 };
+
+use super::step::{Standing, Step, Verdict, rules};
 
 pub const PENDING: &str = "pending";
 pub const SETTLED: &str = "settled";
 pub const FAILED: &str = "failed";
 
+fn unique_violation(e: &DbErr) -> bool {
+    matches!(e.sql_err(), Some(SqlErr::UniqueConstraintViolation(_)))
+}
+
 pub struct NewPayment<'a> {
     pub wallet: &'a str,
     pub journal_id: i32,
-    pub step: &'a str,
+    pub author_wallet: Option<&'a str>,
+    pub swarm: bool,
+    pub step: Step,
     pub amount_units: i64,
     pub pay_to: &'a str,
     pub permit_nonce: &'a str,
     pub permit_deadline: DateTime<Utc>,
     pub payload: &'a str,
     pub now: DateTime<Utc>,
+    /// The instance that works on the row and until when; `None` leaves it to reconciliation.
+    pub lease: Option<(&'a str, DateTime<Utc>)>,
 }
 
 /// The outcome of claiming a step for settlement.
-#[derive(Debug, PartialEq, Eq)]
+#[derive(Debug)]
 pub enum Claim {
-    /// This request owns the pending row and settles it.
+    /// The row is new and pending.
     Claimed(i32),
-    /// Another request holds the step (pending), it is settled already, or the permit's nonce
-    /// belongs to another payment (`nonce`).
-    Taken { state: String },
+    /// The rules refuse the wallet, or the fee is paid already.
+    Rules(Verdict),
+    /// This permit has a row already (a retry, or a replay).
+    Known(Box<payments::Model>),
+    /// Another permit's row holds the step (pending or settled).
+    StepHeld(Box<payments::Model>),
 }
 
-/// Inserts the pending row, or takes over a failed one; reports who holds the step otherwise.
+/// Where `wallet` stands with the journal, read inside `db` (a transaction when writing).
+pub async fn standing(
+    db: &impl ConnectionTrait,
+    wallet: &str,
+    journal_id: i32,
+    author_wallet: Option<&str>,
+) -> Result<Standing, DbErr> {
+    let unlocked = unlocks::Entity::find_by_id((wallet.to_string(), journal_id))
+        .one(db)
+        .await?
+        .is_some();
+    let fee_paid = payments::Entity::find()
+        .filter(payments::Column::Wallet.eq(wallet))
+        .filter(payments::Column::JournalId.eq(journal_id))
+        .filter(payments::Column::Step.eq(Step::Burn.as_str()))
+        .filter(payments::Column::State.eq(SETTLED))
+        .one(db)
+        .await?
+        .is_some();
+    Ok(Standing {
+        wrote_it: author_wallet == Some(wallet),
+        unlocked,
+        fee_paid,
+    })
+}
+
+pub async fn by_permit(
+    db: &impl ConnectionTrait,
+    wallet: &str,
+    nonce: &str,
+) -> Result<Option<payments::Model>, DbErr> {
+    payments::Entity::find()
+        .filter(payments::Column::Wallet.eq(wallet))
+        .filter(payments::Column::PermitNonce.eq(nonce))
+        .one(db)
+        .await
+}
+
+/// The pending or settled row of a step, if any.
+pub async fn open_step(
+    db: &impl ConnectionTrait,
+    wallet: &str,
+    journal_id: i32,
+    step: Step,
+) -> Result<Option<payments::Model>, DbErr> {
+    payments::Entity::find()
+        .filter(payments::Column::Wallet.eq(wallet))
+        .filter(payments::Column::JournalId.eq(journal_id))
+        .filter(payments::Column::Step.eq(step.as_str()))
+        .filter(payments::Column::State.ne(FAILED))
+        .one(db)
+        .await
+}
+
+/// Inserts the pending row when the rules allow it, in one write transaction: no handler
+/// mistake can record an author step without a settled fee, or a step of an unlocked journal.
 pub async fn claim(db: &DatabaseConnection, p: &NewPayment<'_>) -> Result<Claim, DbErr> {
+    let txn = crate::db::begin_write(db).await?;
+    if let Some(row) = by_permit(&txn, p.wallet, p.permit_nonce).await? {
+        txn.rollback().await?;
+        return Ok(Claim::Known(Box::new(row)));
+    }
+    let verdict = rules(
+        standing(&txn, p.wallet, p.journal_id, p.author_wallet).await?,
+        p.step,
+        p.swarm,
+    );
+    if verdict != Verdict::Pay {
+        txn.rollback().await?;
+        return Ok(Claim::Rules(verdict));
+    }
     let row = payments::ActiveModel {
         wallet: Set(p.wallet.to_string()),
         journal_id: Set(p.journal_id),
-        step: Set(p.step.to_string()),
+        step: Set(p.step.as_str().to_string()),
         amount_units: Set(p.amount_units),
         pay_to: Set(p.pay_to.to_string()),
         permit_nonce: Set(p.permit_nonce.to_string()),
@@ -52,90 +136,89 @@ pub async fn claim(db: &DatabaseConnection, p: &NewPayment<'_>) -> Result<Claim,
         error: Set(None),
         created_at: Set(p.now),
         updated_at: Set(p.now),
+        lease_owner: Set(p.lease.map(|l| l.0.to_string())),
+        lease_until: Set(p.lease.map(|l| l.1)),
+        next_check_at: Set(None),
+        attempts: Set(0),
         ..Default::default()
     };
-    match payments::Entity::insert(row).exec(db).await {
-        Ok(res) => return Ok(Claim::Claimed(res.last_insert_id)),
-        Err(e) if matches!(e.sql_err(), Some(SqlErr::UniqueConstraintViolation(_))) => {}
-        Err(e) => return Err(e),
-    }
-    // The step (or the permit) is known: a failed attempt may be taken over by one request.
-    let taken = payments::Entity::update_many()
-        .col_expr(payments::Column::State, Expr::value(PENDING))
-        .col_expr(payments::Column::AmountUnits, Expr::value(p.amount_units))
-        .col_expr(payments::Column::PayTo, Expr::value(p.pay_to))
-        .col_expr(payments::Column::PermitNonce, Expr::value(p.permit_nonce))
-        .col_expr(
-            payments::Column::PermitDeadline,
-            Expr::value(p.permit_deadline),
-        )
-        .col_expr(payments::Column::Payload, Expr::value(p.payload))
-        .col_expr(payments::Column::Tx, Expr::value(Option::<String>::None))
-        .col_expr(payments::Column::Error, Expr::value(Option::<String>::None))
-        .col_expr(payments::Column::UpdatedAt, Expr::value(p.now))
-        .filter(payments::Column::Wallet.eq(p.wallet))
-        .filter(payments::Column::JournalId.eq(p.journal_id))
-        .filter(payments::Column::Step.eq(p.step))
-        .filter(payments::Column::State.eq(FAILED))
-        .exec(db)
-        .await;
-    match taken {
-        Ok(r) if r.rows_affected == 1 => {
-            let row = find_step(db, p.wallet, p.journal_id, p.step).await?;
-            Ok(row.map_or(
-                Claim::Taken {
-                    state: PENDING.into(),
-                },
-                |r| Claim::Claimed(r.id),
-            ))
+    match payments::Entity::insert(row).exec(&txn).await {
+        Ok(res) => {
+            txn.commit().await?;
+            Ok(Claim::Claimed(res.last_insert_id))
         }
-        Err(e) if matches!(e.sql_err(), Some(SqlErr::UniqueConstraintViolation(_))) => {
-            Ok(Claim::Taken {
-                state: "nonce".into(),
-            })
+        Err(e) if unique_violation(&e) => {
+            // A concurrent request won the step or the permit.
+            txn.rollback().await?;
+            if let Some(row) = by_permit(db, p.wallet, p.permit_nonce).await? {
+                return Ok(Claim::Known(Box::new(row)));
+            }
+            match open_step(db, p.wallet, p.journal_id, p.step).await? {
+                Some(row) => Ok(Claim::StepHeld(Box::new(row))),
+                None => Err(e),
+            }
         }
         Err(e) => Err(e),
-        Ok(_) => {
-            let state = match find_step(db, p.wallet, p.journal_id, p.step).await? {
-                Some(r) => r.state,
-                None => "nonce".into(),
-            };
-            Ok(Claim::Taken { state })
-        }
     }
 }
 
-pub async fn find_step(
-    db: &impl ConnectionTrait,
-    wallet: &str,
-    journal_id: i32,
-    step: &str,
-) -> Result<Option<payments::Model>, DbErr> {
-    payments::Entity::find()
-        .filter(payments::Column::Wallet.eq(wallet))
-        .filter(payments::Column::JournalId.eq(journal_id))
-        .filter(payments::Column::Step.eq(step))
+pub async fn find(db: &impl ConnectionTrait, id: i32) -> Result<payments::Model, DbErr> {
+    payments::Entity::find_by_id(id)
         .one(db)
-        .await
+        .await?
+        .ok_or_else(|| DbErr::RecordNotFound(format!("payment {id}")))
 }
 
+/// Whether a payment's journal is written by the swarm (its one step is the last).
+pub async fn journal_is_swarm(db: &impl ConnectionTrait, journal_id: i32) -> Result<bool, DbErr> {
+    Ok(journals::Entity::find_by_id(journal_id)
+        .one(db)
+        .await?
+        .is_some_and(|j| j.swarm))
+}
+
+/// Keeps a transaction hash learned for a payment. `false` when the hash belongs to another
+/// payment (it can settle only one).
 pub async fn record_tx(
-    db: &DatabaseConnection,
+    db: &impl ConnectionTrait,
     id: i32,
     tx: &str,
     now: DateTime<Utc>,
-) -> Result<(), DbErr> {
-    payments::Entity::update_many()
-        .col_expr(payments::Column::Tx, Expr::value(tx))
-        .col_expr(payments::Column::UpdatedAt, Expr::value(now))
-        .filter(payments::Column::Id.eq(id))
-        .exec(db)
-        .await
-        .map(|_| ())
+) -> Result<bool, DbErr> {
+    let row = payment_txs::ActiveModel {
+        tx: Set(tx.to_string()),
+        payment_id: Set(id),
+        created_at: Set(now),
+    };
+    payment_txs::Entity::insert(row)
+        .on_conflict(
+            OnConflict::column(payment_txs::Column::Tx)
+                .do_nothing()
+                .to_owned(),
+        )
+        .exec_without_returning(db)
+        .await?;
+    Ok(payment_txs::Entity::find_by_id(tx.to_string())
+        .one(db)
+        .await?
+        .is_some_and(|t| t.payment_id == id))
 }
 
+/// Every transaction hash learned for a payment, oldest first.
+pub async fn txs(db: &impl ConnectionTrait, id: i32) -> Result<Vec<String>, DbErr> {
+    Ok(payment_txs::Entity::find()
+        .filter(payment_txs::Column::PaymentId.eq(id))
+        .order_by_asc(payment_txs::Column::CreatedAt)
+        .all(db)
+        .await?
+        .into_iter()
+        .map(|t| t.tx)
+        .collect())
+}
+
+/// Fails a pending row (only on proof that the permit did not and cannot pay).
 pub async fn fail(
-    db: &DatabaseConnection,
+    db: &impl ConnectionTrait,
     id: i32,
     error: &str,
     now: DateTime<Utc>,
@@ -144,6 +227,14 @@ pub async fn fail(
         .col_expr(payments::Column::State, Expr::value(FAILED))
         .col_expr(payments::Column::Error, Expr::value(error))
         .col_expr(payments::Column::UpdatedAt, Expr::value(now))
+        .col_expr(
+            payments::Column::LeaseOwner,
+            Expr::value(Option::<String>::None),
+        )
+        .col_expr(
+            payments::Column::LeaseUntil,
+            Expr::value(Option::<DateTime<Utc>>::None),
+        )
         .filter(payments::Column::Id.eq(id))
         .filter(payments::Column::State.eq(PENDING))
         .exec(db)
@@ -151,8 +242,9 @@ pub async fn fail(
         .map(|_| ())
 }
 
-/// Marks the row settled and, on the last step, records the unlock, in one transaction.
-/// Returns false when the row was not pending any more (someone else finished it).
+/// Marks the row settled by `tx` and, on the last step, records the unlock, in one
+/// transaction. `false` when the row was not pending any more, or when `tx` settled another
+/// payment already.
 pub async fn settle(
     db: &DatabaseConnection,
     id: i32,
@@ -161,24 +253,37 @@ pub async fn settle(
     now: DateTime<Utc>,
 ) -> Result<bool, DbErr> {
     let txn = crate::db::begin_write(db).await?;
+    if !record_tx(&txn, id, tx, now).await? {
+        txn.rollback().await?;
+        return Ok(false);
+    }
     let done = payments::Entity::update_many()
         .col_expr(payments::Column::State, Expr::value(SETTLED))
         .col_expr(payments::Column::Tx, Expr::value(tx))
         .col_expr(payments::Column::UpdatedAt, Expr::value(now))
+        .col_expr(
+            payments::Column::LeaseOwner,
+            Expr::value(Option::<String>::None),
+        )
+        .col_expr(
+            payments::Column::LeaseUntil,
+            Expr::value(Option::<DateTime<Utc>>::None),
+        )
         .filter(payments::Column::Id.eq(id))
         .filter(payments::Column::State.eq(PENDING))
         .exec(&txn)
-        .await?
-        .rows_affected;
+        .await;
+    let done = match done {
+        Ok(r) => r.rows_affected,
+        Err(e) if unique_violation(&e) => 0,
+        Err(e) => return Err(e),
+    };
     if done != 1 {
         txn.rollback().await?;
         return Ok(false);
     }
     if unlock {
-        let row = payments::Entity::find_by_id(id)
-            .one(&txn)
-            .await?
-            .ok_or_else(|| DbErr::RecordNotFound("payment".into()))?;
+        let row = find(&txn, id).await?;
         let paid: i64 = payments::Entity::find()
             .filter(payments::Column::Wallet.eq(row.wallet.clone()))
             .filter(payments::Column::JournalId.eq(row.journal_id))
@@ -206,6 +311,140 @@ pub async fn settle(
     Ok(true)
 }
 
+/// Takes the lease of a pending row for `owner` when nobody else holds a live one.
+pub async fn take_lease(
+    db: &DatabaseConnection,
+    id: i32,
+    owner: &str,
+    now: DateTime<Utc>,
+    until: DateTime<Utc>,
+) -> Result<bool, DbErr> {
+    let r = payments::Entity::update_many()
+        .col_expr(payments::Column::LeaseOwner, Expr::value(owner))
+        .col_expr(payments::Column::LeaseUntil, Expr::value(until))
+        .filter(payments::Column::Id.eq(id))
+        .filter(payments::Column::State.eq(PENDING))
+        .filter(
+            Condition::any()
+                .add(payments::Column::LeaseUntil.is_null())
+                .add(payments::Column::LeaseUntil.lt(now))
+                .add(payments::Column::LeaseOwner.eq(owner)),
+        )
+        .exec(db)
+        .await?;
+    Ok(r.rows_affected == 1)
+}
+
+/// Gives a row back to reconciliation, to be looked at again at `next_check_at`.
+pub async fn release(
+    db: &DatabaseConnection,
+    id: i32,
+    owner: &str,
+    next_check_at: DateTime<Utc>,
+    counted: bool,
+) -> Result<(), DbErr> {
+    let mut q = payments::Entity::update_many()
+        .col_expr(
+            payments::Column::LeaseOwner,
+            Expr::value(Option::<String>::None),
+        )
+        .col_expr(
+            payments::Column::LeaseUntil,
+            Expr::value(Option::<DateTime<Utc>>::None),
+        )
+        .col_expr(payments::Column::NextCheckAt, Expr::value(next_check_at));
+    if counted {
+        q = q.col_expr(
+            payments::Column::Attempts,
+            Expr::col(payments::Column::Attempts).add(1),
+        );
+    }
+    q.filter(payments::Column::Id.eq(id))
+        .filter(payments::Column::LeaseOwner.eq(owner))
+        .exec(db)
+        .await
+        .map(|_| ())
+}
+
+/// Pending rows nobody holds a live lease on and whose backoff has passed, oldest first.
+pub async fn due(
+    db: &DatabaseConnection,
+    now: DateTime<Utc>,
+    limit: u64,
+) -> Result<Vec<payments::Model>, DbErr> {
+    payments::Entity::find()
+        .filter(payments::Column::State.eq(PENDING))
+        .filter(
+            Condition::any()
+                .add(payments::Column::LeaseUntil.is_null())
+                .add(payments::Column::LeaseUntil.lt(now)),
+        )
+        .filter(
+            Condition::any()
+                .add(payments::Column::NextCheckAt.is_null())
+                .add(payments::Column::NextCheckAt.lte(now)),
+        )
+        .order_by_asc(payments::Column::Id)
+        .limit(limit)
+        .all(db)
+        .await
+}
+
+/// Holds the lease of a relayer key for `owner` (taking it when free or expired); whether
+/// `owner` holds it now.
+pub async fn hold_relayer(
+    db: &DatabaseConnection,
+    address: &str,
+    owner: &str,
+    now: DateTime<Utc>,
+    until: DateTime<Utc>,
+) -> Result<bool, DbErr> {
+    let txn = crate::db::begin_write(db).await?;
+    let inserted = relayer_leases::Entity::insert(relayer_leases::ActiveModel {
+        address: Set(address.to_string()),
+        owner: Set(owner.to_string()),
+        lease_until: Set(until),
+    })
+    .on_conflict(
+        OnConflict::column(relayer_leases::Column::Address)
+            .do_nothing()
+            .to_owned(),
+    )
+    .exec_without_returning(&txn)
+    .await?;
+    let held = inserted == 1
+        || relayer_leases::Entity::update_many()
+            .col_expr(relayer_leases::Column::Owner, Expr::value(owner))
+            .col_expr(relayer_leases::Column::LeaseUntil, Expr::value(until))
+            .filter(relayer_leases::Column::Address.eq(address))
+            .filter(
+                Condition::any()
+                    .add(relayer_leases::Column::Owner.eq(owner))
+                    .add(relayer_leases::Column::LeaseUntil.lt(now)),
+            )
+            .exec(&txn)
+            .await?
+            .rows_affected
+            == 1;
+    txn.commit().await?;
+    Ok(held)
+}
+
+/// Gives a relayer key up (a clean shutdown), so another instance takes it at once.
+pub async fn drop_relayer(
+    db: &DatabaseConnection,
+    address: &str,
+    owner: &str,
+) -> Result<(), DbErr> {
+    relayer_leases::Entity::delete_many()
+        .filter(relayer_leases::Column::Address.eq(address))
+        .filter(relayer_leases::Column::Owner.eq(owner))
+        .exec(db)
+        .await
+        .map(|_| ())
+}
+
+/// All pending rows (tests and operators).
 pub async fn pending(db: &DatabaseConnection) -> Result<Vec<payments::Model>, DbErr> {
     payments::Entity::find()
         .filter(payments::Column::State.eq(PENDING))

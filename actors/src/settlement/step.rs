@@ -1,0 +1,171 @@
+//! The steps of a purchase, shared by the HTTP layer and the settlement actor, and the rules
+//! that say whether a wallet may pay a step. Pure.
+
+use std::fmt;
+
+/// The two payment endpoints.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Step {
+    /// `/pay/burn`: the whole price of a swarm journal, or the 10% fee of a person's.
+    Burn,
+    /// `/pay/author`: the 90% of a person-written journal, to the token holder.
+    Author,
+}
+
+impl Step {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Step::Burn => "burn",
+            Step::Author => "author",
+        }
+    }
+
+    pub fn parse(s: &str) -> Option<Step> {
+        match s {
+            "burn" => Some(Step::Burn),
+            "author" => Some(Step::Author),
+            _ => None,
+        }
+    }
+
+    pub fn path(self) -> &'static str {
+        match self {
+            Step::Burn => "/pay/burn",
+            Step::Author => "/pay/author",
+        }
+    }
+
+    /// Whether this step completes the purchase (its settlement writes the unlock).
+    pub fn is_last(self, swarm: bool) -> bool {
+        swarm || self == Step::Author
+    }
+
+    /// What the step costs in base units: the whole price of a swarm journal; of a person's,
+    /// the fee `floor(price × 1000 / 10000)` and the rest. In 128 bits: no overflow.
+    pub fn amount(self, price_units: i64, swarm: bool) -> i64 {
+        let burn = if swarm {
+            price_units
+        } else {
+            // |fee| <= |price|, so it fits back into 64 bits.
+            (i128::from(price_units) * 1000 / 10000) as i64
+        };
+        match self {
+            Step::Burn => burn,
+            Step::Author => price_units - burn,
+        }
+    }
+}
+
+impl fmt::Display for Step {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// Where a wallet stands with a journal.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Standing {
+    /// The wallet is the journal's author.
+    pub wrote_it: bool,
+    pub unlocked: bool,
+    /// A settled fee payment (person-written journals).
+    pub fee_paid: bool,
+}
+
+/// Why a wallet may not pay a step (409).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+pub enum Refusal {
+    #[error("you wrote this journal; it is yours already")]
+    WroteIt,
+    #[error("this wallet already unlocked the journal")]
+    Unlocked,
+    #[error("pay the fee first: POST /pay/burn, then /pay/author")]
+    FeeFirst,
+}
+
+/// What the rules say about paying `step`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Verdict {
+    /// The step may be paid.
+    Pay,
+    /// The fee step of a person-written journal is paid already: `{ ok, already }`.
+    FeeAlreadyPaid,
+    Refused(Refusal),
+}
+
+/// The purchase rules of interface §3 and §7, for one wallet.
+pub fn rules(s: Standing, step: Step, swarm: bool) -> Verdict {
+    if s.wrote_it {
+        Verdict::Refused(Refusal::WroteIt)
+    } else if s.unlocked {
+        Verdict::Refused(Refusal::Unlocked)
+    } else if swarm {
+        Verdict::Pay
+    } else if step == Step::Burn && s.fee_paid {
+        Verdict::FeeAlreadyPaid
+    } else if step == Step::Author && !s.fee_paid {
+        Verdict::Refused(Refusal::FeeFirst)
+    } else {
+        Verdict::Pay
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn amounts_per_step() {
+        assert_eq!(Step::Burn.amount(1_000_000, true), 1_000_000);
+        assert_eq!(Step::Burn.amount(1_000_000, false), 100_000);
+        assert_eq!(Step::Author.amount(1_000_000, false), 900_000);
+        assert_eq!(Step::Author.amount(1_000_000, true), 0);
+        assert_eq!(
+            Step::Burn.amount(15, false) + Step::Author.amount(15, false),
+            15
+        );
+        let max = i64::MAX;
+        assert_eq!(
+            Step::Burn.amount(max, false) + Step::Author.amount(max, false),
+            max
+        );
+        assert!(Step::Burn.is_last(true) && !Step::Burn.is_last(false));
+        assert!(Step::Author.is_last(false));
+        assert_eq!(Step::parse("author"), Some(Step::Author));
+        assert_eq!(Step::parse("x"), None);
+    }
+
+    #[test]
+    fn rules_for_a_wallet() {
+        let none = Standing::default();
+        assert_eq!(rules(none, Step::Burn, true), Verdict::Pay);
+        assert_eq!(rules(none, Step::Burn, false), Verdict::Pay);
+        assert_eq!(
+            rules(none, Step::Author, false),
+            Verdict::Refused(Refusal::FeeFirst)
+        );
+        let fee = Standing {
+            fee_paid: true,
+            ..none
+        };
+        assert_eq!(rules(fee, Step::Burn, false), Verdict::FeeAlreadyPaid);
+        assert_eq!(rules(fee, Step::Author, false), Verdict::Pay);
+        let done = Standing {
+            unlocked: true,
+            fee_paid: true,
+            ..none
+        };
+        assert_eq!(
+            rules(done, Step::Author, false),
+            Verdict::Refused(Refusal::Unlocked)
+        );
+        let author = Standing {
+            wrote_it: true,
+            ..none
+        };
+        assert_eq!(
+            rules(author, Step::Burn, false),
+            Verdict::Refused(Refusal::WroteIt)
+        );
+    }
+}

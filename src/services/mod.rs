@@ -1,0 +1,3 @@
+//! What a request does beyond a read: handlers call these and stay thin.
+
+pub mod purchase;

@@ -1,0 +1,201 @@
+//! A payment step of a purchase: the journal and its terms, the purchase rules for the wallet
+//! the answer is about, and the settlement. The rules that must hold for money are enforced
+//! again in the write that records a payment (the settlement store); the checks here shape the
+//! answer early (409 and `{ ok, already }` before a challenge).
+
+use alloy::primitives::{Address, B256, U256};
+use jm_chain::bindings::IIdentityRegistry;
+use jm_chain::x402::{self, PaymentPayload};
+use journal_market_actors::settlement::step::{Verdict, rules};
+use journal_market_actors::settlement::{Paid, PayError, PayStep, store};
+
+use crate::error::{ApiError, ApiResult};
+use crate::payments::{Step, Terms, challenge, requirements, signed_for};
+use crate::queries::journals::LiveJournal;
+use crate::routes::journals::live;
+use crate::state::AppState;
+
+/// What a payment request comes to.
+pub enum Outcome {
+    /// No payment yet: the challenge for these terms.
+    Challenge { journal_id: i32, terms: Terms },
+    /// The fee of a person-written journal is paid already.
+    FeeAlreadyPaid,
+    /// The step is settled; `text` is the journal's body when the step completed the purchase.
+    Paid {
+        payer: Address,
+        tx: B256,
+        network: String,
+        text: Option<std::sync::Arc<LiveJournal>>,
+    },
+}
+
+/// The journal on sale under `journal_id`.
+async fn on_sale(state: &AppState, journal_id: i64) -> ApiResult<std::sync::Arc<LiveJournal>> {
+    let not_on_sale = || ApiError::not_found(format!("journal {journal_id} is not on sale"));
+    let id = i32::try_from(journal_id).map_err(|_| not_on_sale())?;
+    match live(state, &id.to_string()).await {
+        Ok(j) => Ok(j),
+        Err(ApiError::NotFound(_)) => Err(not_on_sale()),
+        Err(e) => Err(e),
+    }
+}
+
+/// The rules for a wallet known before any payload (the session's): 409, or the fee paid.
+async fn rules_for(
+    state: &AppState,
+    j: &LiveJournal,
+    wallet: Address,
+    step: Step,
+) -> ApiResult<bool> {
+    let standing = store::standing(
+        &state.db,
+        &format!("{wallet:#x}"),
+        j.id,
+        j.author_wallet.as_deref(),
+    )
+    .await?;
+    match rules(standing, step, j.swarm) {
+        Verdict::Pay => Ok(false),
+        Verdict::FeeAlreadyPaid => Ok(true),
+        Verdict::Refused(r) => Err(ApiError::Conflict(r.to_string())),
+    }
+}
+
+/// One payment step for `journal_id`. `viewer` is the session's wallet; `payload` the decoded
+/// PAYMENT-SIGNATURE header, if one was sent.
+pub async fn pay_step(
+    state: &AppState,
+    viewer: Option<Address>,
+    journal_id: i64,
+    step: Step,
+    payload: Option<Result<PaymentPayload, String>>,
+) -> ApiResult<Outcome> {
+    let (Some(settlement), Some(buyback)) = (state.pay.settlement.as_ref(), state.pay.buyback)
+    else {
+        return Err(ApiError::unavailable("payments are not open"));
+    };
+    if !state.payments_open() {
+        return Err(ApiError::unavailable(
+            "payments are not open: the chain is not ready; retry shortly",
+        ));
+    }
+    let j = on_sale(state, journal_id).await?;
+    if step == Step::Author && j.swarm {
+        return Err(ApiError::bad_request(
+            "a swarm journal is bought with one payment to /pay/burn; it has no author payment",
+        ));
+    }
+    // Without a payload the session's wallet shapes the answer; with one, only the wallet
+    // that signed it does (inside the settlement, after its signature is verified).
+    if payload.is_none()
+        && let Some(wallet) = viewer
+        && rules_for(state, &j, wallet, step).await?
+        && step == Step::Burn
+    {
+        return Ok(Outcome::FeeAlreadyPaid);
+    }
+    let pay_to = match step {
+        Step::Burn => buyback,
+        Step::Author => token_holder(state, &j).await?,
+    };
+    let a = &state.addresses;
+    let terms = Terms {
+        chain_id: state.settings.chain.chain_id,
+        usdg: a.usdg,
+        proxy: a.permit2_proxy,
+        amount: step.amount(j.price_units, j.swarm),
+        pay_to,
+        resource_url: state.pay_url(step),
+    };
+    let refuse =
+        |why: String, terms: &Terms| ApiError::PaymentRequired(Box::new(challenge(terms, why)));
+    let p = match payload {
+        None => {
+            return Ok(Outcome::Challenge {
+                journal_id: j.id,
+                terms,
+            });
+        }
+        Some(Err(e)) => {
+            return Err(refuse(
+                format!("the payment header is malformed: {e}"),
+                &terms,
+            ));
+        }
+        Some(Ok(p)) => p,
+    };
+    if p.x402_version != x402::VERSION {
+        return Err(refuse(
+            format!("x402Version must be {}", x402::VERSION),
+            &terms,
+        ));
+    }
+    if !signed_for(&p, &terms) {
+        return Err(refuse(
+            "the payment does not match the current price or recipient".into(),
+            &terms,
+        ));
+    }
+    let paid = settlement
+        .pay(PayStep {
+            journal_id: j.id,
+            author_wallet: j.author_wallet.clone(),
+            swarm: j.swarm,
+            step,
+            amount_units: terms.amount,
+            pay_to,
+            requirements: requirements(&terms),
+            payload: p,
+        })
+        .await;
+    let (payer, tx) = match paid {
+        Ok(Paid::Settled { payer, tx }) => (payer, tx),
+        Ok(Paid::FeeAlreadyPaid) => return Ok(Outcome::FeeAlreadyPaid),
+        Err(e) => return Err(pay_error(e, &terms)),
+    };
+    state.invalidate_public();
+    Ok(Outcome::Paid {
+        payer,
+        tx,
+        network: format!("eip155:{}", terms.chain_id),
+        text: step.is_last(j.swarm).then(|| j.clone()),
+    })
+}
+
+fn pay_error(e: PayError, terms: &Terms) -> ApiError {
+    match e {
+        PayError::Rejected(m) => ApiError::PaymentRequired(Box::new(challenge(terms, m))),
+        PayError::Refused(r) => ApiError::Conflict(r.to_string()),
+        PayError::StillSettling => ApiError::StillSettling(e.to_string()),
+        PayError::Busy | PayError::Stopped => ApiError::unavailable(e.to_string()),
+        PayError::Chain(m) => ApiError::unavailable(format!("the chain could not be reached: {m}")),
+        PayError::Db(db) => ApiError::Database(db),
+        PayError::Interrupted => {
+            ApiError::internal(anyhow::anyhow!("settlement interrupted by a fault point"))
+        }
+    }
+}
+
+/// Whoever holds the journal's token now, read from the identity registry.
+async fn token_holder(state: &AppState, j: &LiveJournal) -> ApiResult<Address> {
+    let token = j
+        .token_id
+        .as_deref()
+        .and_then(|t| U256::from_str_radix(t, 10).ok())
+        .ok_or_else(|| {
+            ApiError::not_found(format!(
+                "journal {} has no onchain token and is not on sale",
+                j.id
+            ))
+        })?;
+    IIdentityRegistry::new(state.addresses.identity_registry, state.pay.chain.reader())
+        .ownerOf(token)
+        .call()
+        .await
+        .map_err(|_| {
+            ApiError::unavailable(
+                "the token's holder could not be read from the chain; retry shortly",
+            )
+        })
+}
