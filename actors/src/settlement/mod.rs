@@ -481,9 +481,7 @@ impl Inner {
                     Err(_) => return Ok(RowState::Pending),
                 };
                 self.send(row.id, &p, &r, &permit).await?;
-                let (paid_by, _) = self
-                    .look_at_txs(row.id, &t, self.settings.receipt_wait)
-                    .await?;
+                let (paid_by, _) = self.look_at_txs(row.id, &t, wait).await?;
                 match paid_by {
                     Some(tx) => self.settle_with(row, tx, last).await,
                     None => Ok(RowState::Pending),
@@ -574,19 +572,27 @@ impl Inner {
     async fn pass(&self) -> Result<(), DbErr> {
         if let Some(relayer) = self.settler.relayer() {
             let now = self.clock.now();
-            let until = self.lease_until();
-            let held =
-                store::hold_relayer(&self.db, &lower(&relayer), &self.instance, now, until).await?;
-            // Stop sending a little before the lease ends: another instance may take it then.
-            let margin = chrono_of(self.settings.lease / 4);
-            self.relayer_until.store(
-                if held {
-                    (until - margin).timestamp_millis()
-                } else {
-                    i64::MIN
-                },
-                Ordering::Relaxed,
-            );
+            // Renewed once half of it is used: one write per half lease, not one per pass.
+            let renew_at = self
+                .relayer_until
+                .load(Ordering::Relaxed)
+                .saturating_sub((self.settings.lease / 4).as_millis() as i64);
+            if now.timestamp_millis() >= renew_at {
+                let until = self.lease_until();
+                let held =
+                    store::hold_relayer(&self.db, &lower(&relayer), &self.instance, now, until)
+                        .await?;
+                // Stop sending a quarter lease early: another instance may take it at the end.
+                let margin = chrono_of(self.settings.lease / 4);
+                self.relayer_until.store(
+                    if held {
+                        (until - margin).timestamp_millis()
+                    } else {
+                        i64::MIN
+                    },
+                    Ordering::Relaxed,
+                );
+            }
         }
         let now = self.clock.now();
         for row in store::due(&self.db, now, 100).await? {
