@@ -1,6 +1,7 @@
 //! Pure domain logic: no I/O, unit-tested.
 
 pub mod accession;
+pub mod draft;
 pub mod money;
 pub mod render;
 pub mod text;
