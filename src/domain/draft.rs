@@ -80,7 +80,10 @@ pub fn price_units(d: &Draft) -> Option<i64> {
 pub fn problems(d: &Draft, known: &Known) -> Vec<String> {
     let mut p = Vec::new();
     if !known.company {
-        p.push(format!("ticker {:?} is not a company of the archive", d.ticker));
+        p.push(format!(
+            "ticker {:?} is not a company of the archive",
+            d.ticker
+        ));
     }
     length(&mut p, "title", &d.title, TITLE_CHARS);
     length(&mut p, "dek", &d.dek, DEK_CHARS);
@@ -136,7 +139,9 @@ pub fn problems(d: &Draft, known: &Known) -> Vec<String> {
         }
     }
     match price_units(d) {
-        None => p.push("priceUsdg must be a non-negative number of whole USDG base units (6 decimals)".into()),
+        None => p.push(
+            "priceUsdg must be a non-negative number of whole USDG base units (6 decimals)".into(),
+        ),
         Some(units) if units < PRICE_UNITS.0 || units > PRICE_UNITS.1 => p.push(format!(
             "priceUsdg must be between {} and {} USDG",
             PRICE_UNITS.0 as f64 / 1e6,
@@ -214,25 +219,40 @@ mod tests {
         d.body = body(&["JM-NVDA-261104-01", "JM-TSLA-261104-01"]);
         k.entries.insert("JM-TSLA-261104-01".into(), "TSLA".into());
         let p = problems(&d, &k);
-        assert!(p.iter().any(|m| m.contains("about TSLA, not NVDA")), "{p:?}");
+        assert!(
+            p.iter().any(|m| m.contains("about TSLA, not NVDA")),
+            "{p:?}"
+        );
         d.body = body(&["JM-NVDA-261104-01", "JM-NVDA-991231-09"]);
         let p = problems(&d, &k);
-        assert!(p.iter().any(|m| m.contains("not an entry of the archive")), "{p:?}");
+        assert!(
+            p.iter().any(|m| m.contains("not an entry of the archive")),
+            "{p:?}"
+        );
     }
 
     #[test]
     fn each_section_cites_something() {
         let (mut d, k) = good();
-        d.body.push_str("\n## A third part\nNothing cited here at all.\n");
+        d.body
+            .push_str("\n## A third part\nNothing cited here at all.\n");
         let p = problems(&d, &k);
-        assert!(p.iter().any(|m| m.contains("\"A third part\" cites no entry")), "{p:?}");
+        assert!(
+            p.iter()
+                .any(|m| m.contains("\"A third part\" cites no entry")),
+            "{p:?}"
+        );
     }
 
     #[test]
     fn price_bounds() {
         let (mut d, k) = good();
         d.price_usdg = 0.001;
-        assert!(problems(&d, &k).iter().any(|m| m.contains("between 0.01 and 1000")));
+        assert!(
+            problems(&d, &k)
+                .iter()
+                .any(|m| m.contains("between 0.01 and 1000"))
+        );
         d.price_usdg = 1001.0;
         assert!(problems(&d, &k).iter().any(|m| m.contains("between")));
         d.price_usdg = 0.01;

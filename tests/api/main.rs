@@ -10,6 +10,7 @@ mod archive;
 mod auth;
 mod contracts;
 mod devchain;
+mod faultproxy;
 mod import;
 mod journals;
 mod meta;

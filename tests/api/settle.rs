@@ -18,6 +18,7 @@ use reqwest::StatusCode;
 use sea_orm::{ColumnTrait, EntityTrait, QueryFilter};
 
 use crate::devchain::{Mined, TestChain};
+use crate::faultproxy::{Fault, FaultProxy};
 use crate::helpers::TestApp;
 use crate::pay::{Backend, Shop, now};
 
@@ -248,4 +249,187 @@ async fn two_instances_share_one_relayer_key_under_load() {
         let j = &journals[i % journals.len()];
         assert!(unlocked(&shop.app, b.address(), j.journal_id).await);
     }
+}
+
+/// A shop whose app reaches the chain through a fault proxy.
+async fn shop_behind_proxy(
+    f: impl FnOnce(&mut journal_market::config::Settings),
+) -> (Shop, FaultProxy) {
+    let chain = TestChain::start().await;
+    let proxy = FaultProxy::start(&chain.devnet.rpc_url).await;
+    let url = proxy.url.clone();
+    let app = chain
+        .app_with(|s| {
+            s.demo.load_on_first_start = true;
+            s.cache.public_ttl_ms = 0;
+            s.chain.rpc_urls = vec![journal_market::config::Secret::new(url)];
+            f(s);
+        })
+        .await;
+    (Shop { chain, app }, proxy)
+}
+
+/// Only this payment's transfer left the buyer, once, to `to`.
+async fn charged_once(shop: &Shop, buyer: Address, to: Address, amount: i64) {
+    let paid = transfers_from(&shop.chain, buyer).await;
+    let to_us: Vec<_> = paid.iter().filter(|t| t.0 == to).collect();
+    assert_eq!(to_us.len(), 1, "one charge: {paid:?}");
+    assert_eq!(to_us[0].1, U256::from(amount));
+}
+
+/// The node takes the settle transaction and drops the connection before answering: the hash
+/// was recorded before sending, so the request finds the receipt and answers with the text.
+#[actix_web::test]
+async fn a_node_that_drops_the_connection_after_taking_the_transaction() {
+    let (shop, proxy) = shop_behind_proxy(|_| {}).await;
+    let (id, _, price) = shop.swarm_journal().await;
+    let buyer = shop.buyer(0);
+    let offer = shop.offer("pay/burn", id).await;
+    let payment = sign_payment(&offer.accepts[0], None, &buyer.signer().unwrap(), now()).unwrap();
+    proxy.set("eth_sendRawTransaction", Fault::ForwardThenCut, Some(1));
+    let (s, b, _) = shop.raw_pay("pay/burn", id, Some(&payment)).await;
+    assert_eq!(s, StatusCode::OK, "{b}");
+    assert!(b["body"].is_string());
+    assert_eq!(proxy.hits("eth_sendRawTransaction"), 1, "sent once");
+    charged_once(&shop, buyer.address, shop.buyback(), price).await;
+    assert!(unlocked(&shop.app, buyer.address, id).await);
+}
+
+/// A relayer send fails (the node never sees it): the next nonce comes from the chain again, so
+/// no gap stalls later sends; the failed payment and twenty concurrent ones all settle.
+#[actix_web::test]
+async fn a_failed_relayer_send_then_twenty_concurrent_purchases_all_settle() {
+    let (shop, proxy) = shop_behind_proxy(|_| {}).await;
+    let journals: Vec<_> = shop
+        .app
+        .client
+        .journals(None)
+        .await
+        .unwrap()
+        .journals
+        .into_iter()
+        .filter(|j| j.author.swarm)
+        .collect();
+    let first = funded_buyer(&shop.chain).await;
+    proxy.set("eth_sendRawTransaction", Fault::Status(500), Some(1));
+    shop.client().buy(&journals[0].slug, &first).await.unwrap();
+    let mut buyers = Vec::new();
+    for _ in 0..20 {
+        buyers.push(funded_buyer(&shop.chain).await);
+    }
+    let results = futures::future::join_all(buyers.iter().enumerate().map(|(i, b)| {
+        let slug = journals[i % journals.len()].slug.clone();
+        let c = shop.client();
+        async move { c.buy(&slug, b).await }
+    }))
+    .await;
+    for r in &results {
+        assert!(r.is_ok(), "{r:?}");
+    }
+    for (i, b) in std::iter::once(&first).chain(&buyers).enumerate() {
+        let j = &journals[if i == 0 { 0 } else { (i - 1) % journals.len() }];
+        charged_once(
+            &shop,
+            b.address(),
+            shop.buyback(),
+            j.price_units.parse().unwrap(),
+        )
+        .await;
+    }
+}
+
+/// Receipts cannot be read for a while after the send: the request answers 409 "still
+/// settling" with Retry-After, reconciliation settles the row when the node answers again, and
+/// the buyer's retry of the same payment gets the text.
+#[actix_web::test]
+async fn a_receipt_read_after_the_request_gave_up_still_unlocks() {
+    let (shop, proxy) = shop_behind_proxy(|s| s.payments.receipt_wait_ms = 300).await;
+    let (id, _, price) = shop.swarm_journal().await;
+    let buyer = shop.buyer(0);
+    let offer = shop.offer("pay/burn", id).await;
+    let payment = sign_payment(&offer.accepts[0], None, &buyer.signer().unwrap(), now()).unwrap();
+    proxy.set("eth_getTransactionReceipt", Fault::Status(502), Some(3));
+    let (s, b, h) = shop.raw_pay("pay/burn", id, Some(&payment)).await;
+    assert_eq!(s, StatusCode::CONFLICT, "{b}");
+    assert!(
+        b["error"].as_str().unwrap().contains("still settling"),
+        "{b}"
+    );
+    assert!(h.get("retry-after").is_some());
+    let mut answer = (s, b);
+    for _ in 0..100 {
+        tokio::time::sleep(Duration::from_millis(100)).await;
+        let (s, b, _) = shop.raw_pay("pay/burn", id, Some(&payment)).await;
+        answer = (s, b);
+        if answer.0 == StatusCode::OK {
+            break;
+        }
+        assert_eq!(answer.0, StatusCode::CONFLICT, "{}", answer.1);
+    }
+    assert_eq!(answer.0, StatusCode::OK, "{}", answer.1);
+    assert!(answer.1["body"].is_string());
+    charged_once(&shop, buyer.address, shop.buyback(), price).await;
+}
+
+crate::on_both_backends!(a_front_run_settle_of_the_same_permit_still_unlocks);
+
+/// Another relayer settles the buyer's permit before we do: the nonce is spent, the search
+/// finds that settle paying our recipient, and the buyer is unlocked without a second charge.
+async fn a_front_run_settle_of_the_same_permit_still_unlocks(backend: Backend) {
+    let shop = Shop::open_on(backend).await;
+    let (id, _, price) = shop.swarm_journal().await;
+    let buyer = shop.buyer(0);
+    let offer = shop.offer("pay/burn", id).await;
+    let payment = sign_payment(&offer.accepts[0], None, &buyer.signer().unwrap(), now()).unwrap();
+    let other_relayer = funded_buyer(&shop.chain).await;
+    let c = &shop.chain.devnet.contracts;
+    let front = jm_chain::facilitator::Facilitator::new(
+        &shop.chain.devnet.rpc_url,
+        4663,
+        c.usdg,
+        c.permit2,
+        c.permit2_proxy,
+        Some(other_relayer),
+    )
+    .unwrap()
+    .settle(&payment, &offer.accepts[0], now())
+    .await;
+    assert!(front.success, "{front:?}");
+    let (s, b, _) = shop.raw_pay("pay/burn", id, Some(&payment)).await;
+    assert_eq!(s, StatusCode::OK, "{b}");
+    assert_eq!(b["tx"].as_str(), Some(front.transaction.as_str()));
+    charged_once(&shop, buyer.address, shop.buyback(), price).await;
+    assert!(unlocked(&shop.app, buyer.address, id).await);
+}
+
+/// The facilitator settles, then never answers: the request gives up on it, finds the settle
+/// on the chain by the permit's nonce, and answers with the text; one charge.
+#[actix_web::test]
+async fn a_facilitator_that_settles_and_never_answers() {
+    let chain = TestChain::start().await;
+    let facilitator = crate::pay::start_facilitator(&chain).await;
+    let proxy = FaultProxy::start(&facilitator).await;
+    let url = proxy.url.clone();
+    let app = chain
+        .app_with(|s| {
+            s.demo.load_on_first_start = true;
+            s.cache.public_ttl_ms = 0;
+            s.chain.rpc_timeout_ms = 500;
+            s.payments.facilitator = url;
+            s.payments.facilitator_token =
+                journal_market::config::Secret::new(crate::pay::FACILITATOR_TOKEN);
+            s.payments.relayer_key = journal_market::config::Secret::new("");
+        })
+        .await;
+    let shop = Shop { chain, app };
+    let (id, _, price) = shop.swarm_journal().await;
+    let buyer = shop.buyer(0);
+    let offer = shop.offer("pay/burn", id).await;
+    let payment = sign_payment(&offer.accepts[0], None, &buyer.signer().unwrap(), now()).unwrap();
+    proxy.set("/settle", Fault::ForwardThenHang, Some(1));
+    let (s, b, _) = shop.raw_pay("pay/burn", id, Some(&payment)).await;
+    assert_eq!(s, StatusCode::OK, "{b}");
+    assert!(b["body"].is_string());
+    charged_once(&shop, buyer.address, shop.buyback(), price).await;
+    assert!(unlocked(&shop.app, buyer.address, id).await);
 }

@@ -302,9 +302,12 @@ impl Inner {
         chain_time += t.elapsed();
         let state = match state {
             Ok(state) => state,
+            Err(PayError::Interrupted) => return Err(PayError::Interrupted),
             Err(e) => {
+                // The payment may be on its way: the row is reconciliation's now.
+                tracing::warn!(payment = id, error = %e, "settling is left to reconciliation");
                 self.give_back(id).await?;
-                return Err(e);
+                return Err(PayError::StillSettling);
             }
         };
         tracing::debug!(
