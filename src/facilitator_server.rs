@@ -6,28 +6,52 @@ use std::sync::Arc;
 
 use actix_web::dev::Server;
 use actix_web::{App, HttpRequest, HttpResponse, HttpServer, web};
+use alloy::primitives::{Address, U256};
+use dashmap::DashMap;
 use jm_chain::facilitator::{Facilitator, SettleError};
-use jm_chain::x402::{FacilitatorRequest, SCHEME, VERSION, VerifyResponse};
+use jm_chain::x402::{FacilitatorRequest, SCHEME, SettleResponse, VERSION, VerifyResponse};
 use serde_json::json;
+use sha2::{Digest, Sha256};
+use subtle::ConstantTimeEq;
+use tokio::sync::OnceCell;
+
+/// `/settle` answers kept per (payer, permit nonce), each until its permit's deadline has
+/// passed (Permit2 refuses it after that anyway). At most this many are kept; past it a
+/// duplicate is still never sent twice (the chain refuses a spent nonce), it just gets the
+/// chain's answer instead of the first one.
+const MAX_REMEMBERED: usize = 100_000;
+
+struct Remembered {
+    deadline: u64,
+    answer: Arc<OnceCell<SettleResponse>>,
+}
 
 struct State {
     facilitator: Arc<Facilitator>,
-    token: Option<String>,
+    /// SHA-256 of the bearer token: compared in constant time, whatever the length sent.
+    token: Option<[u8; 32]>,
+    settled: DashMap<(Address, U256), Remembered>,
 }
 
 fn now() -> u64 {
     chrono::Utc::now().timestamp().max(0) as u64
 }
 
+fn digest(s: &str) -> [u8; 32] {
+    Sha256::digest(s.as_bytes()).into()
+}
+
 fn authorized(req: &HttpRequest, s: &State) -> bool {
-    match &s.token {
-        None => true,
-        Some(t) => req
-            .headers()
-            .get("authorization")
-            .and_then(|h| h.to_str().ok())
-            .is_some_and(|h| h.strip_prefix("Bearer ").is_some_and(|v| v == t)),
-    }
+    let Some(expected) = &s.token else {
+        return true;
+    };
+    let sent = req
+        .headers()
+        .get("authorization")
+        .and_then(|h| h.to_str().ok())
+        .and_then(|h| h.strip_prefix("Bearer "))
+        .unwrap_or("");
+    bool::from(digest(sent).ct_eq(expected))
 }
 
 fn unauthorized() -> HttpResponse {
@@ -94,11 +118,36 @@ async fn settle(req: HttpRequest, s: web::Data<State>, body: web::Bytes) -> Http
         Ok(b) => b,
         Err(resp) => return *resp,
     };
-    HttpResponse::Ok().json(
-        s.facilitator
-            .settle(&body.payment_payload, &body.payment_requirements, now())
-            .await,
-    )
+    let (p, r) = (&body.payment_payload, &body.payment_requirements);
+    let a = &p.payload.permit2_authorization;
+    let key = a
+        .from
+        .parse::<Address>()
+        .ok()
+        .zip(U256::from_str_radix(&a.nonce, 10).ok());
+    let deadline = a.deadline.parse::<u64>().unwrap_or(u64::MAX);
+    let now = now();
+    let Some(key) = key.filter(|_| s.settled.len() < MAX_REMEMBERED) else {
+        return HttpResponse::Ok().json(s.facilitator.settle(p, r, now).await);
+    };
+    // One settlement per permit: a duplicate, concurrent or later, gets the first answer.
+    let answer = s
+        .settled
+        .entry(key)
+        .or_insert_with(|| Remembered {
+            deadline,
+            answer: Arc::new(OnceCell::new()),
+        })
+        .answer
+        .clone();
+    let settled = answer
+        .get_or_init(|| s.facilitator.settle(p, r, now))
+        .await
+        .clone();
+    if s.settled.len() > 1024 {
+        s.settled.retain(|_, m| m.deadline >= now);
+    }
+    HttpResponse::Ok().json(settled)
 }
 
 async fn supported(s: web::Data<State>) -> HttpResponse {
@@ -120,7 +169,11 @@ pub fn server(
     facilitator: Arc<Facilitator>,
     token: Option<String>,
 ) -> std::io::Result<Server> {
-    let state = web::Data::new(State { facilitator, token });
+    let state = web::Data::new(State {
+        facilitator,
+        token: token.as_deref().map(digest),
+        settled: DashMap::new(),
+    });
     Ok(HttpServer::new(move || {
         App::new()
             .app_data(state.clone())

@@ -110,13 +110,17 @@ pub fn check_terms(
             "the witness pays another recipient",
         ));
     }
-    if deadline < U256::from(now + 6) {
+    if deadline < U256::from(now.saturating_add(6)) {
         return Err(invalid(
             "permit2_deadline_expired",
             "the permit's deadline has passed",
         ));
     }
-    if deadline > U256::from(now + r.max_timeout_seconds + 30) {
+    if deadline
+        > U256::from(now)
+            .saturating_add(U256::from(r.max_timeout_seconds))
+            .saturating_add(U256::from(30))
+    {
         return Err(invalid(
             "permit2_deadline_too_far",
             format!(
@@ -641,7 +645,8 @@ impl Facilitator {
         Ok(lo)
     }
 
-    /// verify + submit + confirm: the facilitator's `/settle`.
+    /// verify + submit + confirm: the facilitator's `/settle`. A hash, once signed, is in
+    /// every answer that follows (also a failed or timed-out one): it is the caller's evidence.
     pub async fn settle(
         &self,
         p: &PaymentPayload,
@@ -649,46 +654,159 @@ impl Facilitator {
         now: u64,
     ) -> SettleResponse {
         let payer = p.payload.permit2_authorization.from.clone();
-        let fail = |reason: &str, message: String| SettleResponse {
-            success: false,
-            transaction: String::new(),
+        let answer = |tx: Option<B256>, failure: Option<(&str, String)>| SettleResponse {
+            success: failure.is_none(),
+            transaction: tx.map(|t| format!("{t:#x}")).unwrap_or_default(),
             network: self.network(),
             payer: payer.clone(),
-            error_reason: Some(reason.to_string()),
-            error_message: Some(message),
+            error_reason: failure.as_ref().map(|f| f.0.to_string()),
+            error_message: failure.map(|f| f.1),
         };
         let permit = match self.verify(p, r, now).await {
             Ok(permit) => permit,
-            Err(SettleError::Invalid(i)) => return fail(i.code, i.message),
-            Err(e) => return fail("unexpected_settle_error", e.to_string()),
+            Err(SettleError::Invalid(i)) => return answer(None, Some((i.code, i.message))),
+            Err(e) => return answer(None, Some(("unexpected_settle_error", e.to_string()))),
         };
-        let tx = match self.submit(&permit).await {
-            Ok(tx) => tx,
-            Err(e) => return fail("unexpected_settle_error", e.to_string()),
-        };
-        match self.receipt(tx).await {
-            Ok(Some(r))
-                if self.transfer_in(
-                    &r,
-                    permit.from,
-                    permit.permit.witness.to,
-                    permit.permit.permitted.amount,
-                ) =>
-            {
-                SettleResponse {
-                    success: true,
-                    transaction: format!("{tx:#x}"),
-                    network: self.network(),
-                    payer,
-                    error_reason: None,
-                    error_message: None,
-                }
+        let signed = std::sync::Mutex::new(None);
+        let record = |tx: B256| -> futures::future::BoxFuture<'_, Result<(), String>> {
+            if let Ok(mut s) = signed.lock() {
+                *s = Some(tx);
             }
-            Ok(_) => fail(
-                "settle_transaction_failed",
-                format!("transaction {tx:#x} moved no matching USDG"),
+            Box::pin(async { Ok(()) })
+        };
+        let sent = self.submit_recorded(&permit, &record).await;
+        let hash = signed.lock().ok().and_then(|s| *s);
+        let tx = match (sent, hash) {
+            (Ok(tx), _) => tx,
+            (Err(e), Some(tx)) => {
+                return answer(Some(tx), Some(("unexpected_settle_error", e.to_string())));
+            }
+            (Err(e), None) => {
+                return answer(None, Some(("unexpected_settle_error", e.to_string())));
+            }
+        };
+        let (from, to, amount) = (
+            permit.from,
+            permit.permit.witness.to,
+            permit.permit.permitted.amount,
+        );
+        match self.receipt(tx).await {
+            Ok(Some(r)) if self.transfer_in(&r, from, to, amount) => answer(Some(tx), None),
+            Ok(Some(_)) => answer(
+                Some(tx),
+                Some((
+                    "settle_transaction_failed",
+                    format!("transaction {tx:#x} moved no matching USDG"),
+                )),
             ),
-            Err(e) => fail("unexpected_settle_error", e.to_string()),
+            Ok(None) => answer(
+                Some(tx),
+                Some((
+                    "settle_receipt_timeout",
+                    format!("transaction {tx:#x} was sent; its receipt did not come in time"),
+                )),
+            ),
+            Err(e) => answer(Some(tx), Some(("unexpected_settle_error", e.to_string()))),
         }
+    }
+
+    /// How long `/settle` waits for a receipt before answering with the hash alone.
+    pub fn with_receipt_timeout(mut self, wait: Duration) -> Self {
+        self.receipt_timeout = wait;
+        self
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::x402::{Extra, Permit2Authorization, Permit2Payload, Permitted, WitnessJson};
+
+    fn addr(b: u8) -> Address {
+        Address::repeat_byte(b)
+    }
+
+    fn pair(deadline: u64, max_timeout: u64) -> (PaymentPayload, PaymentRequirements) {
+        let r = PaymentRequirements {
+            scheme: SCHEME.into(),
+            network: "eip155:4663".into(),
+            amount: "100".into(),
+            asset: addr(1).to_string(),
+            pay_to: addr(3).to_string(),
+            max_timeout_seconds: max_timeout,
+            extra: Extra {
+                asset_transfer_method: "permit2".into(),
+                spender: addr(2).to_string(),
+                name: "USDG".into(),
+            },
+        };
+        let p = PaymentPayload {
+            x402_version: VERSION,
+            resource: None,
+            accepted: r.clone(),
+            payload: Permit2Payload {
+                signature: format!("0x{}", "11".repeat(65)),
+                permit2_authorization: Permit2Authorization {
+                    from: addr(9).to_string(),
+                    permitted: Permitted {
+                        token: addr(1).to_string(),
+                        amount: "100".into(),
+                    },
+                    spender: addr(2).to_string(),
+                    nonce: "7".into(),
+                    deadline: deadline.to_string(),
+                    witness: WitnessJson {
+                        to: addr(3).to_string(),
+                        valid_after: "0".into(),
+                    },
+                },
+            },
+            extensions: None,
+        };
+        (p, r)
+    }
+
+    fn check(p: &PaymentPayload, r: &PaymentRequirements, now: u64) -> Result<Permit, Invalid> {
+        check_terms(p, r, 4663, addr(1), addr(2), now)
+    }
+
+    #[test]
+    fn huge_numbers_from_a_request_never_overflow() {
+        let (p, r) = pair(1_000, u64::MAX);
+        assert!(
+            check(&p, &r, 900).is_ok(),
+            "any deadline within u64::MAX + 30"
+        );
+        let (p, r) = pair(1_000, u64::MAX);
+        assert_eq!(
+            check(&p, &r, u64::MAX).unwrap_err().code,
+            "permit2_deadline_expired",
+            "a clock at the end of time"
+        );
+        let (mut p, r) = pair(1_000, 300);
+        p.payload.permit2_authorization.deadline = format!("{}", U256::MAX);
+        assert_eq!(
+            check(&p, &r, 900).unwrap_err().code,
+            "permit2_deadline_too_far"
+        );
+        p.payload.permit2_authorization.permitted.amount = format!("{}0", U256::MAX);
+        assert_eq!(check(&p, &r, 900).unwrap_err().code, "invalid_payload");
+    }
+
+    #[test]
+    fn the_reference_order_of_checks() {
+        let (p, r) = pair(1_000, 300);
+        assert!(check(&p, &r, 900).is_ok());
+        assert_eq!(
+            check(&p, &r, 995).unwrap_err().code,
+            "permit2_deadline_expired",
+            "less than 6 s left"
+        );
+        let (mut p, r) = pair(1_000, 300);
+        p.payload.permit2_authorization.spender = addr(4).to_string();
+        assert_eq!(
+            check(&p, &r, 900).unwrap_err().code,
+            "invalid_permit2_spender"
+        );
     }
 }

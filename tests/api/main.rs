@@ -10,6 +10,7 @@ mod archive;
 mod auth;
 mod contracts;
 mod devchain;
+mod facilitator;
 mod faultproxy;
 mod import;
 mod journals;

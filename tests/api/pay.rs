@@ -823,10 +823,15 @@ async fn the_facilitator_speaks_x402_v2() {
         .await
         .unwrap();
     assert_eq!(after, before - U256::from(250_000u64));
-    // The same payload again: refused with the reference code, nothing moves.
+    // The same payload again: the first answer, and nothing moves; `/verify` says why.
     let again: x402::SettleResponse = serde_json::from_value(call("settle").await).unwrap();
-    assert!(!again.success);
-    assert_eq!(again.error_reason.as_deref(), Some("permit2_invalid_nonce"));
+    assert_eq!(again.transaction, settled.transaction);
+    let unchanged = IERC20::new(c.usdg, chain.provider(buyer))
+        .balanceOf(buyer.address)
+        .call()
+        .await
+        .unwrap();
+    assert_eq!(unchanged, after);
     let invalid: Value = call("verify").await;
     assert_eq!(invalid["isValid"], false);
     assert_eq!(invalid["invalidReason"], "permit2_invalid_nonce");

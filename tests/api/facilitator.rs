@@ -1,0 +1,130 @@
+//! `journal-market facilitator` hardened: constant-time bearer check, one settlement per
+//! permit (a duplicate gets the first answer and sends nothing), the hash in every answer
+//! after sending (a receipt timeout included).
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use alloy::primitives::U256;
+use alloy::providers::Provider as _;
+use jm_chain::x402::{self, PaymentPayload, PaymentRequirements};
+use jm_client::payer::sign_payment;
+use reqwest::StatusCode;
+use serde_json::Value;
+
+use crate::devchain::TestChain;
+use crate::pay::{FACILITATOR_TOKEN, now, relayer_facilitator};
+use crate::settle::transfers_from;
+
+async fn serve(f: jm_chain::facilitator::Facilitator) -> String {
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let url = format!("http://{}", listener.local_addr().unwrap());
+    let server = journal_market::facilitator_server::server(
+        listener,
+        Arc::new(f),
+        Some(FACILITATOR_TOKEN.into()),
+    )
+    .unwrap();
+    actix_web::rt::spawn(server);
+    url
+}
+
+fn payment(chain: &TestChain, amount: i64) -> (PaymentPayload, PaymentRequirements) {
+    let c = &chain.devnet.contracts;
+    let terms = journal_market::payments::Terms {
+        chain_id: 4663,
+        usdg: c.usdg,
+        proxy: c.permit2_proxy,
+        amount,
+        pay_to: chain.account("buyback", 0).address,
+        resource_url: "http://x/api/pay/burn".into(),
+    };
+    let r = journal_market::payments::requirements(&terms);
+    let buyer = chain.account("buyer", 0).signer().unwrap();
+    (sign_payment(&r, None, &buyer, now()).unwrap(), r)
+}
+
+async fn settle(
+    url: &str,
+    token: &str,
+    p: &PaymentPayload,
+    r: &PaymentRequirements,
+) -> (StatusCode, Value) {
+    let body =
+        serde_json::json!({ "x402Version": 2, "paymentPayload": p, "paymentRequirements": r });
+    let resp = reqwest::Client::new()
+        .post(format!("{url}/settle"))
+        .bearer_auth(token)
+        .json(&body)
+        .send()
+        .await
+        .unwrap();
+    (resp.status(), resp.json().await.unwrap_or(Value::Null))
+}
+
+#[actix_web::test]
+async fn the_token_is_checked_whole() {
+    let chain = TestChain::start().await;
+    let url = serve(relayer_facilitator(&chain)).await;
+    let (p, r) = payment(&chain, 1);
+    for wrong in ["", "sesam", "sesame!", "SESAME"] {
+        assert_eq!(
+            settle(&url, wrong, &p, &r).await.0,
+            StatusCode::UNAUTHORIZED,
+            "{wrong:?}"
+        );
+    }
+}
+
+#[actix_web::test]
+async fn a_permit_is_settled_once_and_duplicates_get_the_first_answer() {
+    let chain = TestChain::start().await;
+    let url = serve(relayer_facilitator(&chain)).await;
+    let (p, r) = payment(&chain, 250_000);
+    let buyer = chain.account("buyer", 0).address;
+    let before = transfers_from(&chain, buyer).await.len();
+    let (a, b) = futures::join!(
+        settle(&url, FACILITATOR_TOKEN, &p, &r),
+        settle(&url, FACILITATOR_TOKEN, &p, &r)
+    );
+    assert_eq!(a.1["success"], true, "{}", a.1);
+    assert_eq!(a, b, "concurrent duplicates get the same answer");
+    let later = settle(&url, FACILITATOR_TOKEN, &p, &r).await;
+    assert_eq!(later, a, "a later duplicate too, not permit2_invalid_nonce");
+    let after = transfers_from(&chain, buyer).await;
+    assert_eq!(after.len(), before + 1, "one transfer");
+    assert_eq!(
+        format!("{:#x}", after.last().unwrap().2),
+        a.1["transaction"]
+    );
+}
+
+#[actix_web::test]
+async fn a_receipt_timeout_answers_with_the_hash() {
+    let chain = TestChain::start().await;
+    let url =
+        serve(relayer_facilitator(&chain).with_receipt_timeout(Duration::from_millis(300))).await;
+    let (p, r) = payment(&chain, 300_000);
+    let node = chain.provider(chain.account("deployer", 0));
+    let _: () = node
+        .raw_request("evm_setAutomine".into(), (false,))
+        .await
+        .unwrap();
+    let (status, answer) = settle(&url, FACILITATOR_TOKEN, &p, &r).await;
+    assert_eq!(status, StatusCode::OK);
+    let s: x402::SettleResponse = serde_json::from_value(answer).unwrap();
+    assert!(!s.success);
+    assert_eq!(s.error_reason.as_deref(), Some("settle_receipt_timeout"));
+    let tx = s.transaction.parse().expect("the hash it sent");
+    let _: String = node.raw_request("evm_mine".into(), ()).await.unwrap();
+    let receipt = node.get_transaction_receipt(tx).await.unwrap().unwrap();
+    assert!(
+        relayer_facilitator(&chain).transfer_in(
+            &receipt,
+            chain.account("buyer", 0).address,
+            chain.account("buyback", 0).address,
+            U256::from(300_000u64),
+        ),
+        "the hash answered is the transfer that was made"
+    );
+}
