@@ -13,6 +13,7 @@ use alloy::primitives::Address;
 use alloy::signers::local::PrivateKeySigner;
 use futures::FutureExt;
 use futures::future::Either;
+use jm_chain::client::ChainClient;
 use jm_chain::facilitator::Facilitator;
 use journal_market_actors::chain_watch::ChainWatchHandle;
 use journal_market_actors::clock::{SharedClock, SystemClock};
@@ -63,16 +64,22 @@ impl Application {
             .map_err(|e| anyhow::anyhow!("cannot listen on {}: {e}", settings.server.listen))?;
         let port = listener.local_addr()?.port();
         let health = HealthRegistry::new();
-        let chain = chain_parts(&settings, addresses, health.clone())?;
+        // One chain client for every chain call of the service (not the public RPC proxy).
+        let client = ChainClient::new(
+            &chain::rpc_urls(&settings),
+            Duration::from_millis(settings.chain.rpc_timeout_ms),
+        )?;
+        let chain = chain_parts(&settings, addresses, &client, health.clone())?;
         let sessions = SessionHandle::start(
             db.clone(),
-            session_settings(&settings),
+            session_settings(&settings, &client),
             clock.clone(),
             health.clone(),
         )?;
         let pay = payment_parts(
             &settings,
             &chain.addresses,
+            &client,
             &db,
             clock.clone(),
             health.clone(),
@@ -114,6 +121,7 @@ impl Application {
 fn payment_parts(
     s: &Settings,
     a: &ChainAddresses,
+    client: &ChainClient,
     db: &DatabaseConnection,
     clock: SharedClock,
     health: HealthRegistry,
@@ -133,16 +141,15 @@ fn payment_parts(
                 .map_err(|_| anyhow::anyhow!("payments.buyback_wallet is not an address"))?,
         ),
     };
-    let rpc = chain::rpc_urls(s).into_iter().next().unwrap_or_default();
     let local = p.facilitator.trim() == "local";
-    let facilitator = Arc::new(Facilitator::new(
-        &rpc,
+    let facilitator = Arc::new(Facilitator::with_reader(
+        client.provider().clone(),
         s.chain.chain_id,
         a.usdg,
         a.permit2,
         a.permit2_proxy,
         if local { relayer.clone() } else { None },
-    )?);
+    ));
     let timeout = Duration::from_millis(s.chain.rpc_timeout_ms);
     let settler: Option<Arc<dyn Settler>> = if local {
         relayer
@@ -186,14 +193,14 @@ fn payment_parts(
     })
 }
 
-fn session_settings(s: &Settings) -> SessionSettings {
+fn session_settings(s: &Settings, client: &ChainClient) -> SessionSettings {
     SessionSettings {
         origin: s.origin().to_string(),
         chain_id: s.chain.chain_id,
         nonce_ttl: chrono::Duration::seconds(s.auth.nonce_ttl_secs as i64),
         session_ttl: chrono::Duration::days(s.auth.session_ttl_days as i64),
         cache_ttl: Duration::from_secs(s.auth.session_cache_secs),
-        rpc_urls: chain::rpc_urls(s),
+        chain: client.clone(),
         call_timeout: Duration::from_millis(s.chain.rpc_timeout_ms),
         max_in_flight: s.auth.max_in_flight,
         purge_every: Duration::from_secs(s.auth.purge_every_secs.max(1)),
@@ -203,12 +210,14 @@ fn session_settings(s: &Settings) -> SessionSettings {
 fn chain_parts(
     settings: &Settings,
     addresses: ChainAddresses,
+    client: &ChainClient,
     health: HealthRegistry,
 ) -> anyhow::Result<ChainParts> {
     let c = &settings.chain;
     let timeout = Duration::from_millis(c.rpc_timeout_ms);
     let watch = ChainWatchHandle::start(
         addresses.targets(settings),
+        client.clone(),
         Duration::from_secs(c.check_interval_secs.max(1)),
         health,
     );
@@ -221,8 +230,7 @@ fn chain_parts(
     )?;
     let quotes = Quotes::new(
         addresses.price_feeds.clone(),
-        chain::rpc_urls(settings),
-        timeout,
+        client.clone(),
         Duration::from_secs(c.quote_max_age_secs),
         Duration::from_secs(c.quote_cache_secs),
     );

@@ -49,7 +49,6 @@ impl ChainAddresses {
     /// What must hold for the chain to count as ready.
     pub fn targets(&self, s: &Settings) -> ChainTargets {
         ChainTargets {
-            rpc_urls: rpc_urls(s),
             chain_id: s.chain.chain_id,
             contracts: vec![
                 ("USDG".into(), self.usdg),

@@ -165,18 +165,18 @@ async fn facilitator(mut settings: Settings, listen: &str) -> anyhow::Result<()>
     let relayer: alloy::signers::local::PrivateKeySigner = key
         .parse()
         .map_err(|_| anyhow::anyhow!("payments.relayer_key is not a valid private key"))?;
-    let rpc = chain::rpc_urls(&settings)
-        .into_iter()
-        .next()
-        .unwrap_or_default();
-    let f = jm_chain::facilitator::Facilitator::new(
-        &rpc,
+    let client = jm_chain::client::ChainClient::new(
+        &chain::rpc_urls(&settings),
+        std::time::Duration::from_millis(settings.chain.rpc_timeout_ms),
+    )?;
+    let f = jm_chain::facilitator::Facilitator::with_reader(
+        client.provider().clone(),
         settings.chain.chain_id,
         a.usdg,
         a.permit2,
         a.permit2_proxy,
         Some(relayer),
-    )?;
+    );
     let token =
         Some(settings.payments.facilitator_token.expose().to_string()).filter(|t| !t.is_empty());
     let listener = std::net::TcpListener::bind(listen)

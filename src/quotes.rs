@@ -4,9 +4,9 @@ use std::collections::HashMap;
 use std::time::{Duration, Instant};
 
 use alloy::primitives::Address;
-use alloy::providers::{DynProvider, Provider, ProviderBuilder};
 use dashmap::DashMap;
 use jm_chain::bindings::IPriceFeed;
+use jm_chain::client::ChainClient;
 
 #[derive(Debug, thiserror::Error, PartialEq)]
 pub enum QuoteError {
@@ -22,9 +22,7 @@ pub enum QuoteError {
 
 pub struct Quotes {
     feeds: HashMap<String, Address>,
-    /// One per upstream, built once: each keeps its connection pool.
-    providers: Vec<DynProvider>,
-    timeout: Duration,
+    chain: ChainClient,
     max_age: Duration,
     ttl: Duration,
     cache: DashMap<String, (Instant, f64)>,
@@ -51,20 +49,13 @@ pub fn mid_from_round(
 impl Quotes {
     pub fn new(
         feeds: HashMap<String, Address>,
-        rpc_urls: Vec<String>,
-        timeout: Duration,
+        chain: ChainClient,
         max_age: Duration,
         ttl: Duration,
     ) -> Self {
-        let providers = rpc_urls
-            .iter()
-            .filter_map(|u| u.parse().ok())
-            .map(|url| ProviderBuilder::new().connect_http(url).erased())
-            .collect();
         Quotes {
             feeds,
-            providers,
-            timeout,
+            chain,
             max_age,
             ttl,
             cache: DashMap::new(),
@@ -99,25 +90,25 @@ impl Quotes {
         Ok(mid)
     }
 
+    /// The feed's answer, through the chain client (upstreams in order, a time limit each).
     async fn read(&self, feed: Address, ticker: &str) -> Result<(i128, u8, u64), QuoteError> {
-        for p in &self.providers {
-            let f = IPriceFeed::new(feed, p);
-            let read = async {
-                let decimals = f.decimals().call().await?;
-                let round = f.latestRoundData().call().await?;
-                Ok::<_, alloy::contract::Error>((round, decimals))
-            };
-            match tokio::time::timeout(self.timeout, read).await {
-                Ok(Ok((round, decimals))) => {
-                    let answer = i128::try_from(round.answer).unwrap_or(0);
-                    let updated = u64::try_from(round.updatedAt).unwrap_or(0);
-                    return Ok((answer, decimals, updated));
-                }
-                Ok(Err(e)) => tracing::warn!(ticker, error = %e, "price feed read failed"),
-                Err(_) => tracing::warn!(ticker, "price feed read timed out"),
+        let f = IPriceFeed::new(feed, self.chain.provider());
+        let read = async {
+            let decimals = f.decimals().call().await?;
+            let round = f.latestRoundData().call().await?;
+            Ok::<_, alloy::contract::Error>((round, decimals))
+        };
+        match read.await {
+            Ok((round, decimals)) => {
+                let answer = i128::try_from(round.answer).unwrap_or(0);
+                let updated = u64::try_from(round.updatedAt).unwrap_or(0);
+                Ok((answer, decimals, updated))
+            }
+            Err(e) => {
+                tracing::warn!(ticker, error = %jm_chain::client::short(&e.to_string()), "price feed read failed");
+                Err(QuoteError::Unreachable(ticker.to_string()))
             }
         }
-        Err(QuoteError::Unreachable(ticker.to_string()))
     }
 }
 

@@ -7,8 +7,9 @@ use std::time::Duration;
 
 use actix::prelude::*;
 use alloy::primitives::Address;
-use alloy::providers::{DynProvider, Provider, ProviderBuilder};
+use alloy::providers::Provider;
 use chrono::{DateTime, Utc};
+use jm_chain::client::{ChainClient, short};
 use serde::Serialize;
 
 use crate::health::HealthRegistry;
@@ -18,7 +19,6 @@ const NAME: &str = "chain_watch";
 /// What the service needs from the chain.
 #[derive(Debug, Clone)]
 pub struct ChainTargets {
-    pub rpc_urls: Vec<String>,
     pub chain_id: u64,
     /// Contracts that must have code, with a name for the error message.
     pub contracts: Vec<(String, Address)>,
@@ -46,49 +46,27 @@ impl ChainStatus {
     }
 }
 
-/// The checks, with one provider per RPC URL built once: a provider per check would load the
-/// system's root certificates and open a new connection (a TLS handshake, for https) every
-/// few seconds.
+/// The checks, through the chain client (upstreams in order, the first that answers decides).
 pub struct Probe {
     targets: ChainTargets,
-    /// `Err` for a URL that does not parse, reported at each check.
-    providers: Vec<Result<DynProvider, String>>,
+    chain: ChainClient,
 }
 
 impl Probe {
-    pub fn new(targets: ChainTargets) -> Self {
-        let providers = targets
-            .rpc_urls
-            .iter()
-            .map(|url| {
-                url.parse()
-                    .map(|u| ProviderBuilder::new().connect_http(u).erased())
-                    .map_err(|_| "an RPC URL is not valid".to_string())
-            })
-            .collect();
-        Probe { targets, providers }
+    pub fn new(targets: ChainTargets, chain: ChainClient) -> Self {
+        Probe { targets, chain }
     }
 
-    /// One check against the first upstream that answers; `Ok` carries the head block.
+    /// One check; `Ok` carries the head block.
     pub async fn check(&self) -> Result<u64, String> {
-        let mut last = String::from("no RPC URL is configured");
-        for provider in &self.providers {
-            let outcome = match provider {
-                Ok(p) => tokio::time::timeout(self.targets.call_timeout * 4, self.check_one(p))
-                    .await
-                    .unwrap_or_else(|_| Err("the RPC did not answer in time".into())),
-                Err(e) => Err(e.clone()),
-            };
-            match outcome {
-                Ok(head) => return Ok(head),
-                Err(e) => last = e,
-            }
-        }
-        Err(last)
+        tokio::time::timeout(self.targets.call_timeout * 4, self.check_one())
+            .await
+            .unwrap_or_else(|_| Err("the RPC did not answer in time".into()))
     }
 
-    async fn check_one(&self, p: &DynProvider) -> Result<u64, String> {
+    async fn check_one(&self) -> Result<u64, String> {
         let t = &self.targets;
+        let p = self.chain.provider();
         let id = p
             .get_chain_id()
             .await
@@ -109,12 +87,6 @@ impl Probe {
             .await
             .map_err(|e| format!("cannot read the block number: {}", short(&e.to_string())))
     }
-}
-
-/// Error texts of transports can carry URLs with keys; keep the start only.
-fn short(s: &str) -> String {
-    let s = s.split(" for url").next().unwrap_or(s);
-    s.chars().take(160).collect()
 }
 
 pub struct ChainWatch {
@@ -199,10 +171,15 @@ pub struct ChainWatchHandle {
 
 impl ChainWatchHandle {
     /// Starts the supervised actor on the current arbiter.
-    pub fn start(targets: ChainTargets, interval: Duration, health: HealthRegistry) -> Self {
+    pub fn start(
+        targets: ChainTargets,
+        chain: ChainClient,
+        interval: Duration,
+        health: HealthRegistry,
+    ) -> Self {
         let status = Arc::new(RwLock::new(ChainStatus::unknown()));
         let shared = status.clone();
-        let probe = Arc::new(Probe::new(targets));
+        let probe = Arc::new(Probe::new(targets, chain));
         health.heartbeat(NAME);
         let addr = Supervisor::start(move |_| ChainWatch {
             probe: probe.clone(),

@@ -5,6 +5,7 @@
 pub mod anvil;
 pub mod artifacts;
 pub mod bindings;
+pub mod client;
 pub mod devnet;
 pub mod facilitator;
 pub mod permit2;

@@ -433,3 +433,34 @@ async fn a_facilitator_that_settles_and_never_answers() {
     charged_once(&shop, buyer.address, shop.buyback(), price).await;
     assert!(unlocked(&shop.app, buyer.address, id).await);
 }
+
+/// The first RPC upstream is down: readiness, verification, the send and the receipts all go
+/// to the next one, and the purchase completes.
+#[actix_web::test]
+async fn payments_fail_over_between_upstreams() {
+    let chain = TestChain::start().await;
+    let dead = {
+        let l = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+        format!("http://{}", l.local_addr().unwrap())
+    };
+    let anvil = chain.devnet.rpc_url.clone();
+    let app = chain
+        .app_with(|s| {
+            s.demo.load_on_first_start = true;
+            s.cache.public_ttl_ms = 0;
+            s.chain.rpc_urls = vec![
+                journal_market::config::Secret::new(dead),
+                journal_market::config::Secret::new(anvil),
+            ];
+        })
+        .await;
+    let shop = Shop { chain, app };
+    let (id, slug, price) = shop.swarm_journal().await;
+    let buyer = shop.buyer(0);
+    shop.client()
+        .buy(&slug, &buyer.signer().unwrap())
+        .await
+        .unwrap();
+    charged_once(&shop, buyer.address, shop.buyback(), price).await;
+    assert!(unlocked(&shop.app, buyer.address, id).await);
+}

@@ -14,9 +14,9 @@ use std::time::{Duration, Instant};
 
 use actix::prelude::*;
 use alloy::primitives::Address;
-use alloy::providers::{DynProvider, Provider, ProviderBuilder};
 use chrono::{DateTime, Utc};
 use dashmap::DashMap;
+use jm_chain::client::ChainClient;
 use jm_chain::signature::{self, SignatureError};
 use sea_orm::{DatabaseConnection, DbErr};
 use sha2::{Digest, Sha256};
@@ -37,7 +37,7 @@ pub struct SessionSettings {
     pub session_ttl: chrono::Duration,
     /// How long a cached session is trusted before the table is read again.
     pub cache_ttl: Duration,
-    pub rpc_urls: Vec<String>,
+    pub chain: ChainClient,
     pub call_timeout: Duration,
     pub max_in_flight: usize,
     pub purge_every: Duration,
@@ -91,7 +91,6 @@ struct Inner {
     db: DatabaseConnection,
     settings: SessionSettings,
     clock: SharedClock,
-    providers: Vec<DynProvider>,
     cache: DashMap<String, Cached>,
     health: HealthRegistry,
 }
@@ -184,20 +183,18 @@ impl Inner {
         message: &str,
         sig: &[u8],
     ) -> Result<(), AuthError> {
-        let mut last = AuthError::Chain;
-        for p in &self.providers {
-            let check = signature::verify_message(p, address, message, sig);
-            match tokio::time::timeout(self.settings.call_timeout, check).await {
-                Ok(Ok(())) => return Ok(()),
-                Ok(Err(SignatureError::Chain(e))) => {
-                    tracing::warn!(error = %e, "signature check could not reach the chain");
-                    last = AuthError::Chain;
-                }
-                Ok(Err(e)) => return Err(AuthError::BadSignature(e)),
-                Err(_) => last = AuthError::Chain,
+        // The client fails over between upstreams; this bounds the whole check.
+        let p = self.settings.chain.provider();
+        let check = signature::verify_message(p, address, message, sig);
+        match tokio::time::timeout(self.settings.call_timeout * 2, check).await {
+            Ok(Ok(())) => Ok(()),
+            Ok(Err(SignatureError::Chain(e))) => {
+                tracing::warn!(error = %e, "signature check could not reach the chain");
+                Err(AuthError::Chain)
             }
+            Ok(Err(e)) => Err(AuthError::BadSignature(e)),
+            Err(_) => Err(AuthError::Chain),
         }
-        Err(last)
     }
 
     /// Caches a session by its token (memory only: the table holds just the hash), so a hit
@@ -370,16 +367,11 @@ impl SessionHandle {
         clock: SharedClock,
         health: HealthRegistry,
     ) -> anyhow::Result<Self> {
-        let mut providers = Vec::new();
-        for url in &settings.rpc_urls {
-            providers.push(ProviderBuilder::new().connect_http(url.parse()?).erased());
-        }
         let in_flight = InFlight::new(NAME, settings.max_in_flight, health.clone());
         let inner = Arc::new(Inner {
             db,
             settings,
             clock,
-            providers,
             cache: DashMap::new(),
             health,
         });

@@ -1,0 +1,354 @@
+//! The one chain client: the RPC upstreams in order, a time limit on every attempt, and
+//! failover that never repeats what may have happened. A JSON-RPC error is the node's answer
+//! and is returned as it is; a transport error (no connection, a timeout, an HTTP error, an
+//! answer that is not JSON-RPC) moves a read to the next upstream. A call that is not a read
+//! (`eth_sendRawTransaction`) moves on only when it provably never reached the upstream (the
+//! connection could not be made); anything else is returned as "unknown" to the caller, who
+//! asks the chain what happened. Upstream URLs may hold provider keys: they are never logged.
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::task::{Context, Poll};
+use std::time::Duration;
+
+use alloy::providers::{DynProvider, Provider, ProviderBuilder};
+use alloy::rpc::client::RpcClient;
+use alloy::rpc::json_rpc::{RequestPacket, ResponsePacket};
+use alloy::transports::http::Http;
+use alloy::transports::http::reqwest;
+use alloy::transports::{TransportError, TransportErrorKind, TransportFut};
+use serde::Serialize;
+
+/// Methods that only read: safe to send again, anywhere.
+const READS: &[&str] = &[
+    "eth_chainId",
+    "eth_blockNumber",
+    "eth_call",
+    "eth_estimateGas",
+    "eth_gasPrice",
+    "eth_maxPriorityFeePerGas",
+    "eth_feeHistory",
+    "eth_getBalance",
+    "eth_getCode",
+    "eth_getStorageAt",
+    "eth_getTransactionCount",
+    "eth_getTransactionByHash",
+    "eth_getTransactionReceipt",
+    "eth_getBlockByNumber",
+    "eth_getBlockByHash",
+    "eth_getLogs",
+    "net_version",
+];
+
+pub fn is_read(method: &str) -> bool {
+    READS.contains(&method)
+}
+
+/// Calls and failures of one upstream, for health and metrics.
+#[derive(Debug, Default)]
+struct Counters {
+    calls: AtomicU64,
+    failures: AtomicU64,
+}
+
+#[derive(Debug, Clone, Serialize, PartialEq, Eq)]
+pub struct UpstreamStats {
+    /// Position in `chain.rpc_urls` (the URL itself is a secret).
+    pub index: usize,
+    pub calls: u64,
+    pub failures: u64,
+}
+
+struct Shared {
+    upstreams: Vec<Http<reqwest::Client>>,
+    counters: Vec<Counters>,
+    failovers: AtomicU64,
+    timeout: Duration,
+}
+
+/// The transport under every provider of the client (a tower service, so alloy drives it).
+#[derive(Clone)]
+pub struct FailoverTransport(Arc<Shared>);
+
+/// Whether the request provably never reached the upstream.
+fn never_delivered(e: &TransportError) -> bool {
+    match e {
+        TransportError::Transport(TransportErrorKind::Custom(inner)) => inner
+            .downcast_ref::<reqwest::Error>()
+            .is_some_and(|r| r.is_connect()),
+        _ => false,
+    }
+}
+
+impl FailoverTransport {
+    async fn send(self, req: RequestPacket) -> Result<ResponsePacket, TransportError> {
+        let s = &self.0;
+        let read = req.method_names().all(is_read);
+        let mut last = TransportErrorKind::custom_str("no RPC upstream is configured");
+        for (i, up) in s.upstreams.iter().enumerate() {
+            if i > 0 {
+                s.failovers.fetch_add(1, Ordering::Relaxed);
+            }
+            s.counters[i].calls.fetch_add(1, Ordering::Relaxed);
+            let mut up = up.clone();
+            let (error, delivered) =
+                match tokio::time::timeout(s.timeout, tower::Service::call(&mut up, req.clone()))
+                    .await
+                {
+                    Ok(Ok(resp)) => return Ok(resp),
+                    Ok(Err(e)) => {
+                        let delivered = !never_delivered(&e);
+                        (e, delivered)
+                    }
+                    Err(_) => (
+                        TransportErrorKind::custom_str("the RPC did not answer in time"),
+                        true,
+                    ),
+                };
+            s.counters[i].failures.fetch_add(1, Ordering::Relaxed);
+            last = error;
+            if !read && delivered {
+                break;
+            }
+        }
+        Err(last)
+    }
+}
+
+impl tower::Service<RequestPacket> for FailoverTransport {
+    type Response = ResponsePacket;
+    type Error = TransportError;
+    type Future = TransportFut<'static>;
+
+    fn poll_ready(&mut self, _: &mut Context<'_>) -> Poll<Result<(), Self::Error>> {
+        Poll::Ready(Ok(()))
+    }
+
+    fn call(&mut self, req: RequestPacket) -> Self::Future {
+        Box::pin(self.clone().send(req))
+    }
+}
+
+/// What went wrong with a chain call, as a caller needs to know it.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ChainError {
+    /// The node answered with a JSON-RPC error (a revert, a refused transaction): its answer.
+    #[error("the node refused the call: {message}")]
+    Rpc { code: i64, message: String },
+    /// No answer could be had (or it could not be read): whether anything happened is unknown.
+    #[error("the chain could not be reached: {0}")]
+    Unreachable(String),
+}
+
+/// Error texts of transports can carry URLs with keys; keep the start only.
+pub fn short(s: &str) -> String {
+    let s = s.split(" for url").next().unwrap_or(s);
+    s.chars().take(200).collect()
+}
+
+impl ChainError {
+    pub fn of(e: &TransportError) -> ChainError {
+        match e.as_error_resp() {
+            Some(p) => ChainError::Rpc {
+                code: p.code,
+                message: short(&p.message),
+            },
+            None => ChainError::Unreachable(short(&e.to_string())),
+        }
+    }
+}
+
+/// The chain as the service sees it: one provider over every upstream. Cheap to clone.
+#[derive(Clone)]
+pub struct ChainClient {
+    provider: DynProvider,
+    transport: FailoverTransport,
+}
+
+impl std::fmt::Debug for ChainClient {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        // The URLs are secrets.
+        write!(
+            f,
+            "ChainClient({} upstreams)",
+            self.transport.0.upstreams.len()
+        )
+    }
+}
+
+impl ChainClient {
+    /// Upstreams in order of preference; `timeout` bounds each attempt.
+    pub fn new(urls: &[String], timeout: Duration) -> anyhow::Result<ChainClient> {
+        let http = reqwest::Client::builder()
+            .build()
+            .map_err(|e| anyhow::anyhow!("the HTTP client cannot be built: {e}"))?;
+        let mut upstreams = Vec::new();
+        for (i, u) in urls.iter().enumerate() {
+            let url = u
+                .parse()
+                .map_err(|_| anyhow::anyhow!("chain.rpc_urls[{i}] is not a URL"))?;
+            upstreams.push(Http::with_client(http.clone(), url));
+        }
+        anyhow::ensure!(
+            !upstreams.is_empty(),
+            "chain.rpc_urls needs at least one URL"
+        );
+        let transport = FailoverTransport(Arc::new(Shared {
+            counters: upstreams.iter().map(|_| Counters::default()).collect(),
+            upstreams,
+            failovers: AtomicU64::new(0),
+            timeout,
+        }));
+        let client = RpcClient::new(transport.clone(), false);
+        let provider = ProviderBuilder::new().connect_client(client).erased();
+        Ok(ChainClient {
+            provider,
+            transport,
+        })
+    }
+
+    pub fn provider(&self) -> &DynProvider {
+        &self.provider
+    }
+
+    /// Calls and failures per upstream, and failovers in all.
+    pub fn stats(&self) -> (Vec<UpstreamStats>, u64) {
+        let s = &self.transport.0;
+        let ups = s
+            .counters
+            .iter()
+            .enumerate()
+            .map(|(index, c)| UpstreamStats {
+                index,
+                calls: c.calls.load(Ordering::Relaxed),
+                failures: c.failures.load(Ordering::Relaxed),
+            })
+            .collect();
+        (ups, s.failovers.load(Ordering::Relaxed))
+    }
+
+    /// The latest block number, through the failover.
+    pub async fn block_number(&self) -> Result<u64, ChainError> {
+        self.provider
+            .get_block_number()
+            .await
+            .map_err(|e| ChainError::of(&e))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    use tokio::net::TcpListener;
+
+    /// A local HTTP server answering every request with `answer` (status, body) after
+    /// `delay`; returns its URL and a counter of requests.
+    async fn server(status: u16, body: &'static str, delay: Duration) -> (String, Arc<AtomicU64>) {
+        let l = TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let url = format!("http://{}", l.local_addr().unwrap());
+        let hits = Arc::new(AtomicU64::new(0));
+        let h = hits.clone();
+        tokio::spawn(async move {
+            while let Ok((mut c, _)) = l.accept().await {
+                let h = h.clone();
+                tokio::spawn(async move {
+                    let mut buf = vec![0u8; 65536];
+                    let _ = c.read(&mut buf).await;
+                    h.fetch_add(1, Ordering::Relaxed);
+                    tokio::time::sleep(delay).await;
+                    let resp = format!(
+                        "HTTP/1.1 {status} X\r\ncontent-type: application/json\r\ncontent-length: {}\r\nconnection: close\r\n\r\n{body}",
+                        body.len()
+                    );
+                    let _ = c.write_all(resp.as_bytes()).await;
+                });
+            }
+        });
+        (url, hits)
+    }
+
+    /// A URL nothing listens on.
+    async fn refused() -> String {
+        let l = TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let url = format!("http://{}", l.local_addr().unwrap());
+        drop(l);
+        url
+    }
+
+    const BLOCK: &str = r#"{"jsonrpc":"2.0","id":0,"result":"0x2a"}"#;
+    const REVERT: &str =
+        r#"{"jsonrpc":"2.0","id":0,"error":{"code":3,"message":"execution reverted"}}"#;
+
+    fn client(urls: Vec<String>) -> ChainClient {
+        ChainClient::new(&urls, Duration::from_millis(300)).unwrap()
+    }
+
+    #[tokio::test]
+    async fn reads_fail_over_in_order_on_every_transport_error() {
+        let (ok, ok_hits) = server(200, BLOCK, Duration::ZERO).await;
+        let (slow, _) = server(200, BLOCK, Duration::from_secs(5)).await;
+        let (broken, _) = server(500, "oops", Duration::ZERO).await;
+        let (garbage, _) = server(200, "not json", Duration::ZERO).await;
+        let c = client(vec![refused().await, slow, broken, garbage, ok]);
+        assert_eq!(c.block_number().await.unwrap(), 42);
+        assert_eq!(ok_hits.load(Ordering::Relaxed), 1);
+        let (stats, failovers) = c.stats();
+        assert_eq!(failovers, 4);
+        assert_eq!(stats.iter().map(|s| s.failures).sum::<u64>(), 4);
+        assert_eq!(stats[4].calls, 1);
+    }
+
+    #[tokio::test]
+    async fn a_json_rpc_error_is_the_nodes_answer() {
+        let (revert, _) = server(200, REVERT, Duration::ZERO).await;
+        let (ok, ok_hits) = server(200, BLOCK, Duration::ZERO).await;
+        let c = client(vec![revert, ok]);
+        let e = c.block_number().await.unwrap_err();
+        assert_eq!(
+            e,
+            ChainError::Rpc {
+                code: 3,
+                message: "execution reverted".into()
+            }
+        );
+        assert_eq!(ok_hits.load(Ordering::Relaxed), 0, "never failed over");
+    }
+
+    #[tokio::test]
+    async fn all_down_is_unreachable_without_urls_in_the_message() {
+        let c = client(vec![refused().await, refused().await]);
+        match c.block_number().await.unwrap_err() {
+            ChainError::Unreachable(m) => assert!(!m.contains("127.0.0.1"), "{m}"),
+            e => panic!("{e:?}"),
+        }
+    }
+
+    async fn send_raw(c: &ChainClient) -> Result<serde_json::Value, TransportError> {
+        c.provider()
+            .raw_request::<_, serde_json::Value>("eth_sendRawTransaction".into(), ("0x00",))
+            .await
+    }
+
+    #[tokio::test]
+    async fn a_send_fails_over_only_when_it_never_arrived() {
+        let (hash, hash_hits) = server(
+            200,
+            r#"{"jsonrpc":"2.0","id":0,"result":"0x01"}"#,
+            Duration::ZERO,
+        )
+        .await;
+        let c = client(vec![refused().await, hash.clone()]);
+        assert!(
+            send_raw(&c).await.is_ok(),
+            "connection refused: safe to move on"
+        );
+        assert_eq!(hash_hits.load(Ordering::Relaxed), 1);
+
+        let (slow, slow_hits) = server(200, BLOCK, Duration::from_secs(5)).await;
+        let c = client(vec![slow, hash]);
+        assert!(send_raw(&c).await.is_err(), "it may have arrived: unknown");
+        assert_eq!(slow_hits.load(Ordering::Relaxed), 1);
+        assert_eq!(hash_hits.load(Ordering::Relaxed), 1, "not sent twice");
+    }
+}
