@@ -28,7 +28,9 @@ fn token(req: &HttpRequest, state: &AppState) -> Option<String> {
 pub fn auth_error(e: AuthError) -> ApiError {
     match e {
         AuthError::BadAddress => ApiError::BadRequest(e.to_string()),
-        AuthError::Busy | AuthError::Chain => ApiError::unavailable(e.to_string()),
+        AuthError::Busy | AuthError::TimedOut | AuthError::Chain => {
+            ApiError::unavailable(e.to_string())
+        }
         AuthError::Db(db) => ApiError::Database(db),
         AuthError::Random => ApiError::internal(anyhow::anyhow!("random source failed")),
         _ => ApiError::Unauthorized(e.to_string()),

@@ -22,7 +22,8 @@ use sea_orm::{DatabaseConnection, DbErr};
 use sha2::{Digest, Sha256};
 
 use crate::clock::SharedClock;
-use crate::health::{HealthRegistry, InFlight};
+use crate::handle::{ActorHandle, CallError};
+use crate::health::HealthRegistry;
 use store::NonceProblem;
 
 const NAME: &str = "session";
@@ -59,6 +60,8 @@ pub enum AuthError {
     BadSignature(SignatureError),
     #[error("sign-in is busy; retry shortly")]
     Busy,
+    #[error("sign-in did not answer in time; retry shortly")]
+    TimedOut,
     #[error("the chain could not be reached to check a contract wallet's signature; retry shortly")]
     Chain,
     #[error("the session store failed")]
@@ -355,9 +358,8 @@ impl Handler<OpenFor> for SessionActor {
 /// The typed handle: async methods with a deadline and an in-flight limit.
 #[derive(Clone)]
 pub struct SessionHandle {
-    addr: Addr<SessionActor>,
+    handle: ActorHandle<SessionActor>,
     inner: Arc<Inner>,
-    in_flight: InFlight,
 }
 
 impl SessionHandle {
@@ -367,7 +369,7 @@ impl SessionHandle {
         clock: SharedClock,
         health: HealthRegistry,
     ) -> anyhow::Result<Self> {
-        let in_flight = InFlight::new(NAME, settings.max_in_flight, health.clone());
+        let (max, deadline) = (settings.max_in_flight, settings.call_timeout * 3);
         let inner = Arc::new(Inner {
             db,
             settings,
@@ -379,11 +381,8 @@ impl SessionHandle {
         let addr = Supervisor::start(move |_| SessionActor {
             inner: shared.clone(),
         });
-        Ok(SessionHandle {
-            addr,
-            inner,
-            in_flight,
-        })
+        let handle = ActorHandle::new(NAME, addr, max, deadline, inner.health.clone());
+        Ok(SessionHandle { handle, inner })
     }
 
     async fn call<M>(&self, msg: M) -> Result<M::Result, AuthError>
@@ -392,12 +391,10 @@ impl SessionHandle {
         M::Result: Send,
         SessionActor: Handler<M>,
     {
-        let _slot = self.in_flight.try_enter().ok_or(AuthError::Busy)?;
-        let deadline = self.inner.settings.call_timeout * 3;
-        match tokio::time::timeout(deadline, self.addr.send(msg)).await {
-            Ok(Ok(r)) => Ok(r),
-            _ => Err(AuthError::Busy),
-        }
+        self.handle.call(msg).await.map_err(|e| match e {
+            CallError::Busy => AuthError::Busy,
+            CallError::TimedOut | CallError::Stopped => AuthError::TimedOut,
+        })
     }
 
     pub async fn issue_nonce(&self, address: Address) -> Result<NonceIssued, AuthError> {
