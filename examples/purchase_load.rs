@@ -5,11 +5,7 @@
 
 use std::time::{Duration, Instant};
 
-use alloy::primitives::U256;
-use alloy::providers::Provider;
-use alloy::signers::local::PrivateKeySigner;
-use jm_chain::bindings::{IERC20, IMintable};
-use jm_chain::devnet::{Devnet, wallet_provider};
+use jm_chain::devnet::Devnet;
 
 #[tokio::main]
 async fn main() -> anyhow::Result<()> {
@@ -22,31 +18,9 @@ async fn main() -> anyhow::Result<()> {
     ))?;
     let buyers: usize = args.next().and_then(|s| s.parse().ok()).unwrap_or(16);
 
-    let deployer = devnet.provider_for(devnet.account("deployer")?)?;
-    let usdg = devnet.contracts.usdg;
     let mut wallets = Vec::new();
     for _ in 0..buyers {
-        let w = PrivateKeySigner::random();
-        deployer
-            .raw_request::<_, ()>(
-                "anvil_setBalance".into(),
-                (w.address(), U256::from(10u128.pow(20))),
-            )
-            .await?;
-        IMintable::new(usdg, &deployer)
-            .mint(w.address(), U256::from(1_000_000_000u64))
-            .send()
-            .await?
-            .get_receipt()
-            .await?;
-        let p = wallet_provider(&devnet.rpc_url, w.clone())?;
-        IERC20::new(usdg, &p)
-            .approve(jm_chain::canonical::PERMIT2, U256::MAX)
-            .send()
-            .await?
-            .get_receipt()
-            .await?;
-        wallets.push(w);
+        wallets.push(devnet.funded_buyer(1_000_000_000).await?);
     }
     let list = jm_client::Client::new(base.clone())?.journals(None).await?;
     let slugs: Vec<String> = list

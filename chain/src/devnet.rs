@@ -105,6 +105,14 @@ pub struct Devnet {
     pub accounts: Vec<Account>,
 }
 
+macro_rules! send {
+    ($call:expr, $what:expr) => {{
+        let receipt = $call.send().await?.get_receipt().await?;
+        anyhow::ensure!(receipt.status(), "{} reverted", $what);
+        receipt
+    }};
+}
+
 impl Devnet {
     pub fn accounts(&self, role: &str) -> Vec<&Account> {
         self.accounts.iter().filter(|a| a.role == role).collect()
@@ -121,6 +129,33 @@ impl Devnet {
     /// A provider that signs with `account`.
     pub fn provider_for(&self, account: &Account) -> anyhow::Result<DynProvider> {
         wallet_provider(&self.rpc_url, account.signer()?)
+    }
+
+    /// A new wallet with 100 ETH for gas, `usdg_units` base units of USDG, and USDG approved to
+    /// Permit2: a buyer for load runs and tests.
+    pub async fn funded_buyer(&self, usdg_units: u64) -> anyhow::Result<PrivateKeySigner> {
+        let w = PrivateKeySigner::random();
+        let deployer = self.provider_for(self.account("deployer")?)?;
+        deployer
+            .raw_request::<_, ()>(
+                "anvil_setBalance".into(),
+                (w.address(), U256::from(10u128.pow(20))),
+            )
+            .await?;
+        send!(
+            IMintable::new(self.contracts.usdg, &deployer)
+                .mint(w.address(), U256::from(usdg_units)),
+            "minting USDG"
+        );
+        send!(
+            IERC20::new(
+                self.contracts.usdg,
+                wallet_provider(&self.rpc_url, w.clone())?
+            )
+            .approve(self.contracts.permit2, U256::MAX),
+            "approving Permit2"
+        );
+        Ok(w)
     }
 
     pub fn load(path: &std::path::Path) -> anyhow::Result<Devnet> {
@@ -155,14 +190,6 @@ async fn set_code(p: &DynProvider, name: &str, at: Address) -> anyhow::Result<()
     p.raw_request::<_, ()>("anvil_setCode".into(), (at, code))
         .await?;
     Ok(())
-}
-
-macro_rules! send {
-    ($call:expr, $what:expr) => {{
-        let receipt = $call.send().await?.get_receipt().await?;
-        anyhow::ensure!(receipt.status(), "{} reverted", $what);
-        receipt
-    }};
 }
 
 fn usdg_units(whole: u64) -> U256 {

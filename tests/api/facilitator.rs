@@ -2,7 +2,6 @@
 //! permit (a duplicate gets the first answer and sends nothing), the hash in every answer
 //! after sending (a receipt timeout included).
 
-use std::sync::Arc;
 use std::time::Duration;
 
 use alloy::primitives::U256;
@@ -13,21 +12,8 @@ use reqwest::StatusCode;
 use serde_json::Value;
 
 use crate::devchain::TestChain;
-use crate::pay::{FACILITATOR_TOKEN, now, relayer_facilitator};
+use crate::pay::{FACILITATOR_TOKEN, now, relayer_facilitator, serve_facilitator};
 use crate::settle::transfers_from;
-
-async fn serve(f: jm_chain::facilitator::Facilitator) -> String {
-    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
-    let url = format!("http://{}", listener.local_addr().unwrap());
-    let server = journal_market::facilitator_server::server(
-        listener,
-        Arc::new(f),
-        Some(FACILITATOR_TOKEN.into()),
-    )
-    .unwrap();
-    actix_web::rt::spawn(server);
-    url
-}
 
 fn payment(chain: &TestChain, amount: i64) -> (PaymentPayload, PaymentRequirements) {
     let c = &chain.devnet.contracts;
@@ -65,7 +51,7 @@ async fn settle(
 #[actix_web::test]
 async fn the_token_is_checked_whole() {
     let chain = TestChain::start().await;
-    let url = serve(relayer_facilitator(&chain)).await;
+    let url = serve_facilitator(relayer_facilitator(&chain)).await;
     let (p, r) = payment(&chain, 1);
     for wrong in ["", "sesam", "sesame!", "SESAME"] {
         assert_eq!(
@@ -79,7 +65,7 @@ async fn the_token_is_checked_whole() {
 #[actix_web::test]
 async fn a_permit_is_settled_once_and_duplicates_get_the_first_answer() {
     let chain = TestChain::start().await;
-    let url = serve(relayer_facilitator(&chain)).await;
+    let url = serve_facilitator(relayer_facilitator(&chain)).await;
     let (p, r) = payment(&chain, 250_000);
     let buyer = chain.account("buyer", 0).address;
     let before = transfers_from(&chain, buyer).await.len();
@@ -102,8 +88,10 @@ async fn a_permit_is_settled_once_and_duplicates_get_the_first_answer() {
 #[actix_web::test]
 async fn a_receipt_timeout_answers_with_the_hash() {
     let chain = TestChain::start().await;
-    let url =
-        serve(relayer_facilitator(&chain).with_receipt_timeout(Duration::from_millis(300))).await;
+    let url = serve_facilitator(
+        relayer_facilitator(&chain).with_receipt_timeout(Duration::from_millis(300)),
+    )
+    .await;
     let (p, r) = payment(&chain, 300_000);
     let node = chain.provider(chain.account("deployer", 0));
     let _: () = node

@@ -38,7 +38,11 @@ pub(crate) fn relayer_facilitator(chain: &TestChain) -> Facilitator {
 
 /// `journal-market facilitator` in-process on a free port, settling with the relayer key.
 pub(crate) async fn start_facilitator(chain: &TestChain) -> String {
-    let facilitator = relayer_facilitator(chain);
+    serve_facilitator(relayer_facilitator(chain)).await
+}
+
+/// `facilitator` served in-process on a free port, with the test's bearer token.
+pub(crate) async fn serve_facilitator(facilitator: Facilitator) -> String {
     let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
     let url = format!("http://{}", listener.local_addr().unwrap());
     let server = journal_market::facilitator_server::server(
@@ -161,17 +165,21 @@ impl Shop {
             .clone()
     }
 
-    pub(crate) async fn swarm_journal(&self) -> (i64, String, i64) {
-        let j = self
-            .app
+    /// Every swarm-written journal on sale.
+    pub(crate) async fn swarm_journals(&self) -> Vec<jm_client::api::JournalListItem> {
+        self.app
             .client
             .journals(None)
             .await
             .unwrap()
             .journals
             .into_iter()
-            .find(|j| j.author.swarm)
-            .unwrap();
+            .filter(|j| j.author.swarm)
+            .collect()
+    }
+
+    pub(crate) async fn swarm_journal(&self) -> (i64, String, i64) {
+        let j = self.swarm_journals().await.remove(0);
         (j.journal_id, j.slug, j.price_units.parse().unwrap())
     }
 

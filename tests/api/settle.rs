@@ -9,15 +9,14 @@ use alloy::providers::Provider as _;
 use alloy::rpc::types::Filter;
 use alloy::signers::local::PrivateKeySigner;
 use alloy::sol_types::SolEvent as _;
-use jm_chain::bindings::{IERC20, IMintable};
-use jm_chain::devnet::wallet_provider;
+use jm_chain::bindings::IERC20;
 use jm_client::payer::sign_payment;
 use journal_market_actors::settlement::FaultPoint;
 use journal_market_entity::{payments, unlocks};
 use reqwest::StatusCode;
 use sea_orm::{ColumnTrait, EntityTrait, QueryFilter};
 
-use crate::devchain::{Mined, TestChain};
+use crate::devchain::TestChain;
 use crate::faultproxy::{Fault, FaultProxy};
 use crate::helpers::TestApp;
 use crate::pay::{Backend, Shop, now};
@@ -43,26 +42,7 @@ pub(crate) async fn transfers_from(chain: &TestChain, from: Address) -> Vec<(Add
 
 /// A new wallet with gas, 100 USDG and Permit2 approved.
 pub(crate) async fn funded_buyer(chain: &TestChain) -> PrivateKeySigner {
-    let signer = PrivateKeySigner::random();
-    let deployer = chain.provider(chain.account("deployer", 0));
-    let _: () = deployer
-        .raw_request(
-            "anvil_setBalance".into(),
-            (signer.address(), U256::from(10u128.pow(18))),
-        )
-        .await
-        .unwrap();
-    let usdg = chain.devnet.contracts.usdg;
-    IMintable::new(usdg, &deployer)
-        .mint(signer.address(), U256::from(100_000_000u64))
-        .mined()
-        .await;
-    let own = wallet_provider(&chain.devnet.rpc_url, signer.clone()).unwrap();
-    IERC20::new(usdg, &own)
-        .approve(chain.devnet.contracts.permit2, U256::MAX)
-        .mined()
-        .await;
-    signer
+    chain.devnet.funded_buyer(100_000_000).await.unwrap()
 }
 
 async fn unlocked(app: &TestApp, wallet: Address, journal_id: i64) -> bool {
@@ -213,16 +193,7 @@ async fn two_instances_share_one_relayer_key_under_load() {
     let shop = Shop::open().await;
     let other = shop.app.sibling().await;
     other.wait_chain(true).await;
-    let journals: Vec<_> = shop
-        .app
-        .client
-        .journals(None)
-        .await
-        .unwrap()
-        .journals
-        .into_iter()
-        .filter(|j| j.author.swarm)
-        .collect();
+    let journals = shop.swarm_journals().await;
     let mut buyers = Vec::new();
     for _ in 0..20 {
         buyers.push(funded_buyer(&shop.chain).await);
@@ -300,16 +271,7 @@ async fn a_node_that_drops_the_connection_after_taking_the_transaction() {
 #[actix_web::test]
 async fn a_failed_relayer_send_then_twenty_concurrent_purchases_all_settle() {
     let (shop, proxy) = shop_behind_proxy(|_| {}).await;
-    let journals: Vec<_> = shop
-        .app
-        .client
-        .journals(None)
-        .await
-        .unwrap()
-        .journals
-        .into_iter()
-        .filter(|j| j.author.swarm)
-        .collect();
+    let journals = shop.swarm_journals().await;
     let first = funded_buyer(&shop.chain).await;
     proxy.set("eth_sendRawTransaction", Fault::Status(500), Some(1));
     shop.client().buy(&journals[0].slug, &first).await.unwrap();

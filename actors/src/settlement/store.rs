@@ -216,17 +216,9 @@ pub async fn txs(db: &impl ConnectionTrait, id: i32) -> Result<Vec<String>, DbEr
         .collect())
 }
 
-/// Fails a pending row (only on proof that the permit did not and cannot pay).
-pub async fn fail(
-    db: &impl ConnectionTrait,
-    id: i32,
-    error: &str,
-    now: DateTime<Utc>,
-) -> Result<(), DbErr> {
+/// An update of payment rows that also gives up their lease.
+fn update_releasing() -> sea_orm::UpdateMany<payments::Entity> {
     payments::Entity::update_many()
-        .col_expr(payments::Column::State, Expr::value(FAILED))
-        .col_expr(payments::Column::Error, Expr::value(error))
-        .col_expr(payments::Column::UpdatedAt, Expr::value(now))
         .col_expr(
             payments::Column::LeaseOwner,
             Expr::value(Option::<String>::None),
@@ -235,6 +227,19 @@ pub async fn fail(
             payments::Column::LeaseUntil,
             Expr::value(Option::<DateTime<Utc>>::None),
         )
+}
+
+/// Fails a pending row (only on proof that the permit did not and cannot pay).
+pub async fn fail(
+    db: &impl ConnectionTrait,
+    id: i32,
+    error: &str,
+    now: DateTime<Utc>,
+) -> Result<(), DbErr> {
+    update_releasing()
+        .col_expr(payments::Column::State, Expr::value(FAILED))
+        .col_expr(payments::Column::Error, Expr::value(error))
+        .col_expr(payments::Column::UpdatedAt, Expr::value(now))
         .filter(payments::Column::Id.eq(id))
         .filter(payments::Column::State.eq(PENDING))
         .exec(db)
@@ -257,18 +262,10 @@ pub async fn settle(
         txn.rollback().await?;
         return Ok(false);
     }
-    let done = payments::Entity::update_many()
+    let done = update_releasing()
         .col_expr(payments::Column::State, Expr::value(SETTLED))
         .col_expr(payments::Column::Tx, Expr::value(tx))
         .col_expr(payments::Column::UpdatedAt, Expr::value(now))
-        .col_expr(
-            payments::Column::LeaseOwner,
-            Expr::value(Option::<String>::None),
-        )
-        .col_expr(
-            payments::Column::LeaseUntil,
-            Expr::value(Option::<DateTime<Utc>>::None),
-        )
         .filter(payments::Column::Id.eq(id))
         .filter(payments::Column::State.eq(PENDING))
         .exec(&txn)
@@ -343,16 +340,8 @@ pub async fn release(
     next_check_at: DateTime<Utc>,
     counted: bool,
 ) -> Result<(), DbErr> {
-    let mut q = payments::Entity::update_many()
-        .col_expr(
-            payments::Column::LeaseOwner,
-            Expr::value(Option::<String>::None),
-        )
-        .col_expr(
-            payments::Column::LeaseUntil,
-            Expr::value(Option::<DateTime<Utc>>::None),
-        )
-        .col_expr(payments::Column::NextCheckAt, Expr::value(next_check_at));
+    let mut q =
+        update_releasing().col_expr(payments::Column::NextCheckAt, Expr::value(next_check_at));
     if counted {
         q = q.col_expr(
             payments::Column::Attempts,
