@@ -81,7 +81,7 @@ impl Application {
             &chain.addresses,
             &client,
             &db,
-            clock.clone(),
+            (clock.clone(), instance_name(&settings, port)),
             health.clone(),
         )?;
         let state = web::Data::new(AppState::new(
@@ -123,7 +123,7 @@ fn payment_parts(
     a: &ChainAddresses,
     client: &ChainClient,
     db: &DatabaseConnection,
-    clock: SharedClock,
+    (clock, instance): (SharedClock, String),
     health: HealthRegistry,
 ) -> anyhow::Result<PaymentParts> {
     let p = &s.payments;
@@ -175,6 +175,7 @@ fn payment_parts(
                 receipt_wait: Duration::from_millis(p.receipt_wait_ms),
                 lease: Duration::from_secs(p.lease_secs.max(1)),
                 reconcile_every: Duration::from_millis(p.reconcile_every_ms.max(50)),
+                instance,
                 fault: p.fault,
             },
             health,
@@ -191,6 +192,23 @@ fn payment_parts(
         buyback,
         chain: facilitator,
     })
+}
+
+/// This process's name on payment and relayer leases: `payments.instance_id`, else the host's
+/// name and the port it serves on. Two live processes cannot serve on one host and port, so a
+/// process with its predecessor's name may take over that predecessor's leases at once.
+fn instance_name(s: &Settings, port: u16) -> String {
+    let id = s.payments.instance_id.trim();
+    if !id.is_empty() {
+        return id.to_string();
+    }
+    let host = std::fs::read_to_string("/proc/sys/kernel/hostname")
+        .ok()
+        .or_else(|| std::env::var("HOSTNAME").ok())
+        .map(|h| h.trim().to_string())
+        .filter(|h| !h.is_empty())
+        .unwrap_or_else(|| "localhost".into());
+    format!("{host}:{port}")
 }
 
 fn session_settings(s: &Settings, client: &ChainClient) -> SessionSettings {

@@ -116,6 +116,7 @@ pub struct PaymentSettings {
     pub receipt_wait_ms: u64,
     pub lease_secs: u64,
     pub reconcile_every_ms: u64,
+    pub instance_id: String,
     /// Test-only: where settlements stop as a crash would. Not in config.toml on purpose.
     #[serde(default)]
     pub fault: journal_market_actors::settlement::FaultPoint,

@@ -426,3 +426,38 @@ async fn payments_fail_over_between_upstreams() {
     charged_once(&shop, buyer.address, shop.buyback(), price).await;
     assert!(unlocked(&shop.app, buyer.address, id).await);
 }
+
+/// A process restarted under its predecessor's name (by default its host and port) takes over
+/// the predecessor's leases at once instead of waiting for them to end.
+#[actix_web::test]
+async fn a_restart_under_the_same_name_takes_over_at_once() {
+    let shop = Shop::open_with(|s| {
+        s.payments.fault = FaultPoint::AfterSend;
+        s.payments.lease_secs = 120;
+        s.payments.instance_id = "node-a".into();
+    })
+    .await;
+    let (id, _, price) = shop.swarm_journal().await;
+    let buyer = shop.buyer(0);
+    let offer = shop.offer("pay/burn", id).await;
+    let payment = sign_payment(&offer.accepts[0], None, &buyer.signer().unwrap(), now()).unwrap();
+    let (s, _, _) = shop.raw_pay("pay/burn", id, Some(&payment)).await;
+    assert_eq!(
+        s,
+        StatusCode::INTERNAL_SERVER_ERROR,
+        "the fault point stopped it"
+    );
+    shop.app.kill();
+    let mut settings = shop.app.settings.clone();
+    settings.payments.fault = FaultPoint::None;
+    let restarted = TestApp::start_on(settings, shop.app.db.clone()).await;
+    let started = Instant::now();
+    while !unlocked(&restarted, buyer.address, id).await {
+        assert!(
+            started.elapsed() < Duration::from_secs(10),
+            "not taken over within 10 s (the lease is 120 s)"
+        );
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    charged_once(&shop, buyer.address, shop.buyback(), price).await;
+}

@@ -114,6 +114,10 @@ pub struct SettlementSettings {
     pub lease: Duration,
     /// How often pending rows are reconciled (the first backoff step).
     pub reconcile_every: Duration,
+    /// This process's name on leases. A process that takes over its predecessor's name (the
+    /// same host and port: the predecessor is gone, or the port would be taken) takes over its
+    /// leases at once.
+    pub instance: String,
     pub fault: FaultPoint,
 }
 
@@ -137,6 +141,10 @@ struct Inner {
     /// Until when (unix ms) this instance holds the lease of the relayer key it sends with.
     relayer_until: AtomicI64,
     reconciling: AtomicBool,
+    /// When this process started; until its first pass has freed them, rows a predecessor
+    /// under the same name held are still leased.
+    started: DateTime<Utc>,
+    predecessor_freed: AtomicBool,
 }
 
 fn now_secs(t: DateTime<Utc>) -> u64 {
@@ -573,6 +581,13 @@ impl Inner {
     }
 
     async fn pass(&self) -> Result<(), DbErr> {
+        if !self.predecessor_freed.load(Ordering::Relaxed) {
+            let n = store::free_predecessor(&self.db, &self.instance, self.started).await?;
+            if n > 0 {
+                tracing::info!(rows = n, "took over the payments of this instance's predecessor");
+            }
+            self.predecessor_freed.store(true, Ordering::Relaxed);
+        }
         if let Some(relayer) = self.settler.relayer() {
             let now = self.clock.now();
             // Renewed once half of it is used: one write per half lease, not one per pass.
@@ -672,19 +687,19 @@ impl SettlementHandle {
     ) -> Self {
         health.heartbeat(NAME);
         let (max, deadline) = (settings.max_in_flight, settings.deadline);
-        let mut id = [0u8; 8];
-        // A name for this process's leases; uniqueness is all that matters.
-        let _ = getrandom::fill(&mut id);
+        let instance = settings.instance.clone();
         let inner = Arc::new(Inner {
             db,
             settler,
             chain,
-            clock,
+            clock: clock.clone(),
             settings,
             health: health.clone(),
-            instance: alloy::hex::encode(id),
+            instance,
             relayer_until: AtomicI64::new(i64::MIN),
             reconciling: AtomicBool::new(false),
+            started: clock.now(),
+            predecessor_freed: AtomicBool::new(false),
         });
         let addr = Supervisor::start(move |_| SettlementActor {
             inner: inner.clone(),

@@ -355,6 +355,22 @@ pub async fn release(
         .map(|_| ())
 }
 
+/// Frees the leases a predecessor under the same name held (rows it touched before `started`):
+/// that process is gone, so its rows need not wait for their leases to end.
+pub async fn free_predecessor(
+    db: &DatabaseConnection,
+    owner: &str,
+    started: DateTime<Utc>,
+) -> Result<u64, DbErr> {
+    Ok(update_releasing()
+        .filter(payments::Column::LeaseOwner.eq(owner))
+        .filter(payments::Column::State.eq(PENDING))
+        .filter(payments::Column::UpdatedAt.lt(started))
+        .exec(db)
+        .await?
+        .rows_affected)
+}
+
 /// Pending rows nobody holds a live lease on and whose backoff has passed, oldest first.
 pub async fn due(
     db: &DatabaseConnection,
