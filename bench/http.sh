@@ -20,7 +20,7 @@ trap cleanup EXIT
 JM__SERVER__LISTEN="127.0.0.1:$SVC_PORT" \
 JM__DATABASE__URL="sqlite://$work/bench.db" \
 JM__LOG__FILTER="${JM_BENCH_LOG:-warn}" \
-  target/release/journal-market serve >"$work/svc.log" 2>&1 &
+  "$REL"/journal-market serve >"$work/svc.log" 2>&1 &
 svc=$!
 wait_for "http://127.0.0.1:$SVC_PORT/api/health/ready"
 
@@ -30,7 +30,7 @@ for path in /api/journals /api/entries.json; do
   curl -sf "http://127.0.0.1:$SVC_PORT$path" >"$file"
   args+=("$path=$file")
 done
-target/release/examples/minimal "$MIN_PORT" "${args[@]}" &
+"$REL"/examples/minimal "$MIN_PORT" "${args[@]}" &
 min=$!
 sleep 0.5
 

@@ -16,7 +16,6 @@ npm ci --no-audit --no-fund --loglevel=error >/dev/null
 cargo build --release --locked --bins --examples >&2
 
 work=$(mktemp -d)
-root=$PWD
 svc=""; anvil=""; load=""
 cleanup() {
   kill -9 $svc 2>/dev/null || true
@@ -35,7 +34,7 @@ export JM__SERVER__LISTEN="127.0.0.1:$SVC_PORT" JM__DATABASE__URL="$db" \
   JM__PAYMENTS__LEASE_SECS=3 JM__PAYMENTS__RECONCILE_EVERY_MS=500
 
 start() {
-  "$root/target/release/journal-market" serve >>"$work/svc.log" 2>&1 &
+  "$REL/journal-market" serve >>"$work/svc.log" 2>&1 &
   svc=$!
   wait_for "$api/health/ready"
 }
@@ -47,12 +46,12 @@ for _ in $(seq 1 100); do
     "http://127.0.0.1:$ANVIL_PORT" >/dev/null && break
   sleep 0.1
 done
-target/release/examples/kill_restart deploy "http://127.0.0.1:$ANVIL_PORT" "$work/devnet.json"
+"$REL"/examples/kill_restart deploy "http://127.0.0.1:$ANVIL_PORT" "$work/devnet.json"
 start
-(cd "$work" && "$root/target/release/examples/kill_restart" seed "$db" "$work/devnet.json" "$api")
+(cd "$work" && "$REL/examples/kill_restart" seed "$db" "$work/devnet.json" "$api")
 
 started=$(date +%s)
-(cd "$work" && "$root/target/release/examples/kill_restart" run "$api" "$work/devnet.json" \
+(cd "$work" && "$REL/examples/kill_restart" run "$api" "$work/devnet.json" \
   "$PURCHASES" "$BUYERS" >"$work/run.out" 2>&1) &
 load=$!
 kills=0
@@ -75,4 +74,4 @@ for _ in $(seq 1 120); do
   [ "$pending" = 0 ] && break
   sleep 1
 done
-(cd "$work" && "$root/target/release/examples/kill_restart" verify "$db" "$work/devnet.json")
+(cd "$work" && "$REL/examples/kill_restart" verify "$db" "$work/devnet.json")

@@ -1,5 +1,8 @@
 # Shared by the bench scripts: wrk installation and a measuring function.
 
+# The release binaries (CARGO_TARGET_DIR is honoured), as an absolute path.
+REL="$(realpath -m "${CARGO_TARGET_DIR:-target}")/release"
+
 ensure_wrk() {
   if ! command -v wrk >/dev/null; then
     (apt-get update -qq && apt-get install -y -qq wrk) >/dev/null

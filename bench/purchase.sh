@@ -21,7 +21,7 @@ cleanup() { kill "${svc:-}" "${min:-}" 2>/dev/null || true; wait 2>/dev/null || 
 trap cleanup EXIT
 JM__SERVER__LISTEN="127.0.0.1:$SVC_PORT" JM__DATABASE__URL="sqlite://$work/bench.db" \
 JM__LOG__FILTER="warn,journal_market_actors::settlement=debug" JM__LOG__FORMAT=json \
-  target/release/journal-market devnet --anvil-port "$ANVIL_PORT" --out "$work/devnet.json" >"$work/svc.log" 2>&1 &
+  "$REL"/journal-market devnet --anvil-port "$ANVIL_PORT" --out "$work/devnet.json" >"$work/svc.log" 2>&1 &
 svc=$!
 wait_for "http://127.0.0.1:$SVC_PORT/api/health/ready"
 api="http://127.0.0.1:$SVC_PORT/api"
@@ -34,7 +34,7 @@ body="{\"journalId\":$id}"
 curl -s -D "$work/challenge.headers" -X POST "$api/pay/burn" -H 'content-type: application/json' -d "$body" >"$work/challenge.json"
 grep -i '^payment-required:' "$work/challenge.headers" | cut -d' ' -f2- | tr -d '\r' >"$work/challenge.header"
 # The same status, header and body as the service's challenge.
-target/release/examples/minimal "$MIN_PORT" "/api/pay/burn=$work/challenge.json@402@payment-required@$work/challenge.header" &
+"$REL"/examples/minimal "$MIN_PORT" "/api/pay/burn=$work/challenge.json@402@payment-required@$work/challenge.header" &
 min=$!
 sleep 0.5
 read -r s_rps s_p50 s_p99 < <(measure "$api/pay/burn" "$body" 2>/dev/null)
@@ -45,7 +45,7 @@ echo "| service | $s_rps | $s_p50 | $s_p99 |"
 echo "| minimal | $m_rps | $m_p50 | $m_p99 |"
 awk -v a="$s_rps" -v b="$m_rps" 'BEGIN { printf "ratio: %.0f%%\n\n", 100*a/b }'
 
-read -r n rate p50 p95 errs < <(target/release/examples/purchase_load "$api" "$work/devnet.json" "$BUYERS")
+read -r n rate p50 p95 errs < <("$REL"/examples/purchase_load "$api" "$work/devnet.json" "$BUYERS")
 echo "| purchases ($BUYERS buyers) | count | per second | p50 ms | p95 ms | errors |"
 echo "|---|---|---|---|---|---|"
 echo "| swarm journals, one payment each | $n | $rate | $p50 | $p95 | $errs |"

@@ -18,7 +18,7 @@ cleanup() { kill "${svc:-}" 2>/dev/null || true; wait 2>/dev/null || true; rm -r
 trap cleanup EXIT
 JM__SERVER__LISTEN="127.0.0.1:$SVC_PORT" JM__DATABASE__URL="sqlite://$work/bench.db" \
 JM__LOG__FILTER="${JM_BENCH_LOG:-warn}" \
-  target/release/journal-market devnet --anvil-port "$ANVIL_PORT" --out "$work/devnet.json" >"$work/svc.log" 2>&1 &
+  "$REL"/journal-market devnet --anvil-port "$ANVIL_PORT" --out "$work/devnet.json" >"$work/svc.log" 2>&1 &
 svc=$!
 wait_for "http://127.0.0.1:$SVC_PORT/api/health/ready"
 anvil="http://127.0.0.1:$ANVIL_PORT"

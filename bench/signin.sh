@@ -22,7 +22,7 @@ serve() { # serve DATABASE_URL
   kill "${svc:-}" 2>/dev/null || true; wait "${svc:-}" 2>/dev/null || true
   JM__SERVER__LISTEN="127.0.0.1:$SVC_PORT" JM__DATABASE__URL="$1" JM__DEMO__LOAD_ON_FIRST_START=false \
   JM__LOG__FILTER="${JM_BENCH_LOG:-warn}" JM__CHAIN__RPC_URLS='["http://127.0.0.1:9"]' \
-    target/release/journal-market serve >"$work/svc.log" 2>&1 &
+    "$REL"/journal-market serve >"$work/svc.log" 2>&1 &
   svc=$!
   wait_for "http://127.0.0.1:$SVC_PORT/api/health/ready"
 }
@@ -30,22 +30,22 @@ serve() { # serve DATABASE_URL
 echo "| backend | sign-ins/s | p50 ms | p99 ms | errors |"
 echo "|---|---|---|---|---|"
 serve "sqlite://$work/bench.db"
-read -r rate p50 p99 errs < <(target/release/examples/signin_load "http://127.0.0.1:$SVC_PORT/api" "$CLIENTS" "$DURATION")
+read -r rate p50 p99 errs < <("$REL"/examples/signin_load "http://127.0.0.1:$SVC_PORT/api" "$CLIENTS" "$DURATION")
 echo "| SQLite | $rate | $p50 | $p99 | $errs |"
 if pg_isready -q -d "$PG_URL"; then
   db="jm_bench_$$"
   psql -q "$PG_URL" -c "CREATE DATABASE $db" >/dev/null
   serve "${PG_URL%/*}/$db"
-  read -r rate p50 p99 errs < <(target/release/examples/signin_load "http://127.0.0.1:$SVC_PORT/api" "$CLIENTS" "$DURATION")
+  read -r rate p50 p99 errs < <("$REL"/examples/signin_load "http://127.0.0.1:$SVC_PORT/api" "$CLIENTS" "$DURATION")
   echo "| PostgreSQL | $rate | $p50 | $p99 | $errs |"
 fi
 
 # A session cookie for /me, made by the real client.
 key=0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d
-JM_SESSION_FILE="$work/session" target/release/jm --base-url "http://127.0.0.1:$SVC_PORT/api" login --private-key "$key" >/dev/null
+JM_SESSION_FILE="$work/session" "$REL"/jm --base-url "http://127.0.0.1:$SVC_PORT/api" login --private-key "$key" >/dev/null
 cookie=$(cat "$work/session")
 curl -sf "http://127.0.0.1:$SVC_PORT/api/me" -H "Cookie: $cookie" >"$work/me.json"
-target/release/examples/minimal "$MIN_PORT" "/api/me=$work/me.json" &
+"$REL"/examples/minimal "$MIN_PORT" "/api/me=$work/me.json" &
 min=$!
 sleep 0.5
 measure_cookie() {

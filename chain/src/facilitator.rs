@@ -18,6 +18,11 @@ use crate::permit2::{PermitWitnessTransferFrom, TokenPermissions, Witness, nonce
 use crate::signature;
 use crate::x402::{PaymentPayload, PaymentRequirements, SCHEME, SettleResponse, VERSION};
 
+/// `errorReason` of a `/settle` answer whose transaction was sent but had no receipt in time.
+pub const RECEIPT_TIMEOUT: &str = "settle_receipt_timeout";
+/// `errorReason` of a `/settle` answer that failed other than by a check.
+pub const UNEXPECTED: &str = "unexpected_settle_error";
+
 /// A payment that must not be settled, with the reference error code.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("{message}")]
@@ -665,7 +670,7 @@ impl Facilitator {
         let permit = match self.verify(p, r, now).await {
             Ok(permit) => permit,
             Err(SettleError::Invalid(i)) => return answer(None, Some((i.code, i.message))),
-            Err(e) => return answer(None, Some(("unexpected_settle_error", e.to_string()))),
+            Err(e) => return answer(None, Some((UNEXPECTED, e.to_string()))),
         };
         let signed = std::sync::Mutex::new(None);
         let record = |tx: B256| -> futures::future::BoxFuture<'_, Result<(), String>> {
@@ -679,10 +684,10 @@ impl Facilitator {
         let tx = match (sent, hash) {
             (Ok(tx), _) => tx,
             (Err(e), Some(tx)) => {
-                return answer(Some(tx), Some(("unexpected_settle_error", e.to_string())));
+                return answer(Some(tx), Some((UNEXPECTED, e.to_string())));
             }
             (Err(e), None) => {
-                return answer(None, Some(("unexpected_settle_error", e.to_string())));
+                return answer(None, Some((UNEXPECTED, e.to_string())));
             }
         };
         let (from, to, amount) = (
@@ -702,11 +707,11 @@ impl Facilitator {
             Ok(None) => answer(
                 Some(tx),
                 Some((
-                    "settle_receipt_timeout",
+                    RECEIPT_TIMEOUT,
                     format!("transaction {tx:#x} was sent; its receipt did not come in time"),
                 )),
             ),
-            Err(e) => answer(Some(tx), Some(("unexpected_settle_error", e.to_string()))),
+            Err(e) => answer(Some(tx), Some((UNEXPECTED, e.to_string()))),
         }
     }
 

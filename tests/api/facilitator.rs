@@ -116,3 +116,34 @@ async fn a_receipt_timeout_answers_with_the_hash() {
         "the hash answered is the transfer that was made"
     );
 }
+
+/// The facilitator settles, the connection is cut before the answer: the client's retry of the
+/// same request gets the first settlement's answer, and only one transfer was made.
+#[actix_web::test]
+async fn a_settle_whose_answer_was_lost_is_answered_on_retry() {
+    use crate::faultproxy::{Fault, FaultProxy};
+    let chain = TestChain::start().await;
+    let proxy = FaultProxy::start(&serve_facilitator(relayer_facilitator(&chain)).await).await;
+    let (p, r) = payment(&chain, 400_000);
+    let buyer = chain.account("buyer", 0).address;
+    let before = transfers_from(&chain, buyer).await.len();
+    proxy.set("/settle", Fault::ForwardThenCut, Some(1));
+    let body =
+        serde_json::json!({ "x402Version": 2, "paymentPayload": &p, "paymentRequirements": &r });
+    let lost = reqwest::Client::new()
+        .post(format!("{}/settle", proxy.url))
+        .bearer_auth(FACILITATOR_TOKEN)
+        .json(&body)
+        .send()
+        .await;
+    assert!(lost.is_err(), "the answer was cut off");
+    let (status, answer) = settle(&proxy.url, FACILITATOR_TOKEN, &p, &r).await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(answer["success"], true, "{answer}");
+    let after = transfers_from(&chain, buyer).await;
+    assert_eq!(after.len(), before + 1, "one transfer");
+    assert_eq!(
+        format!("{:#x}", after.last().unwrap().2),
+        answer["transaction"]
+    );
+}

@@ -584,7 +584,10 @@ impl Inner {
         if !self.predecessor_freed.load(Ordering::Relaxed) {
             let n = store::free_predecessor(&self.db, &self.instance, self.started).await?;
             if n > 0 {
-                tracing::info!(rows = n, "took over the payments of this instance's predecessor");
+                tracing::info!(
+                    rows = n,
+                    "took over the payments of this instance's predecessor"
+                );
             }
             self.predecessor_freed.store(true, Ordering::Relaxed);
         }
