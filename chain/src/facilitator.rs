@@ -189,14 +189,75 @@ pub struct Facilitator {
     receipt_timeout: Duration,
 }
 
-/// The key that sends settle transactions, and its next nonce. The nonce is taken, the
-/// transaction signed, its hash recorded and the transaction sent under one lock, so sends
-/// from this process never leave a gap: after any send error the next nonce is read from the
-/// chain again (`pending`), whatever the node did with the failed one.
+/// The key that sends settle transactions, and its nonces.
 struct Relayer {
     address: Address,
     wallet: EthereumWallet,
-    next_nonce: tokio::sync::Mutex<Option<u64>>,
+    nonces: tokio::sync::Mutex<NonceBook>,
+}
+
+/// The relayer's nonces. Only taking a nonce is serialised; sends go out concurrently. A
+/// nonce whose transaction was never sent (the record failed, the node refused it, or the
+/// connection broke) goes back to `free` and is used before any new one, so a failed send
+/// leaves no gap that would hold up the transactions after it. A nonce the node says is taken
+/// already is dropped; "nonce too low" means the book is behind the chain: it is read again.
+#[derive(Debug, Default, PartialEq, Eq)]
+pub struct NonceBook {
+    next: Option<u64>,
+    free: std::collections::BTreeSet<u64>,
+}
+
+/// What the node said about a send that failed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SendFailure {
+    /// The nonce is taken (by an earlier send of ours that did arrive).
+    NonceTaken,
+    /// The book is behind the chain.
+    NonceTooLow,
+    /// Refused for another reason, or no answer: the nonce may be used again.
+    NotSent,
+}
+
+impl SendFailure {
+    pub fn of(message: &str) -> SendFailure {
+        let m = message.to_ascii_lowercase();
+        if m.contains("nonce too low") {
+            SendFailure::NonceTooLow
+        } else if m.contains("already known") || m.contains("replacement transaction underpriced") {
+            SendFailure::NonceTaken
+        } else {
+            SendFailure::NotSent
+        }
+    }
+}
+
+impl NonceBook {
+    /// A nonce to sign with, when the book knows one (else read `pending` from the chain and
+    /// [`NonceBook::start_at`]).
+    pub fn take(&mut self) -> Option<u64> {
+        if let Some(n) = self.free.pop_first() {
+            return Some(n);
+        }
+        let n = self.next?;
+        self.next = Some(n + 1);
+        Some(n)
+    }
+
+    pub fn start_at(&mut self, pending: u64) {
+        self.next = Some(pending);
+        self.free.retain(|n| *n >= pending);
+    }
+
+    /// The send with `n` failed as `why` says.
+    pub fn failed(&mut self, n: u64, why: SendFailure) {
+        match why {
+            SendFailure::NotSent => {
+                self.free.insert(n);
+            }
+            SendFailure::NonceTaken => {}
+            SendFailure::NonceTooLow => *self = NonceBook::default(),
+        }
+    }
 }
 
 /// Where a known transaction stands, for one payment.
@@ -268,7 +329,7 @@ impl Facilitator {
         let relayer = relayer.map(|s| Relayer {
             address: s.address(),
             wallet: EthereumWallet::from(s),
-            next_nonce: tokio::sync::Mutex::new(None),
+            nonces: tokio::sync::Mutex::new(NonceBook::default()),
         });
         Facilitator {
             chain_id,
@@ -343,32 +404,31 @@ impl Facilitator {
     pub async fn verify_state(&self, permit: &Permit) -> Result<(), SettleError> {
         let chain = |e: alloy::contract::Error| SettleError::Chain(short(&e.to_string()));
         let (word, bit) = nonce_position(permit.permit.nonce);
-        let bitmap = IPermit2::new(self.permit2, &self.reader)
-            .nonceBitmap(permit.from, word)
-            .call()
-            .await
-            .map_err(chain)?;
-        if bitmap.bit(bit) {
+        let usdg = IERC20::new(self.usdg, &self.reader);
+        let permit2 = IPermit2::new(self.permit2, &self.reader);
+        // Three independent reads at once; reported in the reference order.
+        let nonce_read = permit2.nonceBitmap(permit.from, word);
+        let balance_read = usdg.balanceOf(permit.from);
+        let allowance_read = usdg.allowance(permit.from, self.permit2);
+        let (bitmap, balance, allowance) = tokio::join!(
+            nonce_read.call(),
+            balance_read.call(),
+            allowance_read.call()
+        );
+        if bitmap.map_err(chain)?.bit(bit) {
             return Err(SettleError::Invalid(invalid(
                 "permit2_invalid_nonce",
                 "the permit's nonce was already used",
             )));
         }
-        let usdg = IERC20::new(self.usdg, &self.reader);
         let amount = permit.permit.permitted.amount;
-        if usdg.balanceOf(permit.from).call().await.map_err(chain)? < amount {
+        if balance.map_err(chain)? < amount {
             return Err(SettleError::Invalid(invalid(
                 "permit2_insufficient_balance",
                 "the payer's USDG balance is too low",
             )));
         }
-        if usdg
-            .allowance(permit.from, self.permit2)
-            .call()
-            .await
-            .map_err(chain)?
-            < amount
-        {
+        if allowance.map_err(chain)? < amount {
             return Err(SettleError::Invalid(invalid(
                 "permit2_allowance_required",
                 "the payer has not approved USDG to Permit2",
@@ -422,15 +482,24 @@ impl Facilitator {
             ))
         })?;
         let fees = self.reader.estimate_eip1559_fees().await.map_err(chain)?;
-        let mut next = relayer.next_nonce.lock().await;
-        let nonce = match *next {
-            Some(n) => n,
-            None => self
-                .reader
-                .get_transaction_count(relayer.address)
-                .pending()
-                .await
-                .map_err(chain)?,
+        let nonce = {
+            let mut book = relayer.nonces.lock().await;
+            match book.take() {
+                Some(n) => n,
+                None => {
+                    let pending = self
+                        .reader
+                        .get_transaction_count(relayer.address)
+                        .pending()
+                        .await
+                        .map_err(chain)?;
+                    book.start_at(pending);
+                    book.take().unwrap_or(pending)
+                }
+            }
+        };
+        let give_back = |why: SendFailure| async move {
+            relayer.nonces.lock().await.failed(nonce, why);
         };
         let request = call
             .nonce(nonce)
@@ -438,22 +507,32 @@ impl Facilitator {
             .max_fee_per_gas(fees.max_fee_per_gas)
             .max_priority_fee_per_gas(fees.max_priority_fee_per_gas)
             .with_chain_id(self.chain_id);
-        let envelope = request
-            .build(&relayer.wallet)
-            .await
-            .map_err(|e| SettleError::Failed(format!("signing the settle transaction: {e}")))?;
-        let hash = *envelope.tx_hash();
-        record(hash)
-            .await
-            .map_err(|e| SettleError::Failed(format!("the transaction was not sent: {e}")))?;
-        match self.reader.send_tx_envelope(envelope).await {
-            Ok(_) => {
-                *next = Some(nonce + 1);
-                Ok(hash)
-            }
+        let envelope = match request.build(&relayer.wallet).await {
+            Ok(e) => e,
             Err(e) => {
-                // Sent or not, the chain knows: read the next nonce from it next time.
-                *next = None;
+                give_back(SendFailure::NotSent).await;
+                return Err(SettleError::Failed(format!(
+                    "signing the settle transaction: {e}"
+                )));
+            }
+        };
+        let hash = *envelope.tx_hash();
+        if let Err(e) = record(hash).await {
+            give_back(SendFailure::NotSent).await;
+            return Err(SettleError::Failed(format!(
+                "the transaction was not sent: {e}"
+            )));
+        }
+        match self.reader.send_tx_envelope(envelope).await {
+            Ok(_) => Ok(hash),
+            Err(e) => {
+                let why = match e.as_error_resp() {
+                    Some(p) => SendFailure::of(&p.message),
+                    // No answer: whether it arrived is unknown. Used again, the nonce either
+                    // fills the gap or is refused as taken.
+                    None => SendFailure::NotSent,
+                };
+                give_back(why).await;
                 Err(SettleError::Chain(short(&e.to_string())))
             }
         }
@@ -502,13 +581,12 @@ impl Facilitator {
     ) -> Result<TxStatus, SettleError> {
         let chain =
             |e: alloy::transports::TransportError| SettleError::Chain(short(&e.to_string()));
-        let receipt = self.receipt_within(tx, wait).await?;
-        let Some(sent) = self
-            .reader
-            .get_transaction_by_hash(tx)
-            .await
-            .map_err(chain)?
-        else {
+        let (receipt, sent) = tokio::join!(
+            self.receipt_within(tx, wait),
+            self.reader.get_transaction_by_hash(tx)
+        );
+        let receipt = receipt?;
+        let Some(sent) = sent.map_err(chain)? else {
             return Ok(TxStatus::Unknown);
         };
         let Some(receipt) = receipt else {
@@ -796,6 +874,41 @@ mod tests {
         );
         p.payload.permit2_authorization.permitted.amount = format!("{}0", U256::MAX);
         assert_eq!(check(&p, &r, 900).unwrap_err().code, "invalid_payload");
+    }
+
+    #[test]
+    fn failed_sends_leave_no_gap() {
+        let mut b = NonceBook::default();
+        assert_eq!(b.take(), None, "unknown until read from the chain");
+        b.start_at(5);
+        assert_eq!((b.take(), b.take(), b.take()), (Some(5), Some(6), Some(7)));
+        b.failed(6, SendFailure::NotSent);
+        assert_eq!(b.take(), Some(6), "the hole is filled first");
+        assert_eq!(b.take(), Some(8));
+        b.failed(8, SendFailure::NonceTaken);
+        assert_eq!(b.take(), Some(9), "a taken nonce is not used again");
+        b.failed(9, SendFailure::NonceTooLow);
+        assert_eq!(b.take(), None, "behind the chain: read it again");
+        b.free.insert(3);
+        b.start_at(10);
+        assert_eq!(b.take(), Some(10), "free nonces below the chain's are gone");
+    }
+
+    #[test]
+    fn node_refusals_are_told_apart() {
+        assert_eq!(
+            SendFailure::of("nonce too low: next nonce 7"),
+            SendFailure::NonceTooLow
+        );
+        assert_eq!(SendFailure::of("already known"), SendFailure::NonceTaken);
+        assert_eq!(
+            SendFailure::of("replacement transaction underpriced"),
+            SendFailure::NonceTaken
+        );
+        assert_eq!(
+            SendFailure::of("insufficient funds for gas * price + value"),
+            SendFailure::NotSent
+        );
     }
 
     #[test]
