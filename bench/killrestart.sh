@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Purchases while the service is killed: PURCHASES purchases by BUYERS buyers on a local anvil
-# while the service (SQLite) is killed with SIGKILL every KILL_EVERY seconds and started again.
+# while the service (SQLite) is killed with SIGKILL every KILL_EVERY seconds (0.5) and started again.
 # At the end one clean instance reconciles what is pending, and the chain's USDG transfers are
 # compared with the payments and unlocks the service recorded: the run fails on a transfer
 # without a settled payment, a double charge or a lost unlock.
@@ -8,7 +8,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 PURCHASES="${PURCHASES:-200}"
 BUYERS="${BUYERS:-20}"
-KILL_EVERY="${KILL_EVERY:-3}"
+KILL_EVERY="${KILL_EVERY:-0.5}"
 SVC_PORT="${SVC_PORT:-18295}"
 ANVIL_PORT="${ANVIL_PORT:-18646}"
 . bench/lib.sh
