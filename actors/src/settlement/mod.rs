@@ -623,6 +623,12 @@ impl Inner {
             }
             let next_in = match self.settle_row(&row, Duration::ZERO).await {
                 Ok(RowState::Settled(_)) | Ok(RowState::Failed(_)) => continue,
+                // Without the relayer key this instance may have been unable to send: the row
+                // goes straight back, for the key holder.
+                Ok(RowState::Pending) if !self.can_send() => {
+                    store::release(&self.db, row.id, &self.instance, now, false).await?;
+                    continue;
+                }
                 Ok(RowState::Pending) => {
                     reconcile::backoff(self.settings.reconcile_every, row.attempts)
                 }
