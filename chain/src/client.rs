@@ -147,6 +147,12 @@ pub fn short(s: &str) -> String {
 }
 
 impl ChainError {
+    /// Whether the node said the call reverted: the contract's own answer.
+    pub fn reverted(&self) -> bool {
+        matches!(self, ChainError::Rpc { code, message }
+            if *code == 3 || message.to_ascii_lowercase().contains("revert"))
+    }
+
     pub fn of(e: &TransportError) -> ChainError {
         match e.as_error_resp() {
             Some(p) => ChainError::Rpc {

@@ -9,6 +9,7 @@ use alloy::sol_types::SolValue;
 
 use crate::artifacts;
 use crate::bindings::ISmartWallet;
+use crate::client::ChainError;
 
 /// The 32-byte suffix of an EIP-6492 wrapped signature.
 pub const MAGIC_6492: B256 =
@@ -97,10 +98,11 @@ pub async fn verify_hash<P: Provider>(
             .await;
         return match answer {
             Ok(magic) if magic.0 == ERC1271_OK => Ok(()),
+            // Not the magic value: nothing, or bytes that are not a bytes4.
             Ok(_)
-            | Err(alloy::contract::Error::TransportError(
-                alloy::transports::RpcError::ErrorResp(_),
-            )) => Err(SignatureError::ContractRejected),
+            | Err(alloy::contract::Error::ZeroData(..))
+            | Err(alloy::contract::Error::AbiError(_)) => Err(SignatureError::ContractRejected),
+            Err(alloy::contract::Error::TransportError(e)) => Err(rejected_or_unknown(&e)),
             Err(e) => Err(SignatureError::Chain(short(&e.to_string()))),
         };
     }
@@ -135,10 +137,18 @@ async fn verify_6492<P: Provider>(
     let tx = TransactionRequest::default().input(Bytes::from(code).into());
     match provider.call(tx).await {
         Ok(out) if out.as_ref() == [1u8] => Ok(()),
-        Ok(_) | Err(alloy::transports::RpcError::ErrorResp(_)) => {
-            Err(SignatureError::ContractRejected)
-        }
-        Err(e) => Err(SignatureError::Chain(short(&e.to_string()))),
+        Ok(_) => Err(SignatureError::ContractRejected),
+        Err(e) => Err(rejected_or_unknown(&e)),
+    }
+}
+
+/// A failed call: a revert is the wallet's (or the validator's) answer, so the signature is
+/// rejected; anything else (a transport failure, or a node error such as a provider's rate
+/// limit) means the chain could not be asked: no verdict (503, not 401).
+fn rejected_or_unknown(e: &alloy::transports::TransportError) -> SignatureError {
+    match ChainError::of(e) {
+        c if c.reverted() => SignatureError::ContractRejected,
+        c => SignatureError::Chain(c.to_string()),
     }
 }
 
@@ -195,5 +205,34 @@ mod tests {
         assert_eq!(recover(&hash, &[0u8; 64]), Err(SignatureError::Length(64)));
         assert_eq!(parse_hex("zz"), Err(SignatureError::NotHex));
         assert_eq!(parse_hex("0xzz"), Err(SignatureError::NotHex));
+    }
+
+    #[test]
+    fn only_a_revert_rejects_a_contract_signature() {
+        use alloy::rpc::json_rpc::ErrorPayload;
+        use alloy::transports::{RpcError, TransportErrorKind};
+        let answer = |code, message: &str| {
+            RpcError::ErrorResp(ErrorPayload {
+                code,
+                message: message.to_string().into(),
+                data: None,
+            })
+        };
+        assert_eq!(
+            rejected_or_unknown(&answer(3, "execution reverted")),
+            SignatureError::ContractRejected
+        );
+        assert_eq!(
+            rejected_or_unknown(&answer(-32000, "execution reverted: bad sig")),
+            SignatureError::ContractRejected
+        );
+        assert!(matches!(
+            rejected_or_unknown(&answer(-32005, "rate limit exceeded")),
+            SignatureError::Chain(_)
+        ));
+        assert!(matches!(
+            rejected_or_unknown(&TransportErrorKind::custom_str("connection reset")),
+            SignatureError::Chain(_)
+        ));
     }
 }
