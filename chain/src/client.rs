@@ -14,7 +14,6 @@ use std::time::Duration;
 use alloy::providers::{DynProvider, Provider, ProviderBuilder};
 use alloy::rpc::client::RpcClient;
 use alloy::rpc::json_rpc::{RequestPacket, ResponsePacket};
-use alloy::transports::http::Http;
 use alloy::transports::http::reqwest;
 use alloy::transports::{TransportError, TransportErrorKind, TransportFut};
 use serde::Serialize;
@@ -60,58 +59,88 @@ pub struct UpstreamStats {
 }
 
 struct Shared {
-    upstreams: Vec<Http<reqwest::Client>>,
+    http: reqwest::Client,
+    upstreams: Vec<reqwest::Url>,
     counters: Vec<Counters>,
     failovers: AtomicU64,
     timeout: Duration,
+}
+
+/// Answers larger than this are a failure of the upstream.
+const MAX_ANSWER: usize = 32 * 1024 * 1024;
+
+/// Why one attempt at one upstream failed.
+enum Attempt {
+    /// The connection could not be made: the request never arrived.
+    NeverSent(String),
+    /// It may have arrived.
+    Failed(String),
+}
+
+/// One JSON-RPC exchange with one upstream. Any HTTP status but 2xx is a failure of the
+/// upstream, whatever its body says (a 429 or 503 with a JSON-RPC error is the provider's
+/// state, not the node's answer).
+async fn exchange(
+    http: &reqwest::Client,
+    url: &reqwest::Url,
+    req: &RequestPacket,
+) -> Result<ResponsePacket, Attempt> {
+    let resp = http.post(url.clone()).json(req).send().await.map_err(|e| {
+        if e.is_connect() {
+            Attempt::NeverSent("connection refused".into())
+        } else {
+            Attempt::Failed("the connection broke".into())
+        }
+    })?;
+    let status = resp.status();
+    if !status.is_success() {
+        return Err(Attempt::Failed(format!("HTTP {}", status.as_u16())));
+    }
+    if resp.content_length().is_some_and(|n| n > MAX_ANSWER as u64) {
+        return Err(Attempt::Failed("the answer is too large".into()));
+    }
+    let body = resp
+        .bytes()
+        .await
+        .map_err(|_| Attempt::Failed("the answer broke off".into()))?;
+    if body.len() > MAX_ANSWER {
+        return Err(Attempt::Failed("the answer is too large".into()));
+    }
+    serde_json::from_slice(&body).map_err(|_| Attempt::Failed("not a JSON-RPC answer".into()))
 }
 
 /// The transport under every provider of the client (a tower service, so alloy drives it).
 #[derive(Clone)]
 pub struct FailoverTransport(Arc<Shared>);
 
-/// Whether the request provably never reached the upstream.
-fn never_delivered(e: &TransportError) -> bool {
-    match e {
-        TransportError::Transport(TransportErrorKind::Custom(inner)) => inner
-            .downcast_ref::<reqwest::Error>()
-            .is_some_and(|r| r.is_connect()),
-        _ => false,
-    }
-}
-
 impl FailoverTransport {
     async fn send(self, req: RequestPacket) -> Result<ResponsePacket, TransportError> {
         let s = &self.0;
         let read = req.method_names().all(is_read);
-        let mut last = TransportErrorKind::custom_str("no RPC upstream is configured");
-        for (i, up) in s.upstreams.iter().enumerate() {
+        let mut why = Vec::new();
+        for (i, url) in s.upstreams.iter().enumerate() {
             if i > 0 {
                 s.failovers.fetch_add(1, Ordering::Relaxed);
             }
             s.counters[i].calls.fetch_add(1, Ordering::Relaxed);
-            let mut up = up.clone();
-            let (error, delivered) =
-                match tokio::time::timeout(s.timeout, tower::Service::call(&mut up, req.clone()))
-                    .await
-                {
-                    Ok(Ok(resp)) => return Ok(resp),
-                    Ok(Err(e)) => {
-                        let delivered = !never_delivered(&e);
-                        (e, delivered)
-                    }
-                    Err(_) => (
-                        TransportErrorKind::custom_str("the RPC did not answer in time"),
-                        true,
-                    ),
-                };
+            let attempt = tokio::time::timeout(s.timeout, exchange(&s.http, url, &req))
+                .await
+                .unwrap_or_else(|_| Err(Attempt::Failed("no answer in time".into())));
+            let (message, delivered) = match attempt {
+                Ok(resp) => return Ok(resp),
+                Err(Attempt::NeverSent(m)) => (m, false),
+                Err(Attempt::Failed(m)) => (m, true),
+            };
             s.counters[i].failures.fetch_add(1, Ordering::Relaxed);
-            last = error;
+            why.push(format!("upstream {i}: {message}"));
             if !read && delivered {
                 break;
             }
         }
-        Err(last)
+        if why.is_empty() {
+            why.push("no RPC upstream is configured".into());
+        }
+        Err(TransportErrorKind::custom_str(&why.join("; ")))
     }
 }
 
@@ -190,16 +219,17 @@ impl ChainClient {
             .map_err(|e| anyhow::anyhow!("the HTTP client cannot be built: {e}"))?;
         let mut upstreams = Vec::new();
         for (i, u) in urls.iter().enumerate() {
-            let url = u
+            let url: reqwest::Url = u
                 .parse()
                 .map_err(|_| anyhow::anyhow!("chain.rpc_urls[{i}] is not a URL"))?;
-            upstreams.push(Http::with_client(http.clone(), url));
+            upstreams.push(url);
         }
         anyhow::ensure!(
             !upstreams.is_empty(),
             "chain.rpc_urls needs at least one URL"
         );
         let transport = FailoverTransport(Arc::new(Shared {
+            http,
             counters: upstreams.iter().map(|_| Counters::default()).collect(),
             upstreams,
             failovers: AtomicU64::new(0),
@@ -295,14 +325,18 @@ mod tests {
         let (ok, ok_hits) = server(200, BLOCK, Duration::ZERO).await;
         let (slow, _) = server(200, BLOCK, Duration::from_secs(5)).await;
         let (broken, _) = server(500, "oops", Duration::ZERO).await;
+        let (limited, _) = server(429, REVERT, Duration::ZERO).await;
         let (garbage, _) = server(200, "not json", Duration::ZERO).await;
-        let c = client(vec![refused().await, slow, broken, garbage, ok]);
+        let c = client(vec![refused().await, slow, broken, limited, garbage, ok]);
         assert_eq!(c.block_number().await.unwrap(), 42);
         assert_eq!(ok_hits.load(Ordering::Relaxed), 1);
         let (stats, failovers) = c.stats();
-        assert_eq!(failovers, 4);
-        assert_eq!(stats.iter().map(|s| s.failures).sum::<u64>(), 4);
-        assert_eq!(stats[4].calls, 1);
+        assert_eq!(
+            failovers, 5,
+            "a 429 with a JSON-RPC body is the provider's state"
+        );
+        assert_eq!(stats.iter().map(|s| s.failures).sum::<u64>(), 5);
+        assert_eq!(stats[5].calls, 1);
     }
 
     #[tokio::test]
