@@ -124,6 +124,22 @@ async fn a_forged_payer_learns_nothing() {
     assert_eq!(answers[0], answers[1]);
 }
 
+/// Buyer 0 pays for a swarm journal on a shop whose fault point stops the settlement (500):
+/// the journal, its price and the signed payment.
+async fn stopped_purchase(shop: &Shop) -> (i64, i64, jm_chain::x402::PaymentPayload) {
+    let (id, _, price) = shop.swarm_journal().await;
+    let offer = shop.offer("pay/burn", id).await;
+    let signer = shop.buyer(0).signer().unwrap();
+    let payment = sign_payment(&offer.accepts[0], None, &signer, now()).unwrap();
+    let (s, _, _) = shop.raw_pay("pay/burn", id, Some(&payment)).await;
+    assert_eq!(
+        s,
+        StatusCode::INTERNAL_SERVER_ERROR,
+        "the fault point stopped it"
+    );
+    (id, price, payment)
+}
+
 /// Two instances on one database; the one settling is killed after sending. The other leaves
 /// the row alone while the lease lasts, then finishes it: one charge, one unlock.
 #[actix_web::test]
@@ -137,16 +153,8 @@ async fn a_killed_instance_rows_are_finished_by_another_after_the_lease() {
     let mut settings = shop.app.settings.clone();
     settings.payments.fault = FaultPoint::None;
     let other = TestApp::start_on(settings, shop.app.db.clone()).await;
-    let (id, _, price) = shop.swarm_journal().await;
+    let (id, price, payment) = stopped_purchase(&shop).await;
     let buyer = shop.buyer(0);
-    let offer = shop.offer("pay/burn", id).await;
-    let payment = sign_payment(&offer.accepts[0], None, &buyer.signer().unwrap(), now()).unwrap();
-    let (s, _, _) = shop.raw_pay("pay/burn", id, Some(&payment)).await;
-    assert_eq!(
-        s,
-        StatusCode::INTERNAL_SERVER_ERROR,
-        "the fault point stopped it"
-    );
     let sent = Instant::now();
     shop.app.kill();
 
@@ -437,16 +445,8 @@ async fn a_restart_under_the_same_name_takes_over_at_once() {
         s.payments.instance_id = "node-a".into();
     })
     .await;
-    let (id, _, price) = shop.swarm_journal().await;
+    let (id, price, _) = stopped_purchase(&shop).await;
     let buyer = shop.buyer(0);
-    let offer = shop.offer("pay/burn", id).await;
-    let payment = sign_payment(&offer.accepts[0], None, &buyer.signer().unwrap(), now()).unwrap();
-    let (s, _, _) = shop.raw_pay("pay/burn", id, Some(&payment)).await;
-    assert_eq!(
-        s,
-        StatusCode::INTERNAL_SERVER_ERROR,
-        "the fault point stopped it"
-    );
     shop.app.kill();
     let mut settings = shop.app.settings.clone();
     settings.payments.fault = FaultPoint::None;
