@@ -1,0 +1,1 @@
+//! The audit report: issues, their severity and check names, the score and the verdict.
