@@ -48,7 +48,7 @@ for _ in $(seq 1 100); do
 done
 "$REL"/examples/kill_restart deploy "http://127.0.0.1:$ANVIL_PORT" "$work/devnet.json"
 start
-(cd "$work" && "$REL/examples/kill_restart" seed "$db" "$work/devnet.json" "$api")
+(cd "$work" && "$REL/examples/kill_restart" seed "$api" "$work/devnet.json")
 
 started=$(date +%s)
 (cd "$work" && "$REL/examples/kill_restart" run "$api" "$work/devnet.json" \

@@ -1,7 +1,7 @@
 //! The kill-and-restart run of bench/killrestart.sh, in four modes:
 //! - `deploy <rpc-url> <devnet.json>`: the dev contracts on a running node, and the devnet file;
-//! - `seed <db-url> <devnet.json> <api>`: publishes the demo's person-written journals into
-//!   the running service's database (registered on the identity registry by the authors);
+//! - `seed <api> <devnet.json>`: publishes the demo's person-written journals through the
+//!   running service's API (save, audit, register on the identity registry, minted);
 //! - `run <api> <devnet.json> <purchases> <buyers>`: funds BUYERS wallets and makes PURCHASES
 //!   purchases across them, each step retried as a careful client would while the service is
 //!   killed under it: the same signed payment is sent again after a connection error, a 5xx or
@@ -48,28 +48,19 @@ async fn main() -> anyhow::Result<()> {
             std::fs::write(arg(2)?, serde_json::to_string_pretty(&devnet)?)?;
             Ok(())
         }
-        "seed" => seed(&arg(1)?, &arg(2)?, &arg(3)?).await,
+        "seed" => seed(&arg(1)?, &arg(2)?).await,
         "run" => run(&arg(1)?, &arg(2)?, arg(3)?.parse()?, arg(4)?.parse()?).await,
         "verify" => verify(&arg(1)?, &arg(2)?).await,
         m => anyhow::bail!("unknown mode {m}"),
     }
 }
 
-async fn seed(db_url: &str, devnet: &str, api: &str) -> anyhow::Result<()> {
+async fn seed(api: &str, devnet: &str) -> anyhow::Result<()> {
     let devnet = Devnet::load(std::path::Path::new(devnet))?;
-    let db = Database::connect(db_url).await?;
     let authors = devnet.accounts("author");
     for spec in journal_market::seed::demo_person_journals()? {
         let author = authors[spec.author % authors.len()].signer()?;
-        journal_market::seed::publish(
-            &db,
-            api,
-            &devnet.rpc_url,
-            devnet.contracts.identity_registry,
-            &author,
-            &spec,
-        )
-        .await?;
+        journal_market::seed::publish(api, &devnet.rpc_url, &author, &spec).await?;
     }
     Ok(())
 }

@@ -15,6 +15,8 @@ use futures::FutureExt;
 use futures::future::Either;
 use jm_chain::client::ChainClient;
 use jm_chain::facilitator::Facilitator;
+use journal_market_actors::audit::engine::{Builtin, Engine, LlmSettings, WithLlm};
+use journal_market_actors::audit::{AuditHandle, AuditSettings};
 use journal_market_actors::chain_watch::ChainWatchHandle;
 use journal_market_actors::clock::{SharedClock, SystemClock};
 use journal_market_actors::health::HealthRegistry;
@@ -29,7 +31,7 @@ use crate::config::Settings;
 use crate::error::ApiError;
 use crate::quotes::Quotes;
 use crate::rpc::proxy::RpcProxy;
-use crate::state::{AppState, ChainParts, PaymentParts};
+use crate::state::{AppState, ChainParts, PaymentParts, Workers};
 use crate::{db, import, routes};
 
 pub struct Application {
@@ -84,13 +86,27 @@ impl Application {
             (clock.clone(), instance_name(&settings, port)),
             health.clone(),
         )?;
+        let audit = audit_handle(
+            &settings,
+            &db,
+            &chain.addresses,
+            &client,
+            &clock,
+            &health,
+            port,
+        )?;
         let state = web::Data::new(AppState::new(
             db,
             settings.clone(),
             health,
             chain,
-            sessions,
-            pay,
+            Workers {
+                sessions,
+                pay,
+                audit,
+                client,
+                clock,
+            },
         ));
         let server = http_server(listener, state.clone(), &settings)?;
         Ok(Application {
@@ -106,6 +122,11 @@ impl Application {
 
     pub fn db(&self) -> &DatabaseConnection {
         &self.state.db
+    }
+
+    /// What the handlers share: the devnet's seeding publishes through the same services.
+    pub fn state(&self) -> &web::Data<AppState> {
+        &self.state
     }
 
     /// Stops the server from elsewhere (tests restart it).
@@ -197,6 +218,46 @@ fn payment_parts(
 /// This process's name on payment and relayer leases: `payments.instance_id`, else the host's
 /// name and the port it serves on. Two live processes cannot serve on one host and port, so a
 /// process with its predecessor's name may take over that predecessor's leases at once.
+fn audit_handle(
+    s: &Settings,
+    db: &DatabaseConnection,
+    a: &ChainAddresses,
+    client: &ChainClient,
+    clock: &SharedClock,
+    health: &HealthRegistry,
+    port: u16,
+) -> anyhow::Result<AuditHandle> {
+    let c = &s.audit;
+    let engine: Arc<dyn Engine> = match c.engine.trim() {
+        "builtin" => Arc::new(Builtin),
+        "llm" => Arc::new(WithLlm::new(LlmSettings {
+            base_url: c.llm_base_url.trim().to_string(),
+            model: c.llm_model.trim().to_string(),
+            api_key: c.llm_api_key.expose().trim().to_string(),
+            timeout: Duration::from_secs(c.llm_timeout_secs.max(1)),
+        })?),
+        other => anyhow::bail!("audit.engine must be \"builtin\" or \"llm\", not {other:?}"),
+    };
+    Ok(AuditHandle::start(
+        db.clone(),
+        engine,
+        client.clone(),
+        clock.clone(),
+        AuditSettings {
+            concurrency: c.concurrency,
+            max_in_flight: c.max_in_flight,
+            deadline: Duration::from_secs(c.deadline_secs.max(1)),
+            lease: Duration::from_secs(c.lease_secs.max(1)),
+            sweep_every: Duration::from_millis(c.sweep_every_ms.max(50)),
+            instance: instance_name(s, port),
+            meta_base: format!("{}{}", s.origin(), s.server.api_prefix),
+            stock_tokens: a.stock_tokens.clone(),
+            max_audits: i32::try_from(s.publish.audits_per_draft).unwrap_or(i32::MAX),
+        },
+        health.clone(),
+    ))
+}
+
 fn instance_name(s: &Settings, port: u16) -> String {
     let id = s.payments.instance_id.trim();
     if !id.is_empty() {

@@ -19,6 +19,7 @@ pub struct ChainAddresses {
     pub identity_registry: Address,
     pub reputation_registry: Address,
     pub price_feeds: HashMap<String, Address>,
+    pub stock_tokens: HashMap<String, Address>,
 }
 
 fn parse(name: &str, s: &str) -> anyhow::Result<Address> {
@@ -30,10 +31,15 @@ impl ChainAddresses {
     pub fn from_settings(s: &Settings) -> anyhow::Result<Self> {
         let c = &s.chain;
         let mut price_feeds = HashMap::new();
+        let mut stock_tokens = HashMap::new();
         for (ticker, t) in &c.stock_tokens {
             price_feeds.insert(
                 ticker.clone(),
                 parse(&format!("stock_tokens.{ticker}.price_feed"), &t.price_feed)?,
+            );
+            stock_tokens.insert(
+                ticker.clone(),
+                parse(&format!("stock_tokens.{ticker}.token"), &t.token)?,
             );
         }
         Ok(ChainAddresses {
@@ -43,6 +49,7 @@ impl ChainAddresses {
             identity_registry: parse("identity_registry", &c.identity_registry)?,
             reputation_registry: parse("reputation_registry", &c.reputation_registry)?,
             price_feeds,
+            stock_tokens,
         })
     }
 

@@ -46,6 +46,8 @@ pub struct Settings {
     pub chain: ChainSettings,
     pub payments: PaymentSettings,
     pub auth: AuthSettings,
+    pub publish: PublishSettings,
+    pub audit: AuditConfig,
     pub wallet: WalletSettings,
     pub log: LogSettings,
 }
@@ -130,6 +132,26 @@ pub struct AuthSettings {
     pub session_cache_secs: u64,
     pub max_in_flight: usize,
     pub purge_every_secs: u64,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+pub struct PublishSettings {
+    pub drafts_per_day: u32,
+    pub audits_per_draft: u32,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+pub struct AuditConfig {
+    pub engine: String,
+    pub concurrency: usize,
+    pub max_in_flight: usize,
+    pub deadline_secs: u64,
+    pub lease_secs: u64,
+    pub sweep_every_ms: u64,
+    pub llm_base_url: String,
+    pub llm_model: String,
+    pub llm_api_key: Secret,
+    pub llm_timeout_secs: u64,
 }
 
 #[derive(Debug, Clone, Deserialize)]

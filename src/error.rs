@@ -21,6 +21,9 @@ pub enum ApiError {
     /// 409 with `Retry-After`: a payment is on its way; the same request later gets its outcome.
     #[error("{0}")]
     StillSettling(String),
+    /// 409 with `Retry-After`: what the request needs is on its way (a transaction not mined).
+    #[error("{0}")]
+    Pending(String),
     /// 402: the x402 challenge (or a refused payment) with its offer, also sent base64 in the
     /// PAYMENT-REQUIRED header.
     #[error("{}", .0.error)]
@@ -34,6 +37,12 @@ pub enum ApiError {
     },
     #[error("{0}")]
     TooManyRequests(String),
+    /// 429 with `Retry-After`: a quota that frees up later.
+    #[error("{message}")]
+    RateLimited {
+        message: String,
+        retry_after_secs: u64,
+    },
     #[error("{message}")]
     Unavailable {
         message: String,
@@ -82,11 +91,15 @@ impl ResponseError for ApiError {
             ApiError::Unauthorized(_) => StatusCode::UNAUTHORIZED,
             ApiError::Forbidden(_) => StatusCode::FORBIDDEN,
             ApiError::NotFound(_) => StatusCode::NOT_FOUND,
-            ApiError::Conflict(_) | ApiError::StillSettling(_) => StatusCode::CONFLICT,
+            ApiError::Conflict(_) | ApiError::StillSettling(_) | ApiError::Pending(_) => {
+                StatusCode::CONFLICT
+            }
             ApiError::PaymentRequired(_) => StatusCode::PAYMENT_REQUIRED,
             ApiError::PayloadTooLarge(_) => StatusCode::PAYLOAD_TOO_LARGE,
             ApiError::Unprocessable { .. } => StatusCode::UNPROCESSABLE_ENTITY,
-            ApiError::TooManyRequests(_) => StatusCode::TOO_MANY_REQUESTS,
+            ApiError::TooManyRequests(_) | ApiError::RateLimited { .. } => {
+                StatusCode::TOO_MANY_REQUESTS
+            }
             ApiError::Unavailable { .. } => StatusCode::SERVICE_UNAVAILABLE,
             ApiError::Database(_) | ApiError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
         }
@@ -118,7 +131,10 @@ impl ResponseError for ApiError {
             ApiError::Unavailable {
                 retry_after_secs, ..
             } => *retry_after_secs,
-            ApiError::StillSettling(_) => Some(2),
+            ApiError::StillSettling(_) | ApiError::Pending(_) => Some(2),
+            ApiError::RateLimited {
+                retry_after_secs, ..
+            } => Some(*retry_after_secs),
             _ => None,
         };
         if let Some(secs) = retry_after {

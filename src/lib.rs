@@ -18,4 +18,5 @@ pub mod seed;
 pub mod services;
 pub mod session;
 pub mod state;
+pub mod store;
 pub mod telemetry;

@@ -132,26 +132,23 @@ async fn devnet(
     } else {
         chain::apply_devnet(&mut settings, &devnet);
         settings.chain.devnet_file.clear();
-        let meta_base = format!("{}{}", settings.origin(), settings.server.api_prefix);
+        let prefix = settings.server.api_prefix.clone();
         let app = Application::build(settings).await?;
+        let api = format!("http://127.0.0.1:{}{prefix}", app.port());
+        tracing::info!("serving on port {} against the devnet", app.port());
+        let server = actix_web::rt::spawn(app.run_until_stopped());
+        // The demo's person-written journals go through the API as an author would publish.
         let authors = devnet.accounts("author");
         for spec in journal_market::seed::demo_person_journals()? {
             let author = authors
                 .get(spec.author % authors.len().max(1))
                 .ok_or_else(|| anyhow::anyhow!("the devnet has no author account"))?
                 .signer()?;
-            journal_market::seed::publish(
-                app.db(),
-                &meta_base,
-                &devnet.rpc_url,
-                devnet.contracts.identity_registry,
-                &author,
-                &spec,
-            )
-            .await?;
+            let (_, slug) =
+                journal_market::seed::publish(&api, &devnet.rpc_url, &author, &spec).await?;
+            tracing::info!(%slug, "published a demo journal");
         }
-        tracing::info!("serving on port {} against the devnet", app.port());
-        app.run_until_stopped().await?;
+        server.await??;
     }
     anvil.stop().await;
     Ok(())

@@ -4,7 +4,9 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use actix_web::web::Bytes;
+use journal_market_actors::audit::AuditHandle;
 use journal_market_actors::chain_watch::ChainWatchHandle;
+use journal_market_actors::clock::SharedClock;
 use journal_market_actors::health::HealthRegistry;
 use journal_market_actors::session::SessionHandle;
 use journal_market_actors::settlement::SettlementHandle;
@@ -39,6 +41,19 @@ pub struct AppState {
     pub quotes: Quotes,
     pub sessions: SessionHandle,
     pub pay: PaymentParts,
+    pub audit: AuditHandle,
+    /// The chain client every chain read of a request goes through.
+    pub client: jm_chain::client::ChainClient,
+    pub clock: SharedClock,
+}
+
+/// The actors and clock a request may use beyond the chain parts.
+pub struct Workers {
+    pub sessions: SessionHandle,
+    pub pay: PaymentParts,
+    pub audit: AuditHandle,
+    pub client: jm_chain::client::ChainClient,
+    pub clock: SharedClock,
 }
 
 /// What payments need; `settlement` is None when no back-end or buyback wallet is configured.
@@ -63,8 +78,7 @@ impl AppState {
         settings: Arc<Settings>,
         health: HealthRegistry,
         chain: ChainParts,
-        sessions: SessionHandle,
-        pay: PaymentParts,
+        w: Workers,
     ) -> Self {
         let ttl = Duration::from_millis(settings.cache.public_ttl_ms);
         AppState {
@@ -78,9 +92,17 @@ impl AppState {
             addresses: chain.addresses,
             rpc: chain.rpc,
             quotes: chain.quotes,
-            sessions,
-            pay,
+            sessions: w.sessions,
+            pay: w.pay,
+            audit: w.audit,
+            client: w.client,
+            clock: w.clock,
         }
+    }
+
+    /// `{origin}{api prefix}`: public addresses of API resources start with it.
+    pub fn api_base(&self) -> String {
+        format!("{}{}", self.origin(), self.settings.server.api_prefix)
     }
 
     pub fn origin(&self) -> &str {

@@ -1,6 +1,7 @@
 //! The service's actors, each behind a typed handle with async methods, and the health registry
 //! they report to. Nothing outside this crate touches an actix `Addr`.
 
+pub mod audit;
 pub mod chain_watch;
 pub mod clock;
 pub mod db;

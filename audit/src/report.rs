@@ -1,1 +1,212 @@
-//! The audit report: issues, their severity and check names, the score and the verdict.
+//! The audit report: issues with a severity and a check name, the score from documented
+//! weights, and the verdict (docs/audit-engine.md).
+
+use serde::{Deserialize, Serialize};
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Severity {
+    /// The draft cannot be published as it stands: it cites what the archive does not hold.
+    Critical,
+    /// A claim the cited sources do not carry: the author must revise.
+    Major,
+    /// Worth a look; lowers the score only.
+    Minor,
+}
+
+impl Severity {
+    /// Points a finding of this severity takes off 100.
+    pub fn weight(self) -> f64 {
+        match self {
+            Severity::Critical => 40.0,
+            Severity::Major => 15.0,
+            Severity::Minor => 4.0,
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Check {
+    UnknownCitation,
+    ForeignCitation,
+    UncitedClaim,
+    UnsupportedFigure,
+    UnverifiedQuote,
+    ClaimDrift,
+    DekUnsupported,
+    HedgeDropped,
+    /// A finding of the LLM reviewer.
+    Reviewer,
+}
+
+impl Check {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Check::UnknownCitation => "unknown-citation",
+            Check::ForeignCitation => "foreign-citation",
+            Check::UncitedClaim => "uncited-claim",
+            Check::UnsupportedFigure => "unsupported-figure",
+            Check::UnverifiedQuote => "unverified-quote",
+            Check::ClaimDrift => "claim-drift",
+            Check::DekUnsupported => "dek-unsupported",
+            Check::HedgeDropped => "hedge-dropped",
+            Check::Reviewer => "reviewer",
+        }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Issue {
+    pub severity: Severity,
+    pub check: Check,
+    /// One sentence naming what is at fault.
+    pub detail: String,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Verdict {
+    Approve,
+    Revise,
+    Reject,
+}
+
+impl Verdict {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Verdict::Approve => "approve",
+            Verdict::Revise => "revise",
+            Verdict::Reject => "reject",
+        }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Report {
+    pub verdict: Verdict,
+    pub score: f64,
+    pub summary: String,
+    pub issues: Vec<Issue>,
+    pub engine: String,
+}
+
+/// Below this score a draft without major findings still goes back for revision.
+pub const APPROVE_AT: f64 = 70.0;
+
+/// Scores the findings and decides: any critical finding rejects; any major one, or a score
+/// under [`APPROVE_AT`], asks for revision; otherwise the draft is approved.
+pub fn judge(mut issues: Vec<Issue>, engine: &str) -> Report {
+    let mut seen = std::collections::HashSet::new();
+    issues.retain(|i| seen.insert((i.check, i.detail.clone())));
+    // Stable: findings of one severity keep the order they were found in.
+    issues.sort_by_key(|i| i.severity);
+    let lost: f64 = issues.iter().map(|i| i.severity.weight()).sum();
+    let score = ((100.0 - lost).max(0.0) * 10.0).round() / 10.0;
+    let count = |s: Severity| issues.iter().filter(|i| i.severity == s).count();
+    let (critical, major, minor) = (
+        count(Severity::Critical),
+        count(Severity::Major),
+        count(Severity::Minor),
+    );
+    let verdict = if critical > 0 {
+        Verdict::Reject
+    } else if major > 0 || score < APPROVE_AT {
+        Verdict::Revise
+    } else {
+        Verdict::Approve
+    };
+    let summary = match (critical, major, minor) {
+        (0, 0, 0) => "Every claim matches the cited entries.".to_string(),
+        _ => {
+            let mut parts = Vec::new();
+            for (n, what) in [(critical, "critical"), (major, "major"), (minor, "minor")] {
+                if n > 0 {
+                    parts.push(format!("{n} {what}"));
+                }
+            }
+            let lead = match verdict {
+                Verdict::Approve => "Approved with notes",
+                Verdict::Revise => "Needs revision",
+                Verdict::Reject => "Rejected",
+            };
+            format!(
+                "{lead}: {} finding{}; the first: {}",
+                parts.join(", "),
+                if critical + major + minor == 1 {
+                    ""
+                } else {
+                    "s"
+                },
+                issues
+                    .first()
+                    .map(|i| i.detail.as_str())
+                    .unwrap_or_default()
+            )
+        }
+    };
+    Report {
+        verdict,
+        score,
+        summary,
+        issues,
+        engine: engine.to_string(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn issue(severity: Severity, check: Check, detail: &str) -> Issue {
+        Issue {
+            severity,
+            check,
+            detail: detail.into(),
+        }
+    }
+
+    #[test]
+    fn weights_and_verdicts() {
+        let clean = judge(vec![], "t");
+        assert_eq!((clean.verdict, clean.score), (Verdict::Approve, 100.0));
+        let notes = judge(vec![issue(Severity::Minor, Check::ClaimDrift, "a")], "t");
+        assert_eq!((notes.verdict, notes.score), (Verdict::Approve, 96.0));
+        let major = judge(vec![issue(Severity::Major, Check::UncitedClaim, "b")], "t");
+        assert_eq!((major.verdict, major.score), (Verdict::Revise, 85.0));
+        let critical = judge(
+            vec![
+                issue(Severity::Minor, Check::ClaimDrift, "a"),
+                issue(Severity::Critical, Check::UnknownCitation, "c"),
+            ],
+            "t",
+        );
+        assert_eq!(critical.verdict, Verdict::Reject);
+        assert_eq!(critical.issues[0].check, Check::UnknownCitation);
+        // Eight minor findings: no major one, but the score is under the bar.
+        let many: Vec<_> = (0..8)
+            .map(|i| issue(Severity::Minor, Check::ClaimDrift, &i.to_string()))
+            .collect();
+        let r = judge(many, "t");
+        assert_eq!((r.verdict, r.score), (Verdict::Revise, 68.0));
+        // Duplicates count once.
+        let dup = judge(
+            vec![
+                issue(Severity::Major, Check::UncitedClaim, "b"),
+                issue(Severity::Major, Check::UncitedClaim, "b"),
+            ],
+            "t",
+        );
+        assert_eq!(dup.issues.len(), 1);
+    }
+
+    #[test]
+    fn wire_names() {
+        let i = issue(Severity::Major, Check::UnsupportedFigure, "x");
+        let v = serde_json::to_value(&i).unwrap();
+        assert_eq!(v["severity"], "major");
+        assert_eq!(v["check"], "unsupported-figure");
+        assert_eq!(serde_json::to_value(Verdict::Approve).unwrap(), "approve");
+        assert_eq!(Check::HedgeDropped.as_str(), "hedge-dropped");
+    }
+}

@@ -7,6 +7,7 @@ pub mod artifacts;
 pub mod bindings;
 pub mod client;
 pub mod devnet;
+pub mod erc8004;
 pub mod facilitator;
 pub mod permit2;
 pub mod signature;

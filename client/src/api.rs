@@ -343,3 +343,136 @@ pub struct History {
     pub unlocks: Vec<UnlockItem>,
     pub votes: Vec<VoteItem>,
 }
+
+/// `POST /journal/save`: a draft. Without `id` it creates one; with `id` it updates one of the
+/// caller's own drafts and resets it to `draft`.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[cfg_attr(feature = "openapi", derive(ToSchema))]
+#[serde(rename_all = "camelCase")]
+pub struct DraftInput {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub id: Option<i64>,
+    pub ticker: String,
+    pub title: String,
+    /// The free preview, 120 to 340 characters.
+    pub dek: String,
+    /// `## ` sections citing archive entries by accession number in square brackets.
+    pub body: String,
+    pub price_usdg: f64,
+    pub author_name: String,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[cfg_attr(feature = "openapi", derive(ToSchema))]
+pub struct Saved {
+    pub id: i64,
+}
+
+/// `POST /journal/audit` and `GET /journal/{id}/draft`'s journal id.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[cfg_attr(feature = "openapi", derive(ToSchema))]
+pub struct JournalRef {
+    pub id: i64,
+}
+
+/// An audit report. `verdict`: `approve`, `revise` or `reject`; `severity`: `critical`,
+/// `major` or `minor`; `check` names are listed in docs/audit-engine.md.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[cfg_attr(feature = "openapi", derive(ToSchema))]
+#[serde(rename_all = "camelCase")]
+pub struct AuditReport {
+    pub verdict: String,
+    pub score: f64,
+    pub summary: String,
+    pub issues: Vec<AuditIssue>,
+    pub engine: String,
+    pub audited_at: String,
+}
+
+/// `POST /journal/audit`'s answer: the draft's new status, the report, and on approval the
+/// address of the registration file to register onchain.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[cfg_attr(feature = "openapi", derive(ToSchema))]
+#[serde(rename_all = "camelCase")]
+pub struct AuditOutcome {
+    pub status: String,
+    pub report: AuditReport,
+    pub meta_url: Option<String>,
+}
+
+/// `POST /journal/minted`: the journal and the transaction that registered it.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[cfg_attr(feature = "openapi", derive(ToSchema))]
+pub struct MintedInput {
+    pub id: i64,
+    pub tx: String,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[cfg_attr(feature = "openapi", derive(ToSchema))]
+pub struct Published {
+    pub slug: String,
+}
+
+/// `GET /journal/{id}/draft`: the author's own journal in any status, with its last report.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[cfg_attr(feature = "openapi", derive(ToSchema))]
+#[serde(rename_all = "camelCase")]
+pub struct DraftView {
+    pub id: i64,
+    pub status: String,
+    pub ticker: String,
+    pub title: String,
+    pub dek: String,
+    pub body: String,
+    pub price_usdg: f64,
+    pub price_units: String,
+    pub author_name: String,
+    pub slug: Option<String>,
+    pub meta_url: Option<String>,
+    pub content_hash: Option<String>,
+    pub token_id: Option<u64>,
+    pub mint_tx: Option<String>,
+    pub author_holds_stock_token: Option<bool>,
+    /// Audits that ended with a report, and how many more this draft may have.
+    pub audits: i64,
+    pub audits_left: i64,
+    pub report: Option<AuditReport>,
+    pub updated_at: String,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[cfg_attr(feature = "openapi", derive(ToSchema))]
+pub struct RegistrationService {
+    pub name: String,
+    pub endpoint: String,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[cfg_attr(feature = "openapi", derive(ToSchema))]
+#[serde(rename_all = "camelCase")]
+pub struct RegistrationEntry {
+    pub agent_id: u64,
+    /// `eip155:<chain id>:<identity registry>`.
+    pub agent_registry: String,
+}
+
+/// `GET /meta/{id}`: the ERC-8004 registration file of an approved or live journal.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[cfg_attr(feature = "openapi", derive(ToSchema))]
+#[serde(rename_all = "camelCase")]
+pub struct RegistrationFile {
+    #[serde(rename = "type")]
+    pub kind: String,
+    pub name: String,
+    pub description: String,
+    pub image: String,
+    pub services: Vec<RegistrationService>,
+    pub x402_support: bool,
+    pub active: bool,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub registrations: Option<Vec<RegistrationEntry>>,
+    pub supported_trust: Vec<String>,
+    /// keccak-256 of the journal's text, 0x-hex.
+    pub content_hash: Option<String>,
+}

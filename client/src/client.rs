@@ -9,8 +9,9 @@ use serde::Serialize;
 use serde::de::DeserializeOwned;
 
 use crate::api::{
-    ConfigInfo, Desk, EntryDetail, EntryRow, EntrySearchRow, ErrorBody, History, JournalDetail,
-    JournalList, Me, NonceRequest, NonceResponse, Quote, SwarmRun, VerifyRequest,
+    AuditOutcome, ConfigInfo, Desk, DraftInput, DraftView, EntryDetail, EntryRow, EntrySearchRow,
+    ErrorBody, History, JournalDetail, JournalList, JournalRef, Me, MintedInput, NonceRequest,
+    NonceResponse, Published, Quote, RegistrationFile, Saved, SwarmRun, VerifyRequest,
 };
 
 #[derive(Debug, thiserror::Error)]
@@ -139,6 +140,38 @@ impl Client {
 
     pub async fn history(&self) -> Result<History, ClientError> {
         self.get("me/history", &[]).await
+    }
+
+    /// Creates a draft (`id` absent) or updates one of the caller's own.
+    pub async fn save_draft(&self, draft: &DraftInput) -> Result<Saved, ClientError> {
+        self.post_json("journal/save", draft).await
+    }
+
+    /// Runs the audit agent on a draft (about 30 seconds with an LLM reviewer).
+    pub async fn audit(&self, id: i64) -> Result<AuditOutcome, ClientError> {
+        self.post_json("journal/audit", &JournalRef { id }).await
+    }
+
+    /// Reports the registration transaction of an approved journal; it goes live.
+    pub async fn minted(&self, id: i64, tx: &str) -> Result<Published, ClientError> {
+        self.post_json(
+            "journal/minted",
+            &MintedInput {
+                id,
+                tx: tx.to_string(),
+            },
+        )
+        .await
+    }
+
+    /// The caller's own journal in any status, with its last audit report.
+    pub async fn draft(&self, id: i64) -> Result<DraftView, ClientError> {
+        self.get(&format!("journal/{id}/draft"), &[]).await
+    }
+
+    /// A journal's ERC-8004 registration file.
+    pub async fn registration(&self, id: i64) -> Result<RegistrationFile, ClientError> {
+        self.get(&format!("meta/{id}"), &[]).await
     }
 
     /// POSTs JSON and decodes the answer, keeping any session cookie it sets.

@@ -3,5 +3,6 @@
 pub mod api;
 mod client;
 pub mod payer;
+pub mod publisher;
 
 pub use client::{Client, ClientError};

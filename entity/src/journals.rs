@@ -29,6 +29,8 @@ pub struct Model {
     pub stock_price_at_publication: Option<f64>,
     pub author_holds_stock: Option<bool>,
     pub audit_count: i32,
+    /// Bumped by every save: an audit applies only to the revision it read.
+    pub revision: i32,
     pub published_at: Option<DateTimeUtc>,
     pub created_at: DateTimeUtc,
     pub updated_at: DateTimeUtc,

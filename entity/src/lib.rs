@@ -1,5 +1,6 @@
 //! sea-orm entities, one module per table, matching the migrations column for column.
 
+pub mod audit_jobs;
 pub mod audit_reports;
 pub mod burns;
 pub mod companies;

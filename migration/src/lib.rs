@@ -4,6 +4,7 @@ pub use sea_orm_migration::prelude::*;
 
 mod m20261122_000001_initial;
 mod m20261123_000001_settlement;
+mod m20261123_000002_publishing;
 
 pub struct Migrator;
 
@@ -13,6 +14,7 @@ impl MigratorTrait for Migrator {
         vec![
             Box::new(m20261122_000001_initial::Migration),
             Box::new(m20261123_000001_settlement::Migration),
+            Box::new(m20261123_000002_publishing::Migration),
         ]
     }
 }

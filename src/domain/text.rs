@@ -46,21 +46,8 @@ pub fn is_slug(s: &str) -> bool {
         && !s.contains("--")
 }
 
-/// Derives a slug from a title: `NVDA` + "The Blackwell bottleneck!" → `nvda-the-blackwell-bottleneck`.
-pub fn slugify(ticker: &str, title: &str) -> String {
-    let mut out = String::new();
-    for c in format!("{ticker} {title}").chars() {
-        if c.is_ascii_alphanumeric() {
-            out.push(c.to_ascii_lowercase());
-        } else if !out.ends_with('-') && !out.is_empty() {
-            out.push('-');
-        }
-        if out.len() >= 80 {
-            break;
-        }
-    }
-    out.trim_end_matches('-').to_string()
-}
+/// Slugs are assigned when an audit approves a draft, by the AuditActor.
+pub use journal_market_actors::audit::slug::slugify;
 
 #[cfg(test)]
 mod tests {

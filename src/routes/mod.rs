@@ -10,6 +10,8 @@ pub mod journals;
 pub mod meta;
 pub mod openapi;
 pub mod pay;
+pub mod publish;
+pub mod registration;
 
 pub fn configure(cfg: &mut web::ServiceConfig) {
     // Routes are matched in order: the hottest first.
@@ -18,6 +20,8 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
     journals::configure(cfg);
     archive::configure(cfg);
     auth::configure(cfg);
+    publish::configure(cfg);
+    registration::configure(cfg);
     chain::configure(cfg);
     openapi::configure(cfg);
 }

@@ -3,7 +3,7 @@
 use actix_web::{HttpResponse, web};
 use utoipa::OpenApi;
 
-use super::{archive, auth, chain, journals, meta, pay};
+use super::{archive, auth, chain, journals, meta, pay, publish, registration};
 
 #[derive(OpenApi)]
 #[openapi(
@@ -16,6 +16,8 @@ use super::{archive, auth, chain, journals, meta, pay};
         chain::rpc, chain::quote,
         pay::pay_burn, pay::pay_author, pay::body,
         auth::nonce, auth::verify, auth::logout, auth::whoami, auth::desk, auth::history,
+        publish::save, publish::audit, publish::minted, publish::draft,
+        registration::registration, registration::image,
         openapi_json,
     )
 )]

@@ -1,3 +1,4 @@
 //! What a request does beyond a read: handlers call these and stay thin.
 
+pub mod publish;
 pub mod purchase;

@@ -16,6 +16,7 @@ mod import;
 mod journals;
 mod meta;
 mod pay;
+mod publish;
 mod quote;
 mod rpc;
 mod settle;

@@ -131,38 +131,66 @@ impl Shop {
         Shop { chain, app }
     }
 
-    /// A live person-written journal by author `n`, registered on the identity registry.
-    pub(crate) async fn person_journal(&self, n: usize, price: &str) -> (i64, String) {
-        let author = self.chain.account("author", n).signer().unwrap();
-        let slug = format!("person-{n}-{}", price.replace('.', "-"));
-        let spec = PersonJournal {
-            slug: slug.clone(),
+    /// A draft about NVDA that the built-in audit approves: each section is an entry's own
+    /// summary with its citation.
+    pub(crate) async fn faithful_draft(
+        &self,
+        title: &str,
+        price: f64,
+    ) -> jm_client::api::DraftInput {
+        let entries = self.app.client.search_entries("NVDA").await.unwrap();
+        let picked: Vec<_> = entries.iter().take(3).collect();
+        let mut body = String::new();
+        for (i, e) in picked.iter().enumerate() {
+            body.push_str(&format!("## Part {}\n{} [{}]\n\n", i + 1, e.summary, e.id));
+        }
+        let mut dek = String::new();
+        for w in picked[0]
+            .summary
+            .split_whitespace()
+            .chain(picked[1].summary.split_whitespace())
+        {
+            if dek.len() + w.len() + 1 > 200 {
+                break;
+            }
+            if !dek.is_empty() {
+                dek.push(' ');
+            }
+            dek.push_str(w);
+        }
+        while dek.chars().count() < 120 {
+            dek.push_str(" What the filings show.");
+        }
+        jm_client::api::DraftInput {
+            id: None,
             ticker: "NVDA".into(),
-            title: "A person's view".into(),
-            dek: "A preview long enough for the rules of the interface, which ask for at least one hundred and twenty characters of free text here.".into(),
-            body: format!("## One\nText citing [{}].\n", self.first_nvda_entry().await),
-            price: price.into(),
+            title: title.into(),
+            dek,
+            body,
+            price_usdg: price,
             author_name: "A. Person".into(),
-            author: n,
-        };
-        let db = self.app.db.connect().await;
-        let (id, _) = publish(
-            &db,
-            "http://127.0.0.1:8080/api",
-            &self.chain.devnet.rpc_url,
-            self.chain.devnet.contracts.identity_registry,
-            &author,
-            &spec,
-        )
-        .await
-        .unwrap();
-        (i64::from(id), slug)
+        }
     }
 
-    pub(crate) async fn first_nvda_entry(&self) -> String {
-        self.app.client.search_entries("NVDA").await.unwrap()[0]
-            .id
-            .clone()
+    /// A live person-written journal by author `n`, published through the API (save, audit,
+    /// register, minted).
+    pub(crate) async fn person_journal(&self, n: usize, price: &str) -> (i64, String) {
+        let author = self.chain.account("author", n).signer().unwrap();
+        let title = format!("A person's view {n} at {price}");
+        let d = self.faithful_draft(&title, price.parse().unwrap()).await;
+        let spec = PersonJournal {
+            slug: journal_market::domain::text::slugify("NVDA", &title),
+            ticker: d.ticker,
+            title: d.title,
+            dek: d.dek,
+            body: d.body,
+            price: price.into(),
+            author_name: d.author_name,
+            author: n,
+        };
+        publish(&self.app.base, &self.chain.devnet.rpc_url, &author, &spec)
+            .await
+            .unwrap()
     }
 
     /// Every swarm-written journal on sale.

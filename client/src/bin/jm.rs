@@ -64,6 +64,23 @@ enum Command {
     Logout,
     /// A stock token's current mid price.
     Quote { ticker: String },
+    /// Write a journal: save a draft from a file, audit it, show it (needs `jm login`).
+    Draft {
+        #[command(subcommand)]
+        command: DraftCommand,
+    },
+    /// Take an approved journal live: send register(metaUrl) to the identity registry with the
+    /// key, then report the transaction (needs `jm login` with the same wallet).
+    Publish {
+        id: i64,
+        #[arg(long, env = "JM_PRIVATE_KEY", hide_env_values = true)]
+        private_key: String,
+        /// A chain RPC that accepts transactions.
+        #[arg(long, env = "JM_RPC_URL", default_value = "http://127.0.0.1:8545")]
+        rpc_url: String,
+    },
+    /// Your journals in every status, with reads and earnings.
+    Desk,
     /// A read-only JSON-RPC call through the service, e.g. `jm rpc eth_blockNumber`.
     Rpc {
         method: String,
@@ -71,6 +88,17 @@ enum Command {
         #[arg(default_value = "[]")]
         params: String,
     },
+}
+
+#[derive(Subcommand)]
+enum DraftCommand {
+    /// Create a draft from FILE.md (front matter: ticker, title, dek, price, author; `id` to
+    /// update an existing draft), print its id.
+    Save { file: PathBuf },
+    /// Run the audit agent on a draft.
+    Audit { id: i64 },
+    /// A draft with its status and last audit report.
+    Show { id: i64 },
 }
 
 #[tokio::main]
@@ -154,6 +182,41 @@ async fn run(cli: Cli) -> anyhow::Result<()> {
                 eprintln!("paid in {tx}");
             }
             println!("{}", bought.body);
+        }
+        Command::Draft { command } => draft(&client, command, cli.json).await?,
+        Command::Publish {
+            id,
+            private_key,
+            rpc_url,
+        } => {
+            let signer: PrivateKeySigner = private_key
+                .trim()
+                .parse()
+                .map_err(|_| anyhow::anyhow!("the private key is not valid 32-byte hex"))?;
+            let published = jm_client::publisher::publish(&client, &rpc_url, &signer, id).await?;
+            if cli.json {
+                return print_json(&published);
+            }
+            println!("live: {}", published.slug);
+        }
+        Command::Desk => {
+            let desk = client.desk().await?;
+            if cli.json {
+                return print_json(&desk);
+            }
+            println!(
+                "{}: {} live, {} reads, {} USDG earned",
+                desk.address,
+                desk.totals.live,
+                desk.totals.reads,
+                desk.totals.earned_units as f64 / 1e6
+            );
+            for j in desk.written {
+                println!(
+                    "{:>5} {:<9} {:<5} {:>4} reads  {}",
+                    j.id, j.status, j.ticker, j.reads, j.title
+                );
+            }
         }
         Command::Whoami => match client.me().await?.address {
             Some(a) => println!("{a}"),
@@ -276,5 +339,60 @@ async fn approve_permit2(
         "approved USDG to Permit2 in {:#x}",
         receipt.transaction_hash
     );
+    Ok(())
+}
+
+async fn draft(client: &Client, command: DraftCommand, json: bool) -> anyhow::Result<()> {
+    match command {
+        DraftCommand::Save { file } => {
+            let text = std::fs::read_to_string(&file)
+                .map_err(|e| anyhow::anyhow!("cannot read {}: {e}", file.display()))?;
+            let input = jm_client::publisher::parse_draft_file(&text)?;
+            match client.save_draft(&input).await {
+                Ok(saved) if json => print_json(&saved)?,
+                Ok(saved) => println!("saved draft {}", saved.id),
+                Err(jm_client::ClientError::Api {
+                    message, problems, ..
+                }) if !problems.is_empty() => {
+                    let list: Vec<String> = problems.iter().map(|p| format!("  - {p}")).collect();
+                    anyhow::bail!("{message}:\n{}", list.join("\n"));
+                }
+                Err(e) => return Err(e.into()),
+            }
+        }
+        DraftCommand::Audit { id } => {
+            let out = client.audit(id).await?;
+            if json {
+                return print_json(&out);
+            }
+            println!(
+                "{}: score {} ({})",
+                out.status, out.report.score, out.report.summary
+            );
+            for i in &out.report.issues {
+                println!("  {:<8} {:<20} {}", i.severity, i.check, i.detail);
+            }
+            if let Some(url) = out.meta_url {
+                println!("metaUrl: {url}\nnext: jm publish {id} --private-key …");
+            }
+        }
+        DraftCommand::Show { id } => {
+            let d = client.draft(id).await?;
+            if json {
+                return print_json(&d);
+            }
+            println!(
+                "{} [{}] {} ({} USDG)",
+                d.id, d.status, d.title, d.price_usdg
+            );
+            println!("audits: {} ({} left)", d.audits, d.audits_left);
+            if let Some(r) = d.report {
+                println!("last audit: {} {} ({})", r.verdict, r.score, r.summary);
+                for i in &r.issues {
+                    println!("  {:<8} {:<20} {}", i.severity, i.check, i.detail);
+                }
+            }
+        }
+    }
     Ok(())
 }

@@ -1,0 +1,406 @@
+//! The AuditActor: runs audit jobs. A job is a row before the engine runs (the handle writes
+//! it), so a request that goes away, or a restart, never loses an asked-for audit: the actor's
+//! sweep finds open jobs whose lease is free and finishes them, once. A concurrency limit
+//! bounds the engines running at a time; the handle's deadline bounds how long a request waits.
+
+pub mod engine;
+pub mod slug;
+pub mod store;
+
+use std::collections::HashMap;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Duration;
+
+use actix::prelude::*;
+use alloy::primitives::{Address, U256};
+use dashmap::DashSet;
+use jm_chain::client::ChainClient;
+use journal_market_audit::{Source, Submission};
+use journal_market_entity::{audit_jobs, audit_reports, entries, journal_citations, journals};
+use sea_orm::{ColumnTrait, DatabaseConnection, DbErr, EntityTrait, QueryFilter, QueryOrder};
+use tokio::sync::Semaphore;
+
+use crate::clock::SharedClock;
+use crate::handle::{ActorHandle, CallError};
+use crate::health::HealthRegistry;
+use engine::Engine;
+use store::{Finished, Opened};
+
+const NAME: &str = "audit";
+/// How often a waiting request looks at a job run elsewhere.
+const POLL: Duration = Duration::from_millis(100);
+
+#[derive(Debug, Clone)]
+pub struct AuditSettings {
+    /// Engines running at once in this instance.
+    pub concurrency: usize,
+    pub max_in_flight: usize,
+    /// How long a request waits for its audit.
+    pub deadline: Duration,
+    /// How long a job is this instance's once taken (longer than the engine's timeout).
+    pub lease: Duration,
+    pub sweep_every: Duration,
+    pub instance: String,
+    /// `{origin}{api prefix}`: a journal's metaUrl is `{meta_base}/meta/{id}`.
+    pub meta_base: String,
+    /// The stock token of each company's ticker.
+    pub stock_tokens: HashMap<String, Address>,
+    pub max_audits: i32,
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum AuditError {
+    #[error("this draft was already audited {0} times; no more audits are allowed")]
+    TooMany(i32),
+    #[error("no such draft")]
+    NotFound,
+    #[error("the audit agent is unavailable: {0}; retry shortly")]
+    Unavailable(String),
+    #[error("the audit agent is busy; retry shortly")]
+    Busy,
+    #[error("the audit is still running; ask again shortly for its report")]
+    StillRunning,
+    #[error("the draft was saved again while it was audited; audit it again")]
+    Superseded,
+    #[error("the audit store failed")]
+    Db(#[from] DbErr),
+}
+
+/// A finished audit: the draft's status after it, the stored report, and the metaUrl when
+/// approved.
+#[derive(Debug, Clone)]
+pub struct Outcome {
+    pub status: &'static str,
+    pub report: audit_reports::Model,
+    pub meta_url: Option<String>,
+}
+
+struct Inner {
+    db: DatabaseConnection,
+    engine: Arc<dyn Engine>,
+    chain: ChainClient,
+    clock: SharedClock,
+    settings: AuditSettings,
+    health: HealthRegistry,
+    running: DashSet<i32>,
+    permits: Semaphore,
+    sweeping: AtomicBool,
+}
+
+impl Inner {
+    fn lease_until(&self) -> chrono::DateTime<chrono::Utc> {
+        self.clock.now()
+            + chrono::Duration::from_std(self.settings.lease).unwrap_or(chrono::Duration::MAX)
+    }
+
+    /// Runs the job if nobody else holds it; returns whether this call ran it.
+    async fn run(&self, id: i32) -> Result<bool, AuditError> {
+        if !self.running.insert(id) {
+            return Ok(false);
+        }
+        let ran = self.run_taken(id).await;
+        self.running.remove(&id);
+        ran
+    }
+
+    async fn run_taken(&self, id: i32) -> Result<bool, AuditError> {
+        let owner = self.settings.instance.as_str();
+        let now = self.clock.now();
+        if !store::take(&self.db, id, owner, now, self.lease_until()).await? {
+            return Ok(false);
+        }
+        let Some(job) = store::get(&self.db, id).await? else {
+            return Ok(false);
+        };
+        let _permit = self
+            .permits
+            .acquire()
+            .await
+            .map_err(|_| AuditError::Unavailable("the audit agent is stopping".into()))?;
+        match self.review(&job).await {
+            Ok(finding) => {
+                if store::finish(&self.db, &job, owner, &finding, &self.settings.meta_base).await?
+                    == Finished::Superseded
+                {
+                    tracing::info!(job = id, "audit superseded by a newer save");
+                }
+                self.health.heartbeat(NAME);
+            }
+            Err(why) => {
+                tracing::warn!(job = id, error = %why, "audit failed");
+                self.health.error(NAME, why.clone());
+                store::fail(&self.db, id, owner, &why, self.clock.now()).await?;
+            }
+        }
+        Ok(true)
+    }
+
+    /// Reads the draft, whether its author holds the stock token, and runs the engine.
+    async fn review(&self, job: &audit_jobs::Model) -> Result<store::Finding, String> {
+        let db_err = |e: DbErr| format!("the database failed: {e}");
+        let j = journals::Entity::find_by_id(job.journal_id)
+            .one(&self.db)
+            .await
+            .map_err(db_err)?
+            .ok_or("the draft is gone")?;
+        let holds_stock = self.holds_stock(&j).await?;
+        let cited: Vec<String> = journal_citations::Entity::find()
+            .filter(journal_citations::Column::JournalId.eq(j.id))
+            .order_by_asc(journal_citations::Column::Position)
+            .all(&self.db)
+            .await
+            .map_err(db_err)?
+            .into_iter()
+            .map(|c| c.accession)
+            .collect();
+        let sources = entries::Entity::find()
+            .filter(entries::Column::Accession.is_in(cited))
+            .all(&self.db)
+            .await
+            .map_err(db_err)?
+            .into_iter()
+            .map(|e| Source {
+                accession: e.accession,
+                ticker: e.ticker,
+                title: e.title,
+                summary: e.summary,
+                says: e.says,
+            })
+            .collect();
+        let sub = Submission {
+            ticker: j.ticker,
+            title: j.title,
+            dek: j.dek,
+            body: j.body,
+            sources,
+        };
+        let report = self.engine.review(&sub).await.map_err(|e| e.0)?;
+        let issues = serde_json::to_value(&report.issues)
+            .map_err(|e| format!("the report cannot be stored: {e}"))?;
+        Ok(store::Finding {
+            verdict: serde_json::to_value(report.verdict)
+                .ok()
+                .and_then(|v| v.as_str().map(str::to_string))
+                .unwrap_or_else(|| "revise".into()),
+            score: report.score,
+            summary: report.summary,
+            issues,
+            engine: report.engine,
+            audited_at: self.clock.now(),
+            holds_stock,
+        })
+    }
+
+    /// `balanceOf(author)` on the company's stock token; `None` when no token is configured.
+    async fn holds_stock(&self, j: &journals::Model) -> Result<Option<bool>, String> {
+        let (Some(token), Some(author)) = (
+            self.settings.stock_tokens.get(&j.ticker),
+            j.author_wallet
+                .as_deref()
+                .and_then(|w| w.parse::<Address>().ok()),
+        ) else {
+            return Ok(None);
+        };
+        jm_chain::erc8004::balance_of(self.chain.provider(), *token, author)
+            .await
+            .map(|b| Some(b > U256::ZERO))
+            .map_err(|e| format!("the stock token's balance could not be read ({e})"))
+    }
+
+    /// The outcome of a job that ended, `None` while it is open.
+    async fn outcome(&self, id: i32) -> Result<Option<Outcome>, AuditError> {
+        let job = store::get(&self.db, id)
+            .await?
+            .ok_or(AuditError::NotFound)?;
+        match job.state.as_str() {
+            store::DONE => {
+                let report = match job.report_id {
+                    Some(r) => audit_reports::Entity::find_by_id(r).one(&self.db).await?,
+                    None => None,
+                }
+                .ok_or(AuditError::NotFound)?;
+                let journal = journals::Entity::find_by_id(job.journal_id)
+                    .one(&self.db)
+                    .await?
+                    .ok_or(AuditError::NotFound)?;
+                Ok(Some(outcome_of(report, &journal)))
+            }
+            store::FAILED => Err(AuditError::Unavailable(
+                job.error.unwrap_or_else(|| "the engine failed".into()),
+            )),
+            store::SUPERSEDED => Err(AuditError::Superseded),
+            _ => Ok(None),
+        }
+    }
+
+    /// Runs the job here, or waits for whoever runs it until it ends or the deadline passes
+    /// (the job itself goes on: the sweep or its holder finishes it).
+    async fn settle(&self, id: i32) -> Result<Outcome, AuditError> {
+        let until = tokio::time::Instant::now() + self.settings.deadline;
+        loop {
+            if let Some(o) = self.outcome(id).await? {
+                return Ok(o);
+            }
+            if !self.run(id).await? {
+                if tokio::time::Instant::now() >= until {
+                    return Err(AuditError::StillRunning);
+                }
+                tokio::time::sleep(POLL).await;
+            }
+        }
+    }
+
+    /// Finishes every open job whose lease is free: queued by a request that went away, or left
+    /// running by an instance that died.
+    async fn sweep(self: Arc<Self>) {
+        if self.sweeping.swap(true, Ordering::SeqCst) {
+            return;
+        }
+        let owner = self.settings.instance.clone();
+        match store::due(&self.db, &owner, self.clock.now(), 32).await {
+            Ok(jobs) => {
+                self.health.heartbeat(NAME);
+                for job in jobs {
+                    let inner = self.clone();
+                    actix::spawn(async move {
+                        if let Err(e) = inner.run(job.id).await {
+                            inner
+                                .health
+                                .error(NAME, format!("audit job {}: {e}", job.id));
+                        }
+                    });
+                }
+            }
+            Err(e) => self
+                .health
+                .error(NAME, format!("the job sweep failed: {e}")),
+        }
+        self.sweeping.store(false, Ordering::SeqCst);
+    }
+}
+
+/// The outcome a finished report stands for.
+pub fn outcome_of(report: audit_reports::Model, journal: &journals::Model) -> Outcome {
+    let status = store::status_of(&report.verdict);
+    Outcome {
+        status,
+        meta_url: (status == "approved")
+            .then(|| journal.meta_url.clone())
+            .flatten(),
+        report,
+    }
+}
+
+pub struct AuditActor {
+    inner: Arc<Inner>,
+}
+
+impl Actor for AuditActor {
+    type Context = Context<Self>;
+
+    fn started(&mut self, ctx: &mut Self::Context) {
+        let sweep = |act: &mut Self, ctx: &mut Context<Self>| {
+            ctx.spawn(act.inner.clone().sweep().into_actor(act));
+        };
+        sweep(self, ctx);
+        ctx.run_interval(self.inner.settings.sweep_every, sweep);
+    }
+}
+
+impl Supervised for AuditActor {
+    fn restarting(&mut self, _: &mut Self::Context) {
+        self.inner.health.restarted(NAME);
+    }
+}
+
+#[derive(Message)]
+#[rtype(result = "Result<Outcome, AuditError>")]
+struct Run(i32);
+
+impl Handler<Run> for AuditActor {
+    type Result = ResponseFuture<Result<Outcome, AuditError>>;
+    fn handle(&mut self, m: Run, _: &mut Self::Context) -> Self::Result {
+        let inner = self.inner.clone();
+        // The job goes on if the request goes away: it is spawned, and the answer waits on it.
+        Box::pin(async move {
+            let worker = inner.clone();
+            match actix::spawn(async move { worker.settle(m.0).await }).await {
+                Ok(r) => r,
+                Err(_) => Err(AuditError::Unavailable("the audit task failed".into())),
+            }
+        })
+    }
+}
+
+#[derive(Clone)]
+pub struct AuditHandle {
+    handle: ActorHandle<AuditActor>,
+    inner: Arc<Inner>,
+}
+
+impl AuditHandle {
+    pub fn start(
+        db: DatabaseConnection,
+        engine: Arc<dyn Engine>,
+        chain: ChainClient,
+        clock: SharedClock,
+        settings: AuditSettings,
+        health: HealthRegistry,
+    ) -> Self {
+        let (max, deadline) = (settings.max_in_flight, settings.deadline);
+        let inner = Arc::new(Inner {
+            permits: Semaphore::new(settings.concurrency.max(1)),
+            db,
+            engine,
+            chain,
+            clock,
+            settings,
+            health,
+            running: DashSet::new(),
+            sweeping: AtomicBool::new(false),
+        });
+        let shared = inner.clone();
+        let addr = Supervisor::start(move |_| AuditActor {
+            inner: shared.clone(),
+        });
+        let handle = ActorHandle::new(NAME, addr, max, deadline, inner.health.clone());
+        AuditHandle { handle, inner }
+    }
+
+    /// Audits `revision` of a journal: the job row first, then the engine (here or on the
+    /// instance that holds the job), waiting at most the deadline.
+    pub async fn audit(&self, journal_id: i32, revision: i32) -> Result<Outcome, AuditError> {
+        let now = self.inner.clock.now();
+        let id = match store::open(
+            &self.inner.db,
+            journal_id,
+            revision,
+            now,
+            self.inner.settings.max_audits,
+        )
+        .await?
+        {
+            Opened::Job(id) => id,
+            Opened::TooMany => return Err(AuditError::TooMany(self.inner.settings.max_audits)),
+            Opened::NoJournal => return Err(AuditError::NotFound),
+        };
+        match self.handle.call(Run(id)).await {
+            Ok(r) => r,
+            Err(CallError::Busy) => Err(AuditError::Busy),
+            Err(CallError::TimedOut | CallError::Stopped) => Err(AuditError::StillRunning),
+        }
+    }
+
+    /// The report of the newest finished audit of this revision, if any.
+    pub async fn last_outcome(
+        &self,
+        journal: &journals::Model,
+    ) -> Result<Option<Outcome>, AuditError> {
+        Ok(
+            store::last_done(&self.inner.db, journal.id, journal.revision)
+                .await?
+                .map(|r| outcome_of(r, journal)),
+        )
+    }
+}

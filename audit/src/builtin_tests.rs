@@ -1,0 +1,235 @@
+//! The built-in engine on fixtures: the demo archive's journals, and one draft per fault.
+
+use serde_json::Value;
+
+use super::*;
+use crate::Verdict;
+
+const ARCHIVE: &str = include_str!("../../data/demo/archive.json");
+const PERSON: &str = include_str!("../../data/demo/person-journals.json");
+
+fn archive() -> Value {
+    serde_json::from_str(ARCHIVE).unwrap()
+}
+
+fn source(e: &Value) -> Source {
+    Source {
+        accession: e["id"].as_str().unwrap().into(),
+        ticker: e["ticker"].as_str().unwrap().into(),
+        title: e["title"].as_str().unwrap().into(),
+        summary: e["summary"].as_str().unwrap().into(),
+        says: e["source"]["says"].as_str().unwrap_or_default().into(),
+    }
+}
+
+/// The journal as the server would submit it: every cited entry the archive holds.
+fn submission(j: &Value, archive: &Value) -> Submission {
+    let body = j["body"].as_str().unwrap().to_string();
+    let (_, cites) = strip_citations(&body);
+    let sources = archive["entries"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|e| cites.iter().any(|c| c == e["id"].as_str().unwrap()))
+        .map(source)
+        .collect();
+    Submission {
+        ticker: j["ticker"].as_str().unwrap().into(),
+        title: j["title"].as_str().unwrap().into(),
+        dek: j["dek"].as_str().unwrap().into(),
+        body,
+        sources,
+    }
+}
+
+#[test]
+fn every_demo_person_journal_is_approved() {
+    let a = archive();
+    let person: Value = serde_json::from_str(PERSON).unwrap();
+    for j in person["journals"].as_array().unwrap() {
+        let r = audit(&submission(j, &a));
+        assert_eq!(
+            r.verdict,
+            Verdict::Approve,
+            "{}: {:#?}",
+            j["slug"],
+            r.issues
+        );
+    }
+}
+
+#[test]
+fn swarm_journals_report() {
+    let a = archive();
+    let mut approved = 0;
+    let list = a["journals"].as_array().unwrap();
+    for j in list {
+        let r = audit(&submission(j, &a));
+        if r.verdict == Verdict::Approve {
+            approved += 1;
+        } else {
+            for i in &r.issues {
+                eprintln!("{} {:?} {:?} {}", j["slug"], i.severity, i.check, i.detail);
+            }
+        }
+    }
+    eprintln!("{approved} of {} swarm journals approved", list.len());
+}
+
+const A: &str = "JM-NVDA-261104-01";
+const B: &str = "JM-NVDA-261105-02";
+const HEDGED: &str = "JM-NVDA-261106-03";
+
+fn src(accession: &str, ticker: &str, says: &str) -> Source {
+    Source {
+        accession: accession.into(),
+        ticker: ticker.into(),
+        title: "NVIDIA reports record data-center revenue".into(),
+        summary: "NVIDIA reported data-center revenue of $1.2 billion, up 14% from a year earlier."
+            .into(),
+        says: says.into(),
+    }
+}
+
+/// A faithful draft: each fault fixture changes one thing in it.
+fn faithful() -> Submission {
+    Submission {
+        ticker: "NVDA".into(),
+        title: "Data-center revenue keeps climbing".into(),
+        dek: "NVIDIA reported data-center revenue of $1.2 billion, up 14% from a year earlier, and the company said Blackwell demand exceeds supply this quarter.".into(),
+        body: format!(
+            "## Revenue\nNVIDIA reported data-center revenue of 1.2bn dollars, up 14 percent from a year earlier [{A}]. \
+             That is a strong quarter by any measure.\n\n## Supply\n\
+             The company said Blackwell demand exceeds supply and that \"we are shipping every rack we can build\" [{B}].\n"
+        ),
+        sources: vec![
+            src(A, "NVDA", "Data-center revenue was $1,200 million, an increase of 14% year over year."),
+            src(B, "NVDA", "Blackwell demand exceeds supply. \u{201c}We are shipping every rack we can build,\u{201d} the chief executive said."),
+            src(HEDGED, "NVDA", "A supplier said 30,000 racks shipped in October. The figure could not be independently confirmed."),
+        ],
+    }
+}
+
+fn checks(sub: &Submission) -> (Verdict, Vec<Check>) {
+    let r = audit(sub);
+    (r.verdict, r.issues.iter().map(|i| i.check).collect())
+}
+
+#[test]
+fn a_faithful_draft_is_approved() {
+    let r = audit(&faithful());
+    assert_eq!(r.verdict, Verdict::Approve, "{:#?}", r.issues);
+    assert_eq!(r.score, 100.0);
+    assert_eq!(r.engine, ENGINE);
+}
+
+#[test]
+fn figures_are_normalised() {
+    let v = |t: &str| {
+        figures(t)
+            .iter()
+            .map(|f| (f.value, f.kind))
+            .collect::<Vec<_>>()
+    };
+    let bn = vec![(1.2e9, Kind::Number)];
+    assert_eq!(v("$1.2 billion"), bn);
+    assert_eq!(v("1.2bn"), bn);
+    assert_eq!(v("$1,200 million"), bn);
+    assert_eq!(v("1.2 billion dollars"), bn);
+    assert_eq!(v("14%"), vec![(14.0, Kind::Percent)]);
+    assert_eq!(v("14 percent"), vec![(14.0, Kind::Percent)]);
+    assert_eq!(v("14 per cent"), vec![(14.0, Kind::Percent)]);
+    assert_eq!(v("20,000 GPUs"), vec![(20_000.0, Kind::Number)]);
+    assert!(same(&figures("4.0%")[0], &figures("4%")[0]));
+    // Not figures: years, days of a month, references, numbers glued to letters.
+    assert!(figures("in 2026, on August 14, entry #5, the NVL72 rack, a 10-Q, the 4th").is_empty());
+}
+
+#[test]
+fn an_invented_figure_is_not_approved() {
+    let mut s = faithful();
+    s.body = s.body.replace("14 percent", "41 percent");
+    let (v, c) = checks(&s);
+    assert_ne!(v, Verdict::Approve);
+    assert!(c.contains(&Check::UnsupportedFigure), "{c:?}");
+}
+
+#[test]
+fn unknown_and_foreign_citations_are_rejected() {
+    let mut s = faithful();
+    s.body = s.body.replace(B, "JM-NVDA-991231-09");
+    let (v, c) = checks(&s);
+    assert_eq!(v, Verdict::Reject);
+    assert!(c.contains(&Check::UnknownCitation), "{c:?}");
+
+    let mut s = faithful();
+    s.sources[1].ticker = "TSLA".into();
+    let (v, c) = checks(&s);
+    assert_eq!(v, Verdict::Reject);
+    assert!(c.contains(&Check::ForeignCitation), "{c:?}");
+}
+
+#[test]
+fn a_fabricated_quote_is_caught() {
+    let mut s = faithful();
+    s.body = s.body.replace(
+        "we are shipping every rack we can build",
+        "we will double shipments next year",
+    );
+    let (v, c) = checks(&s);
+    assert_eq!(v, Verdict::Revise);
+    assert!(c.contains(&Check::UnverifiedQuote), "{c:?}");
+}
+
+#[test]
+fn an_uncited_factual_sentence_is_caught() {
+    let mut s = faithful();
+    s.body
+        .push_str("\n## Outlook\nGross margin reached 75% in the quarter.\n");
+    let (_, c) = checks(&s);
+    assert!(c.contains(&Check::UncitedClaim), "{c:?}");
+    // Opinion without figures needs no citation.
+    let mut s = faithful();
+    s.body
+        .push_str("\n## Outlook\nThe outlook remains constructive.\n");
+    assert_eq!(checks(&s).0, Verdict::Approve);
+}
+
+#[test]
+fn a_sentence_about_something_else_drifts() {
+    let mut s = faithful();
+    s.body = s.body.replace(
+        "That is a strong quarter by any measure.",
+        &format!("Automakers in Europe face tariffs, battery shortages and falling consumer sentiment across dealerships [{A}]."),
+    );
+    let (v, c) = checks(&s);
+    assert_eq!(v, Verdict::Revise);
+    assert!(c.contains(&Check::ClaimDrift), "{c:?}");
+}
+
+#[test]
+fn a_dek_claiming_more_than_the_body_is_caught() {
+    let mut s = faithful();
+    s.dek = s.dek.replace("up 14%", "up 14% with margins of 80%");
+    let (_, c) = checks(&s);
+    assert!(c.contains(&Check::DekUnsupported), "{c:?}");
+    let mut s = faithful();
+    s.dek = "Tesla robotaxi permits expand across California suburbs while insurers rethink premiums for autonomous fleets and regulators weigh new rules.".into();
+    assert!(checks(&s).1.contains(&Check::DekUnsupported));
+}
+
+#[test]
+fn a_hedged_source_stated_as_fact_is_caught() {
+    let mut s = faithful();
+    s.body.push_str(&format!(
+        "\n## Racks\n30,000 racks shipped in October [{HEDGED}].\n"
+    ));
+    let (v, c) = checks(&s);
+    assert_eq!(v, Verdict::Revise);
+    assert!(c.contains(&Check::HedgeDropped), "{c:?}");
+    let mut s = faithful();
+    s.body.push_str(&format!(
+        "\n## Racks\nA supplier said 30,000 racks shipped in October, a figure that is unconfirmed [{HEDGED}].\n"
+    ));
+    assert_eq!(checks(&s).0, Verdict::Approve, "{:#?}", audit(&s).issues);
+}

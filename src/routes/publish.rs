@@ -1,0 +1,86 @@
+//! Publishing: `POST /journal/save`, `/journal/audit`, `/journal/minted` and
+//! `GET /journal/{id}/draft`. All need a session; the work is in `services::publish`.
+
+use actix_web::web;
+use jm_client::api::{
+    AuditOutcome, DraftView, ErrorBody, JournalRef, MintedInput, Published, Saved,
+};
+
+use crate::error::ApiResult;
+use crate::services::publish::{self, SaveRequest};
+use crate::session::SignedIn;
+use crate::state::AppState;
+
+pub fn configure(cfg: &mut web::ServiceConfig) {
+    cfg.route("/journal/save", web::post().to(save))
+        .route("/journal/audit", web::post().to(audit))
+        .route("/journal/minted", web::post().to(minted))
+        .route("/journal/{id}/draft", web::get().to(draft));
+}
+
+#[utoipa::path(post, path = "/journal/save", tag = "publishing", request_body = SaveRequest,
+    responses((status = 200, body = Saved),
+              (status = 400, body = ErrorBody, description = "the body is not a JSON draft"),
+              (status = 401, body = ErrorBody, description = "no session"),
+              (status = 404, body = ErrorBody, description = "`id` is not one of the caller's journals"),
+              (status = 409, body = ErrorBody, description = "the journal is published"),
+              (status = 422, body = ErrorBody, description = "every broken rule in `problems`"),
+              (status = 429, body = ErrorBody, description = "more than 20 drafts in 24 hours; Retry-After")))]
+pub async fn save(
+    state: web::Data<AppState>,
+    who: SignedIn,
+    body: web::Json<SaveRequest>,
+) -> ApiResult<web::Json<Saved>> {
+    publish::save(&state, who.0, body.into_inner())
+        .await
+        .map(web::Json)
+}
+
+#[utoipa::path(post, path = "/journal/audit", tag = "publishing", request_body = JournalRef,
+    responses((status = 200, body = AuditOutcome),
+              (status = 401, body = ErrorBody, description = "no session"),
+              (status = 404, body = ErrorBody, description = "not one of the caller's journals"),
+              (status = 409, body = ErrorBody, description = "the journal is live, or was saved again during the audit"),
+              (status = 429, body = ErrorBody, description = "the draft was already audited 8 times"),
+              (status = 503, body = ErrorBody, description = "audit agent unavailable or still running; Retry-After")))]
+pub async fn audit(
+    state: web::Data<AppState>,
+    who: SignedIn,
+    body: web::Json<JournalRef>,
+) -> ApiResult<web::Json<AuditOutcome>> {
+    publish::audit(&state, who.0, body.id).await.map(web::Json)
+}
+
+#[utoipa::path(post, path = "/journal/minted", tag = "publishing", request_body = MintedInput,
+    responses((status = 200, body = Published),
+              (status = 400, body = ErrorBody, description = "tx is not a transaction hash"),
+              (status = 401, body = ErrorBody, description = "no session"),
+              (status = 403, body = ErrorBody, description = "the transaction came from another wallet"),
+              (status = 404, body = ErrorBody, description = "unknown journal or transaction"),
+              (status = 409, body = ErrorBody, description = "not approved, already live, token taken, or not mined yet (Retry-After)"),
+              (status = 422, body = ErrorBody, description = "reverted, not a registration, minted to another wallet, or another tokenURI"),
+              (status = 503, body = ErrorBody, description = "the chain cannot be read")))]
+pub async fn minted(
+    state: web::Data<AppState>,
+    who: SignedIn,
+    body: web::Json<MintedInput>,
+) -> ApiResult<web::Json<Published>> {
+    publish::minted(&state, who.0, body.id, &body.tx)
+        .await
+        .map(web::Json)
+}
+
+#[utoipa::path(get, path = "/journal/{id}/draft", tag = "publishing",
+    params(("id" = i64, Path, description = "journal id")),
+    responses((status = 200, body = DraftView),
+              (status = 401, body = ErrorBody, description = "no session"),
+              (status = 404, body = ErrorBody, description = "not one of the caller's journals")))]
+pub async fn draft(
+    state: web::Data<AppState>,
+    who: SignedIn,
+    id: web::Path<i64>,
+) -> ApiResult<web::Json<DraftView>> {
+    publish::draft_view(&state, who.0, id.into_inner())
+        .await
+        .map(web::Json)
+}

@@ -1,0 +1,105 @@
+//! `GET /meta/{id}`: the ERC-8004 registration file of an approved or live journal (what its
+//! onchain `tokenURI` points at), and the card image it names.
+
+use actix_web::{HttpResponse, web};
+use jm_client::api::{ErrorBody, RegistrationEntry, RegistrationFile, RegistrationService};
+use journal_market_entity::journals;
+use sea_orm::EntityTrait;
+
+use crate::error::{ApiError, ApiResult};
+use crate::queries::journal_url;
+use crate::queries::journals::STATUS_LIVE;
+use crate::state::AppState;
+
+pub const REGISTRATION_V1: &str = "https://eips.ethereum.org/EIPS/eip-8004#registration-v1";
+
+pub fn configure(cfg: &mut web::ServiceConfig) {
+    cfg.route("/meta/{id}", web::get().to(registration))
+        .route("/meta/{id}/image.svg", web::get().to(image));
+}
+
+/// An approved or live journal; drafts and unknown ids are "not found".
+async fn registered(state: &AppState, id: &str) -> ApiResult<journals::Model> {
+    let not_found = || ApiError::not_found(format!("no approved or published journal has id {id}"));
+    let key: i32 = id.parse().map_err(|_| not_found())?;
+    journals::Entity::find_by_id(key)
+        .one(&state.db)
+        .await?
+        .filter(|j| !j.swarm && (j.status == "approved" || j.status == STATUS_LIVE))
+        .ok_or_else(not_found)
+}
+
+#[utoipa::path(get, path = "/meta/{id}", tag = "publishing",
+    params(("id" = String, Path, description = "journal id")),
+    responses((status = 200, body = RegistrationFile),
+              (status = 404, body = ErrorBody, description = "no approved or live journal has this id")))]
+pub async fn registration(
+    state: web::Data<AppState>,
+    id: web::Path<String>,
+) -> ApiResult<web::Json<RegistrationFile>> {
+    let j = registered(&state, &id).await?;
+    let base = state.api_base();
+    let page = match &j.slug {
+        Some(slug) => journal_url(state.origin(), slug),
+        None => format!("{base}/meta/{}", j.id),
+    };
+    let registrations = j
+        .token_id
+        .as_deref()
+        .and_then(|t| t.parse::<u64>().ok())
+        .map(|agent_id| {
+            vec![RegistrationEntry {
+                agent_id,
+                agent_registry: format!(
+                    "eip155:{}:{}",
+                    state.settings.chain.chain_id,
+                    state.addresses.identity_registry.to_checksum(None)
+                ),
+            }]
+        });
+    Ok(web::Json(RegistrationFile {
+        kind: REGISTRATION_V1.into(),
+        name: j.title,
+        description: j.dek,
+        image: format!("{base}/meta/{}/image.svg", j.id),
+        services: vec![RegistrationService {
+            name: "web".into(),
+            endpoint: page,
+        }],
+        x402_support: true,
+        active: j.status == STATUS_LIVE,
+        registrations,
+        supported_trust: vec!["reputation".into()],
+        content_hash: j.content_hash,
+    }))
+}
+
+fn escape(s: &str) -> String {
+    s.chars()
+        .take(90)
+        .map(|c| match c {
+            '&' => "&amp;".into(),
+            '<' => "&lt;".into(),
+            '>' => "&gt;".into(),
+            '"' => "&quot;".into(),
+            c => c.to_string(),
+        })
+        .collect()
+}
+
+#[utoipa::path(get, path = "/meta/{id}/image.svg", tag = "publishing",
+    params(("id" = String, Path, description = "journal id")),
+    responses((status = 200, content_type = "image/svg+xml", description = "a card with the ticker and title"),
+              (status = 404, body = ErrorBody)))]
+pub async fn image(state: web::Data<AppState>, id: web::Path<String>) -> ApiResult<HttpResponse> {
+    let j = registered(&state, &id).await?;
+    let svg = format!(
+        r##"<svg xmlns="http://www.w3.org/2000/svg" width="600" height="315" viewBox="0 0 600 315"><rect width="600" height="315" fill="#101418"/><text x="32" y="72" font-family="sans-serif" font-size="28" fill="#8fd694">{}</text><text x="32" y="140" font-family="serif" font-size="26" fill="#f4f1ea">{}</text></svg>"##,
+        escape(&j.ticker),
+        escape(&j.title)
+    );
+    Ok(HttpResponse::Ok()
+        .content_type("image/svg+xml")
+        .insert_header(("Cache-Control", "public, max-age=300"))
+        .body(svg))
+}

@@ -1,0 +1,365 @@
+//! Publishing: save a draft, audit it, and take it live after its onchain registration.
+//! Handlers call these; the rules that must hold are enforced again in the writes
+//! (`crate::store::journals`, the AuditActor's store).
+
+use alloy::primitives::Address;
+use jm_client::api::{AuditIssue, AuditOutcome, AuditReport, DraftView, Published, Saved};
+use journal_market_actors::audit::{AuditError, Outcome};
+use journal_market_entity::{audit_reports, entries, journals};
+use sea_orm::{ColumnTrait, EntityTrait, QueryFilter, QueryOrder};
+use serde::Deserialize;
+
+use crate::domain::draft::{self, Draft, Known};
+use crate::domain::money::{units_string, units_to_usdg};
+use crate::domain::text::citations;
+use crate::domain::time::ts;
+use crate::error::{ApiError, ApiResult};
+use crate::queries::entries::company_exists;
+use crate::queries::journals::STATUS_LIVE;
+use crate::state::AppState;
+use crate::store::journals::{self as store, Created, DraftRow, Minted, Updated, WentLive};
+
+/// `POST /journal/save` as sent: a missing field is a broken rule reported with the others.
+#[derive(Debug, Deserialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct SaveRequest {
+    pub id: Option<i64>,
+    pub ticker: Option<String>,
+    pub title: Option<String>,
+    pub dek: Option<String>,
+    pub body: Option<String>,
+    pub price_usdg: Option<f64>,
+    pub author_name: Option<String>,
+}
+
+fn lower(a: &Address) -> String {
+    format!("{a:#x}")
+}
+
+fn journal_id(id: i64) -> ApiResult<i32> {
+    i32::try_from(id)
+        .ok()
+        .filter(|i| *i > 0)
+        .ok_or_else(|| ApiError::not_found(format!("you have no journal with id {id}")))
+}
+
+/// One of the caller's own person-written journals; another wallet's is "not found".
+async fn own(state: &AppState, wallet: Address, id: i64) -> ApiResult<journals::Model> {
+    let key = journal_id(id)?;
+    journals::Entity::find_by_id(key)
+        .one(&state.db)
+        .await?
+        .filter(|j| !j.swarm && j.author_wallet.as_deref() == Some(lower(&wallet).as_str()))
+        .ok_or_else(|| ApiError::not_found(format!("you have no journal with id {id}")))
+}
+
+fn missing(p: &mut Vec<String>, field: &str, v: &Option<String>) {
+    if v.is_none() {
+        p.push(format!("{field} is missing"));
+    }
+}
+
+pub async fn save(state: &AppState, wallet: Address, req: SaveRequest) -> ApiResult<Saved> {
+    let mut problems = Vec::new();
+    for (field, v) in [
+        ("ticker", &req.ticker),
+        ("title", &req.title),
+        ("dek", &req.dek),
+        ("body", &req.body),
+        ("authorName", &req.author_name),
+    ] {
+        missing(&mut problems, field, v);
+    }
+    if req.price_usdg.is_none() {
+        problems.push("priceUsdg is missing".into());
+    }
+    let d = Draft {
+        ticker: req.ticker.unwrap_or_default().trim().to_string(),
+        title: req.title.unwrap_or_default().trim().to_string(),
+        dek: req.dek.unwrap_or_default().trim().to_string(),
+        body: req.body.unwrap_or_default(),
+        price_usdg: req.price_usdg.unwrap_or(0.0),
+        author_name: req.author_name.unwrap_or_default().trim().to_string(),
+    };
+    let cited = citations(&d.body);
+    let known = Known {
+        company: !d.ticker.is_empty() && company_exists(&state.db, &d.ticker).await?,
+        entries: entries::Entity::find()
+            .filter(entries::Column::Accession.is_in(cited.clone()))
+            .all(&state.db)
+            .await?
+            .into_iter()
+            .map(|e| (e.accession, e.ticker))
+            .collect(),
+    };
+    if problems.is_empty() {
+        problems = draft::problems(&d, &known);
+    }
+    let price_units = draft::price_units(&d);
+    let (true, Some(price_units)) = (problems.is_empty(), price_units) else {
+        return Err(ApiError::Unprocessable {
+            message: format!(
+                "the draft breaks {} rule{}",
+                problems.len(),
+                if problems.len() == 1 { "" } else { "s" }
+            ),
+            problems,
+        });
+    };
+    let row = DraftRow {
+        ticker: &d.ticker,
+        title: &d.title,
+        dek: &d.dek,
+        body: &d.body,
+        price_units,
+        author_name: &d.author_name,
+        citations: &cited,
+    };
+    let me = lower(&wallet);
+    let now = state.clock.now();
+    match req.id {
+        None => match store::create_draft(
+            &state.db,
+            &me,
+            &row,
+            now,
+            state.settings.publish.drafts_per_day,
+        )
+        .await?
+        {
+            Created::Id(id) => Ok(Saved { id: id.into() }),
+            Created::Quota { retry_after_secs } => Err(ApiError::RateLimited {
+                message: format!(
+                    "you created {} drafts in the last 24 hours; the next one is possible in {retry_after_secs} seconds",
+                    state.settings.publish.drafts_per_day
+                ),
+                retry_after_secs,
+            }),
+        },
+        Some(id) => match store::update_draft(&state.db, &me, journal_id(id)?, &row, now).await? {
+            Updated::Saved => Ok(Saved { id }),
+            Updated::NotFound => Err(ApiError::not_found(format!(
+                "you have no journal with id {id}"
+            ))),
+            Updated::Live => Err(ApiError::Conflict(
+                "the journal is already published; published journals cannot be edited".into(),
+            )),
+        },
+    }
+}
+
+pub fn report_view(r: &audit_reports::Model) -> AuditReport {
+    AuditReport {
+        verdict: r.verdict.clone(),
+        score: r.score,
+        summary: r.summary.clone(),
+        issues: serde_json::from_value::<Vec<AuditIssue>>(r.issues.clone()).unwrap_or_default(),
+        engine: r.engine.clone(),
+        audited_at: ts(&r.audited_at),
+    }
+}
+
+fn outcome_view(o: Outcome) -> AuditOutcome {
+    AuditOutcome {
+        status: o.status.to_string(),
+        report: report_view(&o.report),
+        meta_url: o.meta_url,
+    }
+}
+
+impl From<AuditError> for ApiError {
+    fn from(e: AuditError) -> Self {
+        let text = e.to_string();
+        match e {
+            AuditError::TooMany(_) => ApiError::TooManyRequests(text),
+            AuditError::NotFound => ApiError::not_found(text),
+            AuditError::Superseded => ApiError::Conflict(text),
+            AuditError::Unavailable(_) => ApiError::Unavailable {
+                message: text,
+                retry_after_secs: Some(10),
+            },
+            AuditError::Busy | AuditError::StillRunning => ApiError::Unavailable {
+                message: text,
+                retry_after_secs: Some(5),
+            },
+            AuditError::Db(db) => ApiError::Database(db),
+        }
+    }
+}
+
+/// Audits a draft. A draft already audited in its current text answers that audit again
+/// (a retry after a lost answer), without counting another.
+pub async fn audit(state: &AppState, wallet: Address, id: i64) -> ApiResult<AuditOutcome> {
+    let j = own(state, wallet, id).await?;
+    match j.status.as_str() {
+        store::STATUS_DRAFT => Ok(outcome_view(state.audit.audit(j.id, j.revision).await?)),
+        STATUS_LIVE => Err(ApiError::Conflict(
+            "the journal is published; published journals are not audited again".into(),
+        )),
+        status => match state.audit.last_outcome(&j).await? {
+            Some(o) => Ok(outcome_view(o)),
+            None => Err(ApiError::Conflict(format!(
+                "the journal is {status}; save it again to audit it"
+            ))),
+        },
+    }
+}
+
+/// The caller's own journal with its last audit report.
+pub async fn draft_view(state: &AppState, wallet: Address, id: i64) -> ApiResult<DraftView> {
+    let j = own(state, wallet, id).await?;
+    let report = audit_reports::Entity::find()
+        .filter(audit_reports::Column::JournalId.eq(j.id))
+        .order_by_desc(audit_reports::Column::AuditedAt)
+        .order_by_desc(audit_reports::Column::Id)
+        .one(&state.db)
+        .await?;
+    let max = i64::from(state.settings.publish.audits_per_draft);
+    Ok(DraftView {
+        id: j.id.into(),
+        status: j.status,
+        ticker: j.ticker,
+        title: j.title,
+        dek: j.dek,
+        body: j.body,
+        price_usdg: units_to_usdg(j.price_units),
+        price_units: units_string(j.price_units),
+        author_name: j.author_name,
+        slug: j.slug,
+        meta_url: j.meta_url,
+        content_hash: j.content_hash,
+        token_id: j.token_id.and_then(|t| t.parse().ok()),
+        mint_tx: j.mint_tx,
+        author_holds_stock_token: j.author_holds_stock,
+        audits: j.audit_count.into(),
+        audits_left: (max - i64::from(j.audit_count)).max(0),
+        report: report.as_ref().map(report_view),
+        updated_at: ts(&j.updated_at),
+    })
+}
+
+/// Takes an approved journal live once its registration transaction proves, from the chain,
+/// that the signed-in wallet registered this journal's metaUrl.
+pub async fn minted(state: &AppState, wallet: Address, id: i64, tx: &str) -> ApiResult<Published> {
+    use jm_chain::erc8004::{self, RegistrationError};
+
+    let hash = erc8004::parse_tx_hash(tx).ok_or_else(|| {
+        ApiError::bad_request("tx must be a transaction hash: 0x and 64 hexadecimal digits")
+    })?;
+    let tx = format!("{hash:#x}");
+    let j = own(state, wallet, id).await?;
+    if j.status == STATUS_LIVE {
+        return match (j.mint_tx.as_deref() == Some(tx.as_str()), j.slug) {
+            (true, Some(slug)) => Ok(Published { slug }),
+            _ => Err(ApiError::Conflict("the journal is already live".into())),
+        };
+    }
+    if j.status != store::STATUS_APPROVED {
+        return Err(ApiError::Conflict(format!(
+            "the journal is {}: only an approved journal goes live",
+            j.status
+        )));
+    }
+    let meta_url = j.meta_url.clone().ok_or_else(|| {
+        ApiError::internal(anyhow::anyhow!("approved journal {} has no metaUrl", j.id))
+    })?;
+    let chain_down = |e: jm_chain::client::ChainError| ApiError::Unavailable {
+        message: format!("the chain cannot be read right now ({e}); retry shortly"),
+        retry_after_secs: Some(5),
+    };
+    let registry = state.addresses.identity_registry;
+    let reg = match erc8004::registration(state.client.provider(), registry, hash).await {
+        Ok(r) => r,
+        Err(RegistrationError::Unknown) => {
+            return Err(ApiError::not_found(
+                "no transaction with this hash is known to the chain",
+            ));
+        }
+        Err(RegistrationError::Pending) => {
+            return Err(ApiError::Pending(
+                "the transaction is not mined yet; call again once it is".into(),
+            ));
+        }
+        Err(RegistrationError::Reverted) => {
+            return Err(ApiError::Unprocessable {
+                message: "the transaction reverted: it registered nothing".into(),
+                problems: vec![],
+            });
+        }
+        Err(RegistrationError::Chain(e)) => return Err(chain_down(e)),
+    };
+    if reg.from != wallet {
+        return Err(ApiError::Forbidden(format!(
+            "the transaction was sent by {}, not by the signed-in wallet {}",
+            reg.from.to_checksum(None),
+            wallet.to_checksum(None)
+        )));
+    }
+    let not_registration = |why: String| ApiError::Unprocessable {
+        message: why,
+        problems: vec![],
+    };
+    let mine: Vec<_> = reg.mints.iter().filter(|(to, _)| *to == wallet).collect();
+    if mine.is_empty() {
+        return Err(not_registration(if reg.mints.is_empty() {
+            "the transaction minted no token on the identity registry: send register(metaUrl) to it"
+                .into()
+        } else {
+            "the transaction minted its token to another wallet, not to the signed-in one".into()
+        }));
+    }
+    let mut token = None;
+    let mut seen = Vec::new();
+    for (_, id) in mine {
+        let taken = journals::Entity::find()
+            .filter(journals::Column::TokenId.eq(id.to_string()))
+            .filter(journals::Column::Id.ne(j.id))
+            .one(&state.db)
+            .await?;
+        if taken.is_some() {
+            return Err(ApiError::Conflict(format!(
+                "token {id} already belongs to another journal"
+            )));
+        }
+        let uri = erc8004::token_uri(state.client.provider(), registry, *id)
+            .await
+            .map_err(chain_down)?;
+        if uri == meta_url {
+            token = Some(*id);
+            break;
+        }
+        seen.push(uri);
+    }
+    let Some(token) = token else {
+        return Err(not_registration(format!(
+            "the registered token's tokenURI is {:?}, not this journal's metaUrl {meta_url:?}",
+            seen.first().map(String::as_str).unwrap_or_default()
+        )));
+    };
+    let token_id = token.to_string();
+    let stock_price = match state.quotes.mid(&j.ticker).await {
+        Ok(p) => Some(p),
+        Err(e) => {
+            tracing::warn!(ticker = %j.ticker, error = %e, "no stock token price at publication");
+            None
+        }
+    };
+    let minted = Minted {
+        token_id: &token_id,
+        tx: &tx,
+        stock_price,
+        now: state.clock.now(),
+    };
+    match store::go_live(&state.db, j.id, &minted).await? {
+        WentLive::Live { slug } => {
+            state.invalidate_public();
+            Ok(Published { slug })
+        }
+        WentLive::NotApproved => Err(ApiError::Conflict(
+            "the journal changed while it was being published; it is no longer approved".into(),
+        )),
+        WentLive::TokenTaken => Err(ApiError::Conflict(format!(
+            "token {token_id} or this transaction already belongs to another journal"
+        ))),
+    }
+}

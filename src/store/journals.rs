@@ -1,0 +1,260 @@
+//! The writer of person-written journals: drafts, their edits and going live. (An audit's
+//! outcome is written by the AuditActor, `journal_market_actors::audit::store`, in the
+//! transaction that ends its job.) Each rule that must hold is checked in the transaction that
+//! writes: the daily draft quota, the author, "live is final", one journal per token.
+
+use chrono::{DateTime, Duration, Utc};
+use journal_market_entity::{journal_citations, journals};
+use sea_orm::sea_query::{Expr, ExprTrait};
+use sea_orm::{
+    ActiveModelTrait, ActiveValue::Set, ColumnTrait, ConnectionTrait, DatabaseConnection,
+    DatabaseTransaction, DbBackend, DbErr, EntityTrait, QueryFilter, QueryOrder, SqlErr, Statement,
+};
+
+use crate::queries::journals::STATUS_LIVE;
+
+pub const STATUS_DRAFT: &str = "draft";
+pub const STATUS_APPROVED: &str = "approved";
+
+/// A validated draft, ready to store.
+pub struct DraftRow<'a> {
+    pub ticker: &'a str,
+    pub title: &'a str,
+    pub dek: &'a str,
+    pub body: &'a str,
+    pub price_units: i64,
+    pub author_name: &'a str,
+    /// Cited accession numbers in order of first citation.
+    pub citations: &'a [String],
+}
+
+pub enum Created {
+    Id(i32),
+    /// The wallet created its quota of drafts in the last 24 hours; the next is possible then.
+    Quota {
+        retry_after_secs: u64,
+    },
+}
+
+pub enum Updated {
+    Saved,
+    /// No such journal, or not the caller's.
+    NotFound,
+    Live,
+}
+
+pub enum WentLive {
+    Live {
+        slug: String,
+    },
+    /// The journal is no longer approved (edited, or live already).
+    NotApproved,
+    /// Another journal holds the token id or the transaction.
+    TokenTaken,
+}
+
+fn unique_violation(e: &DbErr) -> bool {
+    matches!(e.sql_err(), Some(SqlErr::UniqueConstraintViolation(_)))
+}
+
+/// On PostgreSQL, serialises the transactions of one wallet (SQLite's write transactions are
+/// serial already), so two saves at once cannot both pass the quota.
+async fn lock_wallet(txn: &DatabaseTransaction, wallet: &str) -> Result<(), DbErr> {
+    if txn.get_database_backend() == DbBackend::Postgres {
+        txn.query_one_raw(Statement::from_sql_and_values(
+            DbBackend::Postgres,
+            "SELECT pg_advisory_xact_lock(hashtext($1))::text AS locked",
+            [format!("drafts:{wallet}").into()],
+        ))
+        .await?;
+    }
+    Ok(())
+}
+
+async fn write_citations(
+    txn: &DatabaseTransaction,
+    journal_id: i32,
+    cited: &[String],
+) -> Result<(), DbErr> {
+    journal_citations::Entity::delete_many()
+        .filter(journal_citations::Column::JournalId.eq(journal_id))
+        .exec(txn)
+        .await?;
+    if cited.is_empty() {
+        return Ok(());
+    }
+    journal_citations::Entity::insert_many(cited.iter().enumerate().map(|(i, a)| {
+        journal_citations::ActiveModel {
+            journal_id: Set(journal_id),
+            position: Set(i as i32 + 1),
+            accession: Set(a.clone()),
+        }
+    }))
+    .exec(txn)
+    .await?;
+    Ok(())
+}
+
+/// Seconds until the wallet may create a draft again, if its quota is used up.
+pub fn quota_wait(created: &[DateTime<Utc>], per_day: usize, now: DateTime<Utc>) -> Option<u64> {
+    let day = Duration::hours(24);
+    let mut recent: Vec<DateTime<Utc>> =
+        created.iter().copied().filter(|t| *t > now - day).collect();
+    if recent.len() < per_day {
+        return None;
+    }
+    recent.sort();
+    // The draft whose 24 hours end first frees a place when they do.
+    let frees = recent[recent.len() - per_day] + day;
+    Some(std::cmp::max((frees - now).num_seconds(), 1) as u64)
+}
+
+pub async fn create_draft(
+    db: &DatabaseConnection,
+    wallet: &str,
+    d: &DraftRow<'_>,
+    now: DateTime<Utc>,
+    per_day: u32,
+) -> Result<Created, DbErr> {
+    let txn = journal_market_actors::db::begin_write(db).await?;
+    lock_wallet(&txn, wallet).await?;
+    let created: Vec<DateTime<Utc>> = journals::Entity::find()
+        .filter(journals::Column::AuthorWallet.eq(wallet))
+        .filter(journals::Column::Swarm.eq(false))
+        .filter(journals::Column::CreatedAt.gt(now - Duration::hours(24)))
+        .order_by_asc(journals::Column::CreatedAt)
+        .all(&txn)
+        .await?
+        .into_iter()
+        .map(|j| j.created_at)
+        .collect();
+    if let Some(retry_after_secs) = quota_wait(&created, per_day as usize, now) {
+        return Ok(Created::Quota { retry_after_secs });
+    }
+    let row = journals::ActiveModel {
+        ticker: Set(d.ticker.to_string()),
+        swarm: Set(false),
+        author_wallet: Set(Some(wallet.to_string())),
+        author_name: Set(d.author_name.to_string()),
+        title: Set(d.title.to_string()),
+        dek: Set(d.dek.to_string()),
+        body: Set(d.body.to_string()),
+        price_units: Set(d.price_units),
+        status: Set(STATUS_DRAFT.into()),
+        audit_count: Set(0),
+        revision: Set(1),
+        created_at: Set(now),
+        updated_at: Set(now),
+        ..Default::default()
+    }
+    .insert(&txn)
+    .await?;
+    write_citations(&txn, row.id, d.citations).await?;
+    txn.commit().await?;
+    Ok(Created::Id(row.id))
+}
+
+/// Replaces the text of one of `wallet`'s journals that is not live, and resets it to `draft`
+/// (a new revision: an audit of the old text no longer applies).
+pub async fn update_draft(
+    db: &DatabaseConnection,
+    wallet: &str,
+    id: i32,
+    d: &DraftRow<'_>,
+    now: DateTime<Utc>,
+) -> Result<Updated, DbErr> {
+    let txn = journal_market_actors::db::begin_write(db).await?;
+    let Some(j) = journals::Entity::find_by_id(id).one(&txn).await? else {
+        return Ok(Updated::NotFound);
+    };
+    if j.swarm || j.author_wallet.as_deref() != Some(wallet) {
+        return Ok(Updated::NotFound);
+    }
+    if j.status == STATUS_LIVE {
+        return Ok(Updated::Live);
+    }
+    let res = journals::Entity::update_many()
+        .col_expr(journals::Column::Ticker, Expr::value(d.ticker))
+        .col_expr(journals::Column::Title, Expr::value(d.title))
+        .col_expr(journals::Column::Dek, Expr::value(d.dek))
+        .col_expr(journals::Column::Body, Expr::value(d.body))
+        .col_expr(journals::Column::PriceUnits, Expr::value(d.price_units))
+        .col_expr(journals::Column::AuthorName, Expr::value(d.author_name))
+        .col_expr(journals::Column::Status, Expr::value(STATUS_DRAFT))
+        .col_expr(journals::Column::ContentHash, Expr::value(None::<String>))
+        .col_expr(
+            journals::Column::Revision,
+            Expr::col(journals::Column::Revision).add(1),
+        )
+        .col_expr(journals::Column::UpdatedAt, Expr::value(now))
+        .filter(journals::Column::Id.eq(id))
+        .filter(journals::Column::Status.ne(STATUS_LIVE))
+        .exec(&txn)
+        .await?;
+    if res.rows_affected != 1 {
+        return Ok(Updated::Live);
+    }
+    write_citations(&txn, id, d.citations).await?;
+    txn.commit().await?;
+    Ok(Updated::Saved)
+}
+
+/// What going live records.
+pub struct Minted<'a> {
+    pub token_id: &'a str,
+    pub tx: &'a str,
+    pub stock_price: Option<f64>,
+    pub now: DateTime<Utc>,
+}
+
+/// Moves an approved journal to `live` with its onchain identity, in one statement that
+/// requires it still to be approved.
+pub async fn go_live(db: &DatabaseConnection, id: i32, m: &Minted<'_>) -> Result<WentLive, DbErr> {
+    let txn = journal_market_actors::db::begin_write(db).await?;
+    let res = journals::Entity::update_many()
+        .col_expr(journals::Column::Status, Expr::value(STATUS_LIVE))
+        .col_expr(journals::Column::TokenId, Expr::value(m.token_id))
+        .col_expr(journals::Column::MintTx, Expr::value(m.tx))
+        .col_expr(
+            journals::Column::StockPriceAtPublication,
+            Expr::value(m.stock_price),
+        )
+        .col_expr(journals::Column::PublishedAt, Expr::value(m.now))
+        .col_expr(journals::Column::UpdatedAt, Expr::value(m.now))
+        .filter(journals::Column::Id.eq(id))
+        .filter(journals::Column::Status.eq(STATUS_APPROVED))
+        .exec(&txn)
+        .await;
+    match res {
+        Ok(r) if r.rows_affected == 1 => {}
+        Ok(_) => return Ok(WentLive::NotApproved),
+        Err(e) if unique_violation(&e) => return Ok(WentLive::TokenTaken),
+        Err(e) => return Err(e),
+    }
+    let slug = journals::Entity::find_by_id(id)
+        .one(&txn)
+        .await?
+        .and_then(|j| j.slug)
+        .ok_or_else(|| DbErr::Custom(format!("journal {id} went live without a slug")))?;
+    txn.commit().await?;
+    Ok(WentLive::Live { slug })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_quota_frees_a_place_when_the_oldest_draft_of_the_day_ages_out() {
+        let now = Utc::now();
+        let times: Vec<_> = (0..20)
+            .map(|i| now - Duration::hours(23) + Duration::minutes(i))
+            .collect();
+        assert_eq!(quota_wait(&times[..19], 20, now), None);
+        let wait = quota_wait(&times, 20, now).unwrap();
+        assert_eq!(wait, 3600);
+        // Drafts older than a day do not count.
+        let old: Vec<_> = (0..20).map(|_| now - Duration::hours(25)).collect();
+        assert_eq!(quota_wait(&old, 20, now), None);
+    }
+}

@@ -1,0 +1,3 @@
+//! Writes, one writer per table.
+
+pub mod journals;

@@ -1,0 +1,639 @@
+//! Publishing end to end: save, audit (built-in engine and the LLM reviewer), the registration
+//! file, registration on the identity registry, minted, and every refusal on the way.
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::Duration;
+
+use alloy::primitives::U256;
+use alloy::signers::local::PrivateKeySigner;
+use jm_chain::bindings::{IERC20, IIdentityRegistry};
+use jm_client::api::DraftInput;
+use jm_client::{Client, ClientError, publisher};
+use journal_market_entity::{audit_jobs, audit_reports, journals};
+use reqwest::StatusCode;
+use sea_orm::{ColumnTrait, EntityTrait, PaginatorTrait, QueryFilter};
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::net::TcpListener;
+
+use crate::devchain::Mined;
+use crate::pay::Shop;
+
+fn status(e: &ClientError) -> StatusCode {
+    match e {
+        ClientError::Api { status, .. } => *status,
+        other => panic!("expected an API error, got {other}"),
+    }
+}
+
+impl Shop {
+    /// A client signed in as author `n`.
+    async fn author(&self, n: usize) -> (Client, PrivateKeySigner) {
+        let signer = self.chain.account("author", n).signer().unwrap();
+        let c = self.client();
+        c.login(&signer).await.unwrap();
+        (c, signer)
+    }
+
+    /// An approved draft of author `n`: its id and metaUrl.
+    async fn approved(&self, c: &Client, title: &str) -> (i64, String) {
+        let saved = c
+            .save_draft(&self.faithful_draft(title, 1.0).await)
+            .await
+            .unwrap();
+        let out = c.audit(saved.id).await.unwrap();
+        assert_eq!(out.status, "approved", "{:#?}", out.report);
+        (saved.id, out.meta_url.unwrap())
+    }
+
+    async fn register(&self, signer: &PrivateKeySigner, url: &str) -> String {
+        let registry = self.chain.devnet.contracts.identity_registry;
+        let tx = publisher::register(&self.chain.devnet.rpc_url, registry, signer, url)
+            .await
+            .unwrap();
+        format!("{tx:#x}")
+    }
+}
+
+#[actix_web::test]
+async fn a_draft_goes_from_save_to_sale() {
+    let shop = Shop::open().await;
+    let (c, signer) = shop.author(0).await;
+    let draft = shop.faithful_draft("The whole path", 0.5).await;
+    let saved = c.save_draft(&draft).await.unwrap();
+    let view = c.draft(saved.id).await.unwrap();
+    assert_eq!(
+        (view.status.as_str(), view.slug.as_deref()),
+        ("draft", None)
+    );
+
+    let out = c.audit(saved.id).await.unwrap();
+    assert_eq!(out.status, "approved", "{:#?}", out.report);
+    assert_eq!(out.report.verdict, "approve");
+    assert_eq!(out.report.engine, "builtin-1");
+    let meta_url = out.meta_url.clone().unwrap();
+    assert_eq!(
+        meta_url,
+        format!("{}/api/meta/{}", shop.app.settings.origin(), saved.id)
+    );
+    let view = c.draft(saved.id).await.unwrap();
+    let slug = view.slug.clone().unwrap();
+    assert_eq!(slug, "nvda-the-whole-path");
+    let hash = format!("{:#x}", alloy::primitives::keccak256(draft.body.as_bytes()));
+    assert_eq!(view.content_hash.as_deref(), Some(hash.as_str()));
+    // Whether the author holds the stock token is read from the chain.
+    let stock = shop.chain.devnet.contracts.stock_tokens["NVDA"].token;
+    let held = IERC20::new(stock, shop.chain.provider(shop.chain.account("author", 0)))
+        .balanceOf(signer.address())
+        .call()
+        .await
+        .unwrap();
+    assert_eq!(view.author_holds_stock_token, Some(held > U256::ZERO));
+    // A retried audit answers the same report without counting another.
+    let again = c.audit(saved.id).await.unwrap();
+    assert_eq!(again.report, out.report);
+    assert_eq!(c.draft(saved.id).await.unwrap().audits, 1);
+
+    // The registration file, before the token exists.
+    let file = c.registration(saved.id).await.unwrap();
+    assert_eq!(
+        file.kind,
+        "https://eips.ethereum.org/EIPS/eip-8004#registration-v1"
+    );
+    assert_eq!((file.name.as_str(), file.active), ("The whole path", false));
+    assert!(file.registrations.is_none());
+    assert_eq!(file.supported_trust, vec!["reputation"]);
+    assert_eq!(file.content_hash.as_deref(), Some(hash.as_str()));
+
+    // Register onchain, then report the transaction.
+    let tx = shop.register(&signer, &meta_url).await;
+    let published = c.minted(saved.id, &tx).await.unwrap();
+    assert_eq!(published.slug, slug);
+    // Reporting it again is the same answer.
+    assert_eq!(c.minted(saved.id, &tx).await.unwrap().slug, slug);
+
+    let live = shop.app.client.journal(&slug).await.unwrap();
+    assert_eq!(live.mint_tx.as_deref(), Some(tx.as_str()));
+    let token = live.token_id.unwrap();
+    assert!(live.stock_token_price_at_publication.is_some());
+    assert_eq!(live.author_holds_stock_token, Some(held > U256::ZERO));
+    assert!(
+        shop.app
+            .client
+            .journals(None)
+            .await
+            .unwrap()
+            .journals
+            .iter()
+            .any(|j| j.slug == slug)
+    );
+    let file = c.registration(saved.id).await.unwrap();
+    assert!(file.active);
+    let reg = &file.registrations.unwrap()[0];
+    assert_eq!(reg.agent_id, token);
+    assert_eq!(
+        reg.agent_registry,
+        format!(
+            "eip155:4663:{}",
+            shop.chain
+                .devnet
+                .contracts
+                .identity_registry
+                .to_checksum(None)
+        )
+    );
+    // tokenURI on the registry is the metaUrl.
+    let uri = IIdentityRegistry::new(
+        shop.chain.devnet.contracts.identity_registry,
+        shop.chain.provider(shop.chain.account("author", 0)),
+    )
+    .tokenURI(U256::from(token))
+    .call()
+    .await
+    .unwrap();
+    assert_eq!(uri, meta_url);
+
+    // Published journals cannot be edited or audited again.
+    let mut edit = draft.clone();
+    edit.id = Some(saved.id);
+    assert_eq!(
+        status(&c.save_draft(&edit).await.unwrap_err()),
+        StatusCode::CONFLICT
+    );
+    assert_eq!(
+        status(&c.audit(saved.id).await.unwrap_err()),
+        StatusCode::CONFLICT
+    );
+    let desk = c.desk().await.unwrap();
+    assert!(
+        desk.written
+            .iter()
+            .any(|w| w.id == saved.id && w.status == "live")
+    );
+}
+
+#[actix_web::test]
+async fn drafts_are_validated_and_private() {
+    let shop = Shop::open().await;
+    let (c, _) = shop.author(0).await;
+    // Every broken rule at once.
+    let bad = DraftInput {
+        id: None,
+        ticker: "ZZZZ".into(),
+        title: "x".into(),
+        dek: "too short".into(),
+        body: "no sections [JM-NVDA-991231-09]".into(),
+        price_usdg: 0.000_000_1,
+        author_name: "A\u{7}".into(),
+    };
+    let resp = shop
+        .app
+        .http
+        .post(format!("{}/journal/save", shop.app.base))
+        .header("cookie", c.session().unwrap())
+        .json(&bad)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(resp.status(), StatusCode::UNPROCESSABLE_ENTITY);
+    let body: serde_json::Value = resp.json().await.unwrap();
+    let problems = body["problems"].as_array().unwrap();
+    assert!(problems.len() >= 7, "{problems:#?}");
+    assert!(
+        body["error"]
+            .as_str()
+            .unwrap()
+            .starts_with("the draft breaks")
+    );
+    // Missing fields are problems too, not a parse error.
+    let resp = shop
+        .app
+        .http
+        .post(format!("{}/journal/save", shop.app.base))
+        .header("cookie", c.session().unwrap())
+        .json(&serde_json::json!({ "ticker": "NVDA" }))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(resp.status(), StatusCode::UNPROCESSABLE_ENTITY);
+    let body: serde_json::Value = resp.json().await.unwrap();
+    assert!(body["problems"].to_string().contains("dek is missing"));
+
+    // No session: 401 everywhere.
+    let anon = shop.client();
+    let good = shop.faithful_draft("Private drafts", 1.0).await;
+    assert_eq!(
+        status(&anon.save_draft(&good).await.unwrap_err()),
+        StatusCode::UNAUTHORIZED
+    );
+    assert_eq!(
+        status(&anon.audit(1).await.unwrap_err()),
+        StatusCode::UNAUTHORIZED
+    );
+    assert_eq!(
+        status(&anon.draft(1).await.unwrap_err()),
+        StatusCode::UNAUTHORIZED
+    );
+    assert_eq!(
+        status(
+            &anon
+                .minted(1, &format!("0x{}", "11".repeat(32)))
+                .await
+                .unwrap_err()
+        ),
+        StatusCode::UNAUTHORIZED
+    );
+
+    // Another wallet's draft is not found.
+    let saved = c.save_draft(&good).await.unwrap();
+    let (other, _) = shop.author(1).await;
+    let mut edit = good.clone();
+    edit.id = Some(saved.id);
+    assert_eq!(
+        status(&other.save_draft(&edit).await.unwrap_err()),
+        StatusCode::NOT_FOUND
+    );
+    assert_eq!(
+        status(&other.audit(saved.id).await.unwrap_err()),
+        StatusCode::NOT_FOUND
+    );
+    assert_eq!(
+        status(&other.draft(saved.id).await.unwrap_err()),
+        StatusCode::NOT_FOUND
+    );
+    // Drafts have no registration file.
+    assert_eq!(
+        shop.app.get(&format!("/meta/{}", saved.id)).await.0,
+        StatusCode::NOT_FOUND
+    );
+    // The owner's edit resets an audited draft to draft.
+    c.audit(saved.id).await.unwrap();
+    edit.title = "Private drafts, revised".into();
+    c.save_draft(&edit).await.unwrap();
+    let view = c.draft(saved.id).await.unwrap();
+    assert_eq!(
+        (view.status.as_str(), view.title.as_str()),
+        ("draft", "Private drafts, revised")
+    );
+    assert!(view.content_hash.is_none());
+}
+
+#[actix_web::test]
+async fn twenty_drafts_a_day_and_eight_audits_a_draft() {
+    let shop = Shop::open().await;
+    let (c, _) = shop.author(0).await;
+    let draft = shop.faithful_draft("Quota check", 1.0).await;
+    let mut first = 0;
+    for i in 0..20 {
+        let id = c.save_draft(&draft).await.unwrap().id;
+        if i == 0 {
+            first = id;
+        }
+    }
+    let resp = shop
+        .app
+        .http
+        .post(format!("{}/journal/save", shop.app.base))
+        .header("cookie", c.session().unwrap())
+        .json(&draft)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(resp.status(), StatusCode::TOO_MANY_REQUESTS);
+    let wait: u64 = resp.headers()["retry-after"]
+        .to_str()
+        .unwrap()
+        .parse()
+        .unwrap();
+    assert!(wait > 86_000 && wait <= 86_400, "{wait}");
+    // Editing is not creating.
+    let mut edit = draft.clone();
+    edit.id = Some(first);
+    c.save_draft(&edit).await.unwrap();
+    // A day later there is room again.
+    shop.app
+        .clock
+        .advance(chrono::Duration::hours(24) + chrono::Duration::seconds(1));
+    c.save_draft(&draft).await.unwrap();
+
+    // Eight audits, then 429; each save starts a new text.
+    for n in 0..8 {
+        edit.title = format!("Quota, take {n}");
+        c.save_draft(&edit).await.unwrap();
+        c.audit(first).await.unwrap();
+    }
+    edit.title = "Quota, take 9".into();
+    c.save_draft(&edit).await.unwrap();
+    assert_eq!(
+        status(&c.audit(first).await.unwrap_err()),
+        StatusCode::TOO_MANY_REQUESTS
+    );
+    assert_eq!(c.draft(first).await.unwrap().audits_left, 0);
+}
+
+#[actix_web::test]
+async fn minted_refuses_what_the_chain_does_not_prove() {
+    let shop = Shop::open().await;
+    let (a, a_key) = shop.author(0).await;
+    let (b, b_key) = shop.author(1).await;
+    let (id, meta_url) = shop.approved(&a, "Refusals").await;
+
+    // Malformed and unknown hashes.
+    assert_eq!(
+        status(&a.minted(id, "0x1234").await.unwrap_err()),
+        StatusCode::BAD_REQUEST
+    );
+    let unknown = format!("0x{}", "ab".repeat(32));
+    assert_eq!(
+        status(&a.minted(id, &unknown).await.unwrap_err()),
+        StatusCode::NOT_FOUND
+    );
+    // A registration sent by another wallet.
+    let by_b = shop.register(&b_key, &meta_url).await;
+    assert_eq!(
+        status(&a.minted(id, &by_b).await.unwrap_err()),
+        StatusCode::FORBIDDEN
+    );
+    // A tokenURI that differs.
+    let other_url = shop
+        .register(&a_key, "https://example.com/other.json")
+        .await;
+    assert_eq!(
+        status(&a.minted(id, &other_url).await.unwrap_err()),
+        StatusCode::UNPROCESSABLE_ENTITY
+    );
+    // A transaction that is not a registration.
+    let author = shop.chain.account("author", 0);
+    let transfer = IERC20::new(
+        shop.chain.devnet.contracts.usdg,
+        shop.chain.provider(author),
+    )
+    .approve(shop.buyback(), U256::from(1))
+    .mined()
+    .await;
+    let not_reg = format!("{:#x}", transfer.transaction_hash);
+    assert_eq!(
+        status(&a.minted(id, &not_reg).await.unwrap_err()),
+        StatusCode::UNPROCESSABLE_ENTITY
+    );
+    // A reverted transaction (a transfer of a token A does not own, sent without estimation).
+    let pending = IIdentityRegistry::new(
+        shop.chain.devnet.contracts.identity_registry,
+        shop.chain.provider(author),
+    )
+    .transferFrom(b_key.address(), a_key.address(), U256::from(999_999))
+    .gas(200_000)
+    .send()
+    .await
+    .unwrap();
+    let receipt = pending.get_receipt().await.unwrap();
+    assert!(!receipt.status());
+    let reverted = format!("{:#x}", receipt.transaction_hash);
+    assert_eq!(
+        status(&a.minted(id, &reverted).await.unwrap_err()),
+        StatusCode::UNPROCESSABLE_ENTITY
+    );
+    // A journal that is not approved.
+    let draft = a
+        .save_draft(&shop.faithful_draft("Not approved", 1.0).await)
+        .await
+        .unwrap();
+    let good = shop.register(&a_key, &meta_url).await;
+    assert_eq!(
+        status(&a.minted(draft.id, &good).await.unwrap_err()),
+        StatusCode::CONFLICT
+    );
+    // The right one goes live; the same token cannot take a second journal live.
+    a.minted(id, &good).await.unwrap();
+    let (id2, _) = shop.approved(&a, "Refusals again").await;
+    assert_eq!(
+        status(&a.minted(id2, &good).await.unwrap_err()),
+        StatusCode::CONFLICT
+    );
+    // B cannot publish A's journal even with A's transaction.
+    assert_eq!(
+        status(&b.minted(id, &good).await.unwrap_err()),
+        StatusCode::NOT_FOUND
+    );
+}
+
+/// An OpenAI-compatible chat-completions server for tests: answers each request with
+/// `answer(n)` (n counts requests from 0), after `delay(n)`.
+struct Reviewer {
+    url: String,
+    hits: Arc<AtomicUsize>,
+}
+
+async fn reviewer(answer: fn(usize) -> Option<String>, delay: fn(usize) -> Duration) -> Reviewer {
+    let l = TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let url = format!("http://{}/v1", l.local_addr().unwrap());
+    let hits = Arc::new(AtomicUsize::new(0));
+    let h = hits.clone();
+    tokio::spawn(async move {
+        while let Ok((mut conn, _)) = l.accept().await {
+            let n = h.fetch_add(1, Ordering::SeqCst);
+            tokio::spawn(async move {
+                // Read the headers and the body the request announces.
+                let mut buf = Vec::new();
+                let mut chunk = [0u8; 8192];
+                loop {
+                    let Ok(k) = conn.read(&mut chunk).await else {
+                        return;
+                    };
+                    if k == 0 {
+                        return;
+                    }
+                    buf.extend_from_slice(&chunk[..k]);
+                    let text = String::from_utf8_lossy(&buf).to_string();
+                    if let Some(end) = text.find("\r\n\r\n") {
+                        let len = text[..end]
+                            .lines()
+                            .find_map(|l| {
+                                l.to_ascii_lowercase()
+                                    .strip_prefix("content-length:")
+                                    .map(|v| v.trim().parse::<usize>().unwrap_or(0))
+                            })
+                            .unwrap_or(0);
+                        if buf.len() >= end + 4 + len {
+                            break;
+                        }
+                    }
+                }
+                tokio::time::sleep(delay(n)).await;
+                let Some(content) = answer(n) else { return };
+                let body = serde_json::json!({
+                    "id": "x", "object": "chat.completion",
+                    "choices": [{ "index": 0, "message": { "role": "assistant", "content": content } }]
+                })
+                .to_string();
+                let resp = format!(
+                    "HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: {}\r\nconnection: close\r\n\r\n{body}",
+                    body.len()
+                );
+                let _ = conn.write_all(resp.as_bytes()).await;
+            });
+        }
+    });
+    Reviewer { url, hits }
+}
+
+fn llm(s: &mut journal_market::config::Settings, url: &str, timeout_secs: u64) {
+    s.audit.engine = "llm".into();
+    s.audit.llm_base_url = url.into();
+    s.audit.llm_model = "test-reviewer".into();
+    s.audit.llm_timeout_secs = timeout_secs;
+}
+
+#[actix_web::test]
+async fn the_llm_reviewer_is_merged_and_its_failures_are_503() {
+    let good = reviewer(|_| Some(r#"{"issues": []}"#.into()), |_| Duration::ZERO).await;
+    let shop = Shop::open_with(|s| llm(s, &good.url, 5)).await;
+    let (c, _) = shop.author(0).await;
+    let (id, _) = shop.approved(&c, "Reviewed").await;
+    assert_eq!(
+        c.draft(id).await.unwrap().report.unwrap().engine,
+        "builtin-1+llm:test-reviewer"
+    );
+    assert_eq!(good.hits.load(Ordering::SeqCst), 1);
+
+    // A finding of the reviewer sends the draft back.
+    let critic = reviewer(
+        |_| {
+            Some(
+                r#"```json
+{"issues": [{"severity": "major", "detail": "The second part overstates the filing."}]}
+```"#
+                    .into(),
+            )
+        },
+        |_| Duration::ZERO,
+    )
+    .await;
+    let shop = Shop::open_with(|s| llm(s, &critic.url, 5)).await;
+    let (c, _) = shop.author(0).await;
+    let saved = c
+        .save_draft(&shop.faithful_draft("Criticised", 1.0).await)
+        .await
+        .unwrap();
+    let out = c.audit(saved.id).await.unwrap();
+    assert_eq!((out.status.as_str(), out.meta_url), ("revise", None));
+    assert!(
+        out.report
+            .issues
+            .iter()
+            .any(|i| i.check == "reviewer" && i.severity == "major")
+    );
+
+    // A malformed answer, and no answer at all: 503, the draft stays as it was.
+    for (answer, delay) in [
+        (
+            reviewer(|_| Some("I think it is fine.".into()), |_| Duration::ZERO).await,
+            5,
+        ),
+        (reviewer(|_| None, |_| Duration::from_secs(30)).await, 1),
+    ] {
+        let shop = Shop::open_with(|s| llm(s, &answer.url, delay)).await;
+        let (c, _) = shop.author(0).await;
+        let saved = c
+            .save_draft(&shop.faithful_draft("Unreviewed", 1.0).await)
+            .await
+            .unwrap();
+        let resp = shop
+            .app
+            .http
+            .post(format!("{}/journal/audit", shop.app.base))
+            .header("cookie", c.session().unwrap())
+            .json(&serde_json::json!({ "id": saved.id }))
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(resp.status(), StatusCode::SERVICE_UNAVAILABLE);
+        assert!(resp.headers().contains_key("retry-after"));
+        let view = c.draft(saved.id).await.unwrap();
+        assert_eq!((view.status.as_str(), view.audits), ("draft", 0));
+        assert!(view.report.is_none());
+    }
+}
+
+#[actix_web::test]
+async fn a_restart_during_an_audit_finishes_the_job_once() {
+    // The first review hangs (the instance is killed meanwhile); later ones answer at once.
+    let slow = reviewer(
+        |_| Some(r#"{"issues": []}"#.into()),
+        |n| {
+            if n == 0 {
+                Duration::from_secs(60)
+            } else {
+                Duration::ZERO
+            }
+        },
+    )
+    .await;
+    let shop = Shop::open_with(|s| {
+        llm(s, &slow.url, 120);
+        s.payments.instance_id = "auditor".into();
+        s.audit.sweep_every_ms = 200;
+    })
+    .await;
+    let (c, _) = shop.author(0).await;
+    let saved = c
+        .save_draft(&shop.faithful_draft("Interrupted", 1.0).await)
+        .await
+        .unwrap();
+    let cookie = c.session().unwrap();
+    let (http, url) = (
+        shop.app.http.clone(),
+        format!("{}/journal/audit", shop.app.base),
+    );
+    let request = tokio::spawn(async move {
+        http.post(url)
+            .header("cookie", cookie)
+            .json(&serde_json::json!({ "id": saved.id }))
+            .send()
+            .await
+    });
+    while slow.hits.load(Ordering::SeqCst) == 0 {
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    shop.app.kill();
+    assert!(
+        request.await.unwrap().is_err(),
+        "the killed instance answered"
+    );
+
+    // The same instance, restarted, finds the running job and finishes it.
+    let restarted = shop.app.sibling().await;
+    let db = restarted.db.connect().await;
+    let journal = i32::try_from(saved.id).unwrap();
+    for _ in 0..200 {
+        let done = audit_jobs::Entity::find()
+            .filter(audit_jobs::Column::JournalId.eq(journal))
+            .filter(audit_jobs::Column::State.eq("done"))
+            .count(&db)
+            .await
+            .unwrap();
+        if done == 1 {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    let reports = audit_reports::Entity::find()
+        .filter(audit_reports::Column::JournalId.eq(journal))
+        .count(&db)
+        .await
+        .unwrap();
+    assert_eq!(reports, 1);
+    let j = journals::Entity::find_by_id(journal)
+        .one(&db)
+        .await
+        .unwrap()
+        .unwrap();
+    assert_eq!((j.status.as_str(), j.audit_count), ("approved", 1));
+    assert_eq!(slow.hits.load(Ordering::SeqCst), 2);
+    // The author's retry gets the finished audit, not a new one.
+    let c2 = Client::new(restarted.base.clone()).unwrap();
+    c2.set_session(c.session());
+    assert_eq!(c2.audit(saved.id).await.unwrap().status, "approved");
+    assert_eq!(slow.hits.load(Ordering::SeqCst), 2);
+    assert_eq!(c2.draft(saved.id).await.unwrap().audits, 1);
+}
