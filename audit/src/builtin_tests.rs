@@ -233,3 +233,18 @@ fn a_hedged_source_stated_as_fact_is_caught() {
     ));
     assert_eq!(checks(&s).0, Verdict::Approve, "{:#?}", audit(&s).issues);
 }
+
+#[test]
+fn a_quoted_story_name_is_not_a_quotation() {
+    let mut s = faithful();
+    s.body.push_str(&format!(
+        "\n## Context\nIt is entry #3 in the archive's \"Blackwell demand and supply\" story [{B}].\n"
+    ));
+    assert_eq!(checks(&s).0, Verdict::Approve, "{:#?}", audit(&s).issues);
+    // The same words quoted as speech are still checked.
+    let mut s = faithful();
+    s.body.push_str(&format!(
+        "\n## Context\nThe company called it \"Blackwell demand and supply\" in its note [{B}].\n"
+    ));
+    assert!(checks(&s).1.contains(&Check::UnverifiedQuote));
+}
