@@ -135,6 +135,8 @@ const HEDGED_SOURCE: &[&str] = &[
     "not verified",
     "unverified",
     "alleged",
+    "reportedly",
+    "declined to comment",
 ];
 
 const HEDGE_WORDS: &[&str] = &[

@@ -248,3 +248,13 @@ fn a_quoted_story_name_is_not_a_quotation() {
     ));
     assert!(checks(&s).1.contains(&Check::UnverifiedQuote));
 }
+
+#[test]
+fn a_reportedly_source_stated_as_fact_is_caught() {
+    let mut s = faithful();
+    s.sources[2].says = "The company reportedly shipped 30,000 racks in October.".into();
+    s.body.push_str(&format!(
+        "\n## Racks\n30,000 racks shipped in October [{HEDGED}].\n"
+    ));
+    assert!(checks(&s).1.contains(&Check::HedgeDropped));
+}
