@@ -7,9 +7,7 @@ use std::fmt;
 
 use chrono::{DateTime, NaiveDate, Utc};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
-use journal_market_entity::{
-    audit_reports, companies, entries, journal_citations, journals, sitting_logs, sittings, stories,
-};
+use journal_market_entity::{companies, entries, journals, sitting_logs, sittings, stories};
 use sea_orm::{
     ActiveValue::Set, ConnectionTrait, DatabaseConnection, DbErr, EntityTrait, PaginatorTrait,
     QuerySelect,
@@ -18,6 +16,7 @@ use serde::Deserialize;
 
 use crate::db;
 use crate::domain::{accession, money, text};
+use crate::store::journals as store;
 
 /// The demo archive compiled into the binary; loaded into an empty database on first start.
 pub const DEMO_ARCHIVE: &str = include_str!("../data/demo/archive.json");
@@ -593,56 +592,29 @@ async fn write_all<C: ConnectionTrait>(
 async fn write_journal<C: ConnectionTrait>(db: &C, j: &JournalRec) -> Result<(), DbErr> {
     // Validated before the transaction began.
     let price_units = money::parse_usdg(&j.price).map_err(DbErr::Custom)?;
-    let hash = alloy::primitives::keccak256(j.body.as_bytes());
-    let res = journals::Entity::insert(journals::ActiveModel {
-        slug: Set(Some(j.slug.clone())),
-        ticker: Set(j.ticker.clone()),
-        swarm: Set(true),
-        author_wallet: Set(None),
-        author_name: Set(j.author_name.clone()),
-        title: Set(j.title.clone()),
-        dek: Set(j.dek.clone()),
-        body: Set(j.body.clone()),
-        price_units: Set(price_units),
-        status: Set(crate::queries::journals::STATUS_LIVE.to_string()),
-        content_hash: Set(Some(format!("{hash:#x}"))),
-        meta_url: Set(None),
-        token_id: Set(None),
-        mint_tx: Set(None),
-        stock_price_at_publication: Set(j.stock_token_price_at_publication),
-        author_holds_stock: Set(None),
-        audit_count: Set(0),
-        published_at: Set(Some(j.published_at)),
-        created_at: Set(j.audit.audited_at.min(j.published_at)),
-        updated_at: Set(j.published_at),
-        ..Default::default()
-    })
-    .exec(db)
-    .await?;
-    let id = res.last_insert_id;
-    let cites: Vec<journal_citations::ActiveModel> = text::citations(&j.body)
-        .into_iter()
-        .enumerate()
-        .map(|(i, accession)| journal_citations::ActiveModel {
-            journal_id: Set(id),
-            position: Set(i as i32 + 1),
-            accession: Set(accession),
-        })
-        .collect();
-    insert_chunks(db, cites, &ProgressBar::hidden()).await?;
-    audit_reports::Entity::insert(audit_reports::ActiveModel {
-        journal_id: Set(id),
-        verdict: Set(j.audit.verdict.clone()),
-        score: Set(j.audit.score),
-        summary: Set(j.audit.summary.clone()),
-        issues: Set(
-            serde_json::to_value(&j.audit.issues).map_err(|e| DbErr::Custom(e.to_string()))?
-        ),
-        engine: Set(j.audit.engine.clone()),
-        audited_at: Set(j.audit.audited_at),
-        ..Default::default()
-    })
-    .exec_without_returning(db)
+    let issues = serde_json::to_value(&j.audit.issues).map_err(|e| DbErr::Custom(e.to_string()))?;
+    store::insert_swarm(
+        db,
+        &store::SwarmJournal {
+            slug: &j.slug,
+            ticker: &j.ticker,
+            author_name: &j.author_name,
+            title: &j.title,
+            dek: &j.dek,
+            body: &j.body,
+            price_units,
+            stock_price: j.stock_token_price_at_publication,
+            published_at: j.published_at,
+            audit: store::Audit {
+                verdict: &j.audit.verdict,
+                score: j.audit.score,
+                summary: &j.audit.summary,
+                issues,
+                engine: &j.audit.engine,
+                audited_at: j.audit.audited_at,
+            },
+        },
+    )
     .await?;
     Ok(())
 }

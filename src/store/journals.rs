@@ -1,10 +1,11 @@
-//! The writer of person-written journals: drafts, their edits and going live. (An audit's
+//! The one writer of journals: imported swarm journals, person-written drafts, their edits and
+//! going live. (An audit's
 //! outcome is written by the AuditActor, `journal_market_actors::audit::store`, in the
 //! transaction that ends its job.) Each rule that must hold is checked in the transaction that
 //! writes: the daily draft quota, the author, "live is final", one journal per token.
 
 use chrono::{DateTime, Duration, Utc};
-use journal_market_entity::{journal_citations, journals};
+use journal_market_entity::{audit_reports, journal_citations, journals};
 use sea_orm::sea_query::{Expr, ExprTrait};
 use sea_orm::{
     ActiveModelTrait, ActiveValue::Set, ColumnTrait, ConnectionTrait, DatabaseConnection,
@@ -72,7 +73,7 @@ async fn lock_wallet(txn: &DatabaseTransaction, wallet: &str) -> Result<(), DbEr
 }
 
 async fn write_citations(
-    txn: &DatabaseTransaction,
+    txn: &impl ConnectionTrait,
     journal_id: i32,
     cited: &[String],
 ) -> Result<(), DbErr> {
@@ -93,6 +94,72 @@ async fn write_citations(
     .exec(txn)
     .await?;
     Ok(())
+}
+
+/// An imported swarm journal's audit report.
+pub struct Audit<'a> {
+    pub verdict: &'a str,
+    pub score: f64,
+    pub summary: &'a str,
+    pub issues: serde_json::Value,
+    pub engine: &'a str,
+    pub audited_at: DateTime<Utc>,
+}
+
+/// A swarm-written journal from an archive file: live at once, with its swarm audit.
+pub struct SwarmJournal<'a> {
+    pub slug: &'a str,
+    pub ticker: &'a str,
+    pub author_name: &'a str,
+    pub title: &'a str,
+    pub dek: &'a str,
+    pub body: &'a str,
+    pub price_units: i64,
+    pub stock_price: Option<f64>,
+    pub published_at: DateTime<Utc>,
+    pub audit: Audit<'a>,
+}
+
+/// Inserts an imported swarm journal, its citations and its report (inside the import's
+/// transaction).
+pub async fn insert_swarm(db: &impl ConnectionTrait, j: &SwarmJournal<'_>) -> Result<i32, DbErr> {
+    let hash = alloy::primitives::keccak256(j.body.as_bytes());
+    let res = journals::Entity::insert(journals::ActiveModel {
+        slug: Set(Some(j.slug.to_string())),
+        ticker: Set(j.ticker.to_string()),
+        swarm: Set(true),
+        author_wallet: Set(None),
+        author_name: Set(j.author_name.to_string()),
+        title: Set(j.title.to_string()),
+        dek: Set(j.dek.to_string()),
+        body: Set(j.body.to_string()),
+        price_units: Set(j.price_units),
+        status: Set(STATUS_LIVE.to_string()),
+        content_hash: Set(Some(format!("{hash:#x}"))),
+        stock_price_at_publication: Set(j.stock_price),
+        audit_count: Set(0),
+        published_at: Set(Some(j.published_at)),
+        created_at: Set(std::cmp::min(j.audit.audited_at, j.published_at)),
+        updated_at: Set(j.published_at),
+        ..Default::default()
+    })
+    .exec(db)
+    .await?;
+    let id = res.last_insert_id;
+    write_citations(db, id, &crate::domain::text::citations(j.body)).await?;
+    audit_reports::Entity::insert(audit_reports::ActiveModel {
+        journal_id: Set(id),
+        verdict: Set(j.audit.verdict.to_string()),
+        score: Set(j.audit.score),
+        summary: Set(j.audit.summary.to_string()),
+        issues: Set(j.audit.issues.clone()),
+        engine: Set(j.audit.engine.to_string()),
+        audited_at: Set(j.audit.audited_at),
+        ..Default::default()
+    })
+    .exec_without_returning(db)
+    .await?;
+    Ok(id)
 }
 
 /// Seconds until the wallet may create a draft again, if its quota is used up.
