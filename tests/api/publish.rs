@@ -105,15 +105,15 @@ async fn a_draft_goes_from_save_to_sale() {
     assert_eq!(file.supported_trust, vec!["reputation"]);
     assert_eq!(file.content_hash.as_deref(), Some(hash.as_str()));
 
-    // Register onchain, then report the transaction.
-    let tx = shop.register(&signer, &meta_url).await;
-    let published = c.minted(saved.id, &tx).await.unwrap();
+    // Register onchain and report the transaction, as `jm publish` does.
+    let published = publisher::publish(&c, &shop.chain.devnet.rpc_url, &signer, saved.id)
+        .await
+        .unwrap();
     assert_eq!(published.slug, slug);
+    let live = shop.app.client.journal(&slug).await.unwrap();
+    let tx = live.mint_tx.clone().unwrap();
     // Reporting it again is the same answer.
     assert_eq!(c.minted(saved.id, &tx).await.unwrap().slug, slug);
-
-    let live = shop.app.client.journal(&slug).await.unwrap();
-    assert_eq!(live.mint_tx.as_deref(), Some(tx.as_str()));
     let token = live.token_id.unwrap();
     assert!(live.stock_token_price_at_publication.is_some());
     assert_eq!(live.author_holds_stock_token, Some(held > U256::ZERO));
