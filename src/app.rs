@@ -20,6 +20,7 @@ use journal_market_actors::audit::{AuditHandle, AuditSettings};
 use journal_market_actors::chain_watch::ChainWatchHandle;
 use journal_market_actors::clock::{SharedClock, SystemClock};
 use journal_market_actors::health::HealthRegistry;
+use journal_market_actors::indexer::{IndexerHandle, IndexerSettings};
 use journal_market_actors::session::{SessionHandle, SessionSettings};
 use journal_market_actors::settlement::{
     HttpSettler, LocalSettler, SettlementHandle, SettlementSettings, Settler,
@@ -86,6 +87,7 @@ impl Application {
             (clock.clone(), instance_name(&settings, port)),
             health.clone(),
         )?;
+        let indexer = indexer_handle(&settings, &db, &chain.addresses, &client, &clock, &health);
         let audit = audit_handle(
             &settings,
             &db,
@@ -104,6 +106,7 @@ impl Application {
                 sessions,
                 pay,
                 audit,
+                indexer,
                 client,
                 clock,
             },
@@ -218,6 +221,35 @@ fn payment_parts(
 /// This process's name on payment and relayer leases: `payments.instance_id`, else the host's
 /// name and the port it serves on. Two live processes cannot serve on one host and port, so a
 /// process with its predecessor's name may take over that predecessor's leases at once.
+/// The chain indexer, unless it is turned off.
+fn indexer_handle(
+    s: &Settings,
+    db: &DatabaseConnection,
+    a: &ChainAddresses,
+    client: &ChainClient,
+    clock: &SharedClock,
+    health: &HealthRegistry,
+) -> Option<IndexerHandle> {
+    let c = &s.indexer;
+    c.enabled.then(|| {
+        IndexerHandle::start(
+            db.clone(),
+            client.clone(),
+            clock.clone(),
+            IndexerSettings {
+                start_block: c.start_block,
+                poll: Duration::from_millis(c.poll_ms.max(50)),
+                max_range: c.max_range.max(1),
+                reorg_depth: c.reorg_depth.max(1),
+                window: c.window.max(1),
+                reputation_registry: a.reputation_registry,
+                database_url: s.database.url.expose().to_string(),
+            },
+            health.clone(),
+        )
+    })
+}
+
 fn audit_handle(
     s: &Settings,
     db: &DatabaseConnection,

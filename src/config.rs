@@ -48,6 +48,7 @@ pub struct Settings {
     pub auth: AuthSettings,
     pub publish: PublishSettings,
     pub audit: AuditConfig,
+    pub indexer: IndexerConfig,
     pub wallet: WalletSettings,
     pub log: LogSettings,
 }
@@ -152,6 +153,16 @@ pub struct AuditConfig {
     pub llm_model: String,
     pub llm_api_key: Secret,
     pub llm_timeout_secs: u64,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+pub struct IndexerConfig {
+    pub enabled: bool,
+    pub start_block: u64,
+    pub poll_ms: u64,
+    pub max_range: u64,
+    pub reorg_depth: u64,
+    pub window: usize,
 }
 
 #[derive(Debug, Clone, Deserialize)]

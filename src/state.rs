@@ -42,6 +42,8 @@ pub struct AppState {
     pub sessions: SessionHandle,
     pub pay: PaymentParts,
     pub audit: AuditHandle,
+    /// The chain indexer when it runs (it keeps itself going; reads go to the database).
+    pub indexer: Option<journal_market_actors::indexer::IndexerHandle>,
     /// The chain client every chain read of a request goes through.
     pub client: jm_chain::client::ChainClient,
     pub clock: SharedClock,
@@ -52,6 +54,7 @@ pub struct Workers {
     pub sessions: SessionHandle,
     pub pay: PaymentParts,
     pub audit: AuditHandle,
+    pub indexer: Option<journal_market_actors::indexer::IndexerHandle>,
     pub client: jm_chain::client::ChainClient,
     pub clock: SharedClock,
 }
@@ -95,6 +98,7 @@ impl AppState {
             sessions: w.sessions,
             pay: w.pay,
             audit: w.audit,
+            indexer: w.indexer,
             client: w.client,
             clock: w.clock,
         }

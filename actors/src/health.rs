@@ -16,6 +16,22 @@ pub struct ComponentHealth {
     pub in_flight: u64,
     pub restarts: u64,
     pub last_error: Option<String>,
+    /// The indexer's progress (other components: none).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub progress: Option<Progress>,
+}
+
+/// Where a chain indexer stands.
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct Progress {
+    /// Whether this instance holds the indexing lock (one indexer per deployment).
+    pub leader: bool,
+    pub head: Option<u64>,
+    pub cursor: Option<u64>,
+    pub lag: Option<u64>,
+    /// Blocks asked for per `eth_getLogs` now.
+    pub range: u64,
+    pub reorgs: u64,
 }
 
 #[derive(Clone, Default)]
@@ -39,6 +55,7 @@ impl HealthRegistry {
                     in_flight: 0,
                     restarts: 0,
                     last_error: None,
+                    progress: None,
                 });
         f(entry.value_mut());
     }
@@ -60,6 +77,10 @@ impl HealthRegistry {
             c.healthy = false;
             c.last_error = Some(error);
         });
+    }
+
+    pub fn progress(&self, name: &str, p: Progress) {
+        self.update(name, |c| c.progress = Some(p));
     }
 
     pub fn restarted(&self, name: &str) {

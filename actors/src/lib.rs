@@ -7,5 +7,6 @@ pub mod clock;
 pub mod db;
 pub mod handle;
 pub mod health;
+pub mod indexer;
 pub mod session;
 pub mod settlement;

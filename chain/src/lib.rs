@@ -9,6 +9,7 @@ pub mod client;
 pub mod devnet;
 pub mod erc8004;
 pub mod facilitator;
+pub mod logs;
 pub mod permit2;
 pub mod signature;
 pub mod x402;

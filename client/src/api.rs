@@ -476,3 +476,25 @@ pub struct RegistrationFile {
     /// keccak-256 of the journal's text, 0x-hex.
     pub content_hash: Option<String>,
 }
+
+/// `POST /votes/record`: the vote transaction.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[cfg_attr(feature = "openapi", derive(ToSchema))]
+pub struct VoteInput {
+    pub tx: String,
+}
+
+/// `POST /votes/record`'s answer: the vote the transaction cast, whether it is the wallet's
+/// standing vote on the journal (false when a newer vote of the same wallet replaced it), and
+/// the journal's counts after it.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[cfg_attr(feature = "openapi", derive(ToSchema))]
+pub struct VoteRecorded {
+    pub ok: bool,
+    pub slug: String,
+    pub value: i64,
+    pub tag: String,
+    pub tx: String,
+    pub counted: bool,
+    pub votes: Votes,
+}

@@ -11,7 +11,8 @@ use serde::de::DeserializeOwned;
 use crate::api::{
     AuditOutcome, ConfigInfo, Desk, DraftInput, DraftView, EntryDetail, EntryRow, EntrySearchRow,
     ErrorBody, History, JournalDetail, JournalList, JournalRef, Me, MintedInput, NonceRequest,
-    NonceResponse, Published, Quote, RegistrationFile, Saved, SwarmRun, VerifyRequest,
+    NonceResponse, Published, Quote, RegistrationFile, Saved, SwarmRun, VerifyRequest, VoteInput,
+    VoteRecorded,
 };
 
 #[derive(Debug, thiserror::Error)]
@@ -167,6 +168,12 @@ impl Client {
     /// The caller's own journal in any status, with its last audit report.
     pub async fn draft(&self, id: i64) -> Result<DraftView, ClientError> {
         self.get(&format!("journal/{id}/draft"), &[]).await
+    }
+
+    /// Reports a vote transaction (`giveFeedback` on the reputation registry).
+    pub async fn record_vote(&self, tx: &str) -> Result<VoteRecorded, ClientError> {
+        self.post_json("votes/record", &VoteInput { tx: tx.to_string() })
+            .await
     }
 
     /// A journal's ERC-8004 registration file.

@@ -19,4 +19,5 @@ pub mod sittings;
 pub mod stories;
 pub mod swaps;
 pub mod unlocks;
+pub mod vote_events;
 pub mod votes;

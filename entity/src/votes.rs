@@ -14,6 +14,8 @@ pub struct Model {
     pub tag: String,
     pub tx: String,
     pub block: i64,
+    pub log_index: i32,
+    pub feedback_index: i64,
     pub created_at: DateTimeUtc,
 }
 

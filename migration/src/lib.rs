@@ -5,6 +5,7 @@ pub use sea_orm_migration::prelude::*;
 mod m20261122_000001_initial;
 mod m20261123_000001_settlement;
 mod m20261123_000002_publishing;
+mod m20261123_000003_votes;
 
 pub struct Migrator;
 
@@ -15,6 +16,7 @@ impl MigratorTrait for Migrator {
             Box::new(m20261122_000001_initial::Migration),
             Box::new(m20261123_000001_settlement::Migration),
             Box::new(m20261123_000002_publishing::Migration),
+            Box::new(m20261123_000003_votes::Migration),
         ]
     }
 }

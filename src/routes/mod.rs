@@ -12,6 +12,7 @@ pub mod openapi;
 pub mod pay;
 pub mod publish;
 pub mod registration;
+pub mod votes;
 
 pub fn configure(cfg: &mut web::ServiceConfig) {
     // Routes are matched in order: the hottest first.
@@ -22,6 +23,7 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
     auth::configure(cfg);
     publish::configure(cfg);
     registration::configure(cfg);
+    votes::configure(cfg);
     chain::configure(cfg);
     openapi::configure(cfg);
 }

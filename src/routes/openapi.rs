@@ -3,7 +3,7 @@
 use actix_web::{HttpResponse, web};
 use utoipa::OpenApi;
 
-use super::{archive, auth, chain, journals, meta, pay, publish, registration};
+use super::{archive, auth, chain, journals, meta, pay, publish, registration, votes};
 
 #[derive(OpenApi)]
 #[openapi(
@@ -18,6 +18,7 @@ use super::{archive, auth, chain, journals, meta, pay, publish, registration};
         auth::nonce, auth::verify, auth::logout, auth::whoami, auth::desk, auth::history,
         publish::save, publish::audit, publish::minted, publish::draft,
         registration::registration, registration::image,
+        votes::record,
         openapi_json,
     )
 )]

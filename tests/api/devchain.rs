@@ -118,8 +118,20 @@ pub struct CountingUpstream {
     pub methods: Arc<Mutex<Vec<String>>>,
 }
 
+/// The blocks an `eth_getLogs` call asks for, when it names both ends by number.
+fn log_range(call: &serde_json::Value) -> Option<u64> {
+    let f = &call["params"][0];
+    let n = |k: &str| u64::from_str_radix(f[k].as_str()?.trim_start_matches("0x"), 16).ok();
+    Some(n("toBlock")?.saturating_sub(n("fromBlock")?) + 1)
+}
+
 impl CountingUpstream {
     pub async fn start(target: &str) -> CountingUpstream {
+        Self::start_limited(target, u64::MAX).await
+    }
+
+    /// As `start`, refusing `eth_getLogs` over more than `max_range` blocks as providers do.
+    pub async fn start_limited(target: &str, max_range: u64) -> CountingUpstream {
         let methods: Arc<Mutex<Vec<String>>> = Arc::default();
         let seen = methods.clone();
         let target = target.to_string();
@@ -133,6 +145,16 @@ impl CountingUpstream {
                 let target = target.clone();
                 let http = http.clone();
                 async move {
+                    if let Ok(v) = serde_json::from_slice::<serde_json::Value>(&body)
+                        && v["method"] == "eth_getLogs"
+                        && log_range(&v).is_some_and(|r| r > max_range)
+                    {
+                        seen.lock().unwrap().push("eth_getLogs (refused)".into());
+                        return HttpResponse::Ok().json(serde_json::json!({
+                            "jsonrpc": "2.0", "id": v["id"],
+                            "error": { "code": -32602, "message": format!("block range too large: more than {max_range} blocks") }
+                        }));
+                    }
                     if let Ok(v) = serde_json::from_slice::<serde_json::Value>(&body) {
                         let items = match v {
                             serde_json::Value::Array(a) => a,

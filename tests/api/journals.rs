@@ -215,6 +215,7 @@ async fn derived_figures_come_from_the_data() {
             tx: Set("0x01".into()),
             block: Set(1),
             created_at: Set(now),
+            ..Default::default()
         }
         .insert(&db)
         .await

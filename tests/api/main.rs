@@ -20,3 +20,4 @@ mod publish;
 mod quote;
 mod rpc;
 mod settle;
+mod votes;

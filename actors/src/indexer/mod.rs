@@ -1,0 +1,300 @@
+//! The IndexerActor: reads the chain's history from a start block to the head with
+//! `eth_getLogs` over adaptive ranges, stores each range's rows with the cursor (block number
+//! and hash) in one transaction, and rolls back to the common ancestor when the block under
+//! its cursor changed (a reorg). One instance indexes at a time (`leader`); every instance
+//! serves the reads.
+
+pub mod leader;
+pub mod store;
+pub mod votes;
+pub mod window;
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Duration;
+
+use actix::prelude::*;
+use alloy::eips::BlockNumberOrTag;
+use alloy::primitives::{Address, B256};
+use alloy::providers::Provider;
+use alloy::rpc::types::Filter;
+use alloy::sol_types::SolEvent;
+use jm_chain::bindings::IReputationRegistry;
+use jm_chain::client::{ChainClient, ChainError};
+use jm_chain::logs::{self, RangeSize};
+use sea_orm::{DatabaseConnection, DbErr};
+use tokio::sync::Mutex;
+
+use crate::clock::SharedClock;
+use crate::health::{HealthRegistry, Progress};
+use leader::Leader;
+use window::Window;
+
+const NAME: &str = "indexer";
+/// Ranges read per tick before yielding (the tick runs again at once while behind).
+const RANGES_PER_TICK: usize = 64;
+
+#[derive(Debug, Clone)]
+pub struct IndexerSettings {
+    /// The first block read.
+    pub start_block: u64,
+    pub poll: Duration,
+    /// The largest `eth_getLogs` range asked for.
+    pub max_range: u64,
+    /// Blocks rolled back when a reorg goes deeper than the remembered hashes.
+    pub reorg_depth: u64,
+    /// Recent block hashes remembered to find a common ancestor.
+    pub window: usize,
+    pub reputation_registry: Address,
+    /// The database URL, for the leader's own connection on PostgreSQL.
+    pub database_url: String,
+}
+
+#[derive(Debug, thiserror::Error)]
+enum StepError {
+    #[error("{0}")]
+    Chain(#[from] ChainError),
+    #[error("the index store failed: {0}")]
+    Db(#[from] DbErr),
+}
+
+struct State {
+    window: Window,
+    size: RangeSize,
+    leader: Option<Leader>,
+    reorgs: u64,
+    head: Option<u64>,
+    cursor: Option<u64>,
+}
+
+struct Inner {
+    db: DatabaseConnection,
+    chain: ChainClient,
+    clock: SharedClock,
+    settings: IndexerSettings,
+    health: HealthRegistry,
+    state: Mutex<State>,
+    ticking: AtomicBool,
+}
+
+fn chain_err(e: alloy::transports::TransportError) -> ChainError {
+    ChainError::of(&e)
+}
+
+impl Inner {
+    fn filter(&self) -> Filter {
+        Filter::new()
+            .address(vec![self.settings.reputation_registry])
+            .event_signature(vec![
+                IReputationRegistry::NewFeedback::SIGNATURE_HASH,
+                IReputationRegistry::FeedbackRevoked::SIGNATURE_HASH,
+            ])
+    }
+
+    async fn hash_at(&self, block: u64) -> Result<Option<B256>, ChainError> {
+        Ok(self
+            .chain
+            .provider()
+            .get_block_by_number(BlockNumberOrTag::Number(block))
+            .await
+            .map_err(chain_err)?
+            .map(|b| b.header.hash))
+    }
+
+    async fn tick(&self) {
+        if self.ticking.swap(true, Ordering::SeqCst) {
+            return;
+        }
+        let mut st = self.state.lock().await;
+        let leads = match st.leader.as_mut() {
+            Some(l) => l.hold().await,
+            None => match Leader::new(&self.db, &self.settings.database_url).await {
+                Ok(mut l) => {
+                    let r = l.hold().await;
+                    st.leader = Some(l);
+                    r
+                }
+                Err(e) => Err(e),
+            },
+        };
+        let leader = matches!(leads, Ok(true));
+        match leads {
+            Ok(true) => {
+                let mut outcome = Ok(());
+                for _ in 0..RANGES_PER_TICK {
+                    match self.step(&mut st).await {
+                        Ok(true) => continue,
+                        Ok(false) => break,
+                        Err(e) => {
+                            outcome = Err(e);
+                            break;
+                        }
+                    }
+                }
+                match outcome {
+                    Ok(()) => self.health.heartbeat(NAME),
+                    Err(e) => {
+                        tracing::warn!(error = %e, "indexing failed; retrying");
+                        self.health.error(NAME, e.to_string());
+                    }
+                }
+            }
+            Ok(false) => self.health.heartbeat(NAME),
+            Err(e) => {
+                if let Some(l) = st.leader.as_mut() {
+                    l.lost();
+                }
+                self.health
+                    .error(NAME, format!("the indexing lock cannot be checked: {e}"));
+            }
+        }
+        self.health.progress(
+            NAME,
+            Progress {
+                leader,
+                head: st.head,
+                cursor: st.cursor,
+                lag: st.head.zip(st.cursor).map(|(h, c)| h.saturating_sub(c)),
+                range: st.size.get(),
+                reorgs: st.reorgs,
+            },
+        );
+        drop(st);
+        self.ticking.store(false, Ordering::SeqCst);
+    }
+
+    /// One range (or one rollback). True when there is more to read at once.
+    async fn step(&self, st: &mut State) -> Result<bool, StepError> {
+        let head = self.chain.block_number().await?;
+        st.head = Some(head);
+        let start = self.settings.start_block;
+        let (cursor, hash) = match store::cursor(&self.db).await? {
+            Some((b, h)) => (Some(b), h.and_then(|h| h.parse::<B256>().ok())),
+            None => (None, None),
+        };
+        st.cursor = cursor;
+        if let (Some(c), Some(h)) = (cursor, hash) {
+            if self.hash_at(c).await? != Some(h) {
+                self.roll_back(st, c).await?;
+                return Ok(true);
+            }
+            st.window.record(c, h);
+        }
+        let from = cursor.map_or(start, |c| c + 1).max(start);
+        if from > head {
+            return Ok(false);
+        }
+        let (end, found) = logs::fetch(
+            self.chain.provider(),
+            &self.filter(),
+            from,
+            head,
+            &mut st.size,
+        )
+        .await?;
+        let end_hash = self.hash_at(end).await?;
+        let now = self.clock.now();
+        let txn = crate::db::begin_write(&self.db).await?;
+        for log in &found {
+            if let Some(e) = votes::decode(log) {
+                store::apply_vote(&txn, &e, now).await?;
+            }
+        }
+        store::set_cursor(&txn, end, end_hash.map(|h| format!("{h:#x}")), now).await?;
+        txn.commit().await?;
+        if let Some(h) = end_hash {
+            st.window.record(end, h);
+        }
+        st.cursor = Some(end);
+        Ok(end < head)
+    }
+
+    /// The block under the cursor changed: back to the newest remembered block the chain still
+    /// has, or `reorg_depth` blocks when none is.
+    async fn roll_back(&self, st: &mut State, cursor: u64) -> Result<(), StepError> {
+        let mut ancestor = None;
+        for (n, h) in st.window.below(cursor) {
+            if self.hash_at(n).await? == Some(h) {
+                ancestor = Some((n, h));
+                break;
+            }
+        }
+        let floor = self.settings.start_block.saturating_sub(1);
+        let (to, hash) = match ancestor {
+            Some((n, h)) => (n, Some(h)),
+            None => {
+                let n = cursor.saturating_sub(self.settings.reorg_depth).max(floor);
+                (n, self.hash_at(n).await?)
+            }
+        };
+        tracing::warn!(from = cursor, to, "reorg: rolling the index back");
+        let txn = crate::db::begin_write(&self.db).await?;
+        store::roll_back_above(&txn, to).await?;
+        store::set_cursor(&txn, to, hash.map(|h| format!("{h:#x}")), self.clock.now()).await?;
+        txn.commit().await?;
+        st.window.forget_above(to);
+        st.reorgs += 1;
+        st.cursor = Some(to);
+        Ok(())
+    }
+}
+
+pub struct IndexerActor {
+    inner: Arc<Inner>,
+}
+
+impl Actor for IndexerActor {
+    type Context = Context<Self>;
+
+    fn started(&mut self, ctx: &mut Self::Context) {
+        let tick = |act: &mut Self, ctx: &mut Context<Self>| {
+            let inner = act.inner.clone();
+            ctx.spawn(async move { inner.tick().await }.into_actor(act));
+        };
+        tick(self, ctx);
+        ctx.run_interval(self.inner.settings.poll, tick);
+    }
+}
+
+impl Supervised for IndexerActor {
+    fn restarting(&mut self, _: &mut Self::Context) {
+        self.inner.health.restarted(NAME);
+    }
+}
+
+/// The running indexer; reads go to the database, so the handle only keeps it alive.
+#[derive(Clone)]
+pub struct IndexerHandle {
+    _addr: Addr<IndexerActor>,
+}
+
+impl IndexerHandle {
+    pub fn start(
+        db: DatabaseConnection,
+        chain: ChainClient,
+        clock: SharedClock,
+        settings: IndexerSettings,
+        health: HealthRegistry,
+    ) -> Self {
+        let inner = Arc::new(Inner {
+            state: Mutex::new(State {
+                window: Window::new(settings.window),
+                size: RangeSize::new(settings.max_range),
+                leader: None,
+                reorgs: 0,
+                head: None,
+                cursor: None,
+            }),
+            db,
+            chain,
+            clock,
+            settings,
+            health,
+            ticking: AtomicBool::new(false),
+        });
+        let addr = Supervisor::start(move |_| IndexerActor {
+            inner: inner.clone(),
+        });
+        IndexerHandle { _addr: addr }
+    }
+}

@@ -1,0 +1,413 @@
+//! Votes: reported with `POST /votes/record`, or picked up by the indexer; replaced by a newer
+//! vote of the same wallet, removed by a revocation or by a reorg that orphans them.
+
+use std::time::Duration;
+
+use alloy::primitives::{B256, U256};
+use alloy::providers::Provider;
+use jm_chain::bindings::{IERC20, IReputationRegistry};
+use jm_chain::devnet::Account;
+use jm_client::ClientError;
+use reqwest::StatusCode;
+
+use crate::devchain::Mined;
+use crate::pay::Shop;
+
+fn status(e: &ClientError) -> StatusCode {
+    match e {
+        ClientError::Api { status, .. } => *status,
+        other => panic!("expected an API error, got {other}"),
+    }
+}
+
+impl Shop {
+    /// `giveFeedback(token, value, 0, tag, "", page, "", 0)` from `who`; the mined tx hash.
+    async fn vote(&self, who: &Account, token: u64, value: i128, tag: &str) -> String {
+        let r = IReputationRegistry::new(
+            self.chain.devnet.contracts.reputation_registry,
+            self.chain.provider(who),
+        )
+        .giveFeedback(
+            U256::from(token),
+            value,
+            0,
+            tag.into(),
+            String::new(),
+            "http://127.0.0.1/journal".into(),
+            String::new(),
+            B256::ZERO,
+        )
+        .mined()
+        .await;
+        assert!(r.status());
+        format!("{:#x}", r.transaction_hash)
+    }
+
+    /// A live person journal bought by buyer `n`: (slug, token id).
+    async fn bought(&self, n: usize) -> (String, u64) {
+        let (_, slug) = self.person_journal(0, "1").await;
+        let buyer = self.buyer(n).signer().unwrap();
+        self.client().buy(&slug, &buyer).await.unwrap();
+        let token = self
+            .app
+            .client
+            .journal(&slug)
+            .await
+            .unwrap()
+            .token_id
+            .unwrap();
+        (slug, token)
+    }
+
+    async fn votes_of(&self, slug: &str) -> (i64, i64) {
+        let v = self.app.client.journal(slug).await.unwrap().item.votes;
+        (v.up, v.down)
+    }
+
+    /// Waits until the journal's counts are `want` (the indexer's work).
+    async fn wait_votes(&self, slug: &str, want: (i64, i64)) {
+        for _ in 0..200 {
+            if self.votes_of(slug).await == want {
+                return;
+            }
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+        panic!(
+            "votes of {slug} stayed {:?}, not {want:?}",
+            self.votes_of(slug).await
+        );
+    }
+}
+
+#[actix_web::test]
+async fn votes_are_recorded_replaced_and_revoked() {
+    let shop = Shop::open_with(|s| s.indexer.poll_ms = 100).await;
+    let (slug, token) = shop.bought(0).await;
+    let voter = shop.buyer(0);
+
+    let up = shop.vote(voter, token, 1, "accurate").await;
+    let r = shop.app.client.record_vote(&up).await.unwrap();
+    assert!(r.ok && r.counted);
+    assert_eq!(
+        (r.slug.as_str(), r.value, r.tag.as_str()),
+        (slug.as_str(), 1, "accurate")
+    );
+    assert_eq!((r.votes.up, r.votes.down), (1, 0));
+    // Reporting it again changes nothing.
+    let again = shop.app.client.record_vote(&up).await.unwrap();
+    assert_eq!(
+        (again.votes.up, again.votes.down, again.counted),
+        (1, 0, true)
+    );
+
+    // A later vote replaces it; the older one reported late does not come back.
+    let down = shop.vote(voter, token, -1, "misleading").await;
+    let r = shop.app.client.record_vote(&down).await.unwrap();
+    assert_eq!((r.votes.up, r.votes.down), (0, 1));
+    let late = shop.app.client.record_vote(&up).await.unwrap();
+    assert!(!late.counted);
+    assert_eq!((late.votes.up, late.votes.down), (0, 1));
+
+    // The wallet's history shows its standing vote.
+    let me = shop.client();
+    me.login(&voter.signer().unwrap()).await.unwrap();
+    let h = me.history().await.unwrap();
+    assert_eq!(h.votes.len(), 1);
+    assert_eq!(
+        (
+            h.votes[0].value,
+            h.votes[0].tag.as_str(),
+            h.votes[0].tx.as_str()
+        ),
+        (-1, "misleading", down.as_str())
+    );
+
+    // A revocation (read by the indexer) removes it.
+    IReputationRegistry::new(
+        shop.chain.devnet.contracts.reputation_registry,
+        shop.chain.provider(voter),
+    )
+    .revokeFeedback(U256::from(token), 2)
+    .mined()
+    .await;
+    shop.wait_votes(&slug, (0, 0)).await;
+    assert!(me.history().await.unwrap().votes.is_empty());
+}
+
+#[actix_web::test]
+async fn votes_the_rules_refuse() {
+    let shop = Shop::open().await;
+    let (slug, token) = shop.bought(0).await;
+    let c = &shop.app.client;
+    // Not a reader.
+    let stranger = shop.vote(shop.buyer(1), token, 1, "").await;
+    assert_eq!(
+        status(&c.record_vote(&stranger).await.unwrap_err()),
+        StatusCode::FORBIDDEN
+    );
+    // A disallowed tag, a value out of range.
+    let voter = shop.buyer(0);
+    let tag = shop.vote(voter, token, 1, "great").await;
+    assert_eq!(
+        status(&c.record_vote(&tag).await.unwrap_err()),
+        StatusCode::UNPROCESSABLE_ENTITY
+    );
+    let five = shop.vote(voter, token, 5, "").await;
+    assert_eq!(
+        status(&c.record_vote(&five).await.unwrap_err()),
+        StatusCode::UNPROCESSABLE_ENTITY
+    );
+    // Not a vote.
+    let approve = IERC20::new(shop.chain.devnet.contracts.usdg, shop.chain.provider(voter))
+        .approve(shop.buyback(), U256::from(1))
+        .mined()
+        .await;
+    let approve = format!("{:#x}", approve.transaction_hash);
+    assert_eq!(
+        status(&c.record_vote(&approve).await.unwrap_err()),
+        StatusCode::UNPROCESSABLE_ENTITY
+    );
+    // A token that is no journal's.
+    let author = shop.chain.account("author", 1).signer().unwrap();
+    let other = jm_client::publisher::register(
+        &shop.chain.devnet.rpc_url,
+        shop.chain.devnet.contracts.identity_registry,
+        &author,
+        "https://example.com/agent.json",
+    )
+    .await
+    .unwrap();
+    let receipt = shop
+        .chain
+        .provider(voter)
+        .get_transaction_receipt(other)
+        .await
+        .unwrap()
+        .unwrap();
+    let foreign = receipt
+        .inner
+        .logs()
+        .iter()
+        .find_map(|l| {
+            l.log_decode::<jm_chain::bindings::IIdentityRegistry::Transfer>()
+                .ok()
+        })
+        .unwrap()
+        .inner
+        .data
+        .tokenId;
+    let unknown = shop.vote(voter, foreign.to::<u64>(), 1, "").await;
+    assert_eq!(
+        status(&c.record_vote(&unknown).await.unwrap_err()),
+        StatusCode::UNPROCESSABLE_ENTITY
+    );
+    // A reverted transaction: the journal's owner may not vote on it.
+    let owner = shop.chain.account("author", 0);
+    let pending = IReputationRegistry::new(
+        shop.chain.devnet.contracts.reputation_registry,
+        shop.chain.provider(owner),
+    )
+    .giveFeedback(
+        U256::from(token),
+        1,
+        0,
+        String::new(),
+        String::new(),
+        String::new(),
+        String::new(),
+        B256::ZERO,
+    )
+    .gas(300_000)
+    .send()
+    .await
+    .unwrap();
+    let receipt = pending.get_receipt().await.unwrap();
+    assert!(!receipt.status());
+    let reverted = format!("{:#x}", receipt.transaction_hash);
+    assert_eq!(
+        status(&c.record_vote(&reverted).await.unwrap_err()),
+        StatusCode::UNPROCESSABLE_ENTITY
+    );
+    // Malformed and unknown hashes.
+    assert_eq!(
+        status(&c.record_vote("0x12").await.unwrap_err()),
+        StatusCode::BAD_REQUEST
+    );
+    let nothing = format!("0x{}", "cd".repeat(32));
+    assert_eq!(
+        status(&c.record_vote(&nothing).await.unwrap_err()),
+        StatusCode::NOT_FOUND
+    );
+    // None of them counted.
+    assert_eq!(shop.votes_of(&slug).await, (0, 0));
+}
+
+#[actix_web::test]
+async fn a_vote_nobody_reports_is_indexed_and_a_reorg_removes_it() {
+    let shop = Shop::open_with(|s| s.indexer.poll_ms = 100).await;
+    let (slug, token) = shop.bought(0).await;
+    let provider = shop.chain.provider(shop.buyer(0));
+    let snapshot: U256 = provider
+        .raw_request("evm_snapshot".into(), ())
+        .await
+        .unwrap();
+    shop.vote(shop.buyer(0), token, 1, "insightful").await;
+    shop.wait_votes(&slug, (1, 0)).await;
+
+    // The vote's block is orphaned: the chain goes back and grows past it without the vote.
+    let reverted: bool = provider
+        .raw_request("evm_revert".into(), (snapshot,))
+        .await
+        .unwrap();
+    assert!(reverted);
+    let _: serde_json::Value = provider
+        .raw_request("anvil_mine".into(), (U256::from(5),))
+        .await
+        .unwrap();
+    shop.wait_votes(&slug, (0, 0)).await;
+    // The index reads on: a vote on the new chain is counted.
+    shop.vote(shop.buyer(0), token, -1, "thin").await;
+    shop.wait_votes(&slug, (0, 1)).await;
+    let (_, health) = shop.app.get("/health/actors").await;
+    let indexer = health["actors"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|a| a["name"] == "indexer")
+        .unwrap()
+        .clone();
+    assert!(
+        indexer["progress"]["reorgs"].as_u64().unwrap() >= 1,
+        "{indexer}"
+    );
+}
+
+#[actix_web::test]
+async fn the_indexer_adapts_to_a_provider_that_refuses_large_ranges() {
+    let shop = Shop::open().await;
+    let (slug, token) = shop.bought(0).await;
+    shop.vote(shop.buyer(0), token, 1, "well-sourced").await;
+    let provider = shop.chain.provider(shop.buyer(0));
+    let _: serde_json::Value = provider
+        .raw_request("anvil_mine".into(), (U256::from(400),))
+        .await
+        .unwrap();
+    let head = provider.get_block_number().await.unwrap();
+
+    // A second instance, indexing from scratch through a provider that takes 50 blocks at most.
+    let limited =
+        crate::devchain::CountingUpstream::start_limited(&shop.chain.devnet.rpc_url, 50).await;
+    let mut s = shop.app.settings.clone();
+    s.demo.load_on_first_start = false;
+    s.chain.rpc_urls = vec![journal_market::config::Secret::new(limited.url.clone())];
+    s.indexer.poll_ms = 100;
+    s.indexer.max_range = 1000;
+    let db = crate::helpers::TestDb::new().await;
+    s.database.url = journal_market::config::Secret::new(db.url.clone());
+    // On a database of its own, the index itself is checked: the cursor reaches the head
+    // although every range over 50 blocks is refused.
+    let app = crate::helpers::TestApp::start(s, db).await;
+    let mut progress = serde_json::Value::Null;
+    for _ in 0..300 {
+        let (_, health) = app.get("/health/actors").await;
+        progress = health["actors"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|a| a["name"] == "indexer")
+            .map(|a| a["progress"].clone())
+            .unwrap_or_default();
+        if progress["cursor"].as_u64().is_some_and(|c| c >= head) {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    assert!(progress["cursor"].as_u64().unwrap() >= head, "{progress}");
+    // The range halves on each refusal and grows after successes: it stays near the limit.
+    assert!(progress["range"].as_u64().unwrap() < 100, "{progress}");
+    assert!(limited.count("eth_getLogs (refused)") >= 1);
+    // The shop's own index (same chain, no limit) counted the vote.
+    shop.wait_votes(&slug, (1, 0)).await;
+}
+
+fn indexer_progress(health: &serde_json::Value) -> serde_json::Value {
+    health["actors"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|a| a["name"] == "indexer")
+        .map(|a| a["progress"].clone())
+        .unwrap_or_default()
+}
+
+/// On PostgreSQL: two instances, one indexes; the leader is killed and the other goes on from
+/// the cursor. On SQLite: the instance is stopped and a new one goes on from the cursor.
+#[actix_web::test]
+async fn the_index_goes_on_from_its_cursor_on_another_instance() {
+    use journal_market_entity::{indexer_cursors, vote_events};
+    use sea_orm::{EntityTrait, PaginatorTrait};
+
+    let shop = Shop::open_with(|s| s.indexer.poll_ms = 100).await;
+    let (slug, token) = shop.bought(0).await;
+    shop.vote(shop.buyer(0), token, 1, "").await;
+    shop.wait_votes(&slug, (1, 0)).await;
+    let db = shop.app.db.connect().await;
+    let before = indexer_cursors::Entity::find_by_id("chain")
+        .one(&db)
+        .await
+        .unwrap()
+        .unwrap()
+        .block;
+
+    let postgres = matches!(
+        crate::helpers::backend(),
+        crate::helpers::Backend::Postgres { .. }
+    );
+    let other = if postgres {
+        let other = shop.app.sibling().await;
+        // Exactly one of the two leads.
+        tokio::time::sleep(Duration::from_millis(500)).await;
+        let (_, a) = shop.app.get("/health/actors").await;
+        let (_, b) = other.get("/health/actors").await;
+        assert_eq!(indexer_progress(&a)["leader"], true, "{a}");
+        assert_eq!(indexer_progress(&b)["leader"], false, "{b}");
+        // A SIGKILL ends the process and, with it, its database sessions; in this process the
+        // instance's actors stop and its session holding the lock is ended the same way.
+        shop.app.kill();
+        use sea_orm::ConnectionTrait;
+        db.execute_unprepared(
+            "SELECT pg_terminate_backend(pid) FROM pg_locks WHERE locktype = 'advisory' \
+             AND database = (SELECT oid FROM pg_database WHERE datname = current_database())",
+        )
+        .await
+        .unwrap();
+        other
+    } else {
+        shop.app.stop().await;
+        shop.app.sibling().await
+    };
+    // A second reader votes; the remaining instance indexes it.
+    let buyer = shop.buyer(1);
+    jm_client::Client::new(other.base.clone())
+        .unwrap()
+        .buy(&slug, &buyer.signer().unwrap())
+        .await
+        .unwrap();
+    shop.vote(buyer, token, -1, "outdated").await;
+    let mut votes = (0, 0);
+    for _ in 0..200 {
+        let v = other.client.journal(&slug).await.unwrap().item.votes;
+        votes = (v.up, v.down);
+        if votes == (1, 1) {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    assert_eq!(votes, (1, 1));
+    let (_, health) = other.get("/health/actors").await;
+    let p = indexer_progress(&health);
+    assert_eq!(p["leader"], true, "{p}");
+    assert!(p["cursor"].as_i64().unwrap() > before);
+    // Each vote once: nothing was read twice into the table.
+    assert_eq!(vote_events::Entity::find().count(&db).await.unwrap(), 2);
+}
