@@ -243,6 +243,12 @@ fn indexer_handle(
                 reorg_depth: c.reorg_depth.max(1),
                 window: c.window.max(1),
                 reputation_registry: a.reputation_registry,
+                ledger: a.ledger.map(
+                    |l| journal_market_actors::indexer::ledger::LedgerAddresses {
+                        token: l.token,
+                        pool: l.pool,
+                    },
+                ),
                 database_url: s.database.url.expose().to_string(),
             },
             health.clone(),

@@ -20,6 +20,23 @@ pub struct ChainAddresses {
     pub reputation_registry: Address,
     pub price_feeds: HashMap<String, Address>,
     pub stock_tokens: HashMap<String, Address>,
+    pub ledger: Option<LedgerContracts>,
+}
+
+/// The token ledger's contracts: set when the community token is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct LedgerContracts {
+    pub token: Address,
+    pub pool: Address,
+    pub fee_locker: Option<Address>,
+    pub weth: Address,
+}
+
+fn optional(name: &str, s: &str) -> anyhow::Result<Option<Address>> {
+    match s.trim() {
+        "" => Ok(None),
+        v => parse(name, v).map(Some),
+    }
 }
 
 fn parse(name: &str, s: &str) -> anyhow::Result<Address> {
@@ -42,7 +59,20 @@ impl ChainAddresses {
                 parse(&format!("stock_tokens.{ticker}.token"), &t.token)?,
             );
         }
+        let ledger = match optional("token", &c.token)? {
+            None => None,
+            Some(token) => Some(LedgerContracts {
+                token,
+                pool: parse("pool", &c.pool)?,
+                fee_locker: optional("fee_locker", &c.fee_locker)?,
+                weth: parse("weth", &c.weth)?,
+            }),
+        };
+        if let Some(feed) = optional("eth_usd_feed", &c.eth_usd_feed)? {
+            price_feeds.insert(ETH.to_string(), feed);
+        }
         Ok(ChainAddresses {
+            ledger,
             usdg: parse("usdg", &c.usdg)?,
             permit2: parse("permit2", &c.permit2)?,
             permit2_proxy: parse("permit2_proxy", &c.permit2_proxy)?,
@@ -77,6 +107,9 @@ pub fn rpc_urls(s: &Settings) -> Vec<String> {
         .collect()
 }
 
+/// The "ticker" of the ETH / USD feed among the quotes.
+pub const ETH: &str = "ETH";
+
 /// Points the settings at a devnet: its RPC, its contracts and its stock tokens.
 pub fn apply_devnet(s: &mut Settings, d: &Devnet) {
     let c = &d.contracts;
@@ -87,6 +120,15 @@ pub fn apply_devnet(s: &mut Settings, d: &Devnet) {
     s.chain.permit2_proxy = c.permit2_proxy.to_string();
     s.chain.identity_registry = c.identity_registry.to_string();
     s.chain.reputation_registry = c.reputation_registry.to_string();
+    s.chain.token = c.token.to_string();
+    s.chain.pool = c.pool.to_string();
+    s.chain.fee_locker = c.fee_locker.to_string();
+    s.chain.weth = c.weth.to_string();
+    s.chain.eth_usd_feed = if c.eth_usd_feed.is_zero() {
+        String::new()
+    } else {
+        c.eth_usd_feed.to_string()
+    };
     if let Some(b) = d.accounts.iter().find(|a| a.role == "buyback") {
         s.payments.buyback_wallet = b.address.to_checksum(None);
     }

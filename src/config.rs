@@ -91,6 +91,13 @@ pub struct ChainSettings {
     pub permit2_proxy: String,
     pub identity_registry: String,
     pub reputation_registry: String,
+    /// The community token, its WETH pool, the pool's fee locker, WETH and an ETH / USD feed:
+    /// the token ledger's contracts ("" = none; the ledger is null without the token).
+    pub token: String,
+    pub pool: String,
+    pub fee_locker: String,
+    pub weth: String,
+    pub eth_usd_feed: String,
     pub check_interval_secs: u64,
     pub rpc_timeout_ms: u64,
     pub reorg_safe_distance: u64,
@@ -163,6 +170,7 @@ pub struct IndexerConfig {
     pub max_range: u64,
     pub reorg_depth: u64,
     pub window: usize,
+    pub ledger_max_age_ms: u64,
 }
 
 #[derive(Debug, Clone, Deserialize)]

@@ -47,6 +47,8 @@ pub struct AppState {
     /// The chain client every chain read of a request goes through.
     pub client: jm_chain::client::ChainClient,
     pub clock: SharedClock,
+    /// `GET /token.json`'s last answer.
+    pub ledger: crate::services::ledger::LedgerCache,
 }
 
 /// The actors and clock a request may use beyond the chain parts.
@@ -84,6 +86,7 @@ impl AppState {
         w: Workers,
     ) -> Self {
         let ttl = Duration::from_millis(settings.cache.public_ttl_ms);
+        let settings_ledger_age = settings.indexer.ledger_max_age_ms;
         AppState {
             db,
             settings,
@@ -101,6 +104,9 @@ impl AppState {
             indexer: w.indexer,
             client: w.client,
             clock: w.clock,
+            ledger: crate::services::ledger::LedgerCache::new(Duration::from_millis(
+                settings_ledger_age,
+            )),
         }
     }
 

@@ -73,6 +73,9 @@ pub struct Contracts {
     pub fee_locker: Address,
     pub wallet_factory: Address,
     pub stock_tokens: BTreeMap<String, StockContracts>,
+    /// The ETH / USD price feed (8 decimals) the token ledger values its figures with.
+    #[serde(default)]
+    pub eth_usd_feed: Address,
 }
 
 #[derive(Clone, Serialize, Deserialize, PartialEq)]
@@ -314,6 +317,34 @@ pub async fn deploy(rpc_url: &str) -> anyhow::Result<Devnet> {
         }
     }
 
+    // Dev accounts that hold the community token; the ETH / USD feed.
+    for a in accounts
+        .iter()
+        .filter(|a| a.role == "buyer" || a.role == "buyback")
+    {
+        let amount: U256 = parse_units("1000000", 18)?.into();
+        send!(
+            IERC20::new(token, &p).transfer(a.address, amount),
+            "DOVE transfer"
+        );
+        send!(
+            IWETH::new(weth, &wallet_provider(rpc_url, a.signer()?)?)
+                .deposit()
+                .value(parse_units("5", 18)?.into()),
+            "WETH deposit"
+        );
+    }
+    let eth_usd_feed = deploy_code(
+        &p,
+        "PriceFeed",
+        (
+            "ETH / USD".to_string(),
+            alloy::primitives::I256::try_from(300_000_000_000_i64)?,
+        )
+            .abi_encode_params(),
+    )
+    .await?;
+
     Ok(Devnet {
         rpc_url: rpc_url.to_string(),
         chain_id,
@@ -329,6 +360,7 @@ pub async fn deploy(rpc_url: &str) -> anyhow::Result<Devnet> {
             fee_locker,
             wallet_factory,
             stock_tokens,
+            eth_usd_feed,
         },
         accounts,
     })

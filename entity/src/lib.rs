@@ -18,6 +18,8 @@ pub mod sitting_logs;
 pub mod sittings;
 pub mod stories;
 pub mod swaps;
+pub mod token_holders;
+pub mod token_transfers;
 pub mod unlocks;
 pub mod vote_events;
 pub mod votes;

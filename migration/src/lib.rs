@@ -6,6 +6,7 @@ mod m20261122_000001_initial;
 mod m20261123_000001_settlement;
 mod m20261123_000002_publishing;
 mod m20261123_000003_votes;
+mod m20261123_000004_ledger;
 
 pub struct Migrator;
 
@@ -17,6 +18,7 @@ impl MigratorTrait for Migrator {
             Box::new(m20261123_000001_settlement::Migration),
             Box::new(m20261123_000002_publishing::Migration),
             Box::new(m20261123_000003_votes::Migration),
+            Box::new(m20261123_000004_ledger::Migration),
         ]
     }
 }

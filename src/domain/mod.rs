@@ -2,6 +2,7 @@
 
 pub mod accession;
 pub mod draft;
+pub mod ledger;
 pub mod money;
 pub mod render;
 pub mod text;

@@ -4,6 +4,7 @@ pub mod entries;
 pub mod journals;
 pub mod me;
 pub mod swarm;
+pub mod token;
 
 /// Public page addresses on the site origin.
 pub fn journal_url(origin: &str, slug: &str) -> String {

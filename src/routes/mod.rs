@@ -12,6 +12,7 @@ pub mod openapi;
 pub mod pay;
 pub mod publish;
 pub mod registration;
+pub mod token;
 pub mod votes;
 
 pub fn configure(cfg: &mut web::ServiceConfig) {
@@ -24,6 +25,7 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
     publish::configure(cfg);
     registration::configure(cfg);
     votes::configure(cfg);
+    token::configure(cfg);
     chain::configure(cfg);
     openapi::configure(cfg);
 }

@@ -3,7 +3,7 @@
 use actix_web::{HttpResponse, web};
 use utoipa::OpenApi;
 
-use super::{archive, auth, chain, journals, meta, pay, publish, registration, votes};
+use super::{archive, auth, chain, journals, meta, pay, publish, registration, token, votes};
 
 #[derive(OpenApi)]
 #[openapi(
@@ -18,7 +18,7 @@ use super::{archive, auth, chain, journals, meta, pay, publish, registration, vo
         auth::nonce, auth::verify, auth::logout, auth::whoami, auth::desk, auth::history,
         publish::save, publish::audit, publish::minted, publish::draft,
         registration::registration, registration::image,
-        votes::record,
+        votes::record, token::token_json,
         openapi_json,
     )
 )]

@@ -20,4 +20,5 @@ mod publish;
 mod quote;
 mod rpc;
 mod settle;
+mod token;
 mod votes;

@@ -5,10 +5,12 @@
 //! serves the reads.
 
 pub mod leader;
+pub mod ledger;
 pub mod store;
 pub mod votes;
 pub mod window;
 
+use std::collections::{BTreeSet, HashMap};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
@@ -19,7 +21,7 @@ use alloy::primitives::{Address, B256};
 use alloy::providers::Provider;
 use alloy::rpc::types::Filter;
 use alloy::sol_types::SolEvent;
-use jm_chain::bindings::IReputationRegistry;
+use jm_chain::bindings::{IERC20, IPool, IReputationRegistry};
 use jm_chain::client::{ChainClient, ChainError};
 use jm_chain::logs::{self, RangeSize};
 use sea_orm::{DatabaseConnection, DbErr};
@@ -46,6 +48,8 @@ pub struct IndexerSettings {
     /// Recent block hashes remembered to find a common ancestor.
     pub window: usize,
     pub reputation_registry: Address,
+    /// The community token and its pool, when the ledger is kept.
+    pub ledger: Option<ledger::LedgerAddresses>,
     /// The database URL, for the leader's own connection on PostgreSQL.
     pub database_url: String,
 }
@@ -83,12 +87,49 @@ fn chain_err(e: alloy::transports::TransportError) -> ChainError {
 
 impl Inner {
     fn filter(&self) -> Filter {
-        Filter::new()
-            .address(vec![self.settings.reputation_registry])
-            .event_signature(vec![
-                IReputationRegistry::NewFeedback::SIGNATURE_HASH,
-                IReputationRegistry::FeedbackRevoked::SIGNATURE_HASH,
-            ])
+        let mut addresses = vec![self.settings.reputation_registry];
+        let mut events = vec![
+            IReputationRegistry::NewFeedback::SIGNATURE_HASH,
+            IReputationRegistry::FeedbackRevoked::SIGNATURE_HASH,
+        ];
+        if let Some(l) = self.settings.ledger {
+            addresses.extend([l.token, l.pool]);
+            events.extend([
+                IPool::Swap::SIGNATURE_HASH,
+                IERC20::Transfer::SIGNATURE_HASH,
+            ]);
+        }
+        Filter::new().address(addresses).event_signature(events)
+    }
+
+    /// Block times of the ledger events whose logs carry none.
+    async fn block_times(
+        &self,
+        events: &[ledger::LedgerEvent],
+    ) -> Result<HashMap<u64, u64>, ChainError> {
+        let missing: BTreeSet<u64> = events
+            .iter()
+            .filter_map(|e| match e {
+                ledger::LedgerEvent::Swap { at, .. } if at.block_time.is_none() => Some(at.block),
+                _ => None,
+            })
+            .collect();
+        let mut times = HashMap::new();
+        for chunk in missing.into_iter().collect::<Vec<_>>().chunks(16) {
+            let got = futures::future::join_all(chunk.iter().map(|n| async move {
+                self.chain
+                    .provider()
+                    .get_block_by_number(BlockNumberOrTag::Number(*n))
+                    .await
+            }))
+            .await;
+            for (n, b) in chunk.iter().zip(got) {
+                if let Some(b) = b.map_err(chain_err)? {
+                    times.insert(*n, b.header.timestamp);
+                }
+            }
+        }
+        Ok(times)
     }
 
     async fn hash_at(&self, block: u64) -> Result<Option<B256>, ChainError> {
@@ -193,13 +234,22 @@ impl Inner {
         )
         .await?;
         let end_hash = self.hash_at(end).await?;
+        let ledger_events: Vec<ledger::LedgerEvent> = match &self.settings.ledger {
+            Some(a) => found.iter().filter_map(|l| ledger::decode(l, a)).collect(),
+            None => Vec::new(),
+        };
+        let times = self.block_times(&ledger_events).await?;
         let now = self.clock.now();
         let txn = crate::db::begin_write(&self.db).await?;
-        for log in &found {
+        for log in found
+            .iter()
+            .filter(|l| l.address() == self.settings.reputation_registry)
+        {
             if let Some(e) = votes::decode(log) {
                 store::apply_vote(&txn, &e, now).await?;
             }
         }
+        ledger::apply(&txn, &ledger_events, &times).await?;
         store::set_cursor(&txn, end, end_hash.map(|h| format!("{h:#x}")), now).await?;
         txn.commit().await?;
         if let Some(h) = end_hash {
@@ -230,6 +280,7 @@ impl Inner {
         tracing::warn!(from = cursor, to, "reorg: rolling the index back");
         let txn = crate::db::begin_write(&self.db).await?;
         store::roll_back_above(&txn, to).await?;
+        ledger::roll_back_above(&txn, to).await?;
         store::set_cursor(&txn, to, hash.map(|h| format!("{h:#x}")), self.clock.now()).await?;
         txn.commit().await?;
         st.window.forget_above(to);
@@ -262,10 +313,22 @@ impl Supervised for IndexerActor {
     }
 }
 
-/// The running indexer; reads go to the database, so the handle only keeps it alive.
+#[derive(Message)]
+#[rtype(result = "()")]
+struct Poke;
+
+impl Handler<Poke> for IndexerActor {
+    type Result = ();
+    fn handle(&mut self, _: Poke, ctx: &mut Self::Context) {
+        let inner = self.inner.clone();
+        ctx.spawn(async move { inner.tick().await }.into_actor(self));
+    }
+}
+
+/// The running indexer; reads go to the database.
 #[derive(Clone)]
 pub struct IndexerHandle {
-    _addr: Addr<IndexerActor>,
+    addr: Addr<IndexerActor>,
 }
 
 impl IndexerHandle {
@@ -295,6 +358,12 @@ impl IndexerHandle {
         let addr = Supervisor::start(move |_| IndexerActor {
             inner: inner.clone(),
         });
-        IndexerHandle { _addr: addr }
+        IndexerHandle { addr }
+    }
+
+    /// Asks for a look at the chain now (a reader found the index old). Nothing waits on it: a
+    /// tick already running makes this one a no-op.
+    pub fn poke(&self) {
+        self.addr.do_send(Poke);
     }
 }

@@ -140,6 +140,8 @@ struct Inner {
     instance: String,
     /// Until when (unix ms) this instance holds the lease of the relayer key it sends with.
     relayer_until: AtomicI64,
+    /// Whether this process has tried to take the relayer's lease yet.
+    relayer_tried: AtomicBool,
     reconciling: AtomicBool,
     /// When this process started; until its first pass has freed them, rows a predecessor
     /// under the same name held are still leased.
@@ -264,6 +266,11 @@ impl Inner {
         chain_time += t.elapsed();
         let payload = serde_json::to_string(&s.payload)
             .map_err(|e| PayError::Rejected(format!("the payload cannot be stored: {e}")))?;
+        // A payment that arrives before the first reconciliation pass took the relayer's lease
+        // takes it here, so it is sent at once rather than left to that pass.
+        if !self.relayer_tried.load(Ordering::Relaxed) {
+            self.renew_relayer().await?;
+        }
         let sender = self.can_send();
         let lease = self.lease_until();
         let claim = store::claim(
@@ -580,17 +587,8 @@ impl Inner {
         self.reconciling.store(false, Ordering::Release);
     }
 
-    async fn pass(&self) -> Result<(), DbErr> {
-        if !self.predecessor_freed.load(Ordering::Relaxed) {
-            let n = store::free_predecessor(&self.db, &self.instance, self.started).await?;
-            if n > 0 {
-                tracing::info!(
-                    rows = n,
-                    "took over the payments of this instance's predecessor"
-                );
-            }
-            self.predecessor_freed.store(true, Ordering::Relaxed);
-        }
+    /// Takes or renews the relayer key's lease when it is due.
+    async fn renew_relayer(&self) -> Result<(), DbErr> {
         if let Some(relayer) = self.settler.relayer() {
             let now = self.clock.now();
             // Renewed once half of it is used: one write per half lease, not one per pass.
@@ -615,6 +613,22 @@ impl Inner {
                 );
             }
         }
+        self.relayer_tried.store(true, Ordering::Relaxed);
+        Ok(())
+    }
+
+    async fn pass(&self) -> Result<(), DbErr> {
+        if !self.predecessor_freed.load(Ordering::Relaxed) {
+            let n = store::free_predecessor(&self.db, &self.instance, self.started).await?;
+            if n > 0 {
+                tracing::info!(
+                    rows = n,
+                    "took over the payments of this instance's predecessor"
+                );
+            }
+            self.predecessor_freed.store(true, Ordering::Relaxed);
+        }
+        self.renew_relayer().await?;
         let now = self.clock.now();
         for row in store::due(&self.db, now, 100).await? {
             if !store::take_lease(&self.db, row.id, &self.instance, now, self.lease_until()).await?
@@ -706,6 +720,7 @@ impl SettlementHandle {
             health: health.clone(),
             instance,
             relayer_until: AtomicI64::new(i64::MIN),
+            relayer_tried: AtomicBool::new(false),
             reconciling: AtomicBool::new(false),
             started: clock.now(),
             predecessor_freed: AtomicBool::new(false),

@@ -1,0 +1,20 @@
+//! `GET /token.json`: the community token's ledger, or null when no token is configured.
+
+use actix_web::{HttpResponse, web};
+use jm_client::api::{ErrorBody, TokenLedger};
+
+use super::json_bytes;
+use crate::error::ApiResult;
+use crate::services::ledger;
+use crate::state::AppState;
+
+pub fn configure(cfg: &mut web::ServiceConfig) {
+    cfg.route("/token.json", web::get().to(token_json));
+}
+
+#[utoipa::path(get, path = "/token.json", tag = "token",
+    responses((status = 200, body = Option<TokenLedger>, description = "null until the token is configured"),
+              (status = 503, body = ErrorBody, description = "the first computation is still running, or the pool cannot be read")))]
+pub async fn token_json(state: web::Data<AppState>) -> ApiResult<HttpResponse> {
+    ledger::token_json(state).await.map(json_bytes)
+}
