@@ -139,6 +139,7 @@ async fn devnet(
         let server = actix_web::rt::spawn(app.run_until_stopped());
         // The demo's person-written journals go through the API as an author would publish.
         let authors = devnet.accounts("author");
+        let mut first = None;
         for spec in journal_market::seed::demo_person_journals()? {
             let author = authors
                 .get(spec.author % authors.len().max(1))
@@ -147,7 +148,14 @@ async fn devnet(
             let (_, slug) =
                 journal_market::seed::publish(&api, &devnet.rpc_url, &author, &spec).await?;
             tracing::info!(%slug, "published a demo journal");
+            first.get_or_insert(slug);
         }
+        // Swaps, a burn and votes, so the ledger and the vote counts are not empty.
+        jm_chain::devnet::market_activity(&devnet).await?;
+        if let Some(slug) = first {
+            journal_market::seed::votes(&api, &devnet, &slug).await?;
+        }
+        tracing::info!("the devnet's swaps, burn and votes are in");
         server.await??;
     }
     anvil.stop().await;

@@ -77,3 +77,19 @@ pub async fn publish(
     let published = publisher::publish(&client, rpc_url, author, saved.id).await?;
     Ok((saved.id, published.slug))
 }
+
+/// Votes for the devnet: two buyers buy `slug` and vote on it, one up and one down.
+pub async fn votes(api: &str, devnet: &jm_chain::devnet::Devnet, slug: &str) -> anyhow::Result<()> {
+    let buyers = devnet.accounts("buyer");
+    for (n, (up, tag)) in [(true, "well-sourced"), (false, "thin")]
+        .into_iter()
+        .enumerate()
+    {
+        let Some(buyer) = buyers.get(n) else { break };
+        let signer = buyer.signer()?;
+        let client = Client::new(api)?;
+        client.buy(slug, &signer).await?;
+        publisher::vote(&client, &devnet.rpc_url, &signer, slug, up, tag).await?;
+    }
+    Ok(())
+}

@@ -365,3 +365,42 @@ pub async fn deploy(rpc_url: &str) -> anyhow::Result<Devnet> {
         accounts,
     })
 }
+
+/// Some market activity for the token ledger: each buyer buys and sells the community token
+/// on its pool, and the buyback account burns some (to the dead address).
+pub async fn market_activity(d: &Devnet) -> anyhow::Result<()> {
+    let c = &d.contracts;
+    let e18 = U256::from(10u64).pow(U256::from(18));
+    for (i, a) in d.accounts("buyer").iter().enumerate() {
+        let p = wallet_provider(&d.rpc_url, a.signer()?)?;
+        send!(
+            IERC20::new(c.weth, &p).approve(c.pool, U256::MAX),
+            "WETH approve"
+        );
+        send!(
+            IERC20::new(c.token, &p).approve(c.pool, U256::MAX),
+            "token approve"
+        );
+        let pool = IPool::new(c.pool, &p);
+        let token_is_0 = pool.token0().call().await? == c.token;
+        let weth_in = e18 / U256::from(10u64) * U256::from(i as u64 + 1);
+        send!(
+            pool.swap(a.address, !token_is_0, weth_in, U256::ZERO),
+            "buy"
+        );
+        let token_in = U256::from(1_000u64 * (i as u64 + 1)) * e18;
+        send!(
+            pool.swap(a.address, token_is_0, token_in, U256::ZERO),
+            "sell"
+        );
+    }
+    if let Some(b) = d.accounts("buyback").first() {
+        let p = wallet_provider(&d.rpc_url, b.signer()?)?;
+        let dead = alloy::primitives::address!("0x000000000000000000000000000000000000dEaD");
+        send!(
+            IERC20::new(c.token, &p).transfer(dead, U256::from(50_000u64) * e18),
+            "burn"
+        );
+    }
+    Ok(())
+}

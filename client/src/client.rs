@@ -176,6 +176,11 @@ impl Client {
             .await
     }
 
+    /// The token ledger; `None` when the service has no token configured.
+    pub async fn token(&self) -> Result<Option<crate::api::TokenLedger>, ClientError> {
+        self.get("token.json", &[]).await
+    }
+
     /// A journal's ERC-8004 registration file.
     pub async fn registration(&self, id: i64) -> Result<RegistrationFile, ClientError> {
         self.get(&format!("meta/{id}"), &[]).await

@@ -104,6 +104,54 @@ pub fn parse_draft_file(text: &str) -> Result<DraftInput, ClientError> {
     })
 }
 
+/// Votes on a journal from `signer`: `giveFeedback(tokenId, ±1, 0, tag, "", page, "", 0)` on
+/// the reputation registry, then reports the transaction to `POST /votes/record`.
+pub async fn vote(
+    client: &Client,
+    rpc_url: &str,
+    signer: &PrivateKeySigner,
+    slug: &str,
+    up: bool,
+    tag: &str,
+) -> Result<crate::api::VoteRecorded, ClientError> {
+    let j = client.journal(slug).await?;
+    let token = j.token_id.ok_or_else(|| {
+        invalid(format!(
+            "{slug} has no onchain token: swarm journals take no votes"
+        ))
+    })?;
+    let registry: Address = client
+        .config()
+        .await?
+        .reputation_registry
+        .parse()
+        .map_err(|_| invalid("the service's reputation registry is not an address"))?;
+    let provider = wallet_provider(rpc_url, signer.clone()).map_err(invalid)?;
+    let receipt = jm_chain::bindings::IReputationRegistry::new(registry, &provider)
+        .giveFeedback(
+            alloy::primitives::U256::from(token),
+            if up { 1 } else { -1 },
+            0,
+            tag.to_string(),
+            String::new(),
+            j.item.url.clone(),
+            String::new(),
+            B256::ZERO,
+        )
+        .send()
+        .await
+        .map_err(|e| invalid(format!("giveFeedback could not be sent: {e}")))?
+        .get_receipt()
+        .await
+        .map_err(|e| invalid(format!("giveFeedback was not mined: {e}")))?;
+    if !receipt.status() {
+        return Err(invalid("giveFeedback reverted"));
+    }
+    client
+        .record_vote(&format!("{:#x}", receipt.transaction_hash))
+        .await
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

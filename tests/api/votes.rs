@@ -244,7 +244,11 @@ async fn votes_the_rules_refuse() {
 
 #[actix_web::test]
 async fn a_vote_nobody_reports_is_indexed_and_a_reorg_removes_it() {
-    let shop = Shop::open_with(|s| s.indexer.poll_ms = 100).await;
+    let shop = Shop::open_with(|s| {
+        s.indexer.poll_ms = 100;
+        s.indexer.ledger_max_age_ms = 0;
+    })
+    .await;
     let (slug, token) = shop.bought(0).await;
     let provider = shop.chain.provider(shop.buyer(0));
     let snapshot: U256 = provider
@@ -252,7 +256,34 @@ async fn a_vote_nobody_reports_is_indexed_and_a_reorg_removes_it() {
         .await
         .unwrap();
     shop.vote(shop.buyer(0), token, 1, "insightful").await;
+    // A swap in the same stretch of blocks: the ledger's rows go with the reorg too.
+    let c = &shop.chain.devnet.contracts;
+    IERC20::new(c.weth, &provider)
+        .approve(c.pool, U256::MAX)
+        .mined()
+        .await;
+    let pool = jm_chain::bindings::IPool::new(c.pool, &provider);
+    let weth_is_0 = pool.token0().call().await.unwrap() == c.weth;
+    pool.swap(
+        shop.buyer(0).address,
+        weth_is_0,
+        U256::from(10u64.pow(17)),
+        U256::ZERO,
+    )
+    .mined()
+    .await;
     shop.wait_votes(&slug, (1, 0)).await;
+    let swaps = || async {
+        let (_, l) = shop.app.get("/token.json").await;
+        l["swaps"].as_u64().unwrap()
+    };
+    for _ in 0..100 {
+        if swaps().await == 1 {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    assert_eq!(swaps().await, 1);
 
     // The vote's block is orphaned: the chain goes back and grows past it without the vote.
     let reverted: bool = provider
@@ -265,6 +296,7 @@ async fn a_vote_nobody_reports_is_indexed_and_a_reorg_removes_it() {
         .await
         .unwrap();
     shop.wait_votes(&slug, (0, 0)).await;
+    assert_eq!(swaps().await, 0, "the orphaned swap is gone");
     // The index reads on: a vote on the new chain is counted.
     shop.vote(shop.buyer(0), token, -1, "thin").await;
     shop.wait_votes(&slug, (0, 1)).await;

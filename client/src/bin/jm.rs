@@ -81,6 +81,21 @@ enum Command {
     },
     /// Your journals in every status, with reads and earnings.
     Desk,
+    /// Vote on a journal you bought: giveFeedback onchain with the key, then report it.
+    Vote {
+        slug: String,
+        /// `up` or `down`.
+        direction: String,
+        /// accurate, well-sourced, insightful, misleading, outdated or thin.
+        #[arg(long, default_value = "")]
+        tag: String,
+        #[arg(long, env = "JM_PRIVATE_KEY", hide_env_values = true)]
+        private_key: String,
+        #[arg(long, env = "JM_RPC_URL", default_value = "http://127.0.0.1:8545")]
+        rpc_url: String,
+    },
+    /// The community token's ledger: swaps, fees, the pledge, burns, holders.
+    Token,
     /// A read-only JSON-RPC call through the service, e.g. `jm rpc eth_blockNumber`.
     Rpc {
         method: String,
@@ -198,6 +213,91 @@ async fn run(cli: Cli) -> anyhow::Result<()> {
                 return print_json(&published);
             }
             println!("live: {}", published.slug);
+        }
+        Command::Vote {
+            slug,
+            direction,
+            tag,
+            private_key,
+            rpc_url,
+        } => {
+            let up = match direction.as_str() {
+                "up" => true,
+                "down" => false,
+                other => anyhow::bail!("the direction is up or down, not {other:?}"),
+            };
+            let signer: PrivateKeySigner = private_key
+                .trim()
+                .parse()
+                .map_err(|_| anyhow::anyhow!("the private key is not valid 32-byte hex"))?;
+            let r = jm_client::publisher::vote(&client, &rpc_url, &signer, &slug, up, &tag).await?;
+            if cli.json {
+                return print_json(&r);
+            }
+            println!(
+                "voted {} on {} in {} ({} up, {} down)",
+                if r.value > 0 { "up" } else { "down" },
+                r.slug,
+                r.tx,
+                r.votes.up,
+                r.votes.down
+            );
+        }
+        Command::Token => {
+            let ledger = client.token().await?;
+            if cli.json {
+                return print_json(&ledger);
+            }
+            let Some(l) = ledger else {
+                println!("no token is configured");
+                return Ok(());
+            };
+            let usd = |v: Option<f64>| {
+                v.map_or("n/a".to_string(), |v| {
+                    if v.abs() < 1.0 {
+                        format!("${v:.6}")
+                    } else {
+                        format!("${v:.2}")
+                    }
+                })
+            };
+            println!(
+                "token {}  pool {}  block {:?}{}",
+                l.ca,
+                l.pool,
+                l.block,
+                if l.caught_up { "" } else { " (catching up)" }
+            );
+            println!(
+                "pool fee {}%  creator share {}%  pledge {}%",
+                l.pool_fee_pct, l.creator_share_pct, l.buyback_pct
+            );
+            println!(
+                "{} swaps, {:.6} WETH volume, 24h {}",
+                l.swaps,
+                l.volume_weth,
+                usd(l.volume24h_usd)
+            );
+            println!(
+                "fees {:.6} WETH value ({:.6} WETH + {:.2} DOVE) = {}; pledged {:.6} WETH value = {}",
+                l.fees_value_weth,
+                l.fees_weth,
+                l.fees_dove,
+                usd(l.fees_usd),
+                l.committed_value_weth,
+                usd(l.committed_usd)
+            );
+            println!(
+                "burned {:.2} ({:.6}%), price {}, market cap {}, {} holders",
+                l.burned,
+                l.burned_pct,
+                usd(l.price_usd),
+                usd(l.market_cap_usd),
+                l.holders_total
+            );
+            for b in &l.burns {
+                println!("  burn {} {:.2} at block {}", b.tx, b.amount, b.block);
+            }
         }
         Command::Desk => {
             let desk = client.desk().await?;
