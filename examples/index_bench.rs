@@ -1,0 +1,144 @@
+//! The indexer's catch-up against a plain `eth_getLogs` sweep of the same range (bench
+//! index.sh): a fresh anvil with the dev contracts, EVENTS burns of the community token (one
+//! `Transfer` each) spread over at least BLOCKS blocks, then (1) a sweep of the indexer's filter
+//! in 2,000-block ranges, (2) the service indexing the same range from block 0 on a fresh
+//! SQLite file. Prints "blocks events sweep_secs index_secs".
+//! `index_bench <work-dir> <events> <blocks>`
+
+use std::time::{Duration, Instant};
+
+use alloy::network::TransactionBuilder;
+use alloy::primitives::{U256, address};
+use alloy::providers::Provider;
+use alloy::rpc::types::{Filter, TransactionRequest};
+use alloy::sol_types::{SolCall, SolEvent};
+use jm_chain::bindings::{IERC20, IPool, IReputationRegistry};
+use jm_chain::devnet::{self, wallet_provider};
+use journal_market::app::Application;
+use journal_market::config::{Secret, Settings};
+
+#[actix_web::main]
+async fn main() -> anyhow::Result<()> {
+    let args: Vec<String> = std::env::args().collect();
+    let [_, work, events, blocks] = args.as_slice() else {
+        anyhow::bail!("usage: index_bench <work-dir> <events> <blocks>");
+    };
+    let (events, blocks): (u64, u64) = (events.parse()?, blocks.parse()?);
+    let anvil = jm_chain::anvil::spawn(None, 4663).await?;
+    let d = devnet::deploy(&anvil.url).await?;
+    let c = d.contracts.clone();
+    let dead = address!("0x000000000000000000000000000000000000dEaD");
+
+    // EVENTS burns from the buyers, in blocks of about 500, with empty blocks between them.
+    let plain = alloy::providers::ProviderBuilder::new().connect_http(anvil.url.parse()?);
+    let _: bool = plain
+        .raw_request("evm_setAutomine".into(), (false,))
+        .await?;
+    let senders: Vec<_> = d
+        .accounts("buyer")
+        .into_iter()
+        .map(|a| Ok((a.address, wallet_provider(&anvil.url, a.signer()?)?)))
+        .collect::<anyhow::Result<_>>()?;
+    let mut nonces = Vec::new();
+    for (a, _) in &senders {
+        nonces.push(plain.get_transaction_count(*a).await?);
+    }
+    let per_block = 500u64;
+    let rounds = events.div_ceil(per_block);
+    let gap = (blocks / rounds.max(1)).max(1);
+    let input = IERC20::transferCall {
+        to: dead,
+        amount: U256::from(1u64),
+    }
+    .abi_encode();
+    let started = Instant::now();
+    for r in 0..rounds {
+        let n = per_block.min(events - r * per_block);
+        let mut sends = Vec::new();
+        for i in 0..n {
+            let k = (i as usize) % senders.len();
+            let tx = TransactionRequest::default()
+                .with_to(c.token)
+                .with_input(input.clone())
+                .with_nonce(nonces[k])
+                .with_chain_id(d.chain_id)
+                .with_gas_limit(60_000)
+                .with_max_fee_per_gas(20_000_000_000)
+                .with_max_priority_fee_per_gas(1_000_000_000);
+            nonces[k] += 1;
+            let p = senders[k].1.clone();
+            sends.push(async move { p.send_transaction(tx).await.map(|_| ()) });
+        }
+        for chunk in futures::future::join_all(sends).await {
+            chunk?;
+        }
+        let _: serde_json::Value = plain
+            .raw_request("anvil_mine".into(), (U256::from(1),))
+            .await?;
+        let _: serde_json::Value = plain
+            .raw_request("anvil_mine".into(), (U256::from(gap - 1),))
+            .await?;
+    }
+    let _: bool = plain.raw_request("evm_setAutomine".into(), (true,)).await?;
+    let head = plain.get_block_number().await?;
+    eprintln!(
+        "{events} burns over {head} blocks made in {:.1} s",
+        started.elapsed().as_secs_f64()
+    );
+
+    // (1) The plain sweep: the indexer's filter, 2,000 blocks at a time, one call after another.
+    let filter = Filter::new()
+        .address(vec![c.reputation_registry, c.token, c.pool])
+        .event_signature(vec![
+            IReputationRegistry::NewFeedback::SIGNATURE_HASH,
+            IReputationRegistry::FeedbackRevoked::SIGNATURE_HASH,
+            IPool::Swap::SIGNATURE_HASH,
+            IERC20::Transfer::SIGNATURE_HASH,
+        ]);
+    let started = Instant::now();
+    let mut seen = 0usize;
+    let mut from = 0u64;
+    while from <= head {
+        let to = (from + 1999).min(head);
+        seen += plain
+            .get_logs(&filter.clone().from_block(from).to_block(to))
+            .await?
+            .len();
+        from = to + 1;
+    }
+    let sweep = started.elapsed().as_secs_f64();
+
+    // (2) The service, indexing from block 0 into a fresh SQLite file.
+    let mut s = Settings::load(None)?;
+    journal_market::chain::apply_devnet(&mut s, &d);
+    s.server.listen = "127.0.0.1:0".into();
+    s.database.url = Secret::new(format!("sqlite://{work}/index.db"));
+    s.demo.load_on_first_start = false;
+    s.indexer.poll_ms = 50;
+    s.indexer.max_range = 2000;
+    s.log.filter = "warn".into();
+    let started = Instant::now();
+    let app = Application::build(s).await?;
+    let db = app.db().clone();
+    let handle = app.handle();
+    actix_web::rt::spawn(app.run_until_stopped());
+    loop {
+        let cursor = journal_market_entity::indexer_cursors::Entity::find_by_id("chain")
+            .one(&db)
+            .await?;
+        if cursor.is_some_and(|c| c.block as u64 >= head) {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    let index = started.elapsed().as_secs_f64();
+    use sea_orm::{EntityTrait, PaginatorTrait};
+    let stored = journal_market_entity::token_transfers::Entity::find()
+        .count(&db)
+        .await?;
+    eprintln!("sweep saw {seen} logs; the index stored {stored} transfers");
+    println!("{head} {seen} {sweep:.2} {index:.2}");
+    handle.stop(true).await;
+    anvil.stop().await;
+    Ok(())
+}
