@@ -31,7 +31,7 @@ async fn main() -> anyhow::Result<()> {
 
     // EVENTS burns from the buyers, in blocks of about 500, with empty blocks between them.
     let plain = alloy::providers::ProviderBuilder::new().connect_http(anvil.url.parse()?);
-    let _: bool = plain
+    let _: serde_json::Value = plain
         .raw_request("evm_setAutomine".into(), (false,))
         .await?;
     let senders: Vec<_> = d
@@ -79,7 +79,7 @@ async fn main() -> anyhow::Result<()> {
             .raw_request("anvil_mine".into(), (U256::from(gap - 1),))
             .await?;
     }
-    let _: bool = plain.raw_request("evm_setAutomine".into(), (true,)).await?;
+    let _: serde_json::Value = plain.raw_request("evm_setAutomine".into(), (true,)).await?;
     let head = plain.get_block_number().await?;
     eprintln!(
         "{events} burns over {head} blocks made in {:.1} s",
