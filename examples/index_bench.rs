@@ -108,7 +108,8 @@ async fn main() -> anyhow::Result<()> {
     }
     let sweep = started.elapsed().as_secs_f64();
 
-    // (2) The service, indexing from block 0 into a fresh SQLite file.
+    // (2) The service, indexing from block 0 into a fresh SQLite file whose migrations ran
+    // before the clock starts (an instance started with the indexer off, then stopped).
     let mut s = Settings::load(None)?;
     journal_market::chain::apply_devnet(&mut s, &d);
     s.server.listen = "127.0.0.1:0".into();
@@ -117,6 +118,9 @@ async fn main() -> anyhow::Result<()> {
     s.indexer.poll_ms = 50;
     s.indexer.max_range = 2000;
     s.log.filter = "warn".into();
+    let mut prepare = s.clone();
+    prepare.indexer.enabled = false;
+    Application::build(prepare).await?.handle().stop(true).await;
     let started = Instant::now();
     let app = Application::build(s).await?;
     let db = app.db().clone();

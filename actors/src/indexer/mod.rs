@@ -162,8 +162,10 @@ impl Inner {
         match leads {
             Ok(true) => {
                 let mut outcome = Ok(());
-                for _ in 0..RANGES_PER_TICK {
-                    match self.step(&mut st).await {
+                for n in 0..RANGES_PER_TICK {
+                    // The head and the block under the cursor are looked at once a tick: the
+                    // ranges after that continue from the cursor this tick wrote.
+                    match self.step(&mut st, n == 0).await {
                         Ok(true) => continue,
                         Ok(false) => break,
                         Err(e) => {
@@ -205,22 +207,31 @@ impl Inner {
     }
 
     /// One range (or one rollback). True when there is more to read at once.
-    async fn step(&self, st: &mut State) -> Result<bool, StepError> {
-        let head = self.chain.block_number().await?;
+    async fn step(&self, st: &mut State, first: bool) -> Result<bool, StepError> {
+        let head = match (first, st.head) {
+            (false, Some(h)) => h,
+            _ => self.chain.block_number().await?,
+        };
         st.head = Some(head);
         let start = self.settings.start_block;
-        let (cursor, hash) = match store::cursor(&self.db).await? {
-            Some((b, h)) => (Some(b), h.and_then(|h| h.parse::<B256>().ok())),
-            None => (None, None),
+        let cursor = if first {
+            let (cursor, hash) = match store::cursor(&self.db).await? {
+                Some((b, h)) => (Some(b), h.and_then(|h| h.parse::<B256>().ok())),
+                None => (None, None),
+            };
+            // A cursor without a hash was final when written (see below): nothing to check.
+            if let (Some(c), Some(h)) = (cursor, hash) {
+                if self.hash_at(c).await? != Some(h) {
+                    self.roll_back(st, c).await?;
+                    return Ok(true);
+                }
+                st.window.record(c, h);
+            }
+            cursor
+        } else {
+            st.cursor
         };
         st.cursor = cursor;
-        if let (Some(c), Some(h)) = (cursor, hash) {
-            if self.hash_at(c).await? != Some(h) {
-                self.roll_back(st, c).await?;
-                return Ok(true);
-            }
-            st.window.record(c, h);
-        }
         let from = cursor.map_or(start, |c| c + 1).max(start);
         if from > head {
             return Ok(false);
@@ -233,7 +244,13 @@ impl Inner {
             &mut st.size,
         )
         .await?;
-        let end_hash = self.hash_at(end).await?;
+        // Blocks deeper than a reorg reaches are final: their hash is not needed to find an
+        // ancestor, so catching up asks for none.
+        let end_hash = if head.saturating_sub(end) <= self.settings.reorg_depth {
+            self.hash_at(end).await?
+        } else {
+            None
+        };
         let ledger_events: Vec<ledger::LedgerEvent> = match &self.settings.ledger {
             Some(a) => found.iter().filter_map(|l| ledger::decode(l, a)).collect(),
             None => Vec::new(),

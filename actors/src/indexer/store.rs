@@ -150,25 +150,44 @@ pub async fn recompute(
             _ => {}
         }
     }
-    votes::Entity::delete_many()
-        .filter(votes::Column::Wallet.eq(wallet))
-        .filter(votes::Column::JournalId.eq(journal_id))
-        .exec(db)
-        .await?;
-    if let Some(s) = standing {
-        votes::Entity::insert(votes::ActiveModel {
-            wallet: Set(wallet.to_string()),
-            journal_id: Set(journal_id),
-            value: Set(s.value),
-            tag: Set(s.tag.clone()),
-            tx: Set(s.tx.clone()),
-            block: Set(s.block),
-            log_index: Set(s.log_index),
-            feedback_index: Set(s.feedback_index),
-            created_at: Set(s.created_at),
-        })
-        .exec_without_returning(db)
-        .await?;
+    // An upsert, not a delete and an insert: the indexer and a report of the same vote may
+    // recompute one pair at the same time.
+    match standing {
+        Some(s) => {
+            votes::Entity::insert(votes::ActiveModel {
+                wallet: Set(wallet.to_string()),
+                journal_id: Set(journal_id),
+                value: Set(s.value),
+                tag: Set(s.tag.clone()),
+                tx: Set(s.tx.clone()),
+                block: Set(s.block),
+                log_index: Set(s.log_index),
+                feedback_index: Set(s.feedback_index),
+                created_at: Set(s.created_at),
+            })
+            .on_conflict(
+                OnConflict::columns([votes::Column::Wallet, votes::Column::JournalId])
+                    .update_columns([
+                        votes::Column::Value,
+                        votes::Column::Tag,
+                        votes::Column::Tx,
+                        votes::Column::Block,
+                        votes::Column::LogIndex,
+                        votes::Column::FeedbackIndex,
+                        votes::Column::CreatedAt,
+                    ])
+                    .to_owned(),
+            )
+            .exec_without_returning(db)
+            .await?;
+        }
+        None => {
+            votes::Entity::delete_many()
+                .filter(votes::Column::Wallet.eq(wallet))
+                .filter(votes::Column::JournalId.eq(journal_id))
+                .exec(db)
+                .await?;
+        }
     }
     Ok(())
 }
