@@ -10,6 +10,8 @@ SVC_PORT="${SVC_PORT:-18080}"
 MIN_PORT="${MIN_PORT:-18081}"
 
 . bench/lib.sh
+# The rate limits are on, above the load: their cost is part of the figure.
+high_limits
 ensure_wrk
 cargo build --release --locked --workspace --bins --examples >&2
 

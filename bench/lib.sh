@@ -1,5 +1,16 @@
 # Shared by the bench scripts: wrk installation and a measuring function.
 
+# Load comes from one address, so the rate limits are off unless a script turns them on with
+# limits above its load (high_limits).
+export JM__LIMITS__ENABLED="${JM__LIMITS__ENABLED:-false}"
+high_limits() {
+  export JM__LIMITS__ENABLED=true
+  local c
+  for c in RPC AUTH PAY PUBLISH READS; do
+    export JM__LIMITS__${c}__PER_MINUTE=1000000000 JM__LIMITS__${c}__BURST=1000000000
+  done
+}
+
 # The release binaries (CARGO_TARGET_DIR is honoured), as an absolute path.
 REL="$(realpath -m "${CARGO_TARGET_DIR:-target}")/release"
 

@@ -120,7 +120,11 @@ async fn main() -> anyhow::Result<()> {
     s.log.filter = "warn".into();
     let mut prepare = s.clone();
     prepare.indexer.enabled = false;
-    Application::build(prepare).await?.handle().stop(true).await;
+    // (A server that never ran would wait for ever on stop: run it, then stop it.)
+    let prepared = Application::build(prepare).await?;
+    let stop = prepared.handle();
+    actix_web::rt::spawn(prepared.run_until_stopped());
+    stop.stop(true).await;
     let started = Instant::now();
     let app = Application::build(s).await?;
     let db = app.db().clone();

@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Runs every check and test: formatting, lints, the contract artifacts, unit tests and the
-# integration suite on SQLite, then the integration suite again on PostgreSQL when
-# TEST_DATABASE_URL is set. Installs what it needs (npm packages pinned in package.json).
+# integration suite on SQLite, schemathesis against the OpenAPI document of a running devnet
+# service, then the integration suite again on PostgreSQL when TEST_DATABASE_URL is set.
+# Installs what it needs (npm packages pinned in package.json, schemathesis pinned in
+# scripts/schemathesis-requirements.txt into .venv).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -17,6 +19,10 @@ cargo clippy --workspace --all-targets --locked -- -D warnings
 
 echo "== unit and integration tests on SQLite"
 cargo nextest run --workspace --locked --no-fail-fast
+
+echo "== schemathesis against /api/openapi.json of a devnet service"
+cargo build --locked --workspace --bins
+bash scripts/schemathesis.sh debug
 
 if [ -n "${TEST_DATABASE_URL:-}" ]; then
   echo "== integration tests on PostgreSQL"

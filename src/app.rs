@@ -1,6 +1,6 @@
 //! The application: settings in, a bound HTTP server out. Tests build it on port 0.
 
-use std::net::TcpListener;
+use std::net::{SocketAddr, TcpListener};
 use std::panic::AssertUnwindSafe;
 use std::sync::Arc;
 use std::time::Duration;
@@ -17,7 +17,7 @@ use jm_chain::client::ChainClient;
 use jm_chain::facilitator::Facilitator;
 use journal_market_actors::audit::engine::{Builtin, Engine, LlmSettings, WithLlm};
 use journal_market_actors::audit::{AuditHandle, AuditSettings};
-use journal_market_actors::chain_watch::ChainWatchHandle;
+use journal_market_actors::chain_watch::{ChainWatchHandle, PanicFault};
 use journal_market_actors::clock::{SharedClock, SystemClock};
 use journal_market_actors::health::HealthRegistry;
 use journal_market_actors::indexer::{IndexerHandle, IndexerSettings};
@@ -26,12 +26,16 @@ use journal_market_actors::settlement::{
     HttpSettler, LocalSettler, SettlementHandle, SettlementSettings, Settler,
 };
 use sea_orm::DatabaseConnection;
+use tracing::Instrument;
 
 use crate::chain::{self, ChainAddresses};
 use crate::config::Settings;
 use crate::error::ApiError;
+use crate::metrics::middleware::RecordMetrics;
 use crate::quotes::Quotes;
-use crate::rpc::proxy::RpcProxy;
+use crate::ratelimit::RateLimits;
+use crate::rpc::params::Limits;
+use crate::rpc::proxy::{ProxySettings, RpcProxy};
 use crate::state::{AppState, ChainParts, PaymentParts, Workers};
 use crate::{db, import, routes};
 
@@ -39,6 +43,8 @@ pub struct Application {
     port: u16,
     server: Server,
     state: web::Data<AppState>,
+    /// The metrics listener's address and server, when `metrics.listen` is set.
+    metrics: Option<(SocketAddr, Server)>,
 }
 
 impl Application {
@@ -66,6 +72,13 @@ impl Application {
         let listener = TcpListener::bind(&settings.server.listen)
             .map_err(|e| anyhow::anyhow!("cannot listen on {}: {e}", settings.server.listen))?;
         let port = listener.local_addr()?.port();
+        let metrics_listener =
+            match settings.metrics.listen.trim() {
+                "" => None,
+                addr => Some(TcpListener::bind(addr).map_err(|e| {
+                    anyhow::anyhow!("cannot listen on {addr} (metrics.listen): {e}")
+                })?),
+            };
         let health = HealthRegistry::new();
         // One chain client for every chain call of the service (not the public RPC proxy).
         let client = ChainClient::new(
@@ -112,15 +125,29 @@ impl Application {
             },
         ));
         let server = http_server(listener, state.clone(), &settings)?;
+        let metrics = match metrics_listener {
+            Some(l) => {
+                let addr = l.local_addr()?;
+                tracing::info!("metrics on http://{addr}/metrics");
+                Some((addr, crate::metrics::scrape::server(l, state.clone())?))
+            }
+            None => None,
+        };
         Ok(Application {
             port,
             server,
             state,
+            metrics,
         })
     }
 
     pub fn port(&self) -> u16 {
         self.port
+    }
+
+    /// Where `GET /metrics` is served, when `metrics.listen` is set.
+    pub fn metrics_addr(&self) -> Option<SocketAddr> {
+        self.metrics.as_ref().map(|(addr, _)| *addr)
     }
 
     pub fn db(&self) -> &DatabaseConnection {
@@ -137,8 +164,19 @@ impl Application {
         self.server.handle()
     }
 
+    /// Serves until the public server stops; the metrics listener stops with it.
     pub async fn run_until_stopped(self) -> std::io::Result<()> {
-        self.server.await
+        let Some((_, metrics)) = self.metrics else {
+            return self.server.await;
+        };
+        let metrics_handle = metrics.handle();
+        let metrics_task = actix_web::rt::spawn(metrics);
+        let served = self.server.await;
+        metrics_handle.stop(true).await;
+        if let Ok(Err(e)) = metrics_task.await {
+            tracing::warn!(error = %e, "the metrics listener failed");
+        }
+        served
     }
 }
 
@@ -320,6 +358,9 @@ fn session_settings(s: &Settings, client: &ChainClient) -> SessionSettings {
         chain: client.clone(),
         call_timeout: Duration::from_millis(s.chain.rpc_timeout_ms),
         max_in_flight: s.auth.max_in_flight,
+        max_chain_checks: s.auth.max_chain_checks,
+        signature_gas: s.auth.signature_gas,
+        max_failures: s.auth.max_failures.max(1),
         purge_every: Duration::from_secs(s.auth.purge_every_secs.max(1)),
     }
 }
@@ -337,12 +378,28 @@ fn chain_parts(
         client.clone(),
         Duration::from_secs(c.check_interval_secs.max(1)),
         health,
+        PanicFault(
+            Some(c.fault_panic_file.trim())
+                .filter(|p| !p.is_empty())
+                .map(std::path::PathBuf::from),
+        ),
     );
+    let r = &settings.rpc;
     let rpc = RpcProxy::new(
-        chain::rpc_urls(settings),
-        c.chain_id,
-        timeout,
-        c.reorg_safe_distance,
+        ProxySettings {
+            upstreams: chain::proxy_rpc_urls(settings),
+            chain_id: c.chain_id,
+            timeout,
+            safe_distance: c.reorg_safe_distance,
+            limits: Limits {
+                gas_cap: r.gas_cap,
+                fee_history_blocks: r.fee_history_blocks.max(1),
+                max_state_age: r.max_state_age,
+                head: None,
+            },
+            cache_bytes: r.cache_bytes,
+            max_answer_bytes: r.max_answer_bytes,
+        },
         watch.clone(),
     )?;
     let quotes = Quotes::new(
@@ -397,9 +454,22 @@ fn http_server(
     let compress = settings.server.compress;
     let origin = settings.origin().to_string();
     let max_body = settings.server.max_body_bytes;
+    let limits = Arc::new(RateLimits::new(&settings.limits)?);
+    let idle = limits.clone();
+    actix_web::rt::spawn(async move {
+        let mut every = tokio::time::interval(Duration::from_secs(60));
+        loop {
+            every.tick().await;
+            idle.forget_idle();
+        }
+    });
+    let metrics = state.metrics.clone();
+    let metrics_on = !settings.metrics.listen.trim().is_empty();
     let mut server = HttpServer::new(move || {
         let cookie_name = cookie_name.clone();
         let origin = origin.clone();
+        let limits = limits.clone();
+        let prefix_len = prefix.len();
         App::new()
             .app_data(state.clone())
             .app_data(
@@ -425,21 +495,49 @@ fn http_server(
             .app_data(web::PayloadConfig::default().limit(max_body))
             .wrap_fn(move |req, srv| {
                 // One layer for what every request needs:
+                // - rate limits per client IP and route class (429 with Retry-After);
                 // - a cookie-authenticated change from another site's page is refused (CSRF);
                 //   requests without Origin come from non-browser clients, and SameSite=Lax
                 //   keeps browsers from sending the cookie on cross-site POSTs anyway;
                 // - a panic below answers 500 with a JSON body instead of dropping the
                 //   connection; the panic goes to the log, not to the client;
                 // - the access log, built only when its level is enabled.
+                // - a request id, in every log line of the request and in the answer;
+                let id = crate::request_id::of(
+                    req.headers()
+                        .get(crate::request_id::HEADER)
+                        .and_then(|v| v.to_str().ok()),
+                );
+                let span = tracing::info_span!("request", id = %id);
                 let line = tracing::enabled!(target: "journal_market::http", tracing::Level::INFO)
                     .then(|| format!("{} {}", req.method(), req.path()));
                 let started = std::time::Instant::now();
-                let answer = match foreign_origin(&req, &cookie_name, &origin) {
-                    Some(reason) => {
-                        let resp = ApiError::Forbidden(reason).error_response();
+                let refusal = match limits.check(
+                    req.path().get(prefix_len..).unwrap_or(""),
+                    req.peer_addr().map(|a| a.ip()),
+                    req.headers()
+                        .get("x-forwarded-for")
+                        .and_then(|v| v.to_str().ok()),
+                ) {
+                    Err(l) => {
+                        // Whole seconds, rounded up: a client that waits them gets through.
+                        let secs = l.retry_after.as_secs() + 1;
+                        Some(ApiError::RateLimited {
+                            message: format!(
+                                "too many {} requests from this address; retry in {secs} s",
+                                l.class.name()
+                            ),
+                            retry_after_secs: secs,
+                        })
+                    }
+                    Ok(()) => foreign_origin(&req, &cookie_name, &origin).map(ApiError::Forbidden),
+                };
+                let answer = match refusal {
+                    Some(e) => {
+                        let resp = e.error_response();
                         Either::Left(futures::future::ready(Ok(req.into_response(resp))))
                     }
-                    None => Either::Right(AssertUnwindSafe(srv.call(req)).catch_unwind().map(|res| {
+                    None => Either::Right(AssertUnwindSafe(srv.call(req).instrument(span.clone())).catch_unwind().map(|res| {
                         res.unwrap_or_else(|_| {
                             tracing::error!("a request handler panicked");
                             Err(ApiError::internal(anyhow::anyhow!("handler panicked")).into())
@@ -447,18 +545,32 @@ fn http_server(
                     })),
                 };
                 async move {
-                    let res = answer.await;
+                    let mut res = answer.await;
+                    if let Ok(r) = &mut res
+                        && let Ok(v) = header::HeaderValue::from_str(&id)
+                    {
+                        r.headers_mut()
+                            .insert(header::HeaderName::from_static(crate::request_id::HEADER), v);
+                    }
                     if let Some(line) = line {
                         let status = match &res {
                             Ok(r) => r.status(),
                             Err(e) => e.as_response_error().status_code(),
                         };
-                        tracing::info!(target: "journal_market::http", "{line} {} {:.2}ms", status.as_u16(), started.elapsed().as_secs_f64() * 1000.0);
+                        span.in_scope(|| {
+                            tracing::info!(target: "journal_market::http", "{line} {} {:.2}ms", status.as_u16(), started.elapsed().as_secs_f64() * 1000.0)
+                        });
                     }
                     res
                 }
             })
             .wrap(middleware::Condition::new(compress, middleware::Compress::default()))
+            // Outermost: counts and times what the client gets, refusals and panics included.
+            // Off (not even counted) without a metrics listener.
+            .wrap(middleware::Condition::new(
+                metrics_on,
+                RecordMetrics(metrics.clone()),
+            ))
             .service(web::scope(&prefix).configure(routes::configure))
             .default_service(web::to(|| async {
                 HttpResponse::from_error(ApiError::not_found(
@@ -466,6 +578,10 @@ fn http_server(
                 ))
             }))
     })
+    // SIGTERM: stop accepting, let requests in flight (and the settlements they wait for)
+    // finish within the grace period; a payment cut off then stays a pending row that the next
+    // start, or another instance, reconciles with the chain.
+    .shutdown_timeout(settings.server.shutdown_grace_secs)
     .listen(listener)?;
     if settings.server.workers > 0 {
         server = server.workers(settings.server.workers);

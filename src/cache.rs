@@ -2,10 +2,13 @@
 //! [`TtlCache::invalidate`]; the time-to-live bounds how stale another instance's writes look.
 
 use std::hash::Hash;
+use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 use dashmap::DashMap;
+
+use crate::metrics::CacheStats;
 
 /// Entries beyond this are dropped wholesale; keys come from client input (tickers, slugs), so
 /// the map must not grow without bound.
@@ -15,9 +18,12 @@ pub struct TtlCache<K, V> {
     ttl: Duration,
     generation: AtomicU64,
     map: DashMap<K, (Instant, u64, V)>,
-    /// One recomputation at a time: when an entry expires under load, one request recomputes
-    /// it while the others are served the previous value instead of all hitting the database.
-    refresh: tokio::sync::Mutex<()>,
+    /// One recomputation per key at a time: when an entry expires under load, one request
+    /// recomputes it while the others are served the previous value (or wait for this one)
+    /// instead of all hitting the database. Other keys never wait on it. An entry lives only
+    /// while its key is being computed.
+    flights: DashMap<K, Arc<tokio::sync::Mutex<()>>>,
+    stats: CacheStats,
 }
 
 impl<K: Eq + Hash + Clone, V: Clone> TtlCache<K, V> {
@@ -26,7 +32,8 @@ impl<K: Eq + Hash + Clone, V: Clone> TtlCache<K, V> {
             ttl,
             generation: AtomicU64::new(0),
             map: DashMap::new(),
-            refresh: tokio::sync::Mutex::new(()),
+            flights: DashMap::new(),
+            stats: CacheStats::default(),
         }
     }
 
@@ -47,6 +54,11 @@ impl<K: Eq + Hash + Clone, V: Clone> TtlCache<K, V> {
             self.map.clear();
         }
         self.map.insert(key, (Instant::now(), generation, value));
+    }
+
+    /// Answers [`TtlCache::get_or_try`] served from memory (hits) and computed (misses).
+    pub fn stats(&self) -> &CacheStats {
+        &self.stats
     }
 
     pub fn generation(&self) -> u64 {
@@ -73,27 +85,40 @@ impl<K: Eq + Hash + Clone, V: Clone> TtlCache<K, V> {
         Fut: std::future::Future<Output = Result<V, E>>,
     {
         if let Some(v) = self.get(&key) {
+            self.stats.hit();
             return Ok(v);
         }
         if self.ttl.is_zero() {
+            self.stats.miss();
             return compute().await;
         }
-        let _guard = match self.refresh.try_lock() {
-            Ok(g) => g,
-            Err(_) => {
-                if let Some(v) = self.stale(&key) {
-                    return Ok(v);
+        let flight = self.flights.entry(key.clone()).or_default().clone();
+        let outcome = async {
+            let _guard = match flight.try_lock() {
+                Ok(g) => g,
+                Err(_) => {
+                    if let Some(v) = self.stale(&key) {
+                        self.stats.hit();
+                        return Ok(v);
+                    }
+                    flight.lock().await
                 }
-                self.refresh.lock().await
+            };
+            if let Some(v) = self.get(&key) {
+                self.stats.hit();
+                return Ok(v);
             }
-        };
-        if let Some(v) = self.get(&key) {
-            return Ok(v);
+            self.stats.miss();
+            let generation = self.generation();
+            let v = compute().await?;
+            self.put(key.clone(), generation, v.clone());
+            Ok(v)
         }
-        let generation = self.generation();
-        let v = compute().await?;
-        self.put(key, generation, v.clone());
-        Ok(v)
+        .await;
+        // The last one out removes the key's entry (the map's reference and ours remain).
+        self.flights
+            .remove_if(&key, |_, f| Arc::strong_count(f) <= 2);
+        outcome
     }
 }
 
@@ -125,7 +150,6 @@ mod tests {
 
     #[tokio::test]
     async fn one_recomputation_at_a_time() {
-        use std::sync::Arc;
         use std::sync::atomic::AtomicUsize;
         let c: Arc<TtlCache<&str, u32>> = Arc::new(TtlCache::new(Duration::from_secs(60)));
         let runs = Arc::new(AtomicUsize::new(0));
@@ -150,6 +174,33 @@ mod tests {
             1,
             "concurrent misses computed once"
         );
+    }
+
+    #[tokio::test]
+    async fn other_keys_do_not_wait() {
+        let c: Arc<TtlCache<&str, u32>> = Arc::new(TtlCache::new(Duration::from_secs(60)));
+        let (release, held) = tokio::sync::oneshot::channel::<()>();
+        let slow = {
+            let c = c.clone();
+            tokio::spawn(async move {
+                c.get_or_try("slow", || async {
+                    held.await.ok();
+                    Ok::<_, ()>(1)
+                })
+                .await
+            })
+        };
+        tokio::task::yield_now().await;
+        // "slow" is being computed and will not finish until released: another key's miss
+        // is computed meanwhile, without waiting for it.
+        assert_eq!(
+            c.get_or_try("fast", || async { Ok::<_, ()>(2) }).await,
+            Ok(2)
+        );
+        assert!(!slow.is_finished());
+        release.send(()).unwrap();
+        assert_eq!(slow.await.unwrap(), Ok(1));
+        assert!(c.flights.is_empty(), "no entry outlives its computation");
     }
 
     #[test]

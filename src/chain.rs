@@ -107,6 +107,18 @@ pub fn rpc_urls(s: &Settings) -> Vec<String> {
         .collect()
 }
 
+/// The public proxy's upstreams: `chain.proxy_rpc_urls`, or the service's own when empty.
+pub fn proxy_rpc_urls(s: &Settings) -> Vec<String> {
+    if s.chain.proxy_rpc_urls.is_empty() {
+        return rpc_urls(s);
+    }
+    s.chain
+        .proxy_rpc_urls
+        .iter()
+        .map(|u| u.expose().to_string())
+        .collect()
+}
+
 /// The "ticker" of the ETH / USD feed among the quotes.
 pub const ETH: &str = "ETH";
 

@@ -44,6 +44,8 @@ pub struct Settings {
     pub demo: DemoSettings,
     pub cache: CacheSettings,
     pub chain: ChainSettings,
+    pub rpc: RpcSettings,
+    pub limits: LimitSettings,
     pub payments: PaymentSettings,
     pub auth: AuthSettings,
     pub publish: PublishSettings,
@@ -51,6 +53,7 @@ pub struct Settings {
     pub indexer: IndexerConfig,
     pub wallet: WalletSettings,
     pub log: LogSettings,
+    pub metrics: MetricsSettings,
 }
 
 #[derive(Debug, Clone, Deserialize)]
@@ -61,6 +64,7 @@ pub struct ServerSettings {
     pub max_body_bytes: usize,
     pub workers: usize,
     pub compress: bool,
+    pub shutdown_grace_secs: u64,
 }
 
 #[derive(Debug, Clone, Deserialize)]
@@ -86,6 +90,8 @@ pub struct ChainSettings {
     pub chain_id: u64,
     /// May carry a provider key in the URL, hence secrets.
     pub rpc_urls: Vec<Secret>,
+    /// Upstreams of the public proxy (`POST /rpc`); empty: `rpc_urls`.
+    pub proxy_rpc_urls: Vec<Secret>,
     pub usdg: String,
     pub permit2: String,
     pub permit2_proxy: String,
@@ -106,6 +112,41 @@ pub struct ChainSettings {
     pub devnet_file: String,
     #[serde(default)]
     pub stock_tokens: BTreeMap<String, StockTokenSettings>,
+    /// Test-only: while a file exists at this path, every ChainWatch check panics (the actor is
+    /// dead, restarted and counted until the file is removed). Not in config.toml on purpose.
+    #[serde(default)]
+    pub fault_panic_file: String,
+}
+
+/// The public JSON-RPC proxy's limits.
+#[derive(Debug, Clone, Deserialize)]
+pub struct RpcSettings {
+    pub gas_cap: u64,
+    pub fee_history_blocks: u64,
+    pub max_state_age: u64,
+    pub cache_bytes: u64,
+    pub max_answer_bytes: usize,
+    pub body_timeout_ms: u64,
+}
+
+/// Rate limits per client IP and route class.
+#[derive(Debug, Clone, Deserialize)]
+pub struct LimitSettings {
+    pub enabled: bool,
+    /// Peers whose `X-Forwarded-For` is believed (the reverse proxies in front).
+    pub trusted_proxies: Vec<String>,
+    pub rpc: ClassLimit,
+    pub auth: ClassLimit,
+    pub pay: ClassLimit,
+    pub publish: ClassLimit,
+    pub reads: ClassLimit,
+}
+
+/// A sustained rate and the burst allowed above it.
+#[derive(Debug, Clone, Deserialize)]
+pub struct ClassLimit {
+    pub per_minute: u32,
+    pub burst: u32,
 }
 
 #[derive(Debug, Clone, Deserialize, PartialEq)]
@@ -139,6 +180,9 @@ pub struct AuthSettings {
     pub session_ttl_days: u64,
     pub session_cache_secs: u64,
     pub max_in_flight: usize,
+    pub max_chain_checks: usize,
+    pub signature_gas: u64,
+    pub max_failures: u32,
     pub purge_every_secs: u64,
 }
 
@@ -176,6 +220,12 @@ pub struct IndexerConfig {
 #[derive(Debug, Clone, Deserialize)]
 pub struct WalletSettings {
     pub wc_project_id: String,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+pub struct MetricsSettings {
+    /// Address of the Prometheus listener (`GET /metrics`); empty: no listener.
+    pub listen: String,
 }
 
 #[derive(Debug, Clone, Deserialize)]
@@ -261,6 +311,7 @@ mod tests {
         assert_eq!(s.server.api_prefix, "/api");
         assert_eq!(s.database.url.expose(), "sqlite://data/journal-market.db");
         assert_eq!(s.chain.chain_id, 4663);
+        assert_eq!(s.metrics.listen, "", "no metrics listener unless asked for");
     }
 
     #[test]

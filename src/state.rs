@@ -15,6 +15,7 @@ use sea_orm::DatabaseConnection;
 use crate::cache::TtlCache;
 use crate::chain::ChainAddresses;
 use crate::config::Settings;
+use crate::metrics::Metrics;
 use crate::queries::journals::LiveJournal;
 use crate::quotes::Quotes;
 use crate::rpc::proxy::RpcProxy;
@@ -49,6 +50,8 @@ pub struct AppState {
     pub clock: SharedClock,
     /// `GET /token.json`'s last answer.
     pub ledger: crate::services::ledger::LedgerCache,
+    /// Counted as requests are answered; read by the metrics listener.
+    pub metrics: Arc<Metrics>,
 }
 
 /// The actors and clock a request may use beyond the chain parts.
@@ -107,6 +110,7 @@ impl AppState {
             ledger: crate::services::ledger::LedgerCache::new(Duration::from_millis(
                 settings_ledger_age,
             )),
+            metrics: Arc::new(Metrics::new()),
         }
     }
 

@@ -2,6 +2,8 @@
 //! configured chain id and that code exists at every contract the service relies on. Handlers
 //! read the last status without a round-trip; payments open only while it is ready.
 
+use std::path::PathBuf;
+use std::sync::atomic::AtomicBool;
 use std::sync::{Arc, RwLock};
 use std::time::Duration;
 
@@ -13,6 +15,7 @@ use jm_chain::client::{ChainClient, short};
 use serde::Serialize;
 
 use crate::health::HealthRegistry;
+use crate::supervise::{self, Turn};
 
 const NAME: &str = "chain_watch";
 
@@ -89,59 +92,74 @@ impl Probe {
     }
 }
 
+/// Test-only: while a file exists at this path, every check panics (its actor is dead and
+/// restarted until the file is gone).
+#[derive(Debug, Clone, Default)]
+pub struct PanicFault(pub Option<PathBuf>);
+
+impl PanicFault {
+    fn strike(&self) {
+        if let Some(path) = &self.0
+            && path.exists()
+        {
+            panic!("fault point: {} exists", path.display());
+        }
+    }
+}
+
 pub struct ChainWatch {
     probe: Arc<Probe>,
     interval: Duration,
     status: Arc<RwLock<ChainStatus>>,
     health: HealthRegistry,
-    checking: bool,
+    /// Held while a check runs.
+    checking: Arc<AtomicBool>,
+    fault: PanicFault,
 }
 
 impl ChainWatch {
     fn check(&mut self, ctx: &mut Context<Self>) {
-        if self.checking {
-            return;
-        }
-        self.checking = true;
-        let probe = self.probe.clone();
-        ctx.spawn(
-            async move { probe.check().await }
-                .into_actor(self)
-                .map(|res, act, _| {
-                    act.checking = false;
-                    act.apply(res);
-                }),
-        );
+        let (probe, status, health) =
+            (self.probe.clone(), self.status.clone(), self.health.clone());
+        let (checking, fault) = (self.checking.clone(), self.fault.clone());
+        supervise::spawn(self, ctx, NAME, &self.health, async move {
+            let Some(_turn) = Turn::begin(&checking) else {
+                return;
+            };
+            fault.strike();
+            let res = probe.check().await;
+            apply(&status, &health, res);
+        });
     }
+}
 
-    fn apply(&mut self, res: Result<u64, String>) {
-        let status = match res {
-            Ok(head) => {
-                self.health.heartbeat(NAME);
-                ChainStatus {
-                    ready: true,
-                    head: Some(head),
-                    checked_at: Some(Utc::now()),
-                    problem: None,
-                }
+fn apply(shared: &RwLock<ChainStatus>, health: &HealthRegistry, res: Result<u64, String>) {
+    let status = match res {
+        Ok(head) => {
+            health.heartbeat(NAME);
+            ChainStatus {
+                ready: true,
+                head: Some(head),
+                checked_at: Some(Utc::now()),
+                problem: None,
             }
-            Err(problem) => {
-                self.health.error(NAME, problem.clone());
-                let head = self.status.read().ok().and_then(|s| s.head);
-                ChainStatus {
-                    ready: false,
-                    head,
-                    checked_at: Some(Utc::now()),
-                    problem: Some(problem),
-                }
-            }
-        };
-        if let Ok(mut s) = self.status.write() {
-            if s.ready != status.ready {
-                tracing::info!(ready = status.ready, problem = ?status.problem, "chain status changed");
-            }
-            *s = status;
         }
+        Err(problem) => {
+            health.error(NAME, problem.clone());
+            let head = shared.read().ok().and_then(|s| s.head);
+            ChainStatus {
+                ready: false,
+                head,
+                checked_at: Some(Utc::now()),
+                problem: Some(problem),
+            }
+        }
+    };
+    if let Ok(mut s) = shared.write() {
+        if s.ready != status.ready {
+            tracing::info!(ready = status.ready, problem = ?status.problem, "chain status changed");
+        }
+        *s = status;
     }
 }
 
@@ -149,9 +167,9 @@ impl Actor for ChainWatch {
     type Context = Context<Self>;
 
     fn started(&mut self, ctx: &mut Self::Context) {
-        self.checking = false;
-        self.check(ctx);
-        ctx.run_interval(self.interval, |act, ctx| act.check(ctx));
+        supervise::every(ctx, NAME, &self.health, self.interval, |act, ctx| {
+            act.check(ctx)
+        });
     }
 }
 
@@ -176,17 +194,22 @@ impl ChainWatchHandle {
         chain: ChainClient,
         interval: Duration,
         health: HealthRegistry,
+        fault: PanicFault,
     ) -> Self {
         let status = Arc::new(RwLock::new(ChainStatus::unknown()));
         let shared = status.clone();
+        // A check is bounded by four RPC time limits (see `Probe::check`).
+        let turn = targets.call_timeout * 4;
         let probe = Arc::new(Probe::new(targets, chain));
-        health.heartbeat(NAME);
+        health.register(NAME, interval * 3 + turn.max(supervise::TURN));
+        let checking = Arc::new(AtomicBool::new(false));
         let addr = Supervisor::start(move |_| ChainWatch {
             probe: probe.clone(),
             interval,
             status: shared.clone(),
             health: health.clone(),
-            checking: false,
+            checking: checking.clone(),
+            fault: fault.clone(),
         });
         ChainWatchHandle {
             _addr: addr,

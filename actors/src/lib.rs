@@ -10,3 +10,4 @@ pub mod health;
 pub mod indexer;
 pub mod session;
 pub mod settlement;
+pub mod supervise;

@@ -182,6 +182,12 @@ impl ChainError {
             if *code == 3 || message.to_ascii_lowercase().contains("revert"))
     }
 
+    /// Whether the node said the call ran out of the gas it was given.
+    pub fn out_of_gas(&self) -> bool {
+        matches!(self, ChainError::Rpc { message, .. }
+            if { let m = message.to_ascii_lowercase(); m.contains("out of gas") || m.contains("outofgas") })
+    }
+
     pub fn of(e: &TransportError) -> ChainError {
         match e.as_error_resp() {
             Some(p) => ChainError::Rpc {

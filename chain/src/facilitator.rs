@@ -389,7 +389,15 @@ impl Facilitator {
         let permit = check_terms(p, r, self.chain_id, self.usdg, self.proxy, now)
             .map_err(SettleError::Invalid)?;
         let hash = permit.permit.signing_hash(self.chain_id, self.permit2);
-        match signature::verify_hash(&self.reader, permit.from, hash, &permit.signature).await {
+        match signature::verify_hash(
+            &self.reader,
+            permit.from,
+            hash,
+            &permit.signature,
+            signature::SIGNATURE_GAS,
+        )
+        .await
+        {
             Ok(()) => Ok(permit),
             Err(signature::SignatureError::Chain(e)) => Err(SettleError::Chain(e)),
             Err(e) => Err(SettleError::Invalid(invalid(

@@ -14,6 +14,9 @@ use crate::client::ChainError;
 /// The 32-byte suffix of an EIP-6492 wrapped signature.
 pub const MAGIC_6492: B256 =
     b256!("0x6492649264926492649264926492649264926492649264926492649264926492");
+/// Gas allowed to a wallet's signature check (ERC-1271, or EIP-6492's deploy and check) unless
+/// the caller says otherwise: a wallet that burns more is refused rather than waited for.
+pub const SIGNATURE_GAS: u64 = 3_000_000;
 /// `isValidSignature` answers this for a valid signature.
 const ERC1271_OK: [u8; 4] = [0x16, 0x26, 0xba, 0x7e];
 
@@ -73,15 +76,17 @@ pub fn recover(hash: &B256, sig: &[u8]) -> Result<Address, SignatureError> {
 
 /// Checks `sig` over `hash` for `signer`, asking the chain only when it must: an ECDSA signature
 /// by the address's own key proves control without a call, so EOAs sign in while the chain is
-/// down; otherwise EIP-6492, then ERC-1271, as protocols.md orders them.
+/// down; otherwise EIP-6492, then ERC-1271, as protocols.md orders them. A contract's check
+/// gets at most `gas`; running out of it is a rejection.
 pub async fn verify_hash<P: Provider>(
     provider: &P,
     signer: Address,
     hash: B256,
     sig: &[u8],
+    gas: u64,
 ) -> Result<(), SignatureError> {
-    if sig.len() >= 32 && sig[sig.len() - 32..] == MAGIC_6492[..] {
-        return verify_6492(provider, signer, hash, sig).await;
+    if is_6492(sig) {
+        return verify_6492(provider, signer, hash, sig, gas).await;
     }
     let ecdsa = recover(&hash, sig);
     if ecdsa.as_ref() == Ok(&signer) {
@@ -94,6 +99,7 @@ pub async fn verify_hash<P: Provider>(
     if !code.is_empty() {
         let answer = ISmartWallet::new(signer, provider)
             .isValidSignature(hash, Bytes::copy_from_slice(sig))
+            .gas(gas)
             .call()
             .await;
         return match answer {
@@ -112,14 +118,20 @@ pub async fn verify_hash<P: Provider>(
     }
 }
 
+/// Whether `sig` is an EIP-6492 wrapped signature (of a wallet not yet deployed).
+pub fn is_6492(sig: &[u8]) -> bool {
+    sig.len() >= 32 && sig[sig.len() - 32..] == MAGIC_6492[..]
+}
+
 /// A personal_sign signature over `message`.
 pub async fn verify_message<P: Provider>(
     provider: &P,
     signer: Address,
     message: &str,
     sig: &[u8],
+    gas: u64,
 ) -> Result<(), SignatureError> {
-    verify_hash(provider, signer, eip191_hash_message(message), sig).await
+    verify_hash(provider, signer, eip191_hash_message(message), sig, gas).await
 }
 
 /// The deployless EIP-6492 validator: its constructor runs in an `eth_call` with no `to`,
@@ -129,12 +141,15 @@ async fn verify_6492<P: Provider>(
     signer: Address,
     hash: B256,
     sig: &[u8],
+    gas: u64,
 ) -> Result<(), SignatureError> {
     let mut code = artifacts::bytecode("UniversalSigValidator")
         .map_err(|e| SignatureError::Chain(e.to_string()))?
         .to_vec();
     code.extend_from_slice(&(signer, hash, Bytes::copy_from_slice(sig)).abi_encode_params());
-    let tx = TransactionRequest::default().input(Bytes::from(code).into());
+    let tx = TransactionRequest::default()
+        .input(Bytes::from(code).into())
+        .gas_limit(gas);
     match provider.call(tx).await {
         Ok(out) if out.as_ref() == [1u8] => Ok(()),
         Ok(_) => Err(SignatureError::ContractRejected),
@@ -147,7 +162,8 @@ async fn verify_6492<P: Provider>(
 /// limit) means the chain could not be asked: no verdict (503, not 401).
 fn rejected_or_unknown(e: &alloy::transports::TransportError) -> SignatureError {
     match ChainError::of(e) {
-        c if c.reverted() => SignatureError::ContractRejected,
+        // Running out of the gas it was given is the wallet's doing, as a revert is.
+        c if c.reverted() || c.out_of_gas() => SignatureError::ContractRejected,
         c => SignatureError::Chain(c.to_string()),
     }
 }
@@ -224,6 +240,10 @@ mod tests {
         );
         assert_eq!(
             rejected_or_unknown(&answer(-32000, "execution reverted: bad sig")),
+            SignatureError::ContractRejected
+        );
+        assert_eq!(
+            rejected_or_unknown(&answer(-32000, "out of gas")),
             SignatureError::ContractRejected
         );
         assert!(matches!(

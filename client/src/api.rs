@@ -247,6 +247,9 @@ pub struct Readiness {
     /// `ok`, or why payments and chain reads are unavailable.
     pub chain: String,
     pub chain_head: Option<u64>,
+    /// `ok`, or which actors are dead or stale (`/health/actors` has the detail).
+    #[serde(default)]
+    pub actors: String,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub error: Option<String>,
 }
@@ -262,6 +265,7 @@ pub struct Quote {
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
 #[cfg_attr(feature = "openapi", derive(ToSchema))]
 pub struct NonceRequest {
+    #[cfg_attr(feature = "openapi", schema(pattern = "^0x[0-9a-fA-F]{40}$"))]
     pub address: String,
 }
 
@@ -275,9 +279,12 @@ pub struct NonceResponse {
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
 #[cfg_attr(feature = "openapi", derive(ToSchema))]
 pub struct VerifyRequest {
+    #[cfg_attr(feature = "openapi", schema(pattern = "^0x[0-9a-fA-F]{40}$"))]
     pub address: String,
+    #[cfg_attr(feature = "openapi", schema(pattern = "^[A-Za-z0-9]{1,64}$"))]
     pub nonce: String,
     /// `personal_sign` signature over the issued message, 0x-hex.
+    #[cfg_attr(feature = "openapi", schema(pattern = "^0x([0-9a-fA-F]{2})+$"))]
     pub signature: String,
 }
 
@@ -372,6 +379,8 @@ pub struct Saved {
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
 #[cfg_attr(feature = "openapi", derive(ToSchema))]
 pub struct JournalRef {
+    #[serde(deserialize_with = "integral")]
+    #[cfg_attr(feature = "openapi", schema(minimum = 1, maximum = 2147483647))]
     pub id: i64,
 }
 
@@ -404,7 +413,10 @@ pub struct AuditOutcome {
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
 #[cfg_attr(feature = "openapi", derive(ToSchema))]
 pub struct MintedInput {
+    #[serde(deserialize_with = "integral")]
+    #[cfg_attr(feature = "openapi", schema(minimum = 1, maximum = 2147483647))]
     pub id: i64,
+    #[cfg_attr(feature = "openapi", schema(pattern = "^0x[0-9a-fA-F]{64}$"))]
     pub tx: String,
 }
 
@@ -481,6 +493,7 @@ pub struct RegistrationFile {
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
 #[cfg_attr(feature = "openapi", derive(ToSchema))]
 pub struct VoteInput {
+    #[cfg_attr(feature = "openapi", schema(pattern = "^0x[0-9a-fA-F]{64}$"))]
     pub tx: String,
 }
 
@@ -539,4 +552,40 @@ pub struct TokenLedger {
     pub market_cap_usd: Option<f64>,
     pub volume24h_usd: Option<f64>,
     pub holders_total: u64,
+}
+
+/// A JSON number that is an integer, however it is written (`12`, `12.0`, `1.2e1`): JSON
+/// Schema's `integer` is the number's value, not its spelling.
+pub fn integral<'de, D: serde::Deserializer<'de>>(d: D) -> Result<i64, D::Error> {
+    let n = serde_json::Number::deserialize(d)?;
+    n.as_i64()
+        .or_else(|| {
+            n.as_f64()
+                .filter(|f| f.fract() == 0.0 && f.abs() < 9.0e15)
+                .map(|f| f as i64)
+        })
+        .ok_or_else(|| serde::de::Error::custom(format!("{n} is not an integer")))
+}
+
+/// As [`integral`], for an optional field (absent or null: `None`).
+pub fn integral_opt<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<i64>, D::Error> {
+    #[derive(Deserialize)]
+    struct Wrap(#[serde(deserialize_with = "integral")] i64);
+    Ok(Option::<Wrap>::deserialize(d)?.map(|w| w.0))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn integers_are_read_by_value() {
+        let id = |s: &str| serde_json::from_str::<JournalRef>(s).map(|r| r.id);
+        assert_eq!(id(r#"{"id": 12}"#).unwrap(), 12);
+        assert_eq!(id(r#"{"id": 12.0}"#).unwrap(), 12);
+        assert_eq!(id(r#"{"id": 1.2e1}"#).unwrap(), 12);
+        assert!(id(r#"{"id": 12.5}"#).is_err());
+        assert!(id(r#"{"id": "12"}"#).is_err());
+        assert!(id(r#"{"id": 1e300}"#).is_err());
+    }
 }

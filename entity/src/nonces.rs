@@ -13,6 +13,8 @@ pub struct Model {
     pub message: String,
     pub expires_at: DateTimeUtc,
     pub used_at: Option<DateTimeUtc>,
+    /// Failed signatures so far; at the limit the nonce is used up.
+    pub failures: i32,
 }
 
 #[derive(Copy, Clone, Debug, EnumIter, DeriveRelation)]

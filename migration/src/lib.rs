@@ -7,6 +7,7 @@ mod m20261123_000001_settlement;
 mod m20261123_000002_publishing;
 mod m20261123_000003_votes;
 mod m20261123_000004_ledger;
+mod m20261123_000005_signin;
 
 pub struct Migrator;
 
@@ -19,6 +20,7 @@ impl MigratorTrait for Migrator {
             Box::new(m20261123_000002_publishing::Migration),
             Box::new(m20261123_000003_votes::Migration),
             Box::new(m20261123_000004_ledger::Migration),
+            Box::new(m20261123_000005_signin::Migration),
         ]
     }
 }

@@ -13,10 +13,10 @@ use crate::state::AppState;
 
 pub fn configure(cfg: &mut web::ServiceConfig) {
     // `search` before `{accession}`: the first matching route wins.
-    cfg.route("/entries.json", web::get().to(newest))
-        .route("/entries/search", web::get().to(search))
-        .route("/entries/{accession}", web::get().to(entry))
-        .route("/swarm.json", web::get().to(swarm_run));
+    cfg.service(super::resource("/entries.json", "GET").route(web::get().to(newest)))
+        .service(super::resource("/entries/search", "GET").route(web::get().to(search)))
+        .service(super::resource("/entries/{accession}", "GET").route(web::get().to(entry)))
+        .service(super::resource("/swarm.json", "GET").route(web::get().to(swarm_run)));
 }
 
 #[utoipa::path(get, path = "/entries.json", tag = "archive",
@@ -32,9 +32,11 @@ pub async fn newest(state: web::Data<AppState>) -> ApiResult<HttpResponse> {
 }
 
 #[derive(Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
 pub struct SearchQuery {
-    /// The company's ticker (required).
-    ticker: Option<String>,
+    /// The company's ticker.
+    #[param(pattern = "^[A-Z0-9]{1,10}$")]
+    ticker: String,
 }
 
 #[utoipa::path(get, path = "/entries/search", tag = "archive", params(SearchQuery),
@@ -44,7 +46,7 @@ pub async fn search(
     state: web::Data<AppState>,
     q: web::Query<SearchQuery>,
 ) -> ApiResult<HttpResponse> {
-    let ticker = known_ticker(&state, "ticker", q.ticker.as_deref()).await?;
+    let ticker = known_ticker(&state, "ticker", Some(q.ticker.as_str())).await?;
     let bytes = state
         .lists
         .get_or_try(format!("search?{ticker}"), || async {

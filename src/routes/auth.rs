@@ -10,12 +10,12 @@ use crate::session::{SignedIn, Viewer, auth_error, cleared_cookie, request_token
 use crate::state::AppState;
 
 pub fn configure(cfg: &mut web::ServiceConfig) {
-    cfg.route("/auth/nonce", web::post().to(nonce))
-        .route("/auth/verify", web::post().to(verify))
-        .route("/auth/logout", web::post().to(logout))
-        .route("/me", web::get().to(whoami))
-        .route("/me/desk", web::get().to(desk))
-        .route("/me/history", web::get().to(history));
+    cfg.service(super::resource("/auth/nonce", "POST").route(web::post().to(nonce)))
+        .service(super::resource("/auth/verify", "POST").route(web::post().to(verify)))
+        .service(super::resource("/auth/logout", "POST").route(web::post().to(logout)))
+        .service(super::resource("/me", "GET").route(web::get().to(whoami)))
+        .service(super::resource("/me/desk", "GET").route(web::get().to(desk)))
+        .service(super::resource("/me/history", "GET").route(web::get().to(history)));
 }
 
 #[utoipa::path(post, path = "/auth/nonce", tag = "auth", request_body = NonceRequest,

@@ -1,5 +1,7 @@
 //! `POST /rpc` (the read-only JSON-RPC proxy) and `GET /quote/{ticker}`.
 
+use std::time::Duration;
+
 use actix_web::http::StatusCode;
 use actix_web::http::header::ContentType;
 use actix_web::{HttpResponse, web};
@@ -14,46 +16,137 @@ use crate::rpc::jsonrpc::{self, Request};
 use crate::state::AppState;
 
 pub fn configure(cfg: &mut web::ServiceConfig) {
-    cfg.route("/rpc", web::post().to(rpc))
-        .route("/quote/{ticker}", web::get().to(quote));
+    cfg.service(super::resource("/rpc", "POST").route(web::post().to(rpc)))
+        .service(super::resource("/quote/{ticker}", "GET").route(web::get().to(quote)));
 }
 
-/// Reads the body up to `limit` bytes; `None` when it is larger.
-async fn read_limited(mut payload: web::Payload, limit: usize) -> Option<web::BytesMut> {
-    let mut body = web::BytesMut::new();
-    while let Some(chunk) = payload.next().await {
-        let chunk = chunk.ok()?;
-        if body.len() + chunk.len() > limit {
-            return None;
+enum BodyError {
+    TooLarge,
+    TooSlow,
+    Broken,
+}
+
+/// Reads the body up to `limit` bytes within `deadline`.
+async fn read_limited(
+    mut payload: web::Payload,
+    limit: usize,
+    deadline: Duration,
+) -> Result<web::BytesMut, BodyError> {
+    let read = async {
+        let mut body = web::BytesMut::new();
+        while let Some(chunk) = payload.next().await {
+            let chunk = chunk.map_err(|_| BodyError::Broken)?;
+            if body.len() + chunk.len() > limit {
+                return Err(BodyError::TooLarge);
+            }
+            body.extend_from_slice(&chunk);
         }
-        body.extend_from_slice(&chunk);
-    }
-    Some(body)
+        Ok(body)
+    };
+    tokio::time::timeout(deadline, read)
+        .await
+        .unwrap_or(Err(BodyError::TooSlow))
 }
 
 fn jsonrpc_answer(status: StatusCode, body: Value) -> HttpResponse {
     HttpResponse::build(status).json(body)
 }
 
+/// The shape of `POST /rpc`'s body, for the OpenAPI document only (the handler parses the
+/// body itself, to answer in JSON-RPC's own error format).
+#[derive(serde::Deserialize, utoipa::ToSchema)]
+#[serde(untagged)]
+#[allow(dead_code)]
+pub enum RpcRequest {
+    One(RpcCall),
+    /// 1 to 20 calls.
+    Batch(Vec<RpcCall>),
+}
+
+/// One JSON-RPC 2.0 call: exactly these members; `params` as the method takes them.
+#[derive(serde::Deserialize, utoipa::ToSchema)]
+#[serde(deny_unknown_fields)]
+#[allow(dead_code)]
+pub struct RpcCall {
+    jsonrpc: RpcVersion,
+    id: i64,
+    method: RpcMethod,
+    #[schema(value_type = Vec<Object>)]
+    params: Option<Vec<Value>>,
+}
+
+#[derive(serde::Deserialize, utoipa::ToSchema)]
+#[allow(dead_code)]
+pub enum RpcVersion {
+    #[serde(rename = "2.0")]
+    V2,
+}
+
+/// The allow-list (`rpc::jsonrpc::ALLOWED`).
+#[derive(serde::Deserialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+#[allow(dead_code, clippy::enum_variant_names)]
+pub enum RpcMethod {
+    #[serde(rename = "eth_call")]
+    EthCall,
+    #[serde(rename = "eth_chainId")]
+    EthChainId,
+    #[serde(rename = "eth_blockNumber")]
+    EthBlockNumber,
+    #[serde(rename = "eth_getBalance")]
+    EthGetBalance,
+    #[serde(rename = "eth_getCode")]
+    EthGetCode,
+    #[serde(rename = "eth_getTransactionCount")]
+    EthGetTransactionCount,
+    #[serde(rename = "eth_getTransactionReceipt")]
+    EthGetTransactionReceipt,
+    #[serde(rename = "eth_getTransactionByHash")]
+    EthGetTransactionByHash,
+    #[serde(rename = "eth_getBlockByNumber")]
+    EthGetBlockByNumber,
+    #[serde(rename = "eth_estimateGas")]
+    EthEstimateGas,
+    #[serde(rename = "eth_gasPrice")]
+    EthGasPrice,
+    #[serde(rename = "eth_maxPriorityFeePerGas")]
+    EthMaxPriorityFeePerGas,
+    #[serde(rename = "eth_feeHistory")]
+    EthFeeHistory,
+}
+
 #[utoipa::path(post, path = "/rpc", tag = "chain",
-    request_body(content = Object, description = "a JSON-RPC 2.0 call or a batch of 1 to 20"),
+    request_body(content = RpcRequest, description = "a JSON-RPC 2.0 call or a batch of 1 to 20"),
     responses((status = 200, description = "JSON-RPC response(s)"),
-              (status = 400, description = "not JSON (-32700) or not a valid request (-32600)"),
+              (status = 400, description = "not JSON (-32700), not a valid request (-32600) or params the proxy does not forward (-32602)"),
               (status = 403, description = "a method outside the allow-list"),
+              (status = 408, description = "the body did not arrive in time"),
               (status = 413, description = "the body is too large"),
+              (status = 429, body = jm_client::api::ErrorBody, description = "too many RPC requests from this address (Retry-After)"),
               (status = 502, description = "no upstream answered")))]
 pub async fn rpc(state: web::Data<AppState>, payload: web::Payload) -> HttpResponse {
-    let Some(body) = read_limited(payload, state.settings.server.max_body_bytes).await else {
-        return jsonrpc_answer(
-            StatusCode::PAYLOAD_TOO_LARGE,
-            jsonrpc::error_response(
-                &Value::Null,
-                jsonrpc::INVALID_REQUEST,
-                "the request body is too large",
-            ),
-        );
+    let deadline = Duration::from_millis(state.settings.rpc.body_timeout_ms);
+    let body = match read_limited(payload, state.settings.server.max_body_bytes, deadline).await {
+        Ok(body) => body,
+        Err(e) => {
+            let (status, message) = match e {
+                BodyError::TooLarge => (
+                    StatusCode::PAYLOAD_TOO_LARGE,
+                    "the request body is too large",
+                ),
+                BodyError::TooSlow => (
+                    StatusCode::REQUEST_TIMEOUT,
+                    "the request body did not arrive in time",
+                ),
+                BodyError::Broken => (StatusCode::BAD_REQUEST, "the request body broke off"),
+            };
+            return jsonrpc_answer(
+                status,
+                jsonrpc::error_response(&Value::Null, jsonrpc::INVALID_REQUEST, message),
+            );
+        }
     };
-    let request = match jsonrpc::parse(&body) {
+    let request = match jsonrpc::parse(&body, &state.rpc.limits()) {
         Ok(r) => r,
         Err(rejection) => {
             let status =
@@ -65,7 +158,7 @@ pub async fn rpc(state: web::Data<AppState>, payload: web::Payload) -> HttpRespo
         && c.method != "eth_chainId"
         && jsonrpc::cache_key(c).is_none()
     {
-        return match state.rpc.pass_through(body.freeze()).await {
+        return match state.rpc.pass_through(c).await {
             Ok(answer) => HttpResponse::Ok()
                 .content_type(ContentType::json())
                 .body(answer),

@@ -15,13 +15,15 @@ use crate::session::Viewer;
 use crate::state::AppState;
 
 pub fn configure(cfg: &mut web::ServiceConfig) {
-    cfg.route("/journals", web::get().to(list))
-        .route("/journals/{key}", web::get().to(detail));
+    cfg.service(super::resource("/journals", "GET").route(web::get().to(list)))
+        .service(super::resource("/journals/{key}", "GET").route(web::get().to(detail)));
 }
 
 #[derive(Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
 pub struct ListQuery {
     /// Only journals about this ticker.
+    #[param(pattern = "^[A-Z0-9]{1,10}$")]
     company: Option<String>,
 }
 

@@ -8,10 +8,10 @@ use crate::error::ApiResult;
 use crate::state::AppState;
 
 pub fn configure(cfg: &mut web::ServiceConfig) {
-    cfg.route("/config", web::get().to(config))
-        .route("/health", web::get().to(health))
-        .route("/health/ready", web::get().to(ready))
-        .route("/health/actors", web::get().to(actors));
+    cfg.service(super::resource("/config", "GET").route(web::get().to(config)))
+        .service(super::resource("/health", "GET").route(web::get().to(health)))
+        .service(super::resource("/health/ready", "GET").route(web::get().to(ready)))
+        .service(super::resource("/health/actors", "GET").route(web::get().to(actors)));
 }
 
 #[utoipa::path(get, path = "/config", tag = "meta", responses((status = 200, body = ConfigInfo)))]
@@ -57,8 +57,16 @@ pub async fn ready(state: web::Data<AppState>) -> HttpResponse {
         (false, Some(p)) => p.clone(),
         (false, None) => "not ready".to_string(),
     };
-    // The archive is served without a chain, so the chain's state is reported, not required.
-    let problems: Vec<&str> = [&database, &migrations]
+    // Every actor this instance runs (the indexer and payments only when configured) must be
+    // alive and not stale. A failing actor (the chain is down) is still live: the archive is
+    // served without a chain, so the chain's state is reported, not required.
+    let unready = state.health.unready();
+    let actors = if unready.is_empty() {
+        "ok".to_string()
+    } else {
+        unready.join("; ")
+    };
+    let problems: Vec<&str> = [&database, &migrations, &actors]
         .into_iter()
         .filter(|s| *s != "ok")
         .map(String::as_str)
@@ -71,6 +79,7 @@ pub async fn ready(state: web::Data<AppState>) -> HttpResponse {
         migrations,
         chain: chain_text,
         chain_head: chain.head,
+        actors,
     };
     if ready {
         HttpResponse::Ok().json(body)
@@ -80,7 +89,11 @@ pub async fn ready(state: web::Data<AppState>) -> HttpResponse {
 }
 
 #[utoipa::path(get, path = "/health/actors", tag = "health",
-    responses((status = 200, description = "heartbeat, in-flight work, restarts and last error of every actor")))]
+    responses((status = 200, description = "per actor: heartbeat and its age, the staleness limit, alive, stale, healthy, in-flight work, restarts, panics, the last error, and the indexer's progress")))]
 pub async fn actors(state: web::Data<AppState>) -> ApiResult<HttpResponse> {
-    Ok(HttpResponse::Ok().json(serde_json::json!({ "actors": state.health.snapshot() })))
+    let (bytes, entries) = state.rpc.cache_size();
+    Ok(HttpResponse::Ok().json(serde_json::json!({
+        "actors": state.health.snapshot(),
+        "rpcCache": { "bytes": bytes, "entries": entries, "limit": state.settings.rpc.cache_bytes },
+    })))
 }

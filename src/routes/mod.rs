@@ -1,7 +1,9 @@
 //! HTTP routes, one module per resource. Handlers parse, call a query or an actor, and answer.
 
+use actix_web::http::header::{self, ContentType};
 use actix_web::web::{self, Bytes};
-use actix_web::{HttpResponse, http::header::ContentType};
+use actix_web::{HttpRequest, HttpResponse};
+use jm_client::api::ErrorBody;
 
 pub mod archive;
 pub mod auth;
@@ -28,6 +30,23 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
     token::configure(cfg);
     chain::configure(cfg);
     openapi::configure(cfg);
+}
+
+/// A path and the one method it answers: any other method is 405 with `Allow` and the
+/// `{ "error" }` body (HTTP's answer for a known path, where 404 would say it does not exist).
+pub fn resource(path: &str, allow: &'static str) -> actix_web::Resource {
+    web::resource(path).default_service(web::to(move |req: HttpRequest| async move {
+        HttpResponse::MethodNotAllowed()
+            .insert_header((header::ALLOW, allow))
+            .json(ErrorBody {
+                error: format!(
+                    "{} {} is not supported; use {allow}",
+                    req.method(),
+                    req.path()
+                ),
+                problems: None,
+            })
+    }))
 }
 
 /// An already-serialized JSON answer.

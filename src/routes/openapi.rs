@@ -1,7 +1,9 @@
 //! `GET /openapi.json`: the OpenAPI 3.1 document generated from the handlers' annotations.
 
 use actix_web::{HttpResponse, web};
-use utoipa::OpenApi;
+use utoipa::openapi::header::Header;
+use utoipa::openapi::{ContentBuilder, Ref, ResponseBuilder};
+use utoipa::{Modify, OpenApi};
 
 use super::{archive, auth, chain, journals, meta, pay, publish, registration, token, votes};
 
@@ -20,12 +22,61 @@ use super::{archive, auth, chain, journals, meta, pay, publish, registration, to
         registration::registration, registration::image,
         votes::record, token::token_json,
         openapi_json,
-    )
+    ),
+    modifiers(&RateLimited)
 )]
 pub struct ApiDoc;
 
+/// Every operation but the health checks may answer 429 (the rate limits, `ratelimit.rs`), and
+/// every operation that reads a body or parameters answers 400 when they are malformed (the
+/// extractors' errors, `app.rs`).
+struct RateLimited;
+
+impl Modify for RateLimited {
+    fn modify(&self, doc: &mut utoipa::openapi::OpenApi) {
+        let answer = ResponseBuilder::new()
+            .description("too many requests of this class from this address; retry after Retry-After seconds")
+            .header("Retry-After", Header::new(utoipa::openapi::ObjectBuilder::new().schema_type(utoipa::openapi::Type::Integer)))
+            .content(
+                "application/json",
+                ContentBuilder::new()
+                    .schema(Some(Ref::from_schema_name("ErrorBody")))
+                    .build(),
+            )
+            .build();
+        let malformed = ResponseBuilder::new()
+            .description("a malformed body, path or query parameter")
+            .content(
+                "application/json",
+                ContentBuilder::new()
+                    .schema(Some(Ref::from_schema_name("ErrorBody")))
+                    .build(),
+            )
+            .build();
+        for (path, item) in doc.paths.paths.iter_mut() {
+            if path.starts_with("/health") {
+                continue;
+            }
+            for op in [&mut item.get, &mut item.post].into_iter().flatten() {
+                let takes_input = op.request_body.is_some()
+                    || op.parameters.as_ref().is_some_and(|p| !p.is_empty());
+                if takes_input {
+                    op.responses
+                        .responses
+                        .entry("400".into())
+                        .or_insert_with(|| malformed.clone().into());
+                }
+                op.responses
+                    .responses
+                    .entry("429".into())
+                    .or_insert_with(|| answer.clone().into());
+            }
+        }
+    }
+}
+
 pub fn configure(cfg: &mut web::ServiceConfig) {
-    cfg.route("/openapi.json", web::get().to(openapi_json));
+    cfg.service(super::resource("/openapi.json", "GET").route(web::get().to(openapi_json)));
 }
 
 #[utoipa::path(get, path = "/openapi.json", tag = "meta", responses((status = 200, description = "this document")))]

@@ -20,14 +20,16 @@ use crate::session::{SignedIn, Viewer, session_cookie};
 use crate::state::AppState;
 
 pub fn configure(cfg: &mut web::ServiceConfig) {
-    cfg.route("/pay/burn", web::post().to(pay_burn))
-        .route("/pay/author", web::post().to(pay_author))
-        .route("/journal/{id}/body", web::get().to(body));
+    cfg.service(super::resource("/pay/burn", "POST").route(web::post().to(pay_burn)))
+        .service(super::resource("/pay/author", "POST").route(web::post().to(pay_author)))
+        .service(super::resource("/journal/{id}/body", "GET").route(web::get().to(body)));
 }
 
 #[derive(Deserialize, ToSchema)]
 pub struct PayBody {
-    #[serde(rename = "journalId")]
+    /// An integer; `12.0` is the same number as `12` in JSON and is taken as it.
+    #[serde(rename = "journalId", deserialize_with = "jm_client::api::integral")]
+    #[schema(minimum = 1, maximum = 2147483647)]
     journal_id: i64,
 }
 

@@ -12,10 +12,10 @@ use crate::session::SignedIn;
 use crate::state::AppState;
 
 pub fn configure(cfg: &mut web::ServiceConfig) {
-    cfg.route("/journal/save", web::post().to(save))
-        .route("/journal/audit", web::post().to(audit))
-        .route("/journal/minted", web::post().to(minted))
-        .route("/journal/{id}/draft", web::get().to(draft));
+    cfg.service(super::resource("/journal/save", "POST").route(web::post().to(save)))
+        .service(super::resource("/journal/audit", "POST").route(web::post().to(audit)))
+        .service(super::resource("/journal/minted", "POST").route(web::post().to(minted)))
+        .service(super::resource("/journal/{id}/draft", "GET").route(web::get().to(draft)));
 }
 
 #[utoipa::path(post, path = "/journal/save", tag = "publishing", request_body = SaveRequest,

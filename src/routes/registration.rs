@@ -14,8 +14,8 @@ use crate::state::AppState;
 pub const REGISTRATION_V1: &str = "https://eips.ethereum.org/EIPS/eip-8004#registration-v1";
 
 pub fn configure(cfg: &mut web::ServiceConfig) {
-    cfg.route("/meta/{id}", web::get().to(registration))
-        .route("/meta/{id}/image.svg", web::get().to(image));
+    cfg.service(super::resource("/meta/{id}", "GET").route(web::get().to(registration)))
+        .service(super::resource("/meta/{id}/image.svg", "GET").route(web::get().to(image)));
 }
 
 /// An approved or live journal; drafts and unknown ids are "not found".

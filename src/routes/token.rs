@@ -9,7 +9,7 @@ use crate::services::ledger;
 use crate::state::AppState;
 
 pub fn configure(cfg: &mut web::ServiceConfig) {
-    cfg.route("/token.json", web::get().to(token_json));
+    cfg.service(super::resource("/token.json", "GET").route(web::get().to(token_json)));
 }
 
 #[utoipa::path(get, path = "/token.json", tag = "token",

@@ -8,7 +8,7 @@ use crate::services::votes;
 use crate::state::AppState;
 
 pub fn configure(cfg: &mut web::ServiceConfig) {
-    cfg.route("/votes/record", web::post().to(record));
+    cfg.service(super::resource("/votes/record", "POST").route(web::post().to(record)));
 }
 
 #[utoipa::path(post, path = "/votes/record", tag = "votes", request_body = VoteInput,

@@ -3,6 +3,8 @@
 
 use serde_json::{Value, json};
 
+use super::params::{self, Limits};
+
 /// The methods the proxy forwards (interface §4.5).
 pub const ALLOWED: [&str; 13] = [
     "eth_call",
@@ -24,6 +26,7 @@ pub const MAX_BATCH: usize = 20;
 
 pub const PARSE_ERROR: i64 = -32700;
 pub const INVALID_REQUEST: i64 = -32600;
+pub const INVALID_PARAMS: i64 = -32602;
 /// Method exists but is not allowed here (server-defined range).
 pub const METHOD_NOT_ALLOWED: i64 = -32601;
 pub const UPSTREAM_ERROR: i64 = -32603;
@@ -57,6 +60,8 @@ pub enum Rejection {
     Parse,
     /// JSON but not a valid request (400, -32600).
     Invalid { id: Value, reason: String },
+    /// A valid request whose parameters the proxy does not forward (400, -32602).
+    InvalidParams { id: Value, reason: String },
     /// A method outside the allow-list (403).
     Forbidden { id: Value, method: String },
 }
@@ -78,6 +83,9 @@ impl Rejection {
             ),
             Rejection::Invalid { id, reason } => {
                 error_response(id, INVALID_REQUEST, &format!("Invalid Request: {reason}"))
+            }
+            Rejection::InvalidParams { id, reason } => {
+                error_response(id, INVALID_PARAMS, &format!("Invalid params: {reason}"))
             }
             Rejection::Forbidden { id, method } => error_response(
                 id,
@@ -118,6 +126,14 @@ fn call(v: &Value, at: Option<usize>) -> Result<Call, Rejection> {
             "notifications (requests without an id) are not supported",
         ));
     }
+    // Go nodes match member names case-insensitively (last one wins): a "METHOD" beside
+    // "method" would run there unchecked, so only the four exact names are accepted.
+    if let Some(k) = obj
+        .keys()
+        .find(|k| !["jsonrpc", "id", "method", "params"].contains(&k.as_str()))
+    {
+        return Err(invalid(&id, &format!("unknown member {k:?}")));
+    }
     if obj.get("jsonrpc").and_then(Value::as_str) != Some("2.0") {
         return Err(invalid(&id, "jsonrpc must be \"2.0\""));
     }
@@ -136,9 +152,10 @@ fn call(v: &Value, at: Option<usize>) -> Result<Call, Rejection> {
     })
 }
 
-/// Parses a single call or a batch of 1 to 20 and checks every method against the allow-list:
-/// one bad item refuses the whole request.
-pub fn parse(body: &[u8]) -> Result<Request, Rejection> {
+/// Parses a single call or a batch of 1 to 20, checks every method against the allow-list and
+/// puts every call's params in canonical form within `limits`: one bad item refuses the whole
+/// request.
+pub fn parse(body: &[u8], limits: &Limits) -> Result<Request, Rejection> {
     let v: Value = serde_json::from_slice(body).map_err(|_| Rejection::Parse)?;
     let req = match &v {
         Value::Array(items) => {
@@ -167,24 +184,54 @@ pub fn parse(body: &[u8]) -> Result<Request, Rejection> {
         }
         other => Request::Single(call(other, None)?),
     };
+    let single = matches!(req, Request::Single(_));
+    let id_of = |c: &Call| if single { c.id.clone() } else { Value::Null };
     if let Some(c) = req
         .calls()
         .iter()
         .find(|c| !ALLOWED.contains(&c.method.as_str()))
     {
         return Err(Rejection::Forbidden {
-            id: if matches!(req, Request::Single(_)) {
-                c.id.clone()
-            } else {
-                Value::Null
-            },
+            id: id_of(c),
             method: c.method.clone(),
         });
     }
-    Ok(req)
+    let canonical = |mut c: Call, at: Option<usize>| -> Result<Call, Rejection> {
+        match params::canonical(&c.method, &c.params, limits) {
+            Ok(p) => {
+                c.params = p;
+                Ok(c)
+            }
+            Err(reason) => Err(Rejection::InvalidParams {
+                id: if single { c.id } else { Value::Null },
+                reason: match at {
+                    Some(i) => format!("batch item {i}: {reason}"),
+                    None => reason,
+                },
+            }),
+        }
+    };
+    Ok(match req {
+        Request::Single(c) => Request::Single(canonical(c, None)?),
+        Request::Batch(v) => Request::Batch(
+            v.into_iter()
+                .enumerate()
+                .map(|(i, c)| canonical(c, Some(i)))
+                .collect::<Result<_, _>>()?,
+        ),
+    })
 }
 
-/// The cache key of a call whose answer can become immutable, or `None`.
+/// The bytes forwarded for one canonical call: the four members, written by us.
+pub fn to_bytes(c: &Call) -> Vec<u8> {
+    serde_json::to_vec(
+        &json!({ "jsonrpc": "2.0", "id": c.id, "method": c.method, "params": c.params }),
+    )
+    .unwrap_or_default()
+}
+
+/// The cache key of a call whose answer can become immutable, or `None`. The params are
+/// canonical (see `params`), so every spelling of one call has one key.
 pub fn cache_key(c: &Call) -> Option<String> {
     match c.method.as_str() {
         "eth_getTransactionReceipt" | "eth_getTransactionByHash" | "eth_getBlockByNumber" => {
@@ -194,26 +241,22 @@ pub fn cache_key(c: &Call) -> Option<String> {
     }
 }
 
-fn quantity(v: &Value) -> Option<u64> {
-    let s = v.as_str()?.strip_prefix("0x")?;
-    u64::from_str_radix(s, 16).ok()
-}
-
-/// Whether this answer can never change: a mined transaction or receipt, or a block at least
-/// `safe_distance` below `head`. Never `latest`, `pending` or a lookup that found nothing.
+/// Whether this answer can never change: a transaction, receipt or block at least
+/// `safe_distance` below `head` (a reorg cannot reach it). Never `latest`, `pending`, a lookup
+/// that found nothing, or anything while the head is unknown.
 pub fn is_final(c: &Call, result: &Value, head: Option<u64>, safe_distance: u64) -> bool {
     if result.is_null() {
         return false;
     }
-    match c.method.as_str() {
-        "eth_getTransactionReceipt" => result.get("blockHash").is_some_and(|h| !h.is_null()),
-        "eth_getTransactionByHash" => result.get("blockNumber").is_some_and(|n| !n.is_null()),
-        "eth_getBlockByNumber" => {
-            let Some(n) = c.params.get(0).and_then(quantity) else {
-                return false;
-            };
-            head.is_some_and(|h| n.saturating_add(safe_distance) <= h)
+    let block = match c.method.as_str() {
+        "eth_getTransactionReceipt" | "eth_getTransactionByHash" => {
+            result.get("blockNumber").and_then(params::quantity)
         }
+        "eth_getBlockByNumber" => c.params.get(0).and_then(params::quantity),
+        _ => None,
+    };
+    match (block, head) {
+        (Some(n), Some(h)) => n.saturating_add(safe_distance) <= h,
         _ => false,
     }
 }
@@ -221,6 +264,10 @@ pub fn is_final(c: &Call, result: &Value, head: Option<u64>, safe_distance: u64)
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn parse(body: &[u8]) -> Result<Request, Rejection> {
+        super::parse(body, &Limits::default())
+    }
 
     fn req(method: &str) -> Value {
         json!({ "jsonrpc": "2.0", "id": 7, "method": method, "params": [] })
@@ -257,12 +304,40 @@ mod tests {
             json!({ "jsonrpc": "2.0", "method": "eth_chainId" }),
             json!({ "jsonrpc": "2.0", "id": [1], "method": "eth_chainId" }),
             json!({ "jsonrpc": "2.0", "id": 1, "method": "eth_chainId", "params": 3 }),
+            json!({ "jsonrpc": "2.0", "id": 1, "method": "eth_blockNumber", "METHOD": "eth_sendRawTransaction" }),
+            json!({ "jsonrpc": "2.0", "id": 1, "method": "eth_blockNumber", "Params": [] }),
             json!(5),
         ] {
             let e = parse(bad.to_string().as_bytes()).unwrap_err();
             assert_eq!(e.status(), 400, "{bad}");
             assert_eq!(e.body()["error"]["code"], json!(INVALID_REQUEST));
         }
+    }
+
+    #[test]
+    fn bad_params_are_refused_and_good_ones_made_canonical() {
+        let r = parse(
+            json!({ "jsonrpc": "2.0", "id": 3, "method": "eth_getBlockByNumber", "params": ["0xA"] })
+                .to_string()
+                .as_bytes(),
+        )
+        .unwrap();
+        assert_eq!(r.calls()[0].params, json!(["0xa", false]));
+        let bytes = to_bytes(&r.calls()[0]);
+        let back: Value = serde_json::from_slice(&bytes).unwrap();
+        assert_eq!(
+            back,
+            json!({ "jsonrpc": "2.0", "id": 3, "method": "eth_getBlockByNumber", "params": ["0xa", false] })
+        );
+        let e = parse(
+            json!({ "jsonrpc": "2.0", "id": 4, "method": "eth_call", "params": [{}, "latest", {}] })
+                .to_string()
+                .as_bytes(),
+        )
+        .unwrap_err();
+        assert_eq!(e.status(), 400);
+        assert_eq!(e.body()["error"]["code"], json!(INVALID_PARAMS));
+        assert_eq!(e.body()["id"], json!(4));
     }
 
     #[test]
@@ -273,16 +348,25 @@ mod tests {
             params: p,
         };
         let receipt = c("eth_getTransactionReceipt", json!(["0xab"]));
-        assert!(is_final(
-            &receipt,
-            &json!({ "blockHash": "0x01" }),
-            None,
+        let mined = json!({ "blockHash": "0x01", "blockNumber": "0x10" });
+        assert!(is_final(&receipt, &mined, Some(0x10 + 12), 12));
+        // Mined but within a reorg's reach, or the head unknown: not yet.
+        assert!(!is_final(&receipt, &mined, Some(0x10 + 11), 12));
+        assert!(!is_final(&receipt, &mined, None, 12));
+        assert!(!is_final(&receipt, &Value::Null, Some(100), 12));
+        let tx = c("eth_getTransactionByHash", json!(["0xab"]));
+        assert!(!is_final(
+            &tx,
+            &json!({ "blockNumber": null }),
+            Some(100),
             12
         ));
-        assert!(!is_final(&receipt, &Value::Null, None, 12));
-        let tx = c("eth_getTransactionByHash", json!(["0xab"]));
-        assert!(!is_final(&tx, &json!({ "blockNumber": null }), None, 12));
-        assert!(is_final(&tx, &json!({ "blockNumber": "0x5" }), None, 12));
+        assert!(is_final(
+            &tx,
+            &json!({ "blockNumber": "0x5" }),
+            Some(100),
+            12
+        ));
         let deep = c("eth_getBlockByNumber", json!(["0x10", false]));
         assert!(is_final(&deep, &json!({}), Some(0x10 + 12), 12));
         assert!(!is_final(&deep, &json!({}), Some(0x10 + 11), 12));

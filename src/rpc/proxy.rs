@@ -2,26 +2,64 @@
 //! locally, and caching answers that can no longer change.
 
 use std::collections::HashMap;
+use std::sync::Arc;
 use std::time::Duration;
 
 use actix_web::web::Bytes;
-use dashmap::DashMap;
 use journal_market_actors::chain_watch::ChainWatchHandle;
+use quick_cache::Weighter;
 use serde_json::{Value, json};
 
 use super::jsonrpc::{self, Call};
+use super::params::Limits;
 use super::upstream::Upstream;
+use crate::metrics::RpcStats;
 
-/// Entries beyond this clear the cache (keys come from clients).
-const MAX_CACHED: usize = 50_000;
+/// A final answer larger than this is served but not kept (one entry must not crowd out
+/// thousands).
+const MAX_CACHED_ANSWER: u64 = 1 << 20;
+/// Bookkeeping per entry beyond its bytes (map slot, `Arc`, `Value` nodes), so that a flood of
+/// tiny answers is bounded too.
+const ENTRY_OVERHEAD: u64 = 256;
+
+/// A cached result and its size as JSON.
+struct Cached {
+    result: Value,
+    bytes: u64,
+}
+
+#[derive(Clone)]
+struct BySize;
+
+impl Weighter<String, Arc<Cached>> for BySize {
+    fn weight(&self, key: &String, val: &Arc<Cached>) -> u64 {
+        key.len() as u64 + val.bytes + ENTRY_OVERHEAD
+    }
+}
+
+/// What the proxy is set up with.
+pub struct ProxySettings {
+    pub upstreams: Vec<String>,
+    pub chain_id: u64,
+    pub timeout: Duration,
+    pub safe_distance: u64,
+    /// Limits on parameters; `head` is filled in per request.
+    pub limits: Limits,
+    pub cache_bytes: u64,
+    pub max_answer_bytes: usize,
+}
 
 pub struct RpcProxy {
     /// Parsed once: URL parsing (with IDNA) showed up in the proxy's profile.
     upstreams: Vec<Upstream>,
     chain_id_hex: String,
     safe_distance: u64,
+    limits: Limits,
     chain: ChainWatchHandle,
-    cache: DashMap<String, Value>,
+    /// Bounded in bytes: keys are canonical (one per call, however it was spelled) and only
+    /// answers a reorg can no longer reach are kept.
+    cache: quick_cache::sync::Cache<String, Arc<Cached>, BySize>,
+    stats: RpcStats,
 }
 
 /// Every upstream failed; the message says how (without URLs, which may carry keys).
@@ -30,28 +68,48 @@ pub struct RpcProxy {
 pub struct UpstreamFailed(String);
 
 impl RpcProxy {
-    pub fn new(
-        upstreams: Vec<String>,
-        chain_id: u64,
-        timeout: Duration,
-        safe_distance: u64,
-        chain: ChainWatchHandle,
-    ) -> anyhow::Result<Self> {
-        let upstreams = upstreams
+    pub fn new(s: ProxySettings, chain: ChainWatchHandle) -> anyhow::Result<Self> {
+        let upstreams = s
+            .upstreams
             .iter()
             .enumerate()
             .map(|(n, u)| {
-                Upstream::new(u, timeout)
-                    .map_err(|why| anyhow::anyhow!("chain.rpc_urls[{n}]: {why}"))
+                Upstream::new(u, s.timeout, s.max_answer_bytes)
+                    .map_err(|why| anyhow::anyhow!("RPC proxy upstream {n}: {why}"))
             })
             .collect::<anyhow::Result<Vec<_>>>()?;
+        let cache_bytes = s.cache_bytes.max(1);
         Ok(RpcProxy {
+            stats: RpcStats::new(upstreams.len()),
             upstreams,
-            chain_id_hex: format!("{chain_id:#x}"),
-            safe_distance,
+            chain_id_hex: format!("{:#x}", s.chain_id),
+            safe_distance: s.safe_distance,
+            limits: s.limits,
             chain,
-            cache: DashMap::new(),
+            cache: quick_cache::sync::Cache::with_weighter(
+                (cache_bytes / 4096).max(16) as usize,
+                cache_bytes,
+                BySize,
+            ),
         })
+    }
+
+    /// The parameter limits as of now (with the head last seen by the chain watch).
+    pub fn limits(&self) -> Limits {
+        Limits {
+            head: self.chain.status().head,
+            ..self.limits
+        }
+    }
+
+    /// Upstream attempts, failovers and cache lookups so far (for `/metrics`).
+    pub fn stats(&self) -> &RpcStats {
+        &self.stats
+    }
+
+    /// Bytes held by the cache (keys, answers and per-entry overhead) and its entries.
+    pub fn cache_size(&self) -> (u64, usize) {
+        (self.cache.weight(), self.cache.len())
     }
 
     /// Answers every call, in order: locally, from the cache, or from an upstream. `Err` when no
@@ -63,9 +121,9 @@ impl RpcProxy {
             if c.method == "eth_chainId" {
                 out[i] = Some(jsonrpc::result_response(&c.id, json!(self.chain_id_hex)));
             } else if let Some(hit) =
-                jsonrpc::cache_key(c).and_then(|k| self.cache.get(&k).map(|v| v.clone()))
+                jsonrpc::cache_key(c).and_then(|k| self.stats.cache.lookup(self.cache.get(&k)))
             {
-                out[i] = Some(jsonrpc::result_response(&c.id, hit));
+                out[i] = Some(jsonrpc::result_response(&c.id, hit.result.clone()));
             } else {
                 pending.push(i);
             }
@@ -84,10 +142,7 @@ impl RpcProxy {
                             if jsonrpc::is_final(c, result, head, self.safe_distance)
                                 && let Some(k) = jsonrpc::cache_key(c)
                             {
-                                if self.cache.len() >= MAX_CACHED {
-                                    self.cache.clear();
-                                }
-                                self.cache.insert(k, result.clone());
+                                self.keep(k, result);
                             }
                             out[i] = Some(jsonrpc::result_response(&c.id, result.clone()));
                         } else {
@@ -134,8 +189,12 @@ impl RpcProxy {
         };
         let mut last = String::from("no upstream is configured");
         for (n, upstream) in self.upstreams.iter().enumerate() {
+            if n > 0 {
+                self.stats.failover();
+            }
             match self.post(upstream, &body).await {
                 Ok(answer) => {
+                    self.stats.call(n, true);
                     let items = match answer {
                         Value::Array(v) => v,
                         one => vec![one],
@@ -149,6 +208,7 @@ impl RpcProxy {
                     return Ok(by_id);
                 }
                 Err(e) => {
+                    self.stats.call(n, false);
                     tracing::warn!(upstream = n, error = %e, "RPC upstream failed, trying the next");
                     last = e;
                 }
@@ -157,19 +217,36 @@ impl RpcProxy {
         Err(UpstreamFailed(last))
     }
 
-    /// Forwards a single, already checked call as the client sent it and returns the upstream's
-    /// answer untouched (its id is the client's): the fast path for calls that are neither
-    /// answered locally nor cacheable.
-    pub async fn pass_through(&self, body: Bytes) -> Result<Bytes, UpstreamFailed> {
+    fn keep(&self, key: String, result: &Value) {
+        let bytes = serde_json::to_vec(result).map_or(u64::MAX, |v| v.len() as u64);
+        if bytes <= MAX_CACHED_ANSWER {
+            let cached = Arc::new(Cached {
+                result: result.clone(),
+                bytes,
+            });
+            self.cache.insert(key, cached);
+        }
+    }
+
+    /// Forwards a single, already checked call in its canonical form (written by us, never the
+    /// client's bytes) and returns the upstream's answer untouched (its id is the client's):
+    /// the fast path for calls that are neither answered locally nor cacheable.
+    pub async fn pass_through(&self, call: &Call) -> Result<Bytes, UpstreamFailed> {
+        let body = Bytes::from(jsonrpc::to_bytes(call));
         let mut last = String::from("no upstream is configured");
         for (n, upstream) in self.upstreams.iter().enumerate() {
+            if n > 0 {
+                self.stats.failover();
+            }
             match upstream.post(body.clone()).await {
                 Ok(answer) if serde_json::from_slice::<serde::de::IgnoredAny>(&answer).is_ok() => {
+                    self.stats.call(n, true);
                     return Ok(answer);
                 }
                 Ok(_) => last = "the upstream answered with something other than JSON".to_string(),
                 Err(e) => last = e.to_string(),
             }
+            self.stats.call(n, false);
             tracing::warn!(upstream = n, error = %last, "RPC upstream failed, trying the next");
         }
         Err(UpstreamFailed(last))

@@ -19,8 +19,6 @@ use hyper_util::rt::TokioIo;
 use thread_local::ThreadLocal;
 use tokio::net::TcpStream;
 
-/// Answers larger than this are refused (a block with all its transactions is a few MB).
-const MAX_ANSWER: usize = 32 << 20;
 /// Idle connections kept per worker thread.
 const MAX_IDLE: usize = 64;
 
@@ -36,7 +34,7 @@ pub enum UpstreamError {
     Status(u16),
     #[error("the upstream's answer broke off")]
     BrokenAnswer,
-    #[error("the upstream's answer is larger than {} MiB", MAX_ANSWER >> 20)]
+    #[error("the upstream's answer is larger than this proxy accepts")]
     TooLarge,
 }
 
@@ -44,6 +42,8 @@ pub struct Upstream {
     transport: Transport,
     timeout: Duration,
     connect_timeout: Duration,
+    /// Answers larger than this are refused, over either transport.
+    max_answer: usize,
 }
 
 enum Transport {
@@ -65,7 +65,7 @@ struct Plain {
 
 impl Upstream {
     /// Parses `url`; `Err` names what is wrong with it (without echoing it).
-    pub fn new(url: &str, timeout: Duration) -> Result<Self, String> {
+    pub fn new(url: &str, timeout: Duration, max_answer: usize) -> Result<Self, String> {
         let parsed: reqwest::Url = url.parse().map_err(|_| "not a valid URL".to_string())?;
         let connect_timeout = timeout.min(Duration::from_secs(2));
         let transport = match parsed.scheme() {
@@ -87,6 +87,7 @@ impl Upstream {
             transport,
             timeout,
             connect_timeout,
+            max_answer,
         })
     }
 
@@ -94,11 +95,14 @@ impl Upstream {
     pub async fn post(&self, body: Bytes) -> Result<Bytes, UpstreamError> {
         match &self.transport {
             Transport::Plain(plain) => {
-                tokio::time::timeout(self.timeout, plain.post(body, self.connect_timeout))
+                let post = plain.post(body, self.connect_timeout, self.max_answer);
+                tokio::time::timeout(self.timeout, post)
                     .await
                     .unwrap_or(Err(UpstreamError::Timeout))
             }
-            Transport::Reqwest { url, client } => reqwest_post(client, url, body).await,
+            Transport::Reqwest { url, client } => {
+                reqwest_post(client, url, body, self.max_answer).await
+            }
         }
     }
 }
@@ -123,9 +127,14 @@ impl Plain {
         })
     }
 
-    async fn post(&self, body: Bytes, connect_timeout: Duration) -> Result<Bytes, UpstreamError> {
+    async fn post(
+        &self,
+        body: Bytes,
+        connect_timeout: Duration,
+        max_answer: usize,
+    ) -> Result<Bytes, UpstreamError> {
         if let Some(conn) = self.checkout().await {
-            match self.exchange(conn, body.clone()).await {
+            match self.exchange(conn, body.clone(), max_answer).await {
                 Ok(answer) => return Ok(answer),
                 // The node may have closed an idle connection just as it was reused; every
                 // allowed method only reads, so sending again on a new one is safe.
@@ -134,10 +143,12 @@ impl Plain {
             }
         }
         let conn = self.connect(connect_timeout).await?;
-        self.exchange(conn, body).await.map_err(|f| match f {
-            Failure::Connection => UpstreamError::Unreachable,
-            Failure::Answer(e) => e,
-        })
+        self.exchange(conn, body, max_answer)
+            .await
+            .map_err(|f| match f {
+                Failure::Connection => UpstreamError::Unreachable,
+                Failure::Answer(e) => e,
+            })
     }
 
     /// An idle connection of this thread that can take a request now.
@@ -172,6 +183,7 @@ impl Plain {
         &self,
         mut conn: SendRequest<Full<Bytes>>,
         body: Bytes,
+        max_answer: usize,
     ) -> Result<Bytes, Failure> {
         let mut request = Request::new(Full::new(body));
         *request.method_mut() = Method::POST;
@@ -184,7 +196,7 @@ impl Plain {
             .await
             .map_err(|_| Failure::Connection)?;
         let status = response.status();
-        let answer = Limited::new(response.into_body(), MAX_ANSWER)
+        let answer = Limited::new(response.into_body(), max_answer)
             .collect()
             .await
             .map_err(|e| {
@@ -224,8 +236,9 @@ async fn reqwest_post(
     client: &reqwest::Client,
     url: &reqwest::Url,
     body: Bytes,
+    max_answer: usize,
 ) -> Result<Bytes, UpstreamError> {
-    let resp = client
+    let mut resp = client
         .post(url.clone())
         .header(reqwest::header::CONTENT_TYPE, "application/json")
         .body(body)
@@ -241,16 +254,24 @@ async fn reqwest_post(
     if !resp.status().is_success() {
         return Err(UpstreamError::Status(resp.status().as_u16()));
     }
-    if resp.content_length().is_some_and(|n| n > MAX_ANSWER as u64) {
+    if resp.content_length().is_some_and(|n| n > max_answer as u64) {
         return Err(UpstreamError::TooLarge);
     }
-    resp.bytes().await.map_err(|e| {
-        if e.is_timeout() {
-            UpstreamError::Timeout
-        } else {
-            UpstreamError::BrokenAnswer
+    // Read chunk by chunk: a chunked answer has no length to check up front.
+    let mut answer = actix_web::web::BytesMut::new();
+    loop {
+        match resp.chunk().await {
+            Ok(Some(chunk)) => {
+                if answer.len() + chunk.len() > max_answer {
+                    return Err(UpstreamError::TooLarge);
+                }
+                answer.extend_from_slice(&chunk);
+            }
+            Ok(None) => return Ok(answer.freeze()),
+            Err(e) if e.is_timeout() => return Err(UpstreamError::Timeout),
+            Err(_) => return Err(UpstreamError::BrokenAnswer),
         }
-    })
+    }
 }
 
 #[cfg(test)]
@@ -258,7 +279,7 @@ mod tests {
     use super::*;
 
     fn plain(url: &str) -> Plain {
-        match Upstream::new(url, Duration::from_secs(1))
+        match Upstream::new(url, Duration::from_secs(1), 1 << 20)
             .unwrap()
             .transport
         {
@@ -289,14 +310,14 @@ mod tests {
     #[test]
     fn tls_and_credentials_go_through_reqwest() {
         for url in ["https://rpc.example.com/v2/key", "http://user:pw@node:8545"] {
-            let up = Upstream::new(url, Duration::from_secs(1)).unwrap();
+            let up = Upstream::new(url, Duration::from_secs(1), 1 << 20).unwrap();
             assert!(matches!(up.transport, Transport::Reqwest { .. }), "{url}");
         }
     }
 
     #[test]
     fn other_schemes_and_garbage_are_refused() {
-        assert!(Upstream::new("ws://node:8546", Duration::from_secs(1)).is_err());
-        assert!(Upstream::new("not a url", Duration::from_secs(1)).is_err());
+        assert!(Upstream::new("ws://node:8546", Duration::from_secs(1), 1 << 20).is_err());
+        assert!(Upstream::new("not a url", Duration::from_secs(1), 1 << 20).is_err());
     }
 }

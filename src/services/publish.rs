@@ -23,6 +23,8 @@ use crate::store::journals::{self as store, Created, DraftRow, Minted, Updated, 
 #[derive(Debug, Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct SaveRequest {
+    #[serde(default, deserialize_with = "jm_client::api::integral_opt")]
+    #[schema(minimum = 1, maximum = 2147483647)]
     pub id: Option<i64>,
     pub ticker: Option<String>,
     pub title: Option<String>,

@@ -116,6 +116,8 @@ impl TestApp {
 pub struct CountingUpstream {
     pub url: String,
     pub methods: Arc<Mutex<Vec<String>>>,
+    /// Every body received, as sent.
+    pub bodies: Arc<Mutex<Vec<String>>>,
 }
 
 /// The blocks an `eth_getLogs` call asks for, when it names both ends by number.
@@ -133,14 +135,20 @@ impl CountingUpstream {
     /// As `start`, refusing `eth_getLogs` over more than `max_range` blocks as providers do.
     pub async fn start_limited(target: &str, max_range: u64) -> CountingUpstream {
         let methods: Arc<Mutex<Vec<String>>> = Arc::default();
+        let bodies: Arc<Mutex<Vec<String>>> = Arc::default();
         let seen = methods.clone();
+        let raw = bodies.clone();
         let target = target.to_string();
         let http = reqwest::Client::new();
         let server = HttpServer::new(move || {
             let seen = seen.clone();
+            let raw = raw.clone();
             let target = target.clone();
             let http = http.clone();
             App::new().default_service(web::to(move |body: web::Bytes| {
+                raw.lock()
+                    .unwrap()
+                    .push(String::from_utf8_lossy(&body).into_owned());
                 let seen = seen.clone();
                 let target = target.clone();
                 let http = http.clone();
@@ -186,6 +194,7 @@ impl CountingUpstream {
         CountingUpstream {
             url: format!("http://127.0.0.1:{port}"),
             methods,
+            bodies,
         }
     }
 

@@ -118,6 +118,8 @@ pub struct TestApp {
     pub db: Arc<TestDb>,
     pub settings: Settings,
     pub clock: Arc<OffsetClock>,
+    /// `http://host:port` of the metrics listener, when `metrics.listen` is set.
+    pub metrics: Option<String>,
     handle: actix_web::dev::ServerHandle,
     /// The instance's own actix system (its own thread): stopping it ends every actor and
     /// background task of the instance, as the end of a process would.
@@ -136,6 +138,8 @@ pub fn test_settings(db_url: &str) -> Settings {
     s.server.workers = 2;
     s.database.url = Secret::new(db_url);
     s.database.max_connections = 5;
+    // Tests drive many requests from one address; the limits have their own tests (edge.rs).
+    s.limits.enabled = false;
     s
 }
 
@@ -175,12 +179,17 @@ impl TestApp {
                 let app = Application::build_with_clock(s, c)
                     .await
                     .expect("application builds");
-                let running = (app.port(), app.handle(), actix_web::rt::System::current());
+                let running = (
+                    app.port(),
+                    app.metrics_addr(),
+                    app.handle(),
+                    actix_web::rt::System::current(),
+                );
                 let _ = started.send(running);
                 let _ = app.run_until_stopped().await;
             })
         });
-        let (port, handle, system) = ready.await.expect("the instance started");
+        let (port, metrics, handle, system) = ready.await.expect("the instance started");
         let base = format!("http://127.0.0.1:{port}/api");
         TestApp {
             client: Client::new(base.clone()).unwrap(),
@@ -189,6 +198,7 @@ impl TestApp {
             db,
             settings,
             clock,
+            metrics: metrics.map(|a| format!("http://{a}")),
             handle,
             system,
         }

@@ -62,10 +62,12 @@ async fn health_and_readiness() {
             ("migrations", T::Str),
             ("chain", T::Str),
             ("chain_head", T::IntOrNull),
+            ("actors", T::Str),
         ],
     );
     assert_eq!(body["database"], "ok");
     assert_eq!(body["migrations"], "ok");
+    assert_eq!(body["actors"], "ok");
     let (status, body) = app.get("/health/actors").await;
     assert_eq!(status, StatusCode::OK);
     assert!(body["actors"].is_array());
@@ -83,14 +85,7 @@ async fn unknown_paths_and_methods_answer_json_errors() {
         .unwrap();
     assert_eq!(resp.status(), StatusCode::NOT_FOUND);
     assert_error_body(&resp.json().await.unwrap());
-    let resp = app
-        .http
-        .delete(format!("{}/journals", app.base))
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(resp.status(), StatusCode::NOT_FOUND);
-    assert_error_body(&resp.json().await.unwrap());
+    // A known path with another method: see a_known_path_with_another_method_is_405_with_allow.
 }
 
 #[actix_web::test]
@@ -131,4 +126,68 @@ async fn openapi_covers_every_endpoint() {
         assert!(paths.contains_key(p), "the OpenAPI document lacks {p}");
     }
     assert!(doc["components"]["schemas"]["JournalDetail"].is_object());
+}
+
+#[actix_web::test]
+async fn a_known_path_with_another_method_is_405_with_allow() {
+    let app = TestApp::spawn().await;
+    for (method, path, allow) in [
+        (reqwest::Method::DELETE, "/journals", "GET"),
+        (reqwest::Method::GET, "/pay/burn", "POST"),
+        (reqwest::Method::PUT, "/auth/nonce", "POST"),
+        (reqwest::Method::POST, "/entries/search", "GET"),
+    ] {
+        let resp = app
+            .http
+            .request(method.clone(), format!("{}{path}", app.base))
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(
+            resp.status(),
+            StatusCode::METHOD_NOT_ALLOWED,
+            "{method} {path}"
+        );
+        assert_eq!(resp.headers()["allow"], allow, "{method} {path}");
+        crate::shape::assert_error_body(&resp.json().await.unwrap());
+    }
+    // An unknown path stays 404.
+    app.expect_error("/nothing-here", StatusCode::NOT_FOUND)
+        .await;
+}
+
+#[actix_web::test]
+async fn every_answer_carries_a_request_id() {
+    let app = TestApp::spawn_empty().await;
+    let id_of = |r: &reqwest::Response| r.headers()["x-request-id"].to_str().unwrap().to_string();
+    let a = app
+        .http
+        .get(format!("{}/journals", app.base))
+        .send()
+        .await
+        .unwrap();
+    let b = app
+        .http
+        .get(format!("{}/nope", app.base))
+        .send()
+        .await
+        .unwrap();
+    assert_ne!(id_of(&a), id_of(&b), "one id per request, errors included");
+    // A front's own id is kept; one that could forge a log line is replaced.
+    let kept = app
+        .http
+        .get(format!("{}/journals", app.base))
+        .header("x-request-id", "lb-7f3a.1")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(id_of(&kept), "lb-7f3a.1");
+    let replaced = app
+        .http
+        .get(format!("{}/journals", app.base))
+        .header("x-request-id", "a b\tc")
+        .send()
+        .await
+        .unwrap();
+    assert_ne!(id_of(&replaced), "a b\tc");
 }

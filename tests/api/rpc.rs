@@ -1,6 +1,7 @@
 //! `POST /rpc`: the read-only JSON-RPC proxy.
 
 use alloy::primitives::U256;
+use alloy::providers::Provider;
 use alloy::sol_types::SolCall;
 use jm_chain::bindings::IERC20;
 use reqwest::StatusCode;
@@ -100,7 +101,7 @@ async fn chain_id_is_answered_locally() {
     let upstream = CountingUpstream::start(&chain.devnet.rpc_url).await;
     let app = chain
         .app_with(|s| {
-            s.chain.rpc_urls = vec![journal_market::config::Secret::new(upstream.url.clone())]
+            s.chain.proxy_rpc_urls = vec![journal_market::config::Secret::new(upstream.url.clone())]
         })
         .await;
     let before = upstream.count("eth_chainId");
@@ -110,10 +111,10 @@ async fn chain_id_is_answered_locally() {
         body,
         json!({ "jsonrpc": "2.0", "id": "a", "result": "0x1237" })
     );
-    // Only the readiness watcher asks the upstream for the chain id, never the proxy.
+    // The proxy answers the chain id itself.
     let (status, _) = post(&app, &call(json!(1), "eth_chainId", json!([]))).await;
     assert_eq!(status, StatusCode::OK);
-    assert!(upstream.count("eth_chainId") <= before + 1);
+    assert_eq!(upstream.count("eth_chainId"), before);
 }
 
 #[actix_web::test]
@@ -122,16 +123,12 @@ async fn rejections_forward_nothing() {
     let upstream = CountingUpstream::start(&chain.devnet.rpc_url).await;
     let app = chain
         .app_with(|s| {
-            s.chain.rpc_urls = vec![journal_market::config::Secret::new(upstream.url.clone())]
+            s.chain.proxy_rpc_urls = vec![journal_market::config::Secret::new(upstream.url.clone())]
         })
         .await;
-    let forwarded = || {
-        upstream
-            .seen()
-            .into_iter()
-            .filter(|m| m != "eth_chainId" && m != "eth_getCode" && m != "eth_blockNumber")
-            .count()
-    };
+    // The counting upstream serves the proxy alone (the service's own actors read the chain
+    // through `chain.rpc_urls`), so anything it sees was forwarded by the proxy.
+    let forwarded = || upstream.seen().len();
     let base = forwarded();
 
     let (status, body) = post(
@@ -224,27 +221,63 @@ async fn batches_keep_order_and_ids() {
     assert_eq!(body.as_array().unwrap().len(), 20);
 }
 
+/// Mines `n` empty blocks on the test chain.
+async fn mine(chain: &TestChain, n: u64) {
+    let p = chain.provider(chain.account("buyer", 0));
+    let _: Value = p
+        .raw_request("anvil_mine".into(), (U256::from(n),))
+        .await
+        .unwrap();
+}
+
+/// Posts `body` until an ask no longer reaches the upstream (the proxy has seen a head deep
+/// enough to keep the answer), at most 10 s.
+async fn until_cached(app: &TestApp, upstream: &CountingUpstream, method: &str, body: &Value) {
+    for _ in 0..50 {
+        post(app, body).await;
+        let before = upstream.count(method);
+        post(app, body).await;
+        if upstream.count(method) == before {
+            return;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(200)).await;
+    }
+    panic!("{method} was never answered from the cache");
+}
+
 #[actix_web::test]
 async fn final_answers_are_cached() {
     let chain = TestChain::start().await;
     let upstream = CountingUpstream::start(&chain.devnet.rpc_url).await;
     let app = chain
         .app_with(|s| {
-            s.chain.rpc_urls = vec![journal_market::config::Secret::new(upstream.url.clone())];
-            // Only the proxy's calls are counted: the indexer reads blocks too.
+            s.chain.proxy_rpc_urls =
+                vec![journal_market::config::Secret::new(upstream.url.clone())];
+            s.chain.check_interval_secs = 1;
             s.indexer.enabled = false;
         })
         .await;
     let tx = a_transaction(&chain).await;
     let receipt = call(json!(1), "eth_getTransactionReceipt", json!([tx]));
+    // Mined but within a reorg's reach: every ask goes upstream.
     let (_, first) = post(&app, &receipt).await;
     let (_, second) = post(&app, &receipt).await;
     assert_eq!(first["result"], second["result"]);
-    assert_eq!(
-        upstream.count("eth_getTransactionReceipt"),
-        1,
-        "the second answer came from the cache"
-    );
+    assert_eq!(upstream.count("eth_getTransactionReceipt"), 2);
+    // Twelve blocks later it is final, and kept.
+    mine(&chain, 12).await;
+    until_cached(&app, &upstream, "eth_getTransactionReceipt", &receipt).await;
+    let n = upstream.count("eth_getTransactionReceipt");
+    // Every spelling of the hash is the same call: one entry, no new upstream call.
+    let shouted = format!("0x{}", tx[2..].to_ascii_uppercase());
+    let (status, third) = post(
+        &app,
+        &call(json!(2), "eth_getTransactionReceipt", json!([shouted])),
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(third["result"], first["result"]);
+    assert_eq!(upstream.count("eth_getTransactionReceipt"), n);
 
     // An unknown transaction is not final: every ask goes upstream.
     let missing = call(
@@ -254,13 +287,170 @@ async fn final_answers_are_cached() {
     );
     post(&app, &missing).await;
     post(&app, &missing).await;
-    assert_eq!(upstream.count("eth_getTransactionReceipt"), 3);
+    assert_eq!(upstream.count("eth_getTransactionReceipt"), n + 2);
 
     // `latest` is never cached.
     let latest = call(json!(1), "eth_getBlockByNumber", json!(["latest", false]));
+    let blocks = upstream.count("eth_getBlockByNumber");
     post(&app, &latest).await;
     post(&app, &latest).await;
-    assert_eq!(upstream.count("eth_getBlockByNumber"), 2);
+    assert_eq!(upstream.count("eth_getBlockByNumber"), blocks + 2);
+}
+
+/// Reads the RPC cache's size from `/health/actors`.
+async fn cache_size(app: &TestApp) -> (u64, u64, u64) {
+    let (_, body) = app.get("/health/actors").await;
+    let c = &body["rpcCache"];
+    (
+        c["bytes"].as_u64().unwrap(),
+        c["entries"].as_u64().unwrap(),
+        c["limit"].as_u64().unwrap(),
+    )
+}
+
+#[actix_web::test]
+async fn the_cache_stays_within_its_bytes_under_a_flood() {
+    let chain = TestChain::start().await;
+    let upstream = CountingUpstream::start(&chain.devnet.rpc_url).await;
+    let limit = 64 * 1024;
+    let app = chain
+        .app_with(|s| {
+            s.chain.proxy_rpc_urls =
+                vec![journal_market::config::Secret::new(upstream.url.clone())];
+            s.chain.check_interval_secs = 1;
+            s.rpc.cache_bytes = limit;
+            s.indexer.enabled = false;
+        })
+        .await;
+    let tx = a_transaction(&chain).await;
+    mine(&chain, 300).await;
+    let receipt = call(json!(1), "eth_getTransactionReceipt", json!([tx]));
+    until_cached(&app, &upstream, "eth_getTransactionReceipt", &receipt).await;
+    // A flood of spellings of one hash: one entry, no upstream call.
+    let n = upstream.count("eth_getTransactionReceipt");
+    let digits: Vec<char> = tx[2..].chars().collect();
+    for i in 0..200usize {
+        let variant: String = digits
+            .iter()
+            .enumerate()
+            .map(|(k, c)| {
+                if (i >> (k % 8)) & 1 == 1 {
+                    c.to_ascii_uppercase()
+                } else {
+                    *c
+                }
+            })
+            .collect();
+        let (status, _) = post(
+            &app,
+            &call(
+                json!(i),
+                "eth_getTransactionReceipt",
+                json!([format!("0x{variant}")]),
+            ),
+        )
+        .await;
+        assert_eq!(status, StatusCode::OK);
+    }
+    assert_eq!(upstream.count("eth_getTransactionReceipt"), n);
+    let (_, entries, _) = cache_size(&app).await;
+    assert_eq!(entries, 1, "every spelling shares one entry");
+    // A flood of distinct final blocks (full, several KB each in JSON): the bytes stay bound.
+    for b in 1..=280u64 {
+        let (status, _) = post(
+            &app,
+            &call(
+                json!(b),
+                "eth_getBlockByNumber",
+                json!([format!("{b:#x}"), true]),
+            ),
+        )
+        .await;
+        assert_eq!(status, StatusCode::OK);
+        let (bytes, _, cap) = cache_size(&app).await;
+        assert_eq!(cap, limit);
+        assert!(bytes <= limit, "{bytes} bytes held, the bound is {limit}");
+    }
+    let (bytes, entries, _) = cache_size(&app).await;
+    assert!(
+        entries > 10 && entries < 280,
+        "{entries} entries, {bytes} bytes"
+    );
+}
+
+#[actix_web::test]
+async fn only_the_checked_call_reaches_the_upstream() {
+    let chain = TestChain::start().await;
+    let upstream = CountingUpstream::start(&chain.devnet.rpc_url).await;
+    let app = chain
+        .app_with(|s| {
+            s.chain.proxy_rpc_urls =
+                vec![journal_market::config::Secret::new(upstream.url.clone())];
+            s.rpc.gas_cap = 1_000_000;
+            s.rpc.fee_history_blocks = 16;
+            s.indexer.enabled = false;
+        })
+        .await;
+    let usdg = format!("{:#x}", chain.devnet.contracts.usdg);
+    // Go nodes read member names case-insensitively, the last one winning: these would run
+    // as eth_sendRawTransaction there.
+    for body in [
+        r#"{"jsonrpc":"2.0","id":1,"method":"eth_blockNumber","METHOD":"eth_sendRawTransaction","params":["0x00"]}"#.to_string(),
+        r#"{"jsonrpc":"2.0","id":1,"method":"eth_blockNumber","Method":"eth_sendRawTransaction"}"#.to_string(),
+        r#"[{"jsonrpc":"2.0","id":1,"method":"eth_blockNumber","mEtHoD":"eth_sendRawTransaction"}]"#.to_string(),
+        format!(r#"{{"jsonrpc":"2.0","id":1,"method":"eth_call","params":[{{"to":"{usdg}","GAS":"0xffffffffff"}},"latest"]}}"#),
+        format!(r#"{{"jsonrpc":"2.0","id":1,"method":"eth_call","params":[{{"to":"{usdg}"}},"latest",{{"{usdg}":{{"balance":"0x1"}}}}]}}"#),
+        format!(r#"{{"jsonrpc":"2.0","id":1,"method":"eth_estimateGas","params":[{{"to":"{usdg}"}},"latest",{{}}]}}"#),
+        r#"{"jsonrpc":"2.0","id":1,"method":"eth_getBlockByNumber","params":["LATEST",false]}"#.to_string(),
+    ] {
+        let (status, answer) = post_raw(&app, body.clone()).await;
+        assert_eq!(status, StatusCode::BAD_REQUEST, "{body}: {answer}");
+        assert!(answer["error"]["message"].is_string(), "{answer}");
+    }
+    // Allowed calls reach it in canonical form: gas lowered to the cap, fee history capped.
+    let (status, _) = post(
+        &app,
+        &call(json!(9), "eth_call", json!([{ "to": usdg.to_uppercase().replace("0X", "0x"), "gas": "0xffffffffff" }, "latest"])),
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK);
+    let (status, fees) = post(
+        &app,
+        &call(json!(10), "eth_feeHistory", json!(["0x400", "latest", []])),
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK, "{fees}");
+    let bodies = upstream.bodies.lock().unwrap().clone();
+    let mut calls = Vec::new();
+    for b in &bodies {
+        let v: Value = serde_json::from_str(b).unwrap();
+        let items = match v {
+            Value::Array(a) => a,
+            one => vec![one],
+        };
+        for item in items {
+            let keys: Vec<&String> = item.as_object().unwrap().keys().collect();
+            assert!(
+                keys.iter()
+                    .all(|k| ["jsonrpc", "id", "method", "params"].contains(&k.as_str())),
+                "{b}"
+            );
+            assert!(
+                !b.to_ascii_lowercase().contains("sendrawtransaction"),
+                "{b}"
+            );
+            calls.push(item);
+        }
+    }
+    let eth_call = calls.iter().find(|c| c["method"] == "eth_call").unwrap();
+    assert_eq!(eth_call["params"][0]["gas"], "0xf4240");
+    assert_eq!(eth_call["params"][0]["to"], json!(usdg));
+    assert_eq!(eth_call["params"].as_array().unwrap().len(), 2);
+    let fee = calls
+        .iter()
+        .find(|c| c["method"] == "eth_feeHistory")
+        .unwrap();
+    assert_eq!(fee["params"][0], "0x10");
 }
 
 #[actix_web::test]

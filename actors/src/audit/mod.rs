@@ -9,7 +9,7 @@ pub mod store;
 
 use std::collections::HashMap;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
 use actix::prelude::*;
@@ -24,6 +24,7 @@ use tokio::sync::Semaphore;
 use crate::clock::SharedClock;
 use crate::handle::{ActorHandle, CallError};
 use crate::health::HealthRegistry;
+use crate::supervise::{self, Stop, Turn};
 use engine::Engine;
 use store::{Finished, Opened};
 
@@ -253,30 +254,30 @@ impl Inner {
 
     /// Finishes every open job whose lease is free: queued by a request that went away, or left
     /// running by an instance that died.
-    async fn sweep(self: Arc<Self>) {
-        if self.sweeping.swap(true, Ordering::SeqCst) {
+    async fn sweep(self: Arc<Self>, addr: Addr<AuditActor>) {
+        let Some(_turn) = Turn::begin(&self.sweeping) else {
             return;
-        }
+        };
         let owner = self.settings.instance.clone();
         match store::due(&self.db, &owner, self.clock.now(), 32).await {
             Ok(jobs) => {
                 self.health.heartbeat(NAME);
                 for job in jobs {
                     let inner = self.clone();
-                    actix::spawn(async move {
+                    let health = self.health.clone();
+                    actix::spawn(supervise::guard(addr.clone(), NAME, health, async move {
                         if let Err(e) = inner.run(job.id).await {
                             inner
                                 .health
                                 .error(NAME, format!("audit job {}: {e}", job.id));
                         }
-                    });
+                    }));
                 }
             }
             Err(e) => self
                 .health
                 .error(NAME, format!("the job sweep failed: {e}")),
         }
-        self.sweeping.store(false, Ordering::SeqCst);
     }
 }
 
@@ -300,11 +301,11 @@ impl Actor for AuditActor {
     type Context = Context<Self>;
 
     fn started(&mut self, ctx: &mut Self::Context) {
-        let sweep = |act: &mut Self, ctx: &mut Context<Self>| {
-            ctx.spawn(act.inner.clone().sweep().into_actor(act));
-        };
-        sweep(self, ctx);
-        ctx.run_interval(self.inner.settings.sweep_every, sweep);
+        let every = self.inner.settings.sweep_every;
+        supervise::every(ctx, NAME, &self.inner.health, every, |act, ctx| {
+            let sweep = act.inner.clone().sweep(ctx.address());
+            supervise::spawn(act, ctx, NAME, &act.inner.health, sweep);
+        });
     }
 }
 
@@ -314,18 +315,28 @@ impl Supervised for AuditActor {
     }
 }
 
+impl Handler<Stop> for AuditActor {
+    type Result = ();
+    fn handle(&mut self, _: Stop, ctx: &mut Self::Context) {
+        ctx.stop();
+    }
+}
+
 #[derive(Message)]
 #[rtype(result = "Result<Outcome, AuditError>")]
 struct Run(i32);
 
 impl Handler<Run> for AuditActor {
     type Result = ResponseFuture<Result<Outcome, AuditError>>;
-    fn handle(&mut self, m: Run, _: &mut Self::Context) -> Self::Result {
+    fn handle(&mut self, m: Run, ctx: &mut Self::Context) -> Self::Result {
         let inner = self.inner.clone();
+        let addr = ctx.address();
         // The job goes on if the request goes away: it is spawned, and the answer waits on it.
         Box::pin(async move {
             let worker = inner.clone();
-            match actix::spawn(async move { worker.settle(m.0).await }).await {
+            let health = inner.health.clone();
+            let job = supervise::guard(addr, NAME, health, async move { worker.settle(m.0).await });
+            match actix::spawn(job).await {
                 Ok(r) => r,
                 Err(_) => Err(AuditError::Unavailable("the audit task failed".into())),
             }
@@ -360,6 +371,9 @@ impl AuditHandle {
             running: DashSet::new(),
             sweeping: AtomicBool::new(false),
         });
+        inner
+            .health
+            .register(NAME, supervise::stale_limit(inner.settings.sweep_every));
         let shared = inner.clone();
         let addr = Supervisor::start(move |_| AuditActor {
             inner: shared.clone(),

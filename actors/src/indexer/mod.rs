@@ -12,7 +12,7 @@ pub mod window;
 
 use std::collections::{BTreeSet, HashMap};
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
 use actix::prelude::*;
@@ -29,6 +29,7 @@ use tokio::sync::Mutex;
 
 use crate::clock::SharedClock;
 use crate::health::{HealthRegistry, Progress};
+use crate::supervise::{self, Turn};
 use leader::Leader;
 use window::Window;
 
@@ -143,9 +144,9 @@ impl Inner {
     }
 
     async fn tick(&self) {
-        if self.ticking.swap(true, Ordering::SeqCst) {
+        let Some(_turn) = Turn::begin(&self.ticking) else {
             return;
-        }
+        };
         let mut st = self.state.lock().await;
         let leads = match st.leader.as_mut() {
             Some(l) => l.hold().await,
@@ -166,7 +167,11 @@ impl Inner {
                     // The head and the block under the cursor are looked at once a tick: the
                     // ranges after that continue from the cursor this tick wrote.
                     match self.step(&mut st, n == 0).await {
-                        Ok(true) => continue,
+                        Ok(true) => {
+                            // A long catch-up shows it advances, range by range.
+                            self.health.alive(NAME);
+                            continue;
+                        }
                         Ok(false) => break,
                         Err(e) => {
                             outcome = Err(e);
@@ -202,8 +207,6 @@ impl Inner {
                 reorgs: st.reorgs,
             },
         );
-        drop(st);
-        self.ticking.store(false, Ordering::SeqCst);
     }
 
     /// One range (or one rollback). True when there is more to read at once.
@@ -315,12 +318,10 @@ impl Actor for IndexerActor {
     type Context = Context<Self>;
 
     fn started(&mut self, ctx: &mut Self::Context) {
-        let tick = |act: &mut Self, ctx: &mut Context<Self>| {
-            let inner = act.inner.clone();
-            ctx.spawn(async move { inner.tick().await }.into_actor(act));
-        };
-        tick(self, ctx);
-        ctx.run_interval(self.inner.settings.poll, tick);
+        let poll = self.inner.settings.poll;
+        supervise::every(ctx, NAME, &self.inner.health, poll, |act, ctx| {
+            act.tick(ctx)
+        });
     }
 }
 
@@ -337,8 +338,16 @@ struct Poke;
 impl Handler<Poke> for IndexerActor {
     type Result = ();
     fn handle(&mut self, _: Poke, ctx: &mut Self::Context) {
+        self.tick(ctx);
+    }
+}
+
+impl IndexerActor {
+    fn tick(&mut self, ctx: &mut Context<Self>) {
         let inner = self.inner.clone();
-        ctx.spawn(async move { inner.tick().await }.into_actor(self));
+        supervise::spawn(self, ctx, NAME, &self.inner.health, async move {
+            inner.tick().await
+        });
     }
 }
 
@@ -372,6 +381,9 @@ impl IndexerHandle {
             health,
             ticking: AtomicBool::new(false),
         });
+        inner
+            .health
+            .register(NAME, supervise::stale_limit(inner.settings.poll));
         let addr = Supervisor::start(move |_| IndexerActor {
             inner: inner.clone(),
         });

@@ -24,9 +24,12 @@ use sha2::{Digest, Sha256};
 use crate::clock::SharedClock;
 use crate::handle::{ActorHandle, CallError};
 use crate::health::HealthRegistry;
+use crate::supervise::{self, Stop};
 use store::NonceProblem;
 
 const NAME: &str = "session";
+/// How often the actor's own timer shows it runs.
+const BEAT: Duration = Duration::from_secs(5);
 /// Cached sessions beyond this clear the cache.
 const MAX_CACHED: usize = 100_000;
 
@@ -40,7 +43,16 @@ pub struct SessionSettings {
     pub cache_ttl: Duration,
     pub chain: ChainClient,
     pub call_timeout: Duration,
+    /// Calls in progress at once, per operation (nonce, verify, logout, session after a
+    /// payment): a flood of one cannot take the others' places.
     pub max_in_flight: usize,
+    /// Signatures being checked on the chain at once (contract wallets); past it "busy". EOA
+    /// signatures need no chain call and never wait for these.
+    pub max_chain_checks: usize,
+    /// Gas a wallet's signature check may use.
+    pub signature_gas: u64,
+    /// Failed signatures that use a nonce up.
+    pub max_failures: u32,
     pub purge_every: Duration,
 }
 
@@ -52,6 +64,8 @@ pub enum AuthError {
     UnknownNonce,
     #[error("the nonce was already used: ask POST /auth/nonce for a new one")]
     NonceUsed,
+    #[error("the nonce is used up by failed signatures: ask POST /auth/nonce for a new one")]
+    NonceUsedUp,
     #[error("the nonce expired: nonces last 10 minutes, ask POST /auth/nonce for a new one")]
     NonceExpired,
     #[error("the nonce was issued for another address")]
@@ -96,6 +110,7 @@ struct Inner {
     clock: SharedClock,
     cache: DashMap<String, Cached>,
     health: HealthRegistry,
+    chain_checks: Arc<tokio::sync::Semaphore>,
 }
 
 /// The stored form of a token: only its hash ever reaches the table.
@@ -148,15 +163,26 @@ impl Inner {
     ) -> Result<NewSession, AuthError> {
         let now = self.clock.now();
         let addr = lower(&address);
-        let message = match store::usable_nonce(&self.db, &nonce, &addr, now).await? {
+        let max_failures = self.settings.max_failures;
+        let message = match store::usable_nonce(&self.db, &nonce, &addr, now, max_failures).await? {
             Ok(m) => m,
             Err(NonceProblem::Unknown) => return Err(AuthError::UnknownNonce),
             Err(NonceProblem::Used) => return Err(AuthError::NonceUsed),
+            Err(NonceProblem::UsedUp) => return Err(AuthError::NonceUsedUp),
             Err(NonceProblem::Expired) => return Err(AuthError::NonceExpired),
             Err(NonceProblem::OtherAddress) => return Err(AuthError::NonceForAnotherAddress),
         };
-        let sig = signature::parse_hex(&sig_hex).map_err(AuthError::BadSignature)?;
-        self.check_signature(address, &message, &sig).await?;
+        let checked = match signature::parse_hex(&sig_hex) {
+            Ok(sig) => self.check_signature(address, &message, &sig).await,
+            Err(e) => Err(AuthError::BadSignature(e)),
+        };
+        if let Err(e) = checked {
+            // A verdict against the signature counts; "busy" or an unreachable chain does not.
+            if matches!(e, AuthError::BadSignature(_)) {
+                store::record_failure(&self.db, &nonce, &addr, now, max_failures).await?;
+            }
+            return Err(e);
+        }
         let token = new_token()?;
         let expires_at = now + self.settings.session_ttl;
         if !store::consume_and_open(
@@ -186,9 +212,18 @@ impl Inner {
         message: &str,
         sig: &[u8],
     ) -> Result<(), AuthError> {
+        // The key's own signature needs no chain call, and never waits for a contract's check.
+        let hash = alloy::primitives::eip191_hash_message(message);
+        if !signature::is_6492(sig) && signature::recover(&hash, sig) == Ok(address) {
+            return Ok(());
+        }
+        let Ok(_slot) = self.chain_checks.clone().try_acquire_owned() else {
+            return Err(AuthError::Busy);
+        };
         // The client fails over between upstreams; this bounds the whole check.
         let p = self.settings.chain.provider();
-        let check = signature::verify_message(p, address, message, sig);
+        let check =
+            signature::verify_message(p, address, message, sig, self.settings.signature_gas);
         match tokio::time::timeout(self.settings.call_timeout * 2, check).await {
             Ok(Ok(())) => Ok(()),
             Ok(Err(SignatureError::Chain(e))) => {
@@ -272,12 +307,18 @@ impl Actor for SessionActor {
     type Context = Context<Self>;
 
     fn started(&mut self, ctx: &mut Self::Context) {
-        self.inner.health.heartbeat(NAME);
-        let every = self.inner.settings.purge_every;
-        ctx.run_interval(every, |act, ctx| {
-            let inner = act.inner.clone();
-            ctx.spawn(
-                async move {
+        // Sign-ins run beside the mailbox; a timer of the actor's own shows it runs.
+        supervise::every(ctx, NAME, &self.inner.health, BEAT, |act, _| {
+            act.inner.health.alive(NAME)
+        });
+        supervise::every(
+            ctx,
+            NAME,
+            &self.inner.health,
+            self.inner.settings.purge_every,
+            |act, ctx| {
+                let inner = act.inner.clone();
+                supervise::spawn(act, ctx, NAME, &act.inner.health, async move {
                     match store::purge(&inner.db, inner.clock.now()).await {
                         Ok(n) => {
                             inner.cache.retain(|_, c| c.expires_at > inner.clock.now());
@@ -288,16 +329,38 @@ impl Actor for SessionActor {
                         }
                         Err(e) => inner.health.error(NAME, format!("purge failed: {e}")),
                     }
-                }
-                .into_actor(act),
-            );
-        });
+                });
+            },
+        );
     }
 }
 
 impl Supervised for SessionActor {
     fn restarting(&mut self, _: &mut Self::Context) {
         self.inner.health.restarted(NAME);
+    }
+}
+
+impl Handler<Stop> for SessionActor {
+    type Result = ();
+    fn handle(&mut self, _: Stop, ctx: &mut Self::Context) {
+        ctx.stop();
+    }
+}
+
+impl SessionActor {
+    /// A handler's answer, run beside the mailbox; a panic in it restarts the actor.
+    fn guarded<T>(
+        &self,
+        ctx: &mut Context<Self>,
+        work: impl Future<Output = T> + 'static,
+    ) -> ResponseFuture<T> {
+        Box::pin(supervise::guard(
+            ctx.address(),
+            NAME,
+            self.inner.health.clone(),
+            work,
+        ))
     }
 }
 
@@ -325,41 +388,53 @@ struct OpenFor(Address);
 // sign-in never holds up another.
 impl Handler<IssueNonce> for SessionActor {
     type Result = ResponseFuture<Result<NonceIssued, AuthError>>;
-    fn handle(&mut self, m: IssueNonce, _: &mut Self::Context) -> Self::Result {
+    fn handle(&mut self, m: IssueNonce, ctx: &mut Self::Context) -> Self::Result {
         let inner = self.inner.clone();
-        Box::pin(async move { inner.issue_nonce(m.0).await })
+        self.guarded(ctx, async move { inner.issue_nonce(m.0).await })
     }
 }
 
 impl Handler<Verify> for SessionActor {
     type Result = ResponseFuture<Result<NewSession, AuthError>>;
-    fn handle(&mut self, m: Verify, _: &mut Self::Context) -> Self::Result {
+    fn handle(&mut self, m: Verify, ctx: &mut Self::Context) -> Self::Result {
         let inner = self.inner.clone();
-        Box::pin(async move { inner.verify(m.address, m.nonce, m.signature).await })
+        self.guarded(ctx, async move {
+            inner.verify(m.address, m.nonce, m.signature).await
+        })
     }
 }
 
 impl Handler<Logout> for SessionActor {
     type Result = ResponseFuture<Result<(), AuthError>>;
-    fn handle(&mut self, m: Logout, _: &mut Self::Context) -> Self::Result {
+    fn handle(&mut self, m: Logout, ctx: &mut Self::Context) -> Self::Result {
         let inner = self.inner.clone();
-        Box::pin(async move { inner.logout(&m.0).await })
+        self.guarded(ctx, async move { inner.logout(&m.0).await })
     }
 }
 
 impl Handler<OpenFor> for SessionActor {
     type Result = ResponseFuture<Result<NewSession, AuthError>>;
-    fn handle(&mut self, m: OpenFor, _: &mut Self::Context) -> Self::Result {
+    fn handle(&mut self, m: OpenFor, ctx: &mut Self::Context) -> Self::Result {
         let inner = self.inner.clone();
-        Box::pin(async move { inner.open_for(m.0).await })
+        self.guarded(ctx, async move { inner.open_for(m.0).await })
     }
 }
 
-/// The typed handle: async methods with a deadline and an in-flight limit.
+/// The operations, each with its own in-flight limit.
+#[derive(Clone, Copy)]
+enum Op {
+    Nonce,
+    Verify,
+    Logout,
+    OpenFor,
+}
+
+/// The typed handle: async methods with a deadline and an in-flight limit per operation.
 #[derive(Clone)]
 pub struct SessionHandle {
     handle: ActorHandle<SessionActor>,
     inner: Arc<Inner>,
+    ops: Arc<[Arc<tokio::sync::Semaphore>; 4]>,
 }
 
 impl SessionHandle {
@@ -369,28 +444,39 @@ impl SessionHandle {
         clock: SharedClock,
         health: HealthRegistry,
     ) -> anyhow::Result<Self> {
-        let (max, deadline) = (settings.max_in_flight, settings.call_timeout * 3);
+        let (max, deadline) = (settings.max_in_flight.max(1), settings.call_timeout * 3);
+        let chain_checks = Arc::new(tokio::sync::Semaphore::new(
+            settings.max_chain_checks.max(1),
+        ));
         let inner = Arc::new(Inner {
             db,
             settings,
             clock,
             cache: DashMap::new(),
             health,
+            chain_checks,
         });
+        inner.health.register(NAME, BEAT * 3);
         let shared = inner.clone();
         let addr = Supervisor::start(move |_| SessionActor {
             inner: shared.clone(),
         });
-        let handle = ActorHandle::new(NAME, addr, max, deadline, inner.health.clone());
-        Ok(SessionHandle { handle, inner })
+        let handle = ActorHandle::new(NAME, addr, max * 4, deadline, inner.health.clone());
+        let ops = Arc::new(std::array::from_fn(|_| {
+            Arc::new(tokio::sync::Semaphore::new(max))
+        }));
+        Ok(SessionHandle { handle, inner, ops })
     }
 
-    async fn call<M>(&self, msg: M) -> Result<M::Result, AuthError>
+    async fn call<M>(&self, op: Op, msg: M) -> Result<M::Result, AuthError>
     where
         M: Message + Send + 'static,
         M::Result: Send,
         SessionActor: Handler<M>,
     {
+        let Ok(_slot) = self.ops[op as usize].try_acquire() else {
+            return Err(AuthError::Busy);
+        };
         self.handle.call(msg).await.map_err(|e| match e {
             CallError::Busy => AuthError::Busy,
             CallError::TimedOut | CallError::Stopped => AuthError::TimedOut,
@@ -398,7 +484,7 @@ impl SessionHandle {
     }
 
     pub async fn issue_nonce(&self, address: Address) -> Result<NonceIssued, AuthError> {
-        self.call(IssueNonce(address)).await?
+        self.call(Op::Nonce, IssueNonce(address)).await?
     }
 
     pub async fn verify(
@@ -407,21 +493,24 @@ impl SessionHandle {
         nonce: String,
         signature: String,
     ) -> Result<NewSession, AuthError> {
-        self.call(Verify {
-            address,
-            nonce,
-            signature,
-        })
+        self.call(
+            Op::Verify,
+            Verify {
+                address,
+                nonce,
+                signature,
+            },
+        )
         .await?
     }
 
     pub async fn logout(&self, token: String) -> Result<(), AuthError> {
-        self.call(Logout(token)).await?
+        self.call(Op::Logout, Logout(token)).await?
     }
 
     /// Opens a session for a wallet proven otherwise (a settled payment).
     pub async fn open_for(&self, address: Address) -> Result<NewSession, AuthError> {
-        self.call(OpenFor(address)).await?
+        self.call(Op::OpenFor, OpenFor(address)).await?
     }
 
     /// The wallet of a session cookie, or `None` when it is unknown or expired.

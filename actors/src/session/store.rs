@@ -2,6 +2,7 @@
 
 use chrono::{DateTime, Utc};
 use journal_market_entity::{nonces, sessions};
+use sea_orm::ExprTrait;
 use sea_orm::sea_query::Expr;
 use sea_orm::{
     ActiveValue::Set, ColumnTrait, ConnectionTrait, DatabaseConnection, DbErr, EntityTrait,
@@ -13,6 +14,8 @@ use sea_orm::{
 pub enum NonceProblem {
     Unknown,
     Used,
+    /// Used up by failed signatures.
+    UsedUp,
     Expired,
     OtherAddress,
 }
@@ -30,18 +33,21 @@ pub async fn insert_nonce(
         message: Set(message.to_string()),
         expires_at: Set(expires_at),
         used_at: Set(None),
+        failures: Set(0),
     })
     .exec_without_returning(db)
     .await
     .map(|_| ())
 }
 
-/// The message issued for `nonce`, or why it cannot be used now.
+/// The message issued for `nonce`, or why it cannot be used now; `max_failures` failed
+/// signatures use a nonce up.
 pub async fn usable_nonce(
     db: &DatabaseConnection,
     nonce: &str,
     address: &str,
     now: DateTime<Utc>,
+    max_failures: u32,
 ) -> Result<Result<String, NonceProblem>, DbErr> {
     let Some(row) = nonces::Entity::find_by_id(nonce.to_string())
         .one(db)
@@ -49,15 +55,49 @@ pub async fn usable_nonce(
     else {
         return Ok(Err(NonceProblem::Unknown));
     };
-    Ok(if row.used_at.is_some() {
-        Err(NonceProblem::Used)
-    } else if row.expires_at <= now {
-        Err(NonceProblem::Expired)
-    } else if row.address != address {
-        Err(NonceProblem::OtherAddress)
-    } else {
-        Ok(row.message)
-    })
+    Ok(
+        if row.used_at.is_some() && row.failures as i64 >= max_failures as i64 {
+            Err(NonceProblem::UsedUp)
+        } else if row.used_at.is_some() {
+            Err(NonceProblem::Used)
+        } else if row.expires_at <= now {
+            Err(NonceProblem::Expired)
+        } else if row.address != address {
+            Err(NonceProblem::OtherAddress)
+        } else {
+            Ok(row.message)
+        },
+    )
+}
+
+/// Counts a failed signature for an unused nonce of `address`, and uses the nonce up at the
+/// `max_failures`th (in the same transaction, so concurrent failures cannot overshoot unseen).
+pub async fn record_failure(
+    db: &DatabaseConnection,
+    nonce: &str,
+    address: &str,
+    now: DateTime<Utc>,
+    max_failures: u32,
+) -> Result<(), DbErr> {
+    let txn = crate::db::begin_write(db).await?;
+    nonces::Entity::update_many()
+        .col_expr(
+            nonces::Column::Failures,
+            Expr::col(nonces::Column::Failures).add(1),
+        )
+        .filter(nonces::Column::Nonce.eq(nonce))
+        .filter(nonces::Column::Address.eq(address))
+        .filter(nonces::Column::UsedAt.is_null())
+        .exec(&txn)
+        .await?;
+    nonces::Entity::update_many()
+        .col_expr(nonces::Column::UsedAt, Expr::value(now))
+        .filter(nonces::Column::Nonce.eq(nonce))
+        .filter(nonces::Column::UsedAt.is_null())
+        .filter(nonces::Column::Failures.gte(max_failures as i32))
+        .exec(&txn)
+        .await?;
+    txn.commit().await
 }
 
 /// Consumes the nonce with one conditional UPDATE and creates the session in the same

@@ -11,6 +11,7 @@
 
 pub mod reconcile;
 pub mod settler;
+pub mod stats;
 pub mod step;
 pub mod store;
 
@@ -30,8 +31,11 @@ use sea_orm::{DatabaseConnection, DbErr};
 use crate::clock::SharedClock;
 use crate::handle::{ActorHandle, CallError};
 use crate::health::HealthRegistry;
+use crate::supervise::{self, Stop, Turn};
 use reconcile::{Evidence, Next};
 pub use settler::{HttpSettler, LocalSettler, Settler};
+pub use stats::SettlementStats;
+use stats::{RequestOutcome, RowOutcome};
 pub use step::{Refusal, Step};
 use step::{Verdict, rules};
 use store::Claim;
@@ -136,6 +140,7 @@ struct Inner {
     clock: SharedClock,
     settings: SettlementSettings,
     health: HealthRegistry,
+    stats: Arc<SettlementStats>,
     /// This process's name on leases.
     instance: String,
     /// Until when (unix ms) this instance holds the lease of the relayer key it sends with.
@@ -429,6 +434,7 @@ impl Inner {
         let chain = |e: SettleError| PayError::Chain(e.to_string());
         let Some(t) = terms(row) else {
             store::fail(&self.db, row.id, "the row is unreadable", self.clock.now()).await?;
+            self.stats.row(RowOutcome::Failed);
             return Ok(RowState::Failed("the row is unreadable".into()));
         };
         let last = Step::parse(&row.step) == Some(Step::Author)
@@ -551,6 +557,7 @@ impl Inner {
         )
         .await?
         {
+            self.stats.row(RowOutcome::Settled);
             return Ok(RowState::Settled(tx));
         }
         // Settled by someone else meanwhile, or the hash settled another payment.
@@ -570,21 +577,21 @@ impl Inner {
 
     async fn fail(&self, id: i32, why: &str) -> Result<RowState, PayError> {
         store::fail(&self.db, id, why, self.clock.now()).await?;
+        self.stats.row(RowOutcome::Failed);
         Ok(RowState::Failed(why.to_string()))
     }
 
     /// One reconciliation pass: keeps the relayer lease, then every due row, each on its own
     /// (one bad row never stops the others).
     async fn tick(&self) {
-        if self.reconciling.swap(true, Ordering::AcqRel) {
+        let Some(_turn) = Turn::begin(&self.reconciling) else {
             return;
-        }
+        };
         if let Err(e) = self.pass().await {
             self.health.error(NAME, format!("reconciliation: {e}"));
         } else {
             self.health.heartbeat(NAME);
         }
-        self.reconciling.store(false, Ordering::Release);
     }
 
     /// Takes or renews the relayer key's lease when it is due.
@@ -653,6 +660,8 @@ impl Inner {
             };
             let next = self.clock.now() + chrono_of(next_in);
             store::release(&self.db, row.id, &self.instance, next, true).await?;
+            // A long pass shows it advances, row by row.
+            self.health.alive(NAME);
         }
         Ok(())
     }
@@ -667,12 +676,19 @@ impl Actor for SettlementActor {
 
     fn started(&mut self, ctx: &mut Self::Context) {
         let every = self.inner.settings.reconcile_every;
-        let reconcile = |act: &mut Self, ctx: &mut Context<Self>| {
+        supervise::every(ctx, NAME, &self.inner.health, every, |act, ctx| {
             let inner = act.inner.clone();
-            ctx.spawn(async move { inner.tick().await }.into_actor(act));
-        };
-        reconcile(self, ctx);
-        ctx.run_interval(every, reconcile);
+            supervise::spawn(act, ctx, NAME, &act.inner.health, async move {
+                inner.tick().await
+            });
+        });
+    }
+}
+
+impl Handler<Stop> for SettlementActor {
+    type Result = ();
+    fn handle(&mut self, _: Stop, ctx: &mut Self::Context) {
+        ctx.stop();
     }
 }
 
@@ -688,15 +704,19 @@ struct Pay(PayStep);
 
 impl Handler<Pay> for SettlementActor {
     type Result = ResponseFuture<Result<Paid, PayError>>;
-    fn handle(&mut self, m: Pay, _: &mut Self::Context) -> Self::Result {
+    fn handle(&mut self, m: Pay, ctx: &mut Self::Context) -> Self::Result {
         let inner = self.inner.clone();
-        Box::pin(async move { inner.pay(m.0).await })
+        let health = inner.health.clone();
+        Box::pin(supervise::guard(ctx.address(), NAME, health, async move {
+            inner.pay(m.0).await
+        }))
     }
 }
 
 #[derive(Clone)]
 pub struct SettlementHandle {
     handle: ActorHandle<SettlementActor>,
+    stats: Arc<SettlementStats>,
 }
 
 impl SettlementHandle {
@@ -708,9 +728,10 @@ impl SettlementHandle {
         settings: SettlementSettings,
         health: HealthRegistry,
     ) -> Self {
-        health.heartbeat(NAME);
+        health.register(NAME, supervise::stale_limit(settings.reconcile_every));
         let (max, deadline) = (settings.max_in_flight, settings.deadline);
         let instance = settings.instance.clone();
+        let stats = Arc::new(SettlementStats::default());
         let inner = Arc::new(Inner {
             db,
             settler,
@@ -718,6 +739,7 @@ impl SettlementHandle {
             clock: clock.clone(),
             settings,
             health: health.clone(),
+            stats: stats.clone(),
             instance,
             relayer_until: AtomicI64::new(i64::MIN),
             relayer_tried: AtomicBool::new(false),
@@ -730,18 +752,29 @@ impl SettlementHandle {
         });
         SettlementHandle {
             handle: ActorHandle::new(NAME, addr, max, deadline, health),
+            stats,
         }
+    }
+
+    /// What this instance's settlements came to so far.
+    pub fn stats(&self) -> &SettlementStats {
+        &self.stats
     }
 
     /// Settles one step. The pending row is written inside, before any money moves, so a
     /// request that gives up still leaves a row that reconciliation finishes.
     pub async fn pay(&self, step: PayStep) -> Result<Paid, PayError> {
-        match self.handle.call(Pay(step)).await {
+        let r = match self.handle.call(Pay(step)).await {
             Ok(r) => r,
             Err(CallError::Busy) => Err(PayError::Busy),
             // The work goes on in the actor; the row is pending.
-            Err(CallError::TimedOut) => Err(PayError::StillSettling),
+            Err(CallError::TimedOut) => {
+                self.stats.request(RequestOutcome::TimedOut);
+                return Err(PayError::StillSettling);
+            }
             Err(CallError::Stopped) => Err(PayError::Stopped),
-        }
+        };
+        self.stats.request(RequestOutcome::of(&r));
+        r
     }
 }

@@ -1,0 +1,135 @@
+//! The one way an actor runs its work: a panic anywhere in it is caught, counted in the health
+//! registry and stops the actor, so its actix `Supervisor` restarts it (`restarting` counts the
+//! restart). A restarted actor waits a backoff before its first turn, so a panic that repeats
+//! does not spin.
+
+use std::any::Any;
+use std::future::Future;
+use std::panic::AssertUnwindSafe;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Duration;
+
+use actix::dev::ToEnvelope;
+use actix::prelude::*;
+use futures::FutureExt;
+
+use crate::health::HealthRegistry;
+
+/// The longest one turn of an actor's work (one chain check, one range, one row, one query)
+/// may take, given the time limits of the calls in it. Staleness limits add it to the ticks.
+pub const TURN: Duration = Duration::from_secs(60);
+
+/// The staleness limit of an actor that shows a sign of life at least every `tick`: three
+/// ticks and one turn.
+pub fn stale_limit(tick: Duration) -> Duration {
+    tick * 3 + TURN
+}
+
+/// Asks an actor to stop (a panic was caught in work it started apart from its context).
+#[derive(Message)]
+#[rtype(result = "()")]
+pub struct Stop;
+
+/// The text of a caught panic.
+pub fn panic_message(p: &(dyn Any + Send)) -> String {
+    p.downcast_ref::<&str>()
+        .map(|s| s.to_string())
+        .or_else(|| p.downcast_ref::<String>().cloned())
+        .unwrap_or_else(|| "a panic without a message".into())
+}
+
+/// Runs `work` on the actor's context. A panic in it is caught and counted, and stops the
+/// actor (its supervisor restarts it).
+pub fn spawn<A, F>(
+    act: &A,
+    ctx: &mut Context<A>,
+    name: &'static str,
+    health: &HealthRegistry,
+    work: F,
+) where
+    A: Actor<Context = Context<A>>,
+    F: Future<Output = ()> + 'static,
+{
+    let health = health.clone();
+    ctx.spawn(
+        AssertUnwindSafe(work)
+            .catch_unwind()
+            .into_actor(act)
+            .map(move |res, _, ctx: &mut Context<A>| {
+                if let Err(p) = res {
+                    let message = panic_message(&*p);
+                    tracing::error!(actor = name, panic = %message, "an actor's work panicked; restarting it");
+                    health.panicked(name, &message);
+                    ctx.stop();
+                }
+            }),
+    );
+}
+
+/// Wraps work that runs apart from the actor's context (a handler's answer, a detached job):
+/// a panic is caught and counted, the actor is told to stop, and the panic goes on, so whoever
+/// waits sees the work fail as before.
+pub async fn guard<A, F>(
+    addr: Addr<A>,
+    name: &'static str,
+    health: HealthRegistry,
+    work: F,
+) -> F::Output
+where
+    A: Actor + Handler<Stop>,
+    A::Context: ToEnvelope<A, Stop>,
+    F: Future,
+{
+    match AssertUnwindSafe(work).catch_unwind().await {
+        Ok(out) => out,
+        Err(p) => {
+            let message = panic_message(&*p);
+            tracing::error!(actor = name, panic = %message, "an actor's work panicked; restarting it");
+            health.panicked(name, &message);
+            addr.do_send(Stop);
+            std::panic::resume_unwind(p)
+        }
+    }
+}
+
+/// Runs `tick` at once and every `every` after; after a panic, first after the restart
+/// backoff.
+pub fn every<A>(
+    ctx: &mut Context<A>,
+    name: &'static str,
+    health: &HealthRegistry,
+    every: Duration,
+    tick: fn(&mut A, &mut Context<A>),
+) where
+    A: Actor<Context = Context<A>>,
+{
+    let delay = health.restart_delay(name);
+    if !delay.is_zero() {
+        tracing::info!(
+            actor = name,
+            ?delay,
+            "waiting before the first turn after a panic"
+        );
+    }
+    ctx.run_later(delay, move |act, ctx| {
+        tick(act, ctx);
+        ctx.run_interval(every, tick);
+    });
+}
+
+/// One turn at a time: held while a turn runs, and released when it ends, however it ends (a
+/// panic unwinds through it; a cancelled future drops it), so a restarted actor can turn again.
+pub struct Turn<'a>(&'a AtomicBool);
+
+impl<'a> Turn<'a> {
+    /// The turn, or `None` while another runs.
+    pub fn begin(flag: &'a AtomicBool) -> Option<Turn<'a>> {
+        (!flag.swap(true, Ordering::AcqRel)).then_some(Turn(flag))
+    }
+}
+
+impl Drop for Turn<'_> {
+    fn drop(&mut self) {
+        self.0.store(false, Ordering::Release);
+    }
+}

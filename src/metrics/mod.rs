@@ -1,0 +1,191 @@
+//! Prometheus (OpenMetrics text) metrics, served at `/metrics` on a listener of their own
+//! (`metrics.listen`), never on the public port. `docs/metrics.md` lists every metric.
+//!
+//! Two kinds of figures: HTTP requests are counted as they are answered (the [`middleware`]);
+//! everything else is read when scraped from what its owner keeps anyway (the health registry,
+//! the database pool, the caches' and the RPC proxy's [`counters`], the chain client's and the
+//! settlement actor's counts), so the hot paths pay one atomic add at most.
+
+pub mod counters;
+pub mod middleware;
+pub mod scrape;
+
+use std::time::Duration;
+
+use actix_web::http::Method;
+use prometheus_client::encoding::EncodeLabelSet;
+use prometheus_client::encoding::text::{encode_eof, encode_registry};
+use prometheus_client::metrics::counter::Counter;
+use prometheus_client::metrics::family::Family;
+use prometheus_client::metrics::histogram::Histogram;
+use prometheus_client::registry::Registry;
+
+pub use counters::{CacheCounts, CacheStats, RpcCounts, RpcStats};
+pub use scrape::Snapshot;
+
+/// The content type of the exposition (OpenMetrics text, which Prometheus reads).
+pub const CONTENT_TYPE: &str = "application/openmetrics-text; version=1.0.0; charset=utf-8";
+
+/// The `route` label of a request no route matched.
+pub const UNMATCHED: &str = "unmatched";
+
+/// Latency buckets in seconds: cached reads answer in well under a millisecond, payments wait
+/// for receipts for seconds.
+const LATENCY_BUCKETS: [f64; 16] = [
+    0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5,
+    5.0, 10.0,
+];
+
+#[derive(Clone, Debug, Hash, PartialEq, Eq, EncodeLabelSet)]
+struct RequestLabels {
+    route: String,
+    method: &'static str,
+    status: u16,
+}
+
+#[derive(Clone, Debug, Hash, PartialEq, Eq, EncodeLabelSet)]
+struct RouteLabels {
+    route: String,
+    method: &'static str,
+}
+
+fn latency_histogram() -> Histogram {
+    Histogram::new(LATENCY_BUCKETS)
+}
+
+/// The registry and the families counted as things happen.
+#[derive(Debug)]
+pub struct Metrics {
+    registry: Registry,
+    requests: Family<RequestLabels, Counter>,
+    durations: Family<RouteLabels, Histogram, fn() -> Histogram>,
+}
+
+impl Default for Metrics {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl Metrics {
+    pub fn new() -> Self {
+        let mut registry = Registry::default();
+        let requests = Family::<RequestLabels, Counter>::default();
+        let durations = Family::<RouteLabels, Histogram, fn() -> Histogram>::new_with_constructor(
+            latency_histogram,
+        );
+        registry.register(
+            "http_requests",
+            "HTTP requests answered, by matched route pattern, method and status",
+            requests.clone(),
+        );
+        registry.register(
+            "http_request_duration_seconds",
+            "Time to answer an HTTP request (until the response head is ready), by route and method",
+            durations.clone(),
+        );
+        Metrics {
+            registry,
+            requests,
+            durations,
+        }
+    }
+
+    /// Records one answered request. `route` is the matched route pattern (never the raw path:
+    /// labels must stay bounded); `None` for a request no route matched.
+    pub fn observe_http(
+        &self,
+        route: Option<String>,
+        method: &Method,
+        status: u16,
+        elapsed: Duration,
+    ) {
+        let route = route.unwrap_or_else(|| UNMATCHED.to_string());
+        let method = method_label(method);
+        self.durations
+            .get_or_create(&RouteLabels {
+                route: route.clone(),
+                method,
+            })
+            .observe(elapsed.as_secs_f64());
+        self.requests
+            .get_or_create(&RequestLabels {
+                route,
+                method,
+                status,
+            })
+            .inc();
+    }
+
+    /// The whole exposition: the live families, then what `snapshot` read, then `# EOF`.
+    pub fn render(&self, snapshot: Snapshot) -> Result<String, std::fmt::Error> {
+        let mut out = String::with_capacity(8 * 1024);
+        encode_registry(&mut out, &self.registry)?;
+        let mut scraped = Registry::default();
+        scraped.register_collector(Box::new(snapshot));
+        encode_registry(&mut out, &scraped)?;
+        encode_eof(&mut out)?;
+        Ok(out)
+    }
+}
+
+/// The method as a label: the standard ones by name, anything else `other` (a client may send
+/// any token as a method, and labels must stay bounded).
+fn method_label(m: &Method) -> &'static str {
+    match *m {
+        Method::GET => "GET",
+        Method::HEAD => "HEAD",
+        Method::POST => "POST",
+        Method::PUT => "PUT",
+        Method::DELETE => "DELETE",
+        Method::PATCH => "PATCH",
+        Method::OPTIONS => "OPTIONS",
+        Method::CONNECT => "CONNECT",
+        Method::TRACE => "TRACE",
+        _ => "other",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn requests_are_counted_by_pattern_method_and_status() {
+        let m = Metrics::new();
+        let get = Method::GET;
+        m.observe_http(
+            Some("/api/journals/{key}".into()),
+            &get,
+            200,
+            Duration::from_micros(300),
+        );
+        m.observe_http(
+            Some("/api/journals/{key}".into()),
+            &get,
+            200,
+            Duration::from_millis(30),
+        );
+        m.observe_http(None, &get, 404, Duration::from_micros(50));
+        let odd = Method::from_bytes(b"BREW").unwrap();
+        m.observe_http(None, &odd, 404, Duration::from_micros(50));
+        let text = m.render(Snapshot::default()).unwrap();
+        assert!(text.contains(
+            "http_requests_total{route=\"/api/journals/{key}\",method=\"GET\",status=\"200\"} 2\n"
+        ));
+        assert!(text.contains(
+            "http_requests_total{route=\"unmatched\",method=\"GET\",status=\"404\"} 1\n"
+        ));
+        assert!(text.contains(
+            "http_requests_total{route=\"unmatched\",method=\"other\",status=\"404\"} 1\n"
+        ));
+        assert!(text.contains(
+            "http_request_duration_seconds_bucket{le=\"0.0005\",route=\"/api/journals/{key}\",method=\"GET\"} 1\n"
+        ), "{text}");
+        assert!(text.contains(
+            "http_request_duration_seconds_count{route=\"/api/journals/{key}\",method=\"GET\"} 2\n"
+        ));
+        assert!(text.ends_with("# EOF\n"));
+        assert_eq!(text.matches("# EOF").count(), 1);
+    }
+}

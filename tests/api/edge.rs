@@ -1,0 +1,264 @@
+//! The edge: rate limits per client and route class, and sign-in that cannot be starved or
+//! tried without end.
+
+use std::time::Duration;
+
+use alloy::primitives::B256;
+use alloy::signers::SignerSync;
+use alloy::signers::local::PrivateKeySigner;
+use reqwest::StatusCode;
+use serde_json::{Value, json};
+
+use crate::devchain::TestChain;
+use crate::faultproxy::{Fault, FaultProxy};
+use crate::helpers::TestApp;
+use crate::shape::assert_error_body;
+use journal_market::config::ClassLimit;
+
+async fn get(app: &TestApp, path: &str, forwarded_for: Option<&str>) -> reqwest::Response {
+    let mut req = app.http.get(format!("{}{path}", app.base));
+    if let Some(f) = forwarded_for {
+        req = req.header("x-forwarded-for", f);
+    }
+    req.send().await.unwrap()
+}
+
+async fn assert_429(resp: reqwest::Response, class: &str) {
+    assert_eq!(resp.status(), StatusCode::TOO_MANY_REQUESTS);
+    let retry: u64 = resp
+        .headers()
+        .get("retry-after")
+        .expect("Retry-After")
+        .to_str()
+        .unwrap()
+        .parse()
+        .unwrap();
+    assert!((1..=60).contains(&retry), "Retry-After {retry}");
+    let body: Value = resp.json().await.unwrap();
+    assert_error_body(&body);
+    assert!(body["error"].as_str().unwrap().contains(class), "{body}");
+}
+
+#[actix_web::test]
+async fn each_client_and_route_class_has_its_own_quota() {
+    let app = TestApp::spawn_with(|s| {
+        s.limits.enabled = true;
+        s.limits.trusted_proxies = vec!["127.0.0.1".into()];
+        s.limits.reads = ClassLimit {
+            per_minute: 6,
+            burst: 3,
+        };
+        s.limits.auth = ClassLimit {
+            per_minute: 6,
+            burst: 2,
+        };
+    })
+    .await;
+    for _ in 0..3 {
+        assert_eq!(get(&app, "/journals", None).await.status(), StatusCode::OK);
+    }
+    assert_429(get(&app, "/journals", None).await, "reads").await;
+    // Health probes are never limited.
+    assert_eq!(
+        get(&app, "/health/ready", None).await.status(),
+        StatusCode::OK
+    );
+    // Behind the trusted proxy (127.0.0.1), each forwarded client has its own quota; what a
+    // client wrote to the left of the proxy's entry does not choose its bucket.
+    for _ in 0..3 {
+        let r = get(&app, "/journals", Some("203.0.113.7")).await;
+        assert_eq!(r.status(), StatusCode::OK);
+    }
+    assert_429(get(&app, "/journals", Some("203.0.113.7")).await, "reads").await;
+    assert_429(
+        get(&app, "/journals", Some("198.51.100.1, 203.0.113.7")).await,
+        "reads",
+    )
+    .await;
+    // Sign-in nonces (a row each) have their own, smaller quota.
+    let address = format!("{:#x}", PrivateKeySigner::random().address());
+    let nonce = || {
+        app.http
+            .post(format!("{}/auth/nonce", app.base))
+            .header("x-forwarded-for", "192.0.2.9")
+            .json(&json!({ "address": address }))
+            .send()
+    };
+    assert_eq!(nonce().await.unwrap().status(), StatusCode::OK);
+    assert_eq!(nonce().await.unwrap().status(), StatusCode::OK);
+    assert_429(nonce().await.unwrap(), "auth").await;
+    // That client's reads are untouched.
+    let r = get(&app, "/journals", Some("192.0.2.9")).await;
+    assert_eq!(r.status(), StatusCode::OK);
+}
+
+async fn nonce(app: &TestApp, address: &str) -> (String, String) {
+    let body: Value = app
+        .http
+        .post(format!("{}/auth/nonce", app.base))
+        .json(&json!({ "address": address }))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    (
+        body["nonce"].as_str().unwrap().into(),
+        body["message"].as_str().unwrap().into(),
+    )
+}
+
+fn sign(signer: &PrivateKeySigner, message: &str) -> String {
+    let sig = signer.sign_message_sync(message.as_bytes()).unwrap();
+    format!("0x{}", alloy::hex::encode(sig.as_bytes()))
+}
+
+async fn verify(app: &TestApp, address: &str, nonce: &str, sig: &str) -> (StatusCode, Value) {
+    let resp = app
+        .http
+        .post(format!("{}/auth/verify", app.base))
+        .json(&json!({ "address": address, "nonce": nonce, "signature": sig }))
+        .send()
+        .await
+        .unwrap();
+    (resp.status(), resp.json().await.unwrap())
+}
+
+#[actix_web::test]
+async fn failed_signatures_use_the_nonce_up() {
+    let chain = TestChain::start().await;
+    let app = chain.app_with(|s| s.auth.max_failures = 3).await;
+    let signer = PrivateKeySigner::random();
+    let other = PrivateKeySigner::random();
+    let addr = format!("{:#x}", signer.address());
+    let (n, msg) = nonce(&app, &addr).await;
+    for bad in [
+        sign(&other, &msg),
+        "0x1234".into(),
+        sign(&other, "another message"),
+    ] {
+        let (status, body) = verify(&app, &addr, &n, &bad).await;
+        assert_eq!(status, StatusCode::UNAUTHORIZED, "{body}");
+    }
+    let (status, body) = verify(&app, &addr, &n, &sign(&signer, &msg)).await;
+    assert_eq!(status, StatusCode::UNAUTHORIZED, "{body}");
+    assert!(
+        body["error"].as_str().unwrap().contains("used up"),
+        "{body}"
+    );
+    // Two failures leave a nonce usable.
+    let (n, msg) = nonce(&app, &addr).await;
+    for _ in 0..2 {
+        let (status, _) = verify(&app, &addr, &n, &sign(&other, &msg)).await;
+        assert_eq!(status, StatusCode::UNAUTHORIZED);
+    }
+    let (status, body) = verify(&app, &addr, &n, &sign(&signer, &msg)).await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+}
+
+#[actix_web::test]
+async fn a_slow_contract_wallet_cannot_starve_key_sign_ins() {
+    let chain = TestChain::start().await;
+    let proxy = FaultProxy::start(&chain.devnet.rpc_url).await;
+    let url = proxy.url.clone();
+    let app = chain
+        .app_with(|s| {
+            s.chain.rpc_urls = vec![journal_market::config::Secret::new(url)];
+            s.chain.rpc_timeout_ms = 10_000;
+            s.auth.max_chain_checks = 2;
+        })
+        .await;
+    let owner = chain.account("buyer", 0);
+    let owner_key = owner.signer().unwrap();
+    let wallet = format!(
+        "{:#x}",
+        chain
+            .smart_wallet(owner, B256::with_last_byte(7), true)
+            .await
+    );
+    // The wallet's isValidSignature (selector 0x1626ba7e) takes 4 s to answer.
+    proxy.set("1626ba7e", Fault::Delay(Duration::from_secs(4)), None);
+    let mut slow = Vec::new();
+    for _ in 0..2 {
+        let (n, msg) = nonce(&app, &wallet).await;
+        let sig = sign(&owner_key, &msg);
+        let app_base = app.base.clone();
+        let wallet = wallet.clone();
+        slow.push(tokio::spawn(async move {
+            reqwest::Client::new()
+                .post(format!("{app_base}/auth/verify"))
+                .json(&json!({ "address": wallet, "nonce": n, "signature": sig }))
+                .send()
+                .await
+                .unwrap()
+                .status()
+        }));
+    }
+    // Both chain-check places are taken.
+    for _ in 0..50 {
+        if proxy.hits("1626ba7e") >= 2 {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    assert_eq!(proxy.hits("1626ba7e"), 2);
+    // A third contract wallet sign-in is told "busy" at once rather than queued.
+    let (n, msg) = nonce(&app, &wallet).await;
+    let (status, body) = verify(&app, &wallet, &n, &sign(&owner_key, &msg)).await;
+    assert_eq!(status, StatusCode::SERVICE_UNAVAILABLE, "{body}");
+    assert_error_body(&body);
+    // Key-signed sign-ins go through meanwhile, while the slow checks are still running.
+    for _ in 0..10 {
+        let key = PrivateKeySigner::random();
+        let addr = format!("{:#x}", key.address());
+        let (n, msg) = nonce(&app, &addr).await;
+        let (status, body) = verify(&app, &addr, &n, &sign(&key, &msg)).await;
+        assert_eq!(status, StatusCode::OK, "{body}");
+    }
+    assert!(
+        slow.iter().all(|t| !t.is_finished()),
+        "the slow checks were still running"
+    );
+    for t in slow {
+        assert_eq!(t.await.unwrap(), StatusCode::OK);
+    }
+}
+
+#[actix_web::test]
+async fn a_wallet_check_gets_only_its_gas() {
+    // The same valid ERC-1271 signature: refused when the check may not use the gas it needs
+    // (as a wallet that burns gas is), accepted with the default allowance.
+    let chain = TestChain::start().await;
+    let owner = chain.account("buyer", 0);
+    let owner_key = owner.signer().unwrap();
+    let wallet = format!(
+        "{:#x}",
+        chain
+            .smart_wallet(owner, B256::with_last_byte(9), true)
+            .await
+    );
+    // What the check costs, from the node; the stingy instance allows a little less.
+    let hash = alloy::primitives::eip191_hash_message("any message");
+    let sig = owner_key.sign_hash_sync(&hash).unwrap();
+    let needs =
+        jm_chain::bindings::ISmartWallet::new(wallet.parse().unwrap(), chain.provider(owner))
+            .isValidSignature(hash, sig.as_bytes().to_vec().into())
+            .estimate_gas()
+            .await
+            .unwrap();
+    let stingy = chain
+        .app_with(|s| s.auth.signature_gas = needs - 1_500)
+        .await;
+    let (n, msg) = nonce(&stingy, &wallet).await;
+    let (status, body) = verify(&stingy, &wallet, &n, &sign(&owner_key, &msg)).await;
+    assert_eq!(status, StatusCode::UNAUTHORIZED, "{body}");
+    assert!(
+        body["error"].as_str().unwrap().contains("rejected"),
+        "{body}"
+    );
+    let app = chain.app().await;
+    let (n, msg) = nonce(&app, &wallet).await;
+    let (status, body) = verify(&app, &wallet, &n, &sign(&owner_key, &msg)).await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+}
