@@ -360,6 +360,33 @@ async fn the_indexer_adapts_to_a_provider_that_refuses_large_ranges() {
     assert!(limited.count("eth_getLogs (refused)") >= 1);
     // The shop's own index (same chain, no limit) counted the vote.
     shop.wait_votes(&slug, (1, 0)).await;
+    // Catching up, the next range is fetched while the current one is written: every log is
+    // stored once all the same, as in the shop's own index. (Votes are not compared: that
+    // database has no journals, so the vote is not its own.)
+    use journal_market_entity::{token_holders, token_transfers};
+    use sea_orm::{EntityTrait, PaginatorTrait};
+    let (ours, theirs) = (shop.app.db.connect().await, app.db.connect().await);
+    let transfers = token_transfers::Entity::find()
+        .count(&theirs)
+        .await
+        .unwrap();
+    assert!(transfers > 0, "the devnet's token moved before the vote");
+    assert_eq!(
+        transfers,
+        token_transfers::Entity::find().count(&ours).await.unwrap()
+    );
+    let holders = |db| async move {
+        let mut h: Vec<(String, String)> = token_holders::Entity::find()
+            .all(db)
+            .await
+            .unwrap()
+            .into_iter()
+            .map(|h| (h.address, h.balance))
+            .collect();
+        h.sort();
+        h
+    };
+    assert_eq!(holders(&theirs).await, holders(&ours).await);
 }
 
 fn indexer_progress(health: &serde_json::Value) -> serde_json::Value {

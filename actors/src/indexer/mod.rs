@@ -19,7 +19,7 @@ use actix::prelude::*;
 use alloy::eips::BlockNumberOrTag;
 use alloy::primitives::{Address, B256};
 use alloy::providers::Provider;
-use alloy::rpc::types::Filter;
+use alloy::rpc::types::{Filter, Log};
 use alloy::sol_types::SolEvent;
 use jm_chain::bindings::{IERC20, IPool, IReputationRegistry};
 use jm_chain::client::{ChainClient, ChainError};
@@ -70,6 +70,98 @@ struct State {
     reorgs: u64,
     head: Option<u64>,
     cursor: Option<u64>,
+    /// The next range, fetched while the current one is written (catching up only).
+    ahead: Option<Ahead>,
+}
+
+/// A range's logs, decoded, with the block times its swaps need.
+struct Fetched {
+    end: u64,
+    logs: Vec<Log>,
+    ledger: Vec<ledger::LedgerEvent>,
+    times: HashMap<u64, u64>,
+    /// The range size after this fetch (it shrinks on refusals, grows on successes).
+    size: RangeSize,
+}
+
+/// A fetch running on its own task. Dropping it stops it: a rollback, a failed write or another
+/// instance's cursor makes it useless.
+struct Ahead {
+    from: u64,
+    task: tokio::task::JoinHandle<Result<Fetched, ChainError>>,
+}
+
+impl Ahead {
+    async fn join(mut self) -> Result<Fetched, ChainError> {
+        match (&mut self.task).await {
+            Ok(r) => r,
+            // A panic belongs to the actor's supervision, as if it had happened inline.
+            Err(e) if e.is_panic() => std::panic::resume_unwind(e.into_panic()),
+            Err(e) => Err(ChainError::Unreachable(format!(
+                "the log fetch stopped: {e}"
+            ))),
+        }
+    }
+}
+
+impl Drop for Ahead {
+    fn drop(&mut self) {
+        self.task.abort();
+    }
+}
+
+/// Logs of `filter` from `from` towards `head` in one adaptive range, decoded, with block times.
+async fn fetch(
+    chain: ChainClient,
+    filter: Filter,
+    addresses: Option<ledger::LedgerAddresses>,
+    from: u64,
+    head: u64,
+    mut size: RangeSize,
+) -> Result<Fetched, ChainError> {
+    let (end, logs) = logs::fetch(chain.provider(), &filter, from, head, &mut size).await?;
+    let ledger: Vec<ledger::LedgerEvent> = match &addresses {
+        Some(a) => logs.iter().filter_map(|l| ledger::decode(l, a)).collect(),
+        None => Vec::new(),
+    };
+    let times = block_times(&chain, &ledger).await?;
+    Ok(Fetched {
+        end,
+        logs,
+        ledger,
+        times,
+        size,
+    })
+}
+
+/// Block times of the ledger events whose logs carry none.
+async fn block_times(
+    chain: &ChainClient,
+    events: &[ledger::LedgerEvent],
+) -> Result<HashMap<u64, u64>, ChainError> {
+    let missing: BTreeSet<u64> = events
+        .iter()
+        .filter_map(|e| match e {
+            ledger::LedgerEvent::Swap { at, .. } if at.block_time.is_none() => Some(at.block),
+            _ => None,
+        })
+        .collect();
+    let mut times = HashMap::new();
+    for chunk in missing.into_iter().collect::<Vec<_>>().chunks(16) {
+        let got = futures::future::join_all(chunk.iter().map(|n| async move {
+            chain
+                .provider()
+                .get_block_by_number(BlockNumberOrTag::Number(*n))
+                .await
+        }))
+        .await;
+        for (n, b) in chunk.iter().zip(got) {
+            if let Some(b) = b.map_err(chain_err)? {
+                times.insert(*n, b.header.timestamp);
+            }
+        }
+    }
+    Ok(times)
 }
 
 struct Inner {
@@ -101,36 +193,6 @@ impl Inner {
             ]);
         }
         Filter::new().address(addresses).event_signature(events)
-    }
-
-    /// Block times of the ledger events whose logs carry none.
-    async fn block_times(
-        &self,
-        events: &[ledger::LedgerEvent],
-    ) -> Result<HashMap<u64, u64>, ChainError> {
-        let missing: BTreeSet<u64> = events
-            .iter()
-            .filter_map(|e| match e {
-                ledger::LedgerEvent::Swap { at, .. } if at.block_time.is_none() => Some(at.block),
-                _ => None,
-            })
-            .collect();
-        let mut times = HashMap::new();
-        for chunk in missing.into_iter().collect::<Vec<_>>().chunks(16) {
-            let got = futures::future::join_all(chunk.iter().map(|n| async move {
-                self.chain
-                    .provider()
-                    .get_block_by_number(BlockNumberOrTag::Number(*n))
-                    .await
-            }))
-            .await;
-            for (n, b) in chunk.iter().zip(got) {
-                if let Some(b) = b.map_err(chain_err)? {
-                    times.insert(*n, b.header.timestamp);
-                }
-            }
-        }
-        Ok(times)
     }
 
     async fn hash_at(&self, block: u64) -> Result<Option<B256>, ChainError> {
@@ -239,14 +301,22 @@ impl Inner {
         if from > head {
             return Ok(false);
         }
-        let (end, found) = logs::fetch(
-            self.chain.provider(),
-            &self.filter(),
-            from,
-            head,
-            &mut st.size,
-        )
-        .await?;
+        let fetched = match st.ahead.take() {
+            Some(a) if a.from == from => a.join().await?,
+            _ => {
+                fetch(
+                    self.chain.clone(),
+                    self.filter(),
+                    self.settings.ledger,
+                    from,
+                    head,
+                    st.size.clone(),
+                )
+                .await?
+            }
+        };
+        st.size = fetched.size.clone();
+        let end = fetched.end;
         // Blocks deeper than a reorg reaches are final: their hash is not needed to find an
         // ancestor, so catching up asks for none.
         let end_hash = if head.saturating_sub(end) <= self.settings.reorg_depth {
@@ -254,14 +324,27 @@ impl Inner {
         } else {
             None
         };
-        let ledger_events: Vec<ledger::LedgerEvent> = match &self.settings.ledger {
-            Some(a) => found.iter().filter_map(|l| ledger::decode(l, a)).collect(),
-            None => Vec::new(),
-        };
-        let times = self.block_times(&ledger_events).await?;
+        // Catching up, the next range is read while this one is written. Only final ranges:
+        // near the head each range is read after the one before it is stored and checked.
+        let next = end + 1;
+        let next_end = head.min(next.saturating_add(st.size.get() - 1));
+        if end < head && head.saturating_sub(next_end) > self.settings.reorg_depth {
+            st.ahead = Some(Ahead {
+                from: next,
+                task: tokio::spawn(fetch(
+                    self.chain.clone(),
+                    self.filter(),
+                    self.settings.ledger,
+                    next,
+                    head,
+                    st.size.clone(),
+                )),
+            });
+        }
         let now = self.clock.now();
         let txn = crate::db::begin_write(&self.db).await?;
-        for log in found
+        for log in fetched
+            .logs
             .iter()
             .filter(|l| l.address() == self.settings.reputation_registry)
         {
@@ -269,7 +352,7 @@ impl Inner {
                 store::apply_vote(&txn, &e, now).await?;
             }
         }
-        ledger::apply(&txn, &ledger_events, &times).await?;
+        ledger::apply(&txn, &fetched.ledger, &fetched.times).await?;
         store::set_cursor(&txn, end, end_hash.map(|h| format!("{h:#x}")), now).await?;
         txn.commit().await?;
         if let Some(h) = end_hash {
@@ -304,6 +387,7 @@ impl Inner {
         store::set_cursor(&txn, to, hash.map(|h| format!("{h:#x}")), self.clock.now()).await?;
         txn.commit().await?;
         st.window.forget_above(to);
+        st.ahead = None;
         st.reorgs += 1;
         st.cursor = Some(to);
         Ok(())
@@ -373,6 +457,7 @@ impl IndexerHandle {
                 reorgs: 0,
                 head: None,
                 cursor: None,
+                ahead: None,
             }),
             db,
             chain,
