@@ -67,6 +67,12 @@ async fn an_actor_made_to_panic_is_restarted_and_counted_and_unready_while_dead(
         assert_eq!(a["alive"], true, "{a}");
         assert!(a["stale_after_ms"].as_u64().is_some(), "{a}");
     }
+    // The indexer reports its progress (lag) once its first tick is over (on PostgreSQL that
+    // tick opens the leader's own connection first).
+    let (_, actors) = wait_for(&app, "/health/actors", Duration::from_secs(10), |_, b| {
+        actor(b, "indexer")["progress"].is_object()
+    })
+    .await;
     assert!(
         actor(&actors, "indexer")["progress"].is_object(),
         "the indexer reports its progress (lag): {actors}"
