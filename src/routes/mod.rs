@@ -19,6 +19,7 @@ pub mod votes;
 
 pub fn configure(cfg: &mut web::ServiceConfig) {
     // Routes are matched in order: the hottest first.
+    chain::configure_rpc(cfg);
     pay::configure(cfg);
     meta::configure(cfg);
     journals::configure(cfg);
