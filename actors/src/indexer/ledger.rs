@@ -1,7 +1,7 @@
 //! The token ledger's events: the pool's `Swap`s and the community token's `Transfer`s, stored
 //! as rows, with the holders' balances kept from the transfers (and reversed on a rollback).
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 
 use alloy::primitives::{Address, I256, U256};
 use alloy::rpc::types::Log;
@@ -175,27 +175,17 @@ pub async fn apply(
     if transfers.is_empty() {
         return Ok(());
     }
-    // Balances move only for transfers not stored already.
-    let txs: Vec<String> = transfers.iter().map(|t| format!("{:#x}", t.0.tx)).collect();
-    let known: HashSet<(String, i32)> = token_transfers::Entity::find()
-        .filter(token_transfers::Column::Tx.is_in(txs))
-        .all(db)
-        .await?
-        .into_iter()
-        .map(|t| (t.tx, t.log_index))
-        .collect();
+    // No transfer is stored twice: (tx, log_index) is the key, so a range another instance
+    // wrote already fails its whole transaction, balances included, and the next tick goes on
+    // from the cursor that instance stored.
     let mut deltas = HashMap::new();
     let mut rows = Vec::new();
     for (at, from, to, amount) in transfers {
-        let key = (format!("{:#x}", at.tx), at.log_index as i32);
-        if known.contains(&key) {
-            continue;
-        }
         add(&mut deltas, from, *amount, -1);
         add(&mut deltas, to, *amount, 1);
         rows.push(token_transfers::ActiveModel {
-            tx: Set(key.0),
-            log_index: Set(key.1),
+            tx: Set(format!("{:#x}", at.tx)),
+            log_index: Set(at.log_index as i32),
             block: Set(at.block as i64),
             sender: Set(lower(from)),
             recipient: Set(lower(to)),
