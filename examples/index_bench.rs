@@ -145,7 +145,8 @@ async fn index_once(
         if cursor.is_some_and(|c| c.block as u64 >= head) {
             break;
         }
-        tokio::time::sleep(Duration::from_millis(20)).await;
+        // Read every 2 ms: the figure is this close to when the cursor reached the head.
+        tokio::time::sleep(Duration::from_millis(2)).await;
     }
     let index = started.elapsed().as_secs_f64();
     eprintln!("  (the service was built in {built:.3} s of it)");
