@@ -195,6 +195,23 @@ impl Inner {
         Filter::new().address(addresses).event_signature(events)
     }
 
+    /// The range from `from`, as a future that owns what it needs (it may run on a task).
+    fn fetch(
+        &self,
+        from: u64,
+        head: u64,
+        size: RangeSize,
+    ) -> impl Future<Output = Result<Fetched, ChainError>> + Send + 'static {
+        fetch(
+            self.chain.clone(),
+            self.filter(),
+            self.settings.ledger,
+            from,
+            head,
+            size,
+        )
+    }
+
     async fn hash_at(&self, block: u64) -> Result<Option<B256>, ChainError> {
         Ok(self
             .chain
@@ -303,17 +320,7 @@ impl Inner {
         }
         let fetched = match st.ahead.take() {
             Some(a) if a.from == from => a.join().await?,
-            _ => {
-                fetch(
-                    self.chain.clone(),
-                    self.filter(),
-                    self.settings.ledger,
-                    from,
-                    head,
-                    st.size.clone(),
-                )
-                .await?
-            }
+            _ => self.fetch(from, head, st.size.clone()).await?,
         };
         st.size = fetched.size.clone();
         let end = fetched.end;
@@ -331,14 +338,7 @@ impl Inner {
         if end < head && head.saturating_sub(next_end) > self.settings.reorg_depth {
             st.ahead = Some(Ahead {
                 from: next,
-                task: tokio::spawn(fetch(
-                    self.chain.clone(),
-                    self.filter(),
-                    self.settings.ledger,
-                    next,
-                    head,
-                    st.size.clone(),
-                )),
+                task: tokio::spawn(self.fetch(next, head, st.size.clone())),
             });
         }
         let now = self.clock.now();
