@@ -204,14 +204,18 @@ fn payment_parts(
         ),
     };
     let local = p.facilitator.trim() == "local";
-    let facilitator = Arc::new(Facilitator::with_reader(
-        client.provider().clone(),
-        s.chain.chain_id,
-        a.usdg,
-        a.permit2,
-        a.permit2_proxy,
-        if local { relayer.clone() } else { None },
-    ));
+    let facilitator = Arc::new(
+        Facilitator::with_reader(
+            client.provider().clone(),
+            s.chain.chain_id,
+            a.usdg,
+            a.permit2,
+            a.permit2_proxy,
+            if local { relayer.clone() } else { None },
+        )
+        // A send answered with its receipt returns within the wait a payment gives its receipt.
+        .with_send_wait(Duration::from_millis(p.receipt_wait_ms.max(1))),
+    );
     let timeout = Duration::from_millis(s.chain.rpc_timeout_ms);
     let settler: Option<Arc<dyn Settler>> = if local {
         relayer

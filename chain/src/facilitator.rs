@@ -5,6 +5,8 @@
 use std::time::Duration;
 
 use alloy::consensus::Transaction as _;
+use alloy::eips::eip1559::Eip1559Estimation;
+use alloy::eips::eip2718::Encodable2718 as _;
 use alloy::network::EthereumWallet;
 use alloy::network::{NetworkTransactionBuilder as _, TransactionBuilder as _};
 use alloy::primitives::{Address, B256, Bytes, U256};
@@ -187,6 +189,38 @@ pub struct Facilitator {
     reader: DynProvider,
     relayer: Option<Relayer>,
     receipt_timeout: Duration,
+    /// How long a send waits for the node's answer (with `eth_sendRawTransactionSync`, the
+    /// receipt).
+    send_wait: Duration,
+    /// Whether the node answers `eth_sendRawTransactionSync`: unknown until the first send.
+    sync_send: std::sync::atomic::AtomicU8,
+    /// The last fee estimate and when it was made: one `eth_feeHistory` per [`FEE_TTL`], not
+    /// one per settle.
+    fees: std::sync::Mutex<Option<(std::time::Instant, Eip1559Estimation)>>,
+}
+
+const SYNC_UNKNOWN: u8 = 0;
+const SYNC_YES: u8 = 1;
+const SYNC_NO: u8 = 2;
+/// How long a fee estimate is used. Fees are capped at twice the base fee plus the tip, so an
+/// estimate a second old still pays a block's fee; a refused send drops it.
+const FEE_TTL: Duration = Duration::from_secs(1);
+
+/// What verifying a permit learned that sending it can use.
+#[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
+pub struct Checked {
+    /// The settle call's gas estimate (the estimate is the simulation).
+    pub gas: Option<u64>,
+}
+
+/// A settle transaction handed to the node.
+#[derive(Debug, Clone)]
+pub struct Sent {
+    pub tx: B256,
+    /// The node's receipt of this very transaction, when it answered the send with it
+    /// (`eth_sendRawTransactionSync`). The transaction is the `settle` of the permit it was
+    /// signed for, so its receipt alone says whether the permit paid.
+    pub receipt: Option<TransactionReceipt>,
 }
 
 /// The key that sends settle transactions, and its nonces.
@@ -228,6 +262,50 @@ impl SendFailure {
         } else {
             SendFailure::NotSent
         }
+    }
+}
+
+/// A send the node did not take, as far as we know.
+#[derive(Debug, thiserror::Error)]
+enum SendError {
+    /// The node refused it, in these words.
+    #[error("{0}")]
+    Node(String),
+    #[error("{0}")]
+    NoAnswer(String),
+}
+
+/// What an error answer to `eth_sendRawTransactionSync` means.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SyncRefusal {
+    /// The node does not have the method: send with `eth_sendRawTransaction`.
+    Unsupported,
+    /// Taken, but not mined before the node's own timeout (EIP-7966: code 4).
+    NotYetMined,
+    /// The transaction itself was refused.
+    Refused,
+}
+
+pub fn sync_refusal(code: i64, message: &str) -> SyncRefusal {
+    let m = message.to_ascii_lowercase();
+    if code == -32601
+        || (m.contains("method")
+            && [
+                "not found",
+                "not supported",
+                "does not exist",
+                "not available",
+                "unsupported",
+                "not allowed",
+            ]
+            .iter()
+            .any(|s| m.contains(s)))
+    {
+        SyncRefusal::Unsupported
+    } else if code == 4 || m.contains("timeout") || m.contains("timed out") {
+        SyncRefusal::NotYetMined
+    } else {
+        SyncRefusal::Refused
     }
 }
 
@@ -339,6 +417,9 @@ impl Facilitator {
             reader,
             relayer,
             receipt_timeout: Duration::from_secs(60),
+            send_wait: Duration::from_secs(10),
+            sync_send: std::sync::atomic::AtomicU8::new(SYNC_UNKNOWN),
+            fees: std::sync::Mutex::new(None),
         }
     }
 
@@ -372,10 +453,10 @@ impl Facilitator {
         p: &PaymentPayload,
         r: &PaymentRequirements,
         now: u64,
-    ) -> Result<Permit, SettleError> {
+    ) -> Result<(Permit, Checked), SettleError> {
         let permit = self.verify_signature(p, r, now).await?;
-        self.verify_state(&permit).await?;
-        Ok(permit)
+        let checked = self.verify_state(&permit).await?;
+        Ok((permit, checked))
     }
 
     /// The terms and whether `from` signed the permit (ECDSA, or ERC-1271 when `from` has
@@ -408,13 +489,26 @@ impl Facilitator {
     }
 
     /// The chain's side of the reference checks for a signed permit: unused nonce, balance,
-    /// allowance, and a simulation of the settle call.
-    pub async fn verify_state(&self, permit: &Permit) -> Result<(), SettleError> {
+    /// allowance, and a simulation of the settle call. The simulation is the settle call's gas
+    /// estimate, and it runs first: when it passes, so do the three reads (Permit2 reverts on a
+    /// used nonce, the token on a short balance or allowance), so they are made only to name
+    /// what failed, in the reference order.
+    pub async fn verify_state(&self, permit: &Permit) -> Result<Checked, SettleError> {
+        match self.reader.estimate_gas(self.settle_request(permit)).await {
+            Ok(gas) => Ok(Checked { gas: Some(gas) }),
+            // No answer from the node is no verdict on the permit.
+            Err(e) if e.as_error_resp().is_none() => Err(SettleError::Chain(short(&e.to_string()))),
+            Err(e) => Err(self.why_not(permit, &e.to_string()).await),
+        }
+    }
+
+    /// Why a permit's settle would revert: the first of the reference checks it fails, else
+    /// the node's own words.
+    async fn why_not(&self, permit: &Permit, node_said: &str) -> SettleError {
         let chain = |e: alloy::contract::Error| SettleError::Chain(short(&e.to_string()));
         let (word, bit) = nonce_position(permit.permit.nonce);
         let usdg = IERC20::new(self.usdg, &self.reader);
         let permit2 = IPermit2::new(self.permit2, &self.reader);
-        // Three independent reads at once; reported in the reference order.
         let nonce_read = permit2.nonceBitmap(permit.from, word);
         let balance_read = usdg.balanceOf(permit.from);
         let allowance_read = usdg.allowance(permit.from, self.permit2);
@@ -423,73 +517,97 @@ impl Facilitator {
             balance_read.call(),
             allowance_read.call()
         );
-        if bitmap.map_err(chain)?.bit(bit) {
-            return Err(SettleError::Invalid(invalid(
-                "permit2_invalid_nonce",
-                "the permit's nonce was already used",
-            )));
-        }
         let amount = permit.permit.permitted.amount;
-        if balance.map_err(chain)? < amount {
-            return Err(SettleError::Invalid(invalid(
+        let (code, message) = match (bitmap, balance, allowance) {
+            (Err(e), _, _) | (_, Err(e), _) | (_, _, Err(e)) => return chain(e),
+            (Ok(b), _, _) if b.bit(bit) => (
+                "permit2_invalid_nonce",
+                "the permit's nonce was already used".to_string(),
+            ),
+            (_, Ok(b), _) if b < amount => (
                 "permit2_insufficient_balance",
-                "the payer's USDG balance is too low",
-            )));
-        }
-        if allowance.map_err(chain)? < amount {
-            return Err(SettleError::Invalid(invalid(
+                "the payer's USDG balance is too low".to_string(),
+            ),
+            (_, _, Ok(a)) if a < amount => (
                 "permit2_allowance_required",
-                "the payer has not approved USDG to Permit2",
-            )));
-        }
-        let (pt, witness) = permit.permit.settle_args();
-        let sim = IX402ExactPermit2Proxy::new(self.proxy, &self.reader)
-            .settle(pt, permit.from, witness, permit.signature.clone())
-            .from(self.relayer_address().unwrap_or(self.proxy))
-            .call()
-            .await;
-        if let Err(e) = sim {
-            return Err(SettleError::Invalid(invalid(
+                "the payer has not approved USDG to Permit2".to_string(),
+            ),
+            _ => (
                 "permit2_simulation_failed",
-                format!("settling would fail: {}", short(&e.to_string())),
-            )));
-        }
-        Ok(())
+                format!("settling would fail: {}", short(node_said)),
+            ),
+        };
+        SettleError::Invalid(invalid(code, message))
     }
 
-    /// Sends the proxy's `settle` (after `verify`); returns the transaction hash at once.
-    pub async fn submit(&self, permit: &Permit) -> Result<B256, SettleError> {
-        self.submit_recorded(permit, &|_| Box::pin(async { Ok(()) }))
+    /// The proxy's `settle` of `permit`, from the relayer (or the proxy, to simulate without one).
+    fn settle_request(&self, permit: &Permit) -> alloy::rpc::types::TransactionRequest {
+        let (pt, witness) = permit.permit.settle_args();
+        IX402ExactPermit2Proxy::new(self.proxy, &self.reader)
+            .settle(pt, permit.from, witness, permit.signature.clone())
+            .into_transaction_request()
+            .from(self.relayer_address().unwrap_or(self.proxy))
+    }
+
+    /// Fee caps for a send: the estimate of the last [`FEE_TTL`], else a new one.
+    async fn fees(&self) -> Result<Eip1559Estimation, SettleError> {
+        if let Ok(f) = self.fees.lock()
+            && let Some((at, fees)) = *f
+            && at.elapsed() < FEE_TTL
+        {
+            return Ok(fees);
+        }
+        let fees = self
+            .reader
+            .estimate_eip1559_fees()
+            .await
+            .map_err(|e| SettleError::Chain(short(&e.to_string())))?;
+        if let Ok(mut f) = self.fees.lock() {
+            *f = Some((std::time::Instant::now(), fees));
+        }
+        Ok(fees)
+    }
+
+    fn forget_fees(&self) {
+        if let Ok(mut f) = self.fees.lock() {
+            *f = None;
+        }
+    }
+
+    /// Sends the proxy's `settle` (after `verify`).
+    pub async fn submit(&self, permit: &Permit, checked: Checked) -> Result<Sent, SettleError> {
+        self.submit_recorded(permit, checked, &|_| Box::pin(async { Ok(()) }))
             .await
     }
 
     /// Sends the proxy's `settle` with the relayer key. The transaction is signed first and
     /// `record` is given its hash before it is sent, so whoever keeps payments knows the hash
-    /// of every transaction that may exist; when `record` fails nothing is sent.
+    /// of every transaction that may exist; when `record` fails nothing is sent. Where the node
+    /// offers `eth_sendRawTransactionSync` the answer carries the receipt.
     pub async fn submit_recorded(
         &self,
         permit: &Permit,
+        checked: Checked,
         record: Record<'_>,
-    ) -> Result<B256, SettleError> {
+    ) -> Result<Sent, SettleError> {
         let relayer = self
             .relayer
             .as_ref()
             .ok_or_else(|| SettleError::Failed("no relayer key is configured".into()))?;
         let chain =
             |e: alloy::transports::TransportError| SettleError::Chain(short(&e.to_string()));
-        let (pt, witness) = permit.permit.settle_args();
-        let call = IX402ExactPermit2Proxy::new(self.proxy, &self.reader)
-            .settle(pt, permit.from, witness, permit.signature.clone())
-            .into_transaction_request()
-            .from(relayer.address);
+        let call = self.settle_request(permit);
         // Gas and fees before the nonce lock: they read the chain and may take a while.
-        let gas = self.reader.estimate_gas(call.clone()).await.map_err(|e| {
-            SettleError::Invalid(invalid(
-                "permit2_simulation_failed",
-                format!("settling would fail: {}", short(&e.to_string())),
-            ))
-        })?;
-        let fees = self.reader.estimate_eip1559_fees().await.map_err(chain)?;
+        let gas = match checked.gas {
+            Some(gas) => gas,
+            None => self.reader.estimate_gas(call.clone()).await.map_err(|e| {
+                SettleError::Invalid(invalid(
+                    "permit2_simulation_failed",
+                    format!("settling would fail: {}", short(&e.to_string())),
+                ))
+            })?,
+        };
+        let fees = self.fees().await?;
         let nonce = {
             let mut book = relayer.nonces.lock().await;
             match book.take() {
@@ -531,18 +649,74 @@ impl Facilitator {
                 "the transaction was not sent: {e}"
             )));
         }
-        match self.reader.send_tx_envelope(envelope).await {
-            Ok(_) => Ok(hash),
+        let raw = envelope.encoded_2718();
+        match self.send_raw(&raw, hash).await {
+            Ok(receipt) => Ok(Sent {
+                tx: hash,
+                // A receipt of another transaction is no answer about this one.
+                receipt: receipt.filter(|r| r.transaction_hash == hash),
+            }),
             Err(e) => {
-                let why = match e.as_error_resp() {
-                    Some(p) => SendFailure::of(&p.message),
+                let why = match &e {
+                    SendError::Node(message) => SendFailure::of(message),
                     // No answer: whether it arrived is unknown. Used again, the nonce either
                     // fills the gap or is refused as taken.
-                    None => SendFailure::NotSent,
+                    SendError::NoAnswer(_) => SendFailure::NotSent,
                 };
                 give_back(why).await;
-                Err(SettleError::Chain(short(&e.to_string())))
+                self.forget_fees();
+                Err(SettleError::Chain(e.to_string()))
             }
+        }
+    }
+
+    /// Hands a signed transaction to the node: with `eth_sendRawTransactionSync` (the receipt
+    /// comes back) unless the node has said it does not know that method, then with
+    /// `eth_sendRawTransaction`. `Ok(None)`: taken, no receipt yet.
+    async fn send_raw(
+        &self,
+        raw: &[u8],
+        hash: B256,
+    ) -> Result<Option<TransactionReceipt>, SendError> {
+        use std::sync::atomic::Ordering;
+        let no_answer = |e: &alloy::transports::TransportError| match e.as_error_resp() {
+            Some(p) => SendError::Node(short(&p.message)),
+            None => SendError::NoAnswer(short(&e.to_string())),
+        };
+        if self.sync_send.load(Ordering::Relaxed) != SYNC_NO {
+            let sent =
+                tokio::time::timeout(self.send_wait, self.reader.send_raw_transaction_sync(raw))
+                    .await;
+            match sent {
+                Ok(Ok(receipt)) => {
+                    self.sync_send.store(SYNC_YES, Ordering::Relaxed);
+                    return Ok(Some(receipt));
+                }
+                Ok(Err(e)) => match e.as_error_resp().map(|p| sync_refusal(p.code, &p.message)) {
+                    Some(SyncRefusal::Unsupported) => {
+                        tracing::info!(
+                            "the node has no eth_sendRawTransactionSync; polling for receipts"
+                        );
+                        self.sync_send.store(SYNC_NO, Ordering::Relaxed);
+                    }
+                    Some(SyncRefusal::NotYetMined) => return Ok(None),
+                    Some(SyncRefusal::Refused) | None => return Err(no_answer(&e)),
+                },
+                // No answer in time: taken if the node knows it (then its nonce is used).
+                Err(_) => {
+                    return match self.reader.get_transaction_by_hash(hash).await {
+                        Ok(Some(_)) => Ok(None),
+                        _ => Err(SendError::NoAnswer(format!(
+                            "the node did not answer the send within {} ms",
+                            self.send_wait.as_millis()
+                        ))),
+                    };
+                }
+            }
+        }
+        match self.reader.send_raw_transaction(raw).await {
+            Ok(_) => Ok(None),
+            Err(e) => Err(no_answer(&e)),
         }
     }
 
@@ -641,6 +815,16 @@ impl Facilitator {
             .await
             .map(|b| b.bit(bit))
             .map_err(|e| SettleError::Chain(short(&e.to_string())))
+    }
+
+    /// Whether `sent`, a settle this facilitator signed for the permit of `owner`, paid
+    /// `amount` to `to`, from the receipt the node answered the send with (none: unknown yet).
+    pub fn sent_pays(&self, sent: &Sent, owner: Address, to: Address, amount: U256) -> bool {
+        sent.receipt.as_ref().is_some_and(|r| {
+            r.transaction_hash == sent.tx
+                && r.to == Some(self.proxy)
+                && self.transfer_in(r, owner, to, amount)
+        })
     }
 
     /// Whether the receipt holds a USDG `Transfer` of exactly `amount` from `from` to `to`.
@@ -753,8 +937,8 @@ impl Facilitator {
             error_reason: failure.as_ref().map(|f| f.0.to_string()),
             error_message: failure.map(|f| f.1),
         };
-        let permit = match self.verify(p, r, now).await {
-            Ok(permit) => permit,
+        let (permit, checked) = match self.verify(p, r, now).await {
+            Ok(v) => v,
             Err(SettleError::Invalid(i)) => return answer(None, Some((i.code, i.message))),
             Err(e) => return answer(None, Some((UNEXPECTED, e.to_string()))),
         };
@@ -765,10 +949,10 @@ impl Facilitator {
             }
             Box::pin(async { Ok(()) })
         };
-        let sent = self.submit_recorded(&permit, &record).await;
+        let sent = self.submit_recorded(&permit, checked, &record).await;
         let hash = signed.lock().ok().and_then(|s| *s);
-        let tx = match (sent, hash) {
-            (Ok(tx), _) => tx,
+        let (tx, receipt) = match (sent, hash) {
+            (Ok(sent), _) => (sent.tx, sent.receipt),
             (Err(e), Some(tx)) => {
                 return answer(Some(tx), Some((UNEXPECTED, e.to_string())));
             }
@@ -781,7 +965,11 @@ impl Facilitator {
             permit.permit.witness.to,
             permit.permit.permitted.amount,
         );
-        match self.receipt(tx).await {
+        let receipt = match receipt {
+            Some(r) => Ok(Some(r)),
+            None => self.receipt(tx).await,
+        };
+        match receipt {
             Ok(Some(r)) if self.transfer_in(&r, from, to, amount) => answer(Some(tx), None),
             Ok(Some(_)) => answer(
                 Some(tx),
@@ -801,9 +989,17 @@ impl Facilitator {
         }
     }
 
+    /// How long a send waits for the node's answer before its fate is left to the chain.
+    pub fn with_send_wait(mut self, wait: Duration) -> Self {
+        self.send_wait = wait;
+        self
+    }
+
     /// How long `/settle` waits for a receipt before answering with the hash alone.
     pub fn with_receipt_timeout(mut self, wait: Duration) -> Self {
         self.receipt_timeout = wait;
+        // A send answered with the receipt is part of that wait.
+        self.send_wait = self.send_wait.min(wait);
         self
     }
 }
@@ -916,6 +1112,33 @@ mod tests {
         assert_eq!(
             SendFailure::of("insufficient funds for gas * price + value"),
             SendFailure::NotSent
+        );
+    }
+
+    #[test]
+    fn sync_send_answers_are_told_apart() {
+        assert_eq!(
+            sync_refusal(-32601, "Method not found"),
+            SyncRefusal::Unsupported
+        );
+        assert_eq!(
+            sync_refusal(
+                -32000,
+                "the method eth_sendRawTransactionSync does not exist/is not available"
+            ),
+            SyncRefusal::Unsupported
+        );
+        assert_eq!(
+            sync_refusal(
+                4,
+                "The transaction was added to the mempool but wasn't processed within the designated timeout"
+            ),
+            SyncRefusal::NotYetMined
+        );
+        assert_eq!(sync_refusal(-32000, "nonce too low"), SyncRefusal::Refused);
+        assert_eq!(
+            sync_refusal(-32003, "insufficient funds for gas * price + value"),
+            SyncRefusal::Refused
         );
     }
 

@@ -23,6 +23,9 @@ pub enum Fault {
     ForwardThenHang,
     /// Answer this HTTP status without forwarding.
     Status(u16),
+    /// Answer a JSON-RPC error as a node without the method does ("Method not found"),
+    /// without forwarding.
+    NoMethod,
 }
 
 struct Rule {
@@ -144,6 +147,22 @@ async fn serve(conn: TcpStream, state: Arc<Mutex<State>>, upstream: String, http
         let answer = match fault {
             Fault::Refuse => return,
             Fault::Status(code) => (code, "application/json".to_string(), b"{}".to_vec()),
+            Fault::NoMethod => {
+                let id = serde_json::from_slice::<serde_json::Value>(&req.body)
+                    .ok()
+                    .and_then(|v| v.get("id").cloned())
+                    .unwrap_or(serde_json::Value::Null);
+                let error = serde_json::json!({
+                    "jsonrpc": "2.0",
+                    "id": id,
+                    "error": { "code": -32601, "message": "Method not found" },
+                });
+                (
+                    200,
+                    "application/json".to_string(),
+                    error.to_string().into_bytes(),
+                )
+            }
             _ => {
                 state.lock().unwrap().forwarded.push(body.clone());
                 let mut rb = http.request(

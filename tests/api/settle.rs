@@ -8,7 +8,7 @@ use alloy::primitives::{Address, B256, U256};
 use alloy::providers::Provider as _;
 use alloy::rpc::types::Filter;
 use alloy::signers::local::PrivateKeySigner;
-use alloy::sol_types::SolEvent as _;
+use alloy::sol_types::{SolCall as _, SolEvent as _};
 use jm_chain::bindings::IERC20;
 use jm_client::payer::sign_payment;
 use journal_market_actors::settlement::FaultPoint;
@@ -308,7 +308,40 @@ async fn a_failed_relayer_send_then_twenty_concurrent_purchases_all_settle() {
     }
 }
 
-/// Receipts cannot be read for a while after the send: the request answers 409 "still
+/// Where the node offers `eth_sendRawTransactionSync`, a purchase is one gas estimate (the
+/// simulation) and one send answered with the receipt: no receipt polls, no look-up of the
+/// transaction, none of the diagnostic reads, and the fee estimate of the first purchase serves
+/// the next.
+#[actix_web::test]
+async fn a_send_answered_with_its_receipt_settles_without_polling() {
+    let (shop, proxy) = shop_behind_proxy(|_| {}).await;
+    let journals = shop.swarm_journals().await;
+    for j in &journals[..2] {
+        let buyer = funded_buyer(&shop.chain).await;
+        shop.client().buy(&j.slug, &buyer).await.unwrap();
+        charged_once(
+            &shop,
+            buyer.address(),
+            shop.buyback(),
+            j.price_units.parse().unwrap(),
+        )
+        .await;
+    }
+    assert_eq!(proxy.hits("eth_sendRawTransactionSync"), 2);
+    assert_eq!(proxy.hits("\"eth_sendRawTransaction\""), 0);
+    assert_eq!(proxy.hits("eth_getTransactionReceipt"), 0);
+    assert_eq!(proxy.hits("eth_getTransactionByHash"), 0);
+    assert_eq!(proxy.hits("eth_estimateGas"), 2);
+    let nonce_reads = alloy::hex::encode(jm_chain::bindings::IPermit2::nonceBitmapCall::SELECTOR);
+    assert_eq!(proxy.hits(&nonce_reads), 0, "no diagnostic reads");
+    assert!(
+        proxy.hits("eth_feeHistory") <= 1,
+        "fees estimated once a second"
+    );
+}
+
+/// A node without `eth_sendRawTransactionSync` whose receipts cannot be read for a while after
+/// the send: the settler falls back to `eth_sendRawTransaction`, the request answers 409 "still
 /// settling" with Retry-After, reconciliation settles the row when the node answers again, and
 /// the buyer's retry of the same payment gets the text.
 #[actix_web::test]
@@ -318,8 +351,14 @@ async fn a_receipt_read_after_the_request_gave_up_still_unlocks() {
     let buyer = shop.buyer(0);
     let offer = shop.offer("pay/burn", id).await;
     let payment = sign_payment(&offer.accepts[0], None, &buyer.signer().unwrap(), now()).unwrap();
+    proxy.set("eth_sendRawTransactionSync", Fault::NoMethod, None);
     proxy.set("eth_getTransactionReceipt", Fault::Status(502), Some(3));
     let (s, b, h) = shop.raw_pay("pay/burn", id, Some(&payment)).await;
+    assert_eq!(
+        proxy.hits("\"eth_sendRawTransaction\""),
+        1,
+        "sent without Sync"
+    );
     assert_eq!(s, StatusCode::CONFLICT, "{b}");
     assert!(
         b["error"].as_str().unwrap().contains("still settling"),

@@ -23,7 +23,7 @@ use actix::prelude::*;
 use alloy::primitives::{Address, B256, U256};
 use chrono::{DateTime, Utc};
 use futures::future::BoxFuture;
-use jm_chain::facilitator::{Facilitator, Permit, SettleError, TxStatus};
+use jm_chain::facilitator::{Checked, Facilitator, Permit, Sent, SettleError, TxStatus};
 use jm_chain::x402::{PaymentPayload, PaymentRequirements};
 use journal_market_entity::payments;
 use sea_orm::{DatabaseConnection, DbErr};
@@ -259,13 +259,14 @@ impl Inner {
         // A spent nonce may have paid us (a front-runner settled this permit): the row is
         // claimed and the chain searched, instead of refusing a buyer whose money moved.
         let t = Instant::now();
-        let spent = match self
+        // `None`: the nonce is spent.
+        let checked = match self
             .settler
             .verify(&s.payload, &s.requirements, &permit)
             .await
         {
-            Ok(()) => false,
-            Err(SettleError::Invalid(i)) if i.code == "permit2_invalid_nonce" => true,
+            Ok(checked) => Some(checked),
+            Err(SettleError::Invalid(i)) if i.code == "permit2_invalid_nonce" => None,
             Err(e) => return Err(rejected(e)),
         };
         chain_time += t.elapsed();
@@ -314,11 +315,18 @@ impl Inner {
             return self.await_row(id, permit.from).await;
         }
         let t = Instant::now();
-        if !spent {
-            self.send(id, &s.payload, &s.requirements, &permit).await?;
-        }
+        let sent = match checked {
+            Some(checked) => {
+                self.send(id, &s.payload, &s.requirements, &permit, checked)
+                    .await?
+            }
+            None => None,
+        };
         let row = store::find(&self.db, id).await?;
-        let state = self.settle_row(&row, self.settings.receipt_wait).await;
+        let state = match self.paid_by_sent(&row, sent) {
+            Some(tx) => self.settle_with(&row, tx, self.is_last(&row).await?).await,
+            None => self.settle_row(&row, self.settings.receipt_wait).await,
+        };
         chain_time += t.elapsed();
         let state = match state {
             Ok(state) => state,
@@ -380,15 +388,32 @@ impl Inner {
         Err(PayError::StillSettling)
     }
 
+    /// The transaction that paid the row's permit, when the send answered with its receipt
+    /// (the node's own word on the transaction signed for this permit: nothing else to read).
+    fn paid_by_sent(&self, row: &payments::Model, sent: Option<Sent>) -> Option<B256> {
+        let (sent, t) = (sent?, terms(row)?);
+        self.chain
+            .sent_pays(&sent, t.from, t.to, t.amount)
+            .then_some(sent.tx)
+    }
+
+    /// Whether the row's step is the purchase's last (it unlocks the journal).
+    async fn is_last(&self, row: &payments::Model) -> Result<bool, DbErr> {
+        Ok(Step::parse(&row.step) == Some(Step::Author)
+            || store::journal_is_swarm(&self.db, row.journal_id).await?)
+    }
+
     /// Sends the row's permit through the back-end, recording every hash it learns. Send
     /// errors are logged, not returned: what happened is read from the chain afterwards.
+    /// `Some` when the back-end took it.
     async fn send(
         &self,
         id: i32,
         p: &PaymentPayload,
         r: &PaymentRequirements,
         permit: &Permit,
-    ) -> Result<(), PayError> {
+        checked: Checked,
+    ) -> Result<Option<Sent>, PayError> {
         let fault = self.settings.fault;
         if fault == FaultPoint::BeforeSend {
             return Err(PayError::Interrupted);
@@ -412,15 +437,18 @@ impl Inner {
                 Ok(())
             })
         };
-        let sent = self.settler.submit(p, r, permit, &record).await;
+        let sent = self.settler.submit(p, r, permit, checked, &record).await;
         if fault != FaultPoint::None {
             return Err(PayError::Interrupted);
         }
-        if let Err(e) = sent {
-            tracing::warn!(payment = id, error = %e, "the settle call failed; the chain decides");
-            self.health.error(NAME, format!("payment {id}: {e}"));
+        match sent {
+            Ok(sent) => Ok(Some(sent)),
+            Err(e) => {
+                tracing::warn!(payment = id, error = %e, "the settle call failed; the chain decides");
+                self.health.error(NAME, format!("payment {id}: {e}"));
+                Ok(None)
+            }
         }
-        Ok(())
     }
 
     /// Settles, fails or leaves pending one row from what the chain says, sending its permit
@@ -437,8 +465,7 @@ impl Inner {
             self.stats.row(RowOutcome::Failed);
             return Ok(RowState::Failed("the row is unreadable".into()));
         };
-        let last = Step::parse(&row.step) == Some(Step::Author)
-            || store::journal_is_swarm(&self.db, row.journal_id).await?;
+        let last = self.is_last(row).await?;
         let (paid_by, in_flight) = self.look_at_txs(row.id, &t, wait).await?;
         let evidence = match paid_by {
             Some(tx) => Evidence {
@@ -504,7 +531,12 @@ impl Inner {
                     // the next look decides.
                     Err(_) => return Ok(RowState::Pending),
                 };
-                self.send(row.id, &p, &r, &permit).await?;
+                let sent = self
+                    .send(row.id, &p, &r, &permit, Checked::default())
+                    .await?;
+                if let Some(tx) = self.paid_by_sent(row, sent) {
+                    return self.settle_with(row, tx, last).await;
+                }
                 let (paid_by, _) = self.look_at_txs(row.id, &t, wait).await?;
                 match paid_by {
                     Some(tx) => self.settle_with(row, tx, last).await,

@@ -7,7 +7,7 @@ use std::time::Duration;
 
 use alloy::primitives::{Address, B256};
 use futures::future::BoxFuture;
-use jm_chain::facilitator::{Facilitator, Invalid, Permit, Record, SettleError};
+use jm_chain::facilitator::{Checked, Facilitator, Invalid, Permit, Record, Sent, SettleError};
 use jm_chain::x402::{
     FacilitatorRequest, PaymentPayload, PaymentRequirements, SettleResponse, VERSION,
     VerifyResponse,
@@ -20,18 +20,21 @@ pub trait Settler: Send + Sync {
         p: &'a PaymentPayload,
         r: &'a PaymentRequirements,
         permit: &'a Permit,
-    ) -> BoxFuture<'a, Result<(), SettleError>>;
+    ) -> BoxFuture<'a, Result<Checked, SettleError>>;
 
-    /// Settles a verified payment. Every transaction hash the back-end makes known is given to
-    /// `record` (before sending, for the built-in settler). `Ok` carries the hash sent; an
-    /// error leaves the outcome to the chain: the caller never takes it as proof of anything.
+    /// Settles a verified payment (`checked`: what its verification learned, or the default).
+    /// Every transaction hash the back-end makes known is given to `record` (before sending,
+    /// for the built-in settler). `Ok` carries the hash sent, with the node's receipt of it
+    /// when the send answered with one; an error leaves the outcome to the chain: the caller
+    /// never takes it as proof of anything.
     fn submit<'a>(
         &'a self,
         p: &'a PaymentPayload,
         r: &'a PaymentRequirements,
         permit: &'a Permit,
+        checked: Checked,
         record: Record<'a>,
-    ) -> BoxFuture<'a, Result<B256, SettleError>>;
+    ) -> BoxFuture<'a, Result<Sent, SettleError>>;
 
     /// The relayer key this back-end sends with, if it is ours (one instance at a time may
     /// send with it).
@@ -46,7 +49,7 @@ impl Settler for LocalSettler {
         _: &'a PaymentPayload,
         _: &'a PaymentRequirements,
         permit: &'a Permit,
-    ) -> BoxFuture<'a, Result<(), SettleError>> {
+    ) -> BoxFuture<'a, Result<Checked, SettleError>> {
         Box::pin(self.0.verify_state(permit))
     }
 
@@ -55,9 +58,10 @@ impl Settler for LocalSettler {
         _: &'a PaymentPayload,
         _: &'a PaymentRequirements,
         permit: &'a Permit,
+        checked: Checked,
         record: Record<'a>,
-    ) -> BoxFuture<'a, Result<B256, SettleError>> {
-        Box::pin(self.0.submit_recorded(permit, record))
+    ) -> BoxFuture<'a, Result<Sent, SettleError>> {
+        Box::pin(self.0.submit_recorded(permit, checked, record))
     }
 
     fn relayer(&self) -> Option<Address> {
@@ -126,11 +130,11 @@ impl Settler for HttpSettler {
         p: &'a PaymentPayload,
         r: &'a PaymentRequirements,
         _: &'a Permit,
-    ) -> BoxFuture<'a, Result<(), SettleError>> {
+    ) -> BoxFuture<'a, Result<Checked, SettleError>> {
         Box::pin(async move {
             let v: VerifyResponse = self.post("/verify", p, r).await?;
             if v.is_valid {
-                return Ok(());
+                return Ok(Checked::default());
             }
             let reason = v.invalid_reason.unwrap_or_else(|| "invalid_payment".into());
             Err(SettleError::Invalid(Invalid {
@@ -153,8 +157,9 @@ impl Settler for HttpSettler {
         p: &'a PaymentPayload,
         r: &'a PaymentRequirements,
         _: &'a Permit,
+        _: Checked,
         record: Record<'a>,
-    ) -> BoxFuture<'a, Result<B256, SettleError>> {
+    ) -> BoxFuture<'a, Result<Sent, SettleError>> {
         Box::pin(async move {
             let s: SettleResponse = self.post("/settle", p, r).await?;
             // A hash is evidence whatever the facilitator says about it.
@@ -163,7 +168,7 @@ impl Settler for HttpSettler {
                 record(tx).await.map_err(SettleError::Failed)?;
             }
             match (s.success, tx) {
-                (true, Some(tx)) => Ok(tx),
+                (true, Some(tx)) => Ok(Sent { tx, receipt: None }),
                 (true, None) => Err(SettleError::Failed(
                     "the facilitator reported success without a transaction hash".into(),
                 )),
