@@ -8,6 +8,7 @@ mod m20261123_000002_publishing;
 mod m20261123_000003_votes;
 mod m20261123_000004_ledger;
 mod m20261123_000005_signin;
+mod m20261123_000006_ledger_order;
 
 pub struct Migrator;
 
@@ -21,6 +22,7 @@ impl MigratorTrait for Migrator {
             Box::new(m20261123_000003_votes::Migration),
             Box::new(m20261123_000004_ledger::Migration),
             Box::new(m20261123_000005_signin::Migration),
+            Box::new(m20261123_000006_ledger_order::Migration),
         ]
     }
 }

@@ -182,3 +182,76 @@ async fn the_ledger_is_null_without_a_token() {
     let (status, body) = shop.app.get("/token.json").await;
     assert_eq!((status.as_u16(), body), (200, serde_json::Value::Null));
 }
+
+/// The ledger's rows are re-keyed in chain order, (block, log_index), by a migration that
+/// copies them: rows written under the old key survive it and its way back, and the new key
+/// refuses a second row at the same place in the chain.
+#[actix_web::test]
+async fn the_ledger_rows_survive_their_new_key_and_its_way_back() {
+    use journal_market_migration::{Migrator, MigratorTrait};
+    use sea_orm::{ConnectionTrait, EntityTrait, PaginatorTrait};
+
+    let db = crate::helpers::TestDb::new().await;
+    let url = match db.url.starts_with("sqlite:") {
+        true => format!("{}?mode=rwc", db.url),
+        false => db.url.clone(),
+    };
+    let conn = sea_orm::Database::connect(&url).await.unwrap();
+    let before = Migrator::migrations().len() as u32 - 1;
+    Migrator::up(&conn, Some(before)).await.unwrap();
+    let rows = [
+        (
+            "0xaa",
+            0,
+            7,
+            "0x01",
+            "0x000000000000000000000000000000000000dead",
+            "5",
+        ),
+        ("0xbb", 1, 7, "0x01", "0x02", "6"),
+        ("0xcc", 0, 9, "0x02", "0x03", "7"),
+    ];
+    for (tx, li, block, from, to, amount) in rows {
+        conn.execute_unprepared(&format!(
+            "INSERT INTO token_transfers (tx, log_index, block, sender, recipient, amount) \
+             VALUES ('{tx}', {li}, {block}, '{from}', '{to}', '{amount}')"
+        ))
+        .await
+        .unwrap();
+    }
+    conn.execute_unprepared(
+        "INSERT INTO swaps (tx, log_index, block, amount0, amount1, sqrt_price_x96) \
+         VALUES ('0xdd', 2, 7, '-1', '2', '3')",
+    )
+    .await
+    .unwrap();
+
+    Migrator::up(&conn, None).await.unwrap();
+    let kept = journal_market_entity::token_transfers::Entity::find_by_id((7, 1))
+        .one(&conn)
+        .await
+        .unwrap()
+        .expect("the row under its new key");
+    assert_eq!((kept.tx.as_str(), kept.amount.as_str()), ("0xbb", "6"));
+    let swap = journal_market_entity::swaps::Entity::find_by_id((7, 2))
+        .one(&conn)
+        .await
+        .unwrap()
+        .expect("the swap under its new key");
+    assert_eq!(swap.amount1, "2");
+    let again = conn
+        .execute_unprepared(
+            "INSERT INTO token_transfers (tx, log_index, block, sender, recipient, amount) \
+             VALUES ('0xee', 0, 9, '0x02', '0x03', '1')",
+        )
+        .await;
+    assert!(again.is_err(), "one row per place in the chain");
+
+    Migrator::down(&conn, Some(1)).await.unwrap();
+    Migrator::up(&conn, None).await.unwrap();
+    let n = journal_market_entity::token_transfers::Entity::find()
+        .count(&conn)
+        .await
+        .unwrap();
+    assert_eq!(n, 3, "down and up again keep every row");
+}

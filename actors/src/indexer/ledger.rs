@@ -165,7 +165,7 @@ pub async fn apply(
     for chunk in swap_rows.chunks(200) {
         swaps::Entity::insert_many(chunk.to_vec())
             .on_conflict(
-                OnConflict::columns([swaps::Column::Tx, swaps::Column::LogIndex])
+                OnConflict::columns([swaps::Column::Block, swaps::Column::LogIndex])
                     .do_nothing()
                     .to_owned(),
             )
@@ -175,7 +175,7 @@ pub async fn apply(
     if transfers.is_empty() {
         return Ok(());
     }
-    // No transfer is stored twice: (tx, log_index) is the key, so a range another instance
+    // No transfer is stored twice: (block, log_index) is the key, so a range another instance
     // wrote already fails its whole transaction, balances included, and the next tick goes on
     // from the cursor that instance stored.
     let mut deltas = HashMap::new();
