@@ -166,15 +166,23 @@ impl Application {
 
     /// Serves until the public server stops; the metrics listener stops with it.
     pub async fn run_until_stopped(self) -> std::io::Result<()> {
-        let Some((_, metrics)) = self.metrics else {
-            return self.server.await;
+        let settlement = self.state.pay.settlement.clone();
+        let served = match self.metrics {
+            None => self.server.await,
+            Some((_, metrics)) => {
+                let metrics_handle = metrics.handle();
+                let metrics_task = actix_web::rt::spawn(metrics);
+                let served = self.server.await;
+                metrics_handle.stop(true).await;
+                if let Ok(Err(e)) = metrics_task.await {
+                    tracing::warn!(error = %e, "the metrics listener failed");
+                }
+                served
+            }
         };
-        let metrics_handle = metrics.handle();
-        let metrics_task = actix_web::rt::spawn(metrics);
-        let served = self.server.await;
-        metrics_handle.stop(true).await;
-        if let Ok(Err(e)) = metrics_task.await {
-            tracing::warn!(error = %e, "the metrics listener failed");
+        // The requests are done (or their grace is over): another instance may take the key.
+        if let Some(s) = settlement {
+            s.release().await;
         }
         served
     }

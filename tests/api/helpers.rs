@@ -2,6 +2,7 @@
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU32, Ordering};
+use std::time::Duration;
 
 use jm_client::Client;
 use journal_market::app::Application;
@@ -124,6 +125,8 @@ pub struct TestApp {
     /// The instance's own actix system (its own thread): stopping it ends every actor and
     /// background task of the instance, as the end of a process would.
     system: actix_web::rt::System,
+    /// True once `run_until_stopped` has returned (after a clean stop's last steps).
+    finished: tokio::sync::watch::Receiver<bool>,
 }
 
 impl Drop for TestApp {
@@ -173,6 +176,7 @@ impl TestApp {
     async fn start_shared(settings: Settings, db: Arc<TestDb>) -> TestApp {
         let clock = Arc::new(OffsetClock::default());
         let (started, ready) = tokio::sync::oneshot::channel();
+        let (done, finished) = tokio::sync::watch::channel(false);
         let (s, c) = (settings.clone(), clock.clone());
         std::thread::spawn(move || {
             actix_web::rt::System::new().block_on(async move {
@@ -187,6 +191,7 @@ impl TestApp {
                 );
                 let _ = started.send(running);
                 let _ = app.run_until_stopped().await;
+                let _ = done.send(true);
             })
         });
         let (port, metrics, handle, system) = ready.await.expect("the instance started");
@@ -201,6 +206,7 @@ impl TestApp {
             metrics: metrics.map(|a| format!("http://{a}")),
             handle,
             system,
+            finished,
         }
     }
 
@@ -215,6 +221,9 @@ impl TestApp {
     /// Stops this instance: its server, then every actor and task it runs.
     pub async fn stop(&self) {
         self.handle.stop(true).await;
+        // What the process does after its server stopped (giving the relayer key up).
+        let mut finished = self.finished.clone();
+        let _ = tokio::time::timeout(Duration::from_secs(10), finished.wait_for(|f| *f)).await;
         self.system.stop();
     }
 

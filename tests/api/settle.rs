@@ -308,6 +308,31 @@ async fn a_failed_relayer_send_then_twenty_concurrent_purchases_all_settle() {
     }
 }
 
+/// A clean stop gives the relayer key up: an instance under another name (another port) sends
+/// the next purchase at once, not after the two-minute lease.
+#[actix_web::test]
+async fn a_clean_stop_hands_the_relayer_key_over_at_once() {
+    let shop = Shop::open_with(|s| s.payments.lease_secs = 120).await;
+    let journals = shop.swarm_journals().await;
+    let first = funded_buyer(&shop.chain).await;
+    shop.client().buy(&journals[0].slug, &first).await.unwrap();
+    shop.app.stop().await;
+    let other = shop.app.sibling().await;
+    let buyer = funded_buyer(&shop.chain).await;
+    jm_client::Client::new(other.base.clone())
+        .unwrap()
+        .buy(&journals[1].slug, &buyer)
+        .await
+        .unwrap();
+    charged_once(
+        &shop,
+        buyer.address(),
+        shop.buyback(),
+        journals[1].price_units.parse().unwrap(),
+    )
+    .await;
+}
+
 /// Where the node offers `eth_sendRawTransactionSync`, a purchase is one gas estimate (the
 /// simulation) and one send answered with the receipt: no receipt polls, no look-up of the
 /// transaction, none of the diagnostic reads, and the fee estimate of the first purchase serves

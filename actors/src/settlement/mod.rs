@@ -152,6 +152,8 @@ struct Inner {
     /// under the same name held are still leased.
     started: DateTime<Utc>,
     predecessor_freed: AtomicBool,
+    /// Set by a clean shutdown: the relayer key is given up and not taken again.
+    released: AtomicBool,
 }
 
 fn now_secs(t: DateTime<Utc>) -> u64 {
@@ -626,8 +628,22 @@ impl Inner {
         }
     }
 
+    /// A clean shutdown: stops sending and gives the relayer key up, so an instance under
+    /// another name sends at once instead of after the lease.
+    async fn release(&self) -> Result<(), DbErr> {
+        self.released.store(true, Ordering::SeqCst);
+        self.relayer_until.store(i64::MIN, Ordering::SeqCst);
+        match self.settler.relayer() {
+            Some(relayer) => store::drop_relayer(&self.db, &lower(&relayer), &self.instance).await,
+            None => Ok(()),
+        }
+    }
+
     /// Takes or renews the relayer key's lease when it is due.
     async fn renew_relayer(&self) -> Result<(), DbErr> {
+        if self.released.load(Ordering::SeqCst) {
+            return Ok(());
+        }
         if let Some(relayer) = self.settler.relayer() {
             let now = self.clock.now();
             // Renewed once half of it is used: one write per half lease, not one per pass.
@@ -650,6 +666,10 @@ impl Inner {
                     },
                     Ordering::Relaxed,
                 );
+                // A shutdown that gave the key up while this renewal ran gives it up again.
+                if held && self.released.load(Ordering::SeqCst) {
+                    self.release().await?;
+                }
             }
         }
         self.relayer_tried.store(true, Ordering::Relaxed);
@@ -749,6 +769,7 @@ impl Handler<Pay> for SettlementActor {
 pub struct SettlementHandle {
     handle: ActorHandle<SettlementActor>,
     stats: Arc<SettlementStats>,
+    inner: Arc<Inner>,
 }
 
 impl SettlementHandle {
@@ -778,13 +799,25 @@ impl SettlementHandle {
             reconciling: AtomicBool::new(false),
             started: clock.now(),
             predecessor_freed: AtomicBool::new(false),
+            released: AtomicBool::new(false),
         });
+        let actor_inner = inner.clone();
         let addr = Supervisor::start(move |_| SettlementActor {
-            inner: inner.clone(),
+            inner: actor_inner.clone(),
         });
         SettlementHandle {
             handle: ActorHandle::new(NAME, addr, max, deadline, health),
             stats,
+            inner,
+        }
+    }
+
+    /// For a clean shutdown, once requests are done: this instance stops sending and gives the
+    /// relayer key up, so another instance sends at once. Pending rows keep their leases (their
+    /// sends may be on the way).
+    pub async fn release(&self) {
+        if let Err(e) = self.inner.release().await {
+            tracing::warn!(error = %e, "the relayer key could not be given up; it frees at the end of its lease");
         }
     }
 
