@@ -14,9 +14,25 @@ use sea_orm::{ActiveValue::Set, ColumnTrait, ConnectionTrait, DbErr, EntityTrait
 
 use super::votes::At;
 
-/// Rows per INSERT: fewer, larger statements cost less to build and run than many small ones
-/// (1,000 rows of 7 values stay far under SQLite's 32,766 and PostgreSQL's 65,535 parameters).
-const ROWS_PER_INSERT: usize = 1000;
+/// The most rows in one INSERT: fewer, larger statements cost less to build and run than many
+/// small ones (1,024 rows of 7 values stay far under SQLite's 32,766 and PostgreSQL's 65,535
+/// parameters).
+const ROWS_PER_INSERT: usize = 1024;
+
+/// Splits `rows` into INSERTs of power-of-two sizes up to [`ROWS_PER_INSERT`]: at most eleven
+/// statement shapes a table, so the driver's prepared statements are reused instead of a new
+/// one parsed (and cached) for every range's row count.
+fn inserts<T>(mut rows: &[T]) -> impl Iterator<Item = &[T]> {
+    std::iter::from_fn(move || {
+        if rows.is_empty() {
+            return None;
+        }
+        let size = ROWS_PER_INSERT.min(1 << rows.len().ilog2());
+        let (head, tail) = rows.split_at(size);
+        rows = tail;
+        Some(head)
+    })
+}
 
 /// The contracts whose events make the ledger.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -105,7 +121,7 @@ async fn adjust(db: &impl ConnectionTrait, deltas: HashMap<String, I256>) -> Res
             }
         })
         .collect();
-    for chunk in rows.chunks(200) {
+    for chunk in inserts(&rows) {
         token_holders::Entity::insert_many(chunk.to_vec())
             .on_conflict(
                 OnConflict::column(token_holders::Column::Address)
@@ -166,7 +182,7 @@ pub async fn apply(
             } => transfers.push((at, from, to, amount)),
         }
     }
-    for chunk in swap_rows.chunks(ROWS_PER_INSERT) {
+    for chunk in inserts(&swap_rows) {
         swaps::Entity::insert_many(chunk.to_vec())
             .on_conflict(
                 OnConflict::columns([swaps::Column::Block, swaps::Column::LogIndex])
@@ -196,7 +212,7 @@ pub async fn apply(
             amount: Set(amount.to_string()),
         });
     }
-    for chunk in rows.chunks(ROWS_PER_INSERT) {
+    for chunk in inserts(&rows) {
         token_transfers::Entity::insert_many(chunk.to_vec())
             .exec_without_returning(db)
             .await?;
@@ -229,4 +245,30 @@ pub async fn roll_back_above(db: &impl ConnectionTrait, block: u64) -> Result<()
         .exec(db)
         .await?;
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn inserts_have_power_of_two_sizes() {
+        let sizes = |n: usize| {
+            let rows = vec![0u8; n];
+            inserts(&rows).map(<[u8]>::len).collect::<Vec<_>>()
+        };
+        assert_eq!(sizes(0), Vec::<usize>::new());
+        assert_eq!(sizes(1), vec![1]);
+        assert_eq!(sizes(800), vec![512, 256, 32]);
+        assert_eq!(sizes(1024), vec![1024]);
+        assert_eq!(sizes(2500), vec![1024, 1024, 256, 128, 64, 4]);
+        for n in 0..3000 {
+            let s = sizes(n);
+            assert_eq!(s.iter().sum::<usize>(), n);
+            assert!(
+                s.iter()
+                    .all(|k| k.is_power_of_two() && *k <= ROWS_PER_INSERT)
+            );
+        }
+    }
 }
