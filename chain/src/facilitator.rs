@@ -192,16 +192,13 @@ pub struct Facilitator {
     /// How long a send waits for the node's answer (with `eth_sendRawTransactionSync`, the
     /// receipt).
     send_wait: Duration,
-    /// Whether the node answers `eth_sendRawTransactionSync`: unknown until the first send.
-    sync_send: std::sync::atomic::AtomicU8,
+    /// Set once the node has said it does not know `eth_sendRawTransactionSync`.
+    no_sync_send: std::sync::atomic::AtomicBool,
     /// The last fee estimate and when it was made: one `eth_feeHistory` per [`FEE_TTL`], not
     /// one per settle.
     fees: std::sync::Mutex<Option<(std::time::Instant, Eip1559Estimation)>>,
 }
 
-const SYNC_UNKNOWN: u8 = 0;
-const SYNC_YES: u8 = 1;
-const SYNC_NO: u8 = 2;
 /// How long a fee estimate is used. Fees are capped at twice the base fee plus the tip, so an
 /// estimate a second old still pays a block's fee; a refused send drops it.
 const FEE_TTL: Duration = Duration::from_secs(1);
@@ -418,7 +415,7 @@ impl Facilitator {
             relayer,
             receipt_timeout: Duration::from_secs(60),
             send_wait: Duration::from_secs(10),
-            sync_send: std::sync::atomic::AtomicU8::new(SYNC_UNKNOWN),
+            no_sync_send: std::sync::atomic::AtomicBool::new(false),
             fees: std::sync::Mutex::new(None),
         }
     }
@@ -494,8 +491,16 @@ impl Facilitator {
     /// used nonce, the token on a short balance or allowance), so they are made only to name
     /// what failed, in the reference order.
     pub async fn verify_state(&self, permit: &Permit) -> Result<Checked, SettleError> {
+        Ok(Checked {
+            gas: Some(self.simulate(permit).await?),
+        })
+    }
+
+    /// The settle call's gas estimate, which is its simulation: a revert is named by
+    /// [`Facilitator::why_not`].
+    async fn simulate(&self, permit: &Permit) -> Result<u64, SettleError> {
         match self.reader.estimate_gas(self.settle_request(permit)).await {
-            Ok(gas) => Ok(Checked { gas: Some(gas) }),
+            Ok(gas) => Ok(gas),
             // No answer from the node is no verdict on the permit.
             Err(e) if e.as_error_resp().is_none() => Err(SettleError::Chain(short(&e.to_string()))),
             Err(e) => Err(self.why_not(permit, &e.to_string()).await),
@@ -600,12 +605,8 @@ impl Facilitator {
         // Gas and fees before the nonce lock: they read the chain and may take a while.
         let gas = match checked.gas {
             Some(gas) => gas,
-            None => self.reader.estimate_gas(call.clone()).await.map_err(|e| {
-                SettleError::Invalid(invalid(
-                    "permit2_simulation_failed",
-                    format!("settling would fail: {}", short(&e.to_string())),
-                ))
-            })?,
+            // Not verified here first (a resend by reconciliation): the same simulation now.
+            None => self.simulate(permit).await?,
         };
         let fees = self.fees().await?;
         let nonce = {
@@ -679,28 +680,25 @@ impl Facilitator {
         hash: B256,
     ) -> Result<Option<TransactionReceipt>, SendError> {
         use std::sync::atomic::Ordering;
-        let no_answer = |e: &alloy::transports::TransportError| match e.as_error_resp() {
+        let failure = |e: &alloy::transports::TransportError| match e.as_error_resp() {
             Some(p) => SendError::Node(short(&p.message)),
             None => SendError::NoAnswer(short(&e.to_string())),
         };
-        if self.sync_send.load(Ordering::Relaxed) != SYNC_NO {
+        if !self.no_sync_send.load(Ordering::Relaxed) {
             let sent =
                 tokio::time::timeout(self.send_wait, self.reader.send_raw_transaction_sync(raw))
                     .await;
             match sent {
-                Ok(Ok(receipt)) => {
-                    self.sync_send.store(SYNC_YES, Ordering::Relaxed);
-                    return Ok(Some(receipt));
-                }
+                Ok(Ok(receipt)) => return Ok(Some(receipt)),
                 Ok(Err(e)) => match e.as_error_resp().map(|p| sync_refusal(p.code, &p.message)) {
                     Some(SyncRefusal::Unsupported) => {
                         tracing::info!(
                             "the node has no eth_sendRawTransactionSync; polling for receipts"
                         );
-                        self.sync_send.store(SYNC_NO, Ordering::Relaxed);
+                        self.no_sync_send.store(true, Ordering::Relaxed);
                     }
                     Some(SyncRefusal::NotYetMined) => return Ok(None),
-                    Some(SyncRefusal::Refused) | None => return Err(no_answer(&e)),
+                    Some(SyncRefusal::Refused) | None => return Err(failure(&e)),
                 },
                 // No answer in time: taken if the node knows it (then its nonce is used).
                 Err(_) => {
@@ -716,7 +714,7 @@ impl Facilitator {
         }
         match self.reader.send_raw_transaction(raw).await {
             Ok(_) => Ok(None),
-            Err(e) => Err(no_answer(&e)),
+            Err(e) => Err(failure(&e)),
         }
     }
 

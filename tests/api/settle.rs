@@ -256,6 +256,12 @@ async fn charged_once(shop: &Shop, buyer: Address, to: Address, amount: i64) {
     assert_eq!(to_us[0].1, U256::from(amount));
 }
 
+/// `buyer` paid for journal `j` once, at its price, to the buyback wallet.
+async fn charged_once_for(shop: &Shop, buyer: Address, j: &jm_client::api::JournalListItem) {
+    let price = j.price_units.parse().unwrap();
+    charged_once(shop, buyer, shop.buyback(), price).await;
+}
+
 /// The node takes the settle transaction and drops the connection before answering: the hash
 /// was recorded before sending, so the request finds the receipt and answers with the text.
 #[actix_web::test]
@@ -298,13 +304,7 @@ async fn a_failed_relayer_send_then_twenty_concurrent_purchases_all_settle() {
     }
     for (i, b) in std::iter::once(&first).chain(&buyers).enumerate() {
         let j = &journals[if i == 0 { 0 } else { (i - 1) % journals.len() }];
-        charged_once(
-            &shop,
-            b.address(),
-            shop.buyback(),
-            j.price_units.parse().unwrap(),
-        )
-        .await;
+        charged_once_for(&shop, b.address(), j).await;
     }
 }
 
@@ -324,13 +324,7 @@ async fn a_clean_stop_hands_the_relayer_key_over_at_once() {
         .buy(&journals[1].slug, &buyer)
         .await
         .unwrap();
-    charged_once(
-        &shop,
-        buyer.address(),
-        shop.buyback(),
-        journals[1].price_units.parse().unwrap(),
-    )
-    .await;
+    charged_once_for(&shop, buyer.address(), &journals[1]).await;
 }
 
 /// Where the node offers `eth_sendRawTransactionSync`, a purchase is one gas estimate (the
@@ -344,13 +338,7 @@ async fn a_send_answered_with_its_receipt_settles_without_polling() {
     for j in &journals[..2] {
         let buyer = funded_buyer(&shop.chain).await;
         shop.client().buy(&j.slug, &buyer).await.unwrap();
-        charged_once(
-            &shop,
-            buyer.address(),
-            shop.buyback(),
-            j.price_units.parse().unwrap(),
-        )
-        .await;
+        charged_once_for(&shop, buyer.address(), j).await;
     }
     assert_eq!(proxy.hits("eth_sendRawTransactionSync"), 2);
     assert_eq!(proxy.hits("\"eth_sendRawTransaction\""), 0);
