@@ -24,8 +24,9 @@ cleanup() {
   rm -rf "$work"
 }
 trap cleanup EXIT
+# The dev chain's flags (jm_chain::anvil::DEV_CHAIN_ARGS).
 node_modules/.bin/anvil --host 127.0.0.1 --port "$ANVIL_PORT" --chain-id 4663 \
-  --accounts 10 --balance 10000 >/dev/null 2>&1 &
+  --accounts 10 --balance 10000 --hardfork cancun --prune-history 256 >/dev/null 2>&1 &
 anvil=$!
 api="http://127.0.0.1:$SVC_PORT/api"
 db="sqlite://$work/kr.db"

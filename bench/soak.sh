@@ -29,8 +29,9 @@ cleanup() {
 trap cleanup EXIT
 psql -q "$PG/postgres" -c "create database $db" >/dev/null
 
+# The dev chain's flags (jm_chain::anvil::DEV_CHAIN_ARGS).
 node_modules/.bin/anvil --host 127.0.0.1 --port "$ANVIL_PORT" --chain-id 4663 \
-  --accounts 10 --balance 10000 >/dev/null 2>&1 &
+  --accounts 10 --balance 10000 --hardfork cancun --prune-history 256 >/dev/null 2>&1 &
 anvil=$!
 for _ in $(seq 1 100); do
   curl -sf -X POST -H 'content-type: application/json' \

@@ -19,6 +19,10 @@ use jm_chain::devnet::{self, wallet_provider};
 use journal_market::app::Application;
 use journal_market::config::{Secret, Settings};
 
+/// The service's allocator: the indexer is measured as it runs in `journal-market`.
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 #[actix_web::main]
 async fn main() -> anyhow::Result<()> {
     let args: Vec<String> = std::env::args().collect();

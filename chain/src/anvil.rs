@@ -56,6 +56,27 @@ pub fn free_port() -> std::io::Result<u16> {
         .port())
 }
 
+/// How the dev chain runs, besides its port and chain id (docs/decisions.md, "The dev chain"):
+/// - Cancun, the EVM version the dev contracts are compiled for. From Prague on, every block
+///   writes its parent's hash into the EIP-2935 history contract and anvil hashes that
+///   contract's whole storage again for each block, so blocks got slower as the chain grew.
+/// - The states of the last 256 blocks kept in memory and none written to disk (by default
+///   anvil writes one per block once its in-memory history is full). Calls at older blocks
+///   are refused; logs, blocks, receipts and `evm_snapshot`/`evm_revert` are unaffected.
+///
+/// 1,000 empty blocks took 0.8 s on a fresh node and 6.9 s at 4,000 blocks; with both, about
+/// 0.1 s at any height.
+pub const DEV_CHAIN_ARGS: [&str; 8] = [
+    "--accounts",
+    "10",
+    "--balance",
+    "10000",
+    "--hardfork",
+    "cancun",
+    "--prune-history",
+    "256",
+];
+
 /// Starts anvil on `port` (a free one when `None`) and waits until it answers.
 pub async fn spawn(port: Option<u16>, chain_id: u64) -> anyhow::Result<Anvil> {
     let port = match port {
@@ -66,7 +87,7 @@ pub async fn spawn(port: Option<u16>, chain_id: u64) -> anyhow::Result<Anvil> {
     let child = Command::new(&bin)
         .args(["--host", "127.0.0.1", "--port", &port.to_string()])
         .args(["--chain-id", &chain_id.to_string()])
-        .args(["--accounts", "10", "--balance", "10000"])
+        .args(DEV_CHAIN_ARGS)
         .stdout(Stdio::null())
         .stderr(Stdio::null())
         .kill_on_drop(true)
