@@ -21,7 +21,7 @@ ensure_wrk() {
 }
 
 # measure URL [BODY]: prints "rps p50_ms p99_ms" of wrk at $CONNS connections for $DURATION s;
-# with BODY, sends it as a JSON POST.
+# with BODY, sends it as a JSON POST; with WRK_LUA=<file>, wrk runs that script instead.
 measure() {
   local url=$1 body=${2:-} script
   script=$(mktemp --suffix .lua)
@@ -31,6 +31,10 @@ wrk.method = "POST"
 wrk.headers["Content-Type"] = "application/json"
 wrk.body = os.getenv("WRK_BODY")
 LUA
+  fi
+  if [ -n "${WRK_LUA:-}" ]; then
+    cp "$WRK_LUA" "$script"
+    body=lua
   fi
   WRK_BODY="$body" wrk -t2 -c"$CONNS" -d"${DURATION}s" --latency ${body:+-s "$script"} "$url" >"$script.out"
   awk '

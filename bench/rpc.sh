@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
-# The JSON-RPC proxy's cost: eth_blockNumber and a cached eth_getTransactionReceipt through
-# POST /api/rpc versus straight to anvil, wrk on loopback at 32 connections. Prints a table,
-# with the service's own CPU time per proxied call (from /proc, user + system).
+# The JSON-RPC proxy's cost: eth_blockNumber, a cached eth_getTransactionReceipt, and
+# eth_getBalance of a different address on every call through POST /api/rpc versus straight to
+# anvil, wrk on loopback at 32 connections. Identical calls in flight share one upstream request
+# (the first two rows); the third row's calls never do. Prints a table, with the service's own
+# CPU time per proxied call (from /proc, user + system).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 DURATION="${DURATION:-10}"
@@ -48,14 +50,36 @@ hz=$(getconf CLK_TCK)
 
 echo "| call | via proxy req/s | p50 ms | p99 ms | service CPU/call | anvil direct req/s | p50 ms | p99 ms | p50 added |"
 echo "|---|---|---|---|---|---|---|---|---|"
-for name in block receipt; do
+# A different address on every call, so no two calls in flight are the same.
+cat >"$work/balances.lua" <<'LUA'
+local threads = 0
+function setup(thread)
+  threads = threads + 1
+  thread:set("tid", threads)
+end
+local n = 0
+request = function()
+  n = n + 1
+  local body = string.format(
+    '{"jsonrpc":"2.0","id":1,"method":"eth_getBalance","params":["0x%08x%032x","latest"]}', tid, n)
+  return wrk.format("POST", nil, { ["Content-Type"] = "application/json" }, body)
+end
+LUA
+balances=lua
+
+for name in block receipt balances; do
   body=${!name}
+  lua=$([ "$name" = balances ] && echo "$work/balances.lua" || true)
   t0=$(cpu_ticks)
-  read -r p_rps p_p50 p_p99 < <(measure "$proxy" "$body")
+  read -r p_rps p_p50 p_p99 < <(WRK_LUA="$lua" measure "$proxy" "$body")
   cpu=$(awk -v t="$(( $(cpu_ticks) - t0 ))" -v hz="$hz" -v rps="$p_rps" -v d="$DURATION" \
     'BEGIN { printf "%.1f µs", t / hz / (rps * d) * 1e6 }')
-  read -r d_rps d_p50 d_p99 < <(measure "$anvil" "$body")
+  read -r d_rps d_p50 d_p99 < <(WRK_LUA="$lua" measure "$anvil" "$body")
   added=$(awk -v a="$p_p50" -v b="$d_p50" 'BEGIN { printf "%+.3f ms", a-b }')
-  label=$([ "$name" = block ] && echo eth_blockNumber || echo "eth_getTransactionReceipt (cached)")
+  case $name in
+    block) label=eth_blockNumber ;;
+    receipt) label="eth_getTransactionReceipt (cached)" ;;
+    *) label="eth_getBalance, a new address each call (never shared)" ;;
+  esac
   echo "| $label | $p_rps | $p_p50 | $p_p99 | $cpu | $d_rps | $d_p50 | $d_p99 | $added |"
 done

@@ -53,6 +53,8 @@ pub struct RpcStats {
     /// Per upstream, by position in `chain.rpc_urls`: [answered, failed].
     upstreams: Vec<[AtomicU64; 2]>,
     failovers: AtomicU64,
+    /// Calls answered by another identical call's upstream request.
+    shared: AtomicU64,
     pub cache: CacheStats,
 }
 
@@ -62,6 +64,7 @@ pub struct RpcCounts {
     /// Per upstream: (answered, failed).
     pub upstreams: Vec<(u64, u64)>,
     pub failovers: u64,
+    pub shared: u64,
     pub cache: CacheCounts,
 }
 
@@ -70,6 +73,7 @@ impl RpcStats {
         RpcStats {
             upstreams: (0..upstreams).map(|_| Default::default()).collect(),
             failovers: AtomicU64::new(0),
+            shared: AtomicU64::new(0),
             cache: CacheStats::default(),
         }
     }
@@ -86,6 +90,11 @@ impl RpcStats {
         self.failovers.fetch_add(1, Ordering::Relaxed);
     }
 
+    /// A call answered by an identical one's upstream request.
+    pub fn shared(&self) {
+        self.shared.fetch_add(1, Ordering::Relaxed);
+    }
+
     pub fn counts(&self) -> RpcCounts {
         RpcCounts {
             upstreams: self
@@ -94,6 +103,7 @@ impl RpcStats {
                 .map(|c| (c[0].load(Ordering::Relaxed), c[1].load(Ordering::Relaxed)))
                 .collect(),
             failovers: self.failovers.load(Ordering::Relaxed),
+            shared: self.shared.load(Ordering::Relaxed),
             cache: self.cache.counts(),
         }
     }
@@ -117,6 +127,7 @@ mod tests {
         let s = RpcStats::new(2);
         s.call(0, false);
         s.failover();
+        s.shared();
         s.call(1, true);
         s.call(1, true);
         s.call(7, true); // no such upstream: ignored
@@ -124,6 +135,7 @@ mod tests {
         let c = s.counts();
         assert_eq!(c.upstreams, vec![(0, 1), (2, 0)]);
         assert_eq!(c.failovers, 1);
+        assert_eq!(c.shared, 1);
         assert_eq!(c.cache, CacheCounts { hits: 0, misses: 1 });
     }
 }

@@ -275,6 +275,12 @@ impl Collector for Snapshot {
             "Times the RPC proxy moved on to the next upstream after a failure",
             ConstCounter::new(self.rpc.failovers),
         )?;
+        single(
+            &mut e,
+            "jm_rpc_shared_calls",
+            "Calls the RPC proxy answered from an identical call's upstream request in flight",
+            ConstCounter::new(self.rpc.shared),
+        )?;
 
         let (upstreams, failovers) = &self.chain;
         family(
@@ -371,6 +377,7 @@ mod tests {
             rpc: RpcCounts {
                 upstreams: vec![(0, 2), (7, 0)],
                 failovers: 2,
+                shared: 4,
                 cache: CacheCounts { hits: 1, misses: 9 },
             },
             rpc_cache_entries: 1,
@@ -402,6 +409,7 @@ mod tests {
             "jm_rpc_upstream_calls_total{upstream=\"0\",outcome=\"error\"} 2",
             "jm_rpc_upstream_calls_total{upstream=\"1\",outcome=\"ok\"} 7",
             "jm_rpc_failovers_total 2",
+            "jm_rpc_shared_calls_total 4",
             "jm_chain_upstream_calls_total{upstream=\"0\"} 10",
             "jm_chain_upstream_failures_total{upstream=\"0\"} 1",
             "jm_chain_failovers_total 1",

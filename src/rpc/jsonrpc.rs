@@ -1,6 +1,10 @@
 //! JSON-RPC 2.0 for the read-only proxy: parsing, the allow-list, and which answers may be cached.
 //! Pure functions, no I/O.
 
+use std::collections::HashMap;
+
+use actix_web::web::Bytes;
+use serde_json::value::RawValue;
 use serde_json::{Value, json};
 
 use super::params::{self, Limits};
@@ -230,6 +234,48 @@ pub fn to_bytes(c: &Call) -> Vec<u8> {
     .unwrap_or_default()
 }
 
+/// What makes two calls the same request to the upstream: the method and canonical params.
+pub fn flight_key(c: &Call) -> String {
+    format!("{}:{}", c.method, c.params)
+}
+
+/// A single upstream answer's `result` or `error`, byte for byte as the node wrote it, to be
+/// sent under any caller's id.
+#[derive(Debug, Clone)]
+pub struct Reply {
+    error: bool,
+    raw: Bytes,
+}
+
+impl Reply {
+    /// `None` when `answer` is not a JSON object with a `result` or an `error`.
+    pub fn parse(answer: Bytes) -> Option<Reply> {
+        let fields: HashMap<&str, &RawValue> = serde_json::from_slice(&answer).ok()?;
+        let (error, value) = match (fields.get("result"), fields.get("error")) {
+            (Some(r), _) => (false, r.get()),
+            (None, Some(e)) => (true, e.get()),
+            (None, None) => return None,
+        };
+        // The value is a slice of `answer`: keep that part, no copy.
+        let start = (value.as_ptr() as usize).checked_sub(answer.as_ptr() as usize)?;
+        let raw = answer.slice(start..start + value.len());
+        Some(Reply { error, raw })
+    }
+
+    /// The answer with `id` as its id.
+    pub fn to(&self, id: &Value) -> Vec<u8> {
+        let id = serde_json::to_string(id).unwrap_or_else(|_| "null".into());
+        let member = if self.error { "error" } else { "result" };
+        let mut out = Vec::with_capacity(self.raw.len() + id.len() + 32);
+        out.extend_from_slice(br#"{"jsonrpc":"2.0","id":"#);
+        out.extend_from_slice(id.as_bytes());
+        out.extend_from_slice(format!(r#","{member}":"#).as_bytes());
+        out.extend_from_slice(&self.raw);
+        out.push(b'}');
+        out
+    }
+}
+
 /// The cache key of a call whose answer can become immutable, or `None`. The params are
 /// canonical (see `params`), so every spelling of one call has one key.
 pub fn cache_key(c: &Call) -> Option<String> {
@@ -374,5 +420,62 @@ mod tests {
         let latest = c("eth_getBlockByNumber", json!(["latest", false]));
         assert!(!is_final(&latest, &json!({}), Some(1000), 12));
         assert!(cache_key(&c("eth_call", json!([]))).is_none());
+    }
+
+    #[test]
+    fn answers_are_readdressed_byte_for_byte() {
+        let re = |a: &'static str, id: Value| {
+            Reply::parse(Bytes::from(a)).map(|r| String::from_utf8(r.to(&id)).unwrap())
+        };
+        assert_eq!(
+            re(
+                r#"{"jsonrpc":"2.0","id":0,"result":{"b":1, "a":[1,2]}}"#,
+                json!("x")
+            )
+            .unwrap(),
+            r#"{"jsonrpc":"2.0","id":"x","result":{"b":1, "a":[1,2]}}"#
+        );
+        assert_eq!(
+            re(r#"{"id":0,"jsonrpc":"2.0","result":null}"#, json!(7)).unwrap(),
+            r#"{"jsonrpc":"2.0","id":7,"result":null}"#
+        );
+        assert_eq!(
+            re(
+                r#"{"jsonrpc":"2.0","id":0,"error":{"code":3,"message":"execution reverted"}}"#,
+                Value::Null
+            )
+            .unwrap(),
+            r#"{"jsonrpc":"2.0","id":null,"error":{"code":3,"message":"execution reverted"}}"#
+        );
+        for bad in [
+            r#"{"jsonrpc":"2.0","id":0}"#,
+            "[1]",
+            "nope",
+            r#"{"result":1"#,
+        ] {
+            assert_eq!(re(bad, json!(1)), None, "{bad}");
+        }
+    }
+
+    #[test]
+    fn flights_are_told_apart_by_method_and_params() {
+        let c = |m: &str, p: Value| Call {
+            id: json!(1),
+            method: m.into(),
+            params: p,
+        };
+        let a = flight_key(&c("eth_getBalance", json!(["0xab", "latest"])));
+        assert_eq!(
+            a,
+            flight_key(&Call {
+                id: json!("other"),
+                ..c("eth_getBalance", json!(["0xab", "latest"]))
+            })
+        );
+        assert_ne!(
+            a,
+            flight_key(&c("eth_getBalance", json!(["0xac", "latest"])))
+        );
+        assert_ne!(a, flight_key(&c("eth_getCode", json!(["0xab", "latest"]))));
     }
 }

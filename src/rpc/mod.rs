@@ -1,5 +1,6 @@
 //! The read-only JSON-RPC proxy behind `POST /rpc`.
 
+pub mod flights;
 pub mod jsonrpc;
 pub mod params;
 pub mod proxy;

@@ -10,7 +10,8 @@ use journal_market_actors::chain_watch::ChainWatchHandle;
 use quick_cache::Weighter;
 use serde_json::{Value, json};
 
-use super::jsonrpc::{self, Call};
+use super::flights::Flights;
+use super::jsonrpc::{self, Call, Reply};
 use super::params::Limits;
 use super::upstream::Upstream;
 use crate::metrics::RpcStats;
@@ -59,11 +60,18 @@ pub struct RpcProxy {
     /// Bounded in bytes: keys are canonical (one per call, however it was spelled) and only
     /// answers a reorg can no longer reach are kept.
     cache: quick_cache::sync::Cache<String, Arc<Cached>, BySize>,
+    /// Pass-through calls with an upstream request in flight, by method and canonical params.
+    /// Identical calls arriving while one runs wait for its answer instead of each sending
+    /// their own: a crowd of wallets polling the head, or reading one balance, costs the node
+    /// one request per round trip. Every call allowed through only reads, and a call that
+    /// joins gets an answer the node gave after the call it joined was sent: at most one round
+    /// trip older than its own request would have got.
+    flights: Flights<Result<Reply, UpstreamFailed>>,
     stats: RpcStats,
 }
 
 /// Every upstream failed; the message says how (without URLs, which may carry keys).
-#[derive(Debug, thiserror::Error)]
+#[derive(Debug, Clone, thiserror::Error)]
 #[error("{0}")]
 pub struct UpstreamFailed(String);
 
@@ -86,6 +94,7 @@ impl RpcProxy {
             safe_distance: s.safe_distance,
             limits: s.limits,
             chain,
+            flights: Flights::new(),
             cache: quick_cache::sync::Cache::with_weighter(
                 (cache_bytes / 4096).max(16) as usize,
                 cache_bytes,
@@ -229,21 +238,41 @@ impl RpcProxy {
     }
 
     /// Forwards a single, already checked call in its canonical form (written by us, never the
-    /// client's bytes) and returns the upstream's answer untouched (its id is the client's):
-    /// the fast path for calls that are neither answered locally nor cacheable.
+    /// client's bytes) and answers it with the upstream's result or error under the client's
+    /// id: the fast path for calls that are neither answered locally nor cacheable. An
+    /// identical call already in flight is not sent again (see `flights`).
     pub async fn pass_through(&self, call: &Call) -> Result<Bytes, UpstreamFailed> {
-        let body = Bytes::from(jsonrpc::to_bytes(call));
+        let (answer, shared) = self
+            .flights
+            .share(jsonrpc::flight_key(call), || self.send_one(call))
+            .await;
+        if shared {
+            self.stats.shared();
+        }
+        answer.map(|r| Bytes::from(r.to(&call.id)))
+    }
+
+    /// Sends one call (with id 0) to each upstream in turn until one answers with a result or
+    /// an error.
+    async fn send_one(&self, call: &Call) -> Result<Reply, UpstreamFailed> {
+        let body = Bytes::from(jsonrpc::to_bytes(&Call {
+            id: Value::from(0),
+            method: call.method.clone(),
+            params: call.params.clone(),
+        }));
         let mut last = String::from("no upstream is configured");
         for (n, upstream) in self.upstreams.iter().enumerate() {
             if n > 0 {
                 self.stats.failover();
             }
-            match upstream.post(body.clone()).await {
-                Ok(answer) if serde_json::from_slice::<serde::de::IgnoredAny>(&answer).is_ok() => {
+            match upstream.post(body.clone()).await.map(Reply::parse) {
+                Ok(Some(reply)) => {
                     self.stats.call(n, true);
-                    return Ok(answer);
+                    return Ok(reply);
                 }
-                Ok(_) => last = "the upstream answered with something other than JSON".to_string(),
+                Ok(None) => {
+                    last = "the upstream answered with neither a result nor an error".to_string()
+                }
                 Err(e) => last = e.to_string(),
             }
             self.stats.call(n, false);

@@ -7,7 +7,10 @@ use jm_chain::bindings::IERC20;
 use reqwest::StatusCode;
 use serde_json::{Value, json};
 
+use std::time::Duration;
+
 use crate::devchain::{CountingUpstream, Mined, TestChain};
+use crate::faultproxy::{Fault, FaultProxy};
 use crate::helpers::TestApp;
 
 async fn post(app: &TestApp, body: &Value) -> (StatusCode, Value) {
@@ -652,4 +655,102 @@ async fn an_upstream_http_error_is_a_502_naming_the_status() {
             "{answer}"
         );
     }
+}
+
+/// The proxy's app with `upstream` as its only upstream.
+async fn app_behind(chain: &TestChain, upstream: &str) -> crate::helpers::TestApp {
+    let url = upstream.to_string();
+    chain
+        .app_with(move |s| {
+            s.chain.proxy_rpc_urls = vec![journal_market::config::Secret::new(url.clone())]
+        })
+        .await
+}
+
+#[actix_web::test]
+async fn identical_calls_in_flight_share_one_upstream_request() {
+    let chain = TestChain::start().await;
+    let slow = FaultProxy::start(&chain.devnet.rpc_url).await;
+    slow.set(
+        "eth_getBalance",
+        Fault::Delay(Duration::from_millis(600)),
+        None,
+    );
+    let app = app_behind(&chain, &slow.url).await;
+    let buyer = chain.account("buyer", 0).address;
+    let other = chain.account("buyer", 1).address;
+    let expected = format!(
+        "{:#x}",
+        chain
+            .provider(chain.account("buyer", 0))
+            .get_balance(buyer)
+            .await
+            .unwrap()
+    );
+    let balance = |id: Value, who: alloy::primitives::Address| {
+        call(id, "eth_getBalance", json!([format!("{who:#x}"), "latest"]))
+    };
+
+    // Eight identical calls (however their ids differ) at once, and one for another address.
+    let same = futures::future::join_all((0..8).map(|i| {
+        let body = balance(json!(format!("c{i}")), buyer);
+        let app = &app;
+        async move { post(app, &body).await }
+    }));
+    let (answers, (status, lone)) = tokio::join!(same, async {
+        tokio::time::sleep(Duration::from_millis(100)).await;
+        post(&app, &balance(json!(99), other)).await
+    });
+    for (i, (status, body)) in answers.into_iter().enumerate() {
+        assert_eq!(status, StatusCode::OK, "{body}");
+        assert_eq!(
+            body,
+            json!({ "jsonrpc": "2.0", "id": format!("c{i}"), "result": expected })
+        );
+    }
+    assert_eq!(status, StatusCode::OK, "{lone}");
+    assert_eq!(lone["id"], json!(99));
+    assert_eq!(
+        slow.hits("eth_getBalance"),
+        2,
+        "one request per distinct call"
+    );
+
+    // Once answered, the same call asks the node again: nothing is kept.
+    let (status, body) = post(&app, &balance(json!(1), buyer)).await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    assert_eq!(slow.hits("eth_getBalance"), 3);
+}
+
+#[actix_web::test]
+async fn a_call_sharing_a_request_gets_its_answer_when_the_first_caller_left() {
+    let chain = TestChain::start().await;
+    let slow = FaultProxy::start(&chain.devnet.rpc_url).await;
+    slow.set(
+        "eth_getBalance",
+        Fault::Delay(Duration::from_millis(1500)),
+        None,
+    );
+    let app = app_behind(&chain, &slow.url).await;
+    let buyer = format!("{:#x}", chain.account("buyer", 0).address);
+    let body = |id: u64| call(json!(id), "eth_getBalance", json!([buyer, "latest"])).to_string();
+    // The first caller gives up (its connection closes) while the second waits on its request.
+    let quitter = reqwest::Client::builder()
+        .timeout(Duration::from_millis(300))
+        .build()
+        .unwrap();
+    let gone = quitter
+        .post(format!("{}/rpc", app.base))
+        .header("content-type", "application/json")
+        .body(body(1))
+        .send();
+    let (gone, (status, answer)) = tokio::join!(gone, async {
+        tokio::time::sleep(Duration::from_millis(100)).await;
+        post_raw(&app, body(2)).await
+    });
+    assert!(gone.is_err(), "the first caller timed out");
+    assert_eq!(status, StatusCode::OK, "{answer}");
+    assert_eq!(answer["id"], json!(2));
+    assert!(answer["result"].is_string(), "{answer}");
+    assert!(slow.hits("eth_getBalance") <= 2);
 }
