@@ -83,6 +83,13 @@ pub async fn spawn(port: Option<u16>, chain_id: u64) -> anyhow::Result<Anvil> {
         Some(p) => p,
         None => free_port()?,
     };
+    // Another node on the port would answer the readiness check below, and the contracts
+    // would go to it while this anvil exits.
+    if std::net::TcpListener::bind(("127.0.0.1", port)).is_err() {
+        anyhow::bail!(
+            "cannot start anvil: port {port} is in use (another node, or one still stopping)"
+        );
+    }
     let bin = binary();
     let child = Command::new(&bin)
         .args(["--host", "127.0.0.1", "--port", &port.to_string()])
@@ -99,9 +106,12 @@ pub async fn spawn(port: Option<u16>, chain_id: u64) -> anyhow::Result<Anvil> {
             )
         })?;
     let url = format!("http://127.0.0.1:{port}");
-    let anvil = Anvil { child, port, url };
+    let mut anvil = Anvil { child, port, url };
     let provider = ProviderBuilder::new().connect_http(anvil.url.parse()?);
     for _ in 0..200 {
+        if let Ok(Some(status)) = anvil.child.try_wait() {
+            anyhow::bail!("anvil exited ({status}) before answering on port {port}");
+        }
         if provider.get_chain_id().await.is_ok() {
             return Ok(anvil);
         }

@@ -281,3 +281,19 @@ fn contract_artifacts_match_their_sources() {
         String::from_utf8_lossy(&out.stderr)
     );
 }
+
+#[actix_web::test]
+async fn a_dev_chain_is_not_started_on_a_port_in_use() {
+    let chain = TestChain::start().await;
+    let Err(e) = jm_chain::anvil::spawn(Some(chain.anvil.port), 4663).await else {
+        panic!("a second anvil on the same port must be refused");
+    };
+    assert!(e.to_string().contains("in use"), "{e}");
+    // The node already there is untouched.
+    let head = chain
+        .provider(chain.account("buyer", 0))
+        .get_block_number()
+        .await
+        .unwrap();
+    assert!(head > 0);
+}
