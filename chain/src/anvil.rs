@@ -80,16 +80,14 @@ pub const DEV_CHAIN_ARGS: [&str; 8] = [
 /// Starts anvil on `port` (a free one when `None`) and waits until it answers.
 pub async fn spawn(port: Option<u16>, chain_id: u64) -> anyhow::Result<Anvil> {
     let port = match port {
+        // Another node on the port would answer the readiness check below, and the contracts
+        // would go to it while this anvil exits.
+        Some(p) if std::net::TcpListener::bind(("127.0.0.1", p)).is_err() => anyhow::bail!(
+            "cannot start anvil: port {p} is in use (another node, or one still stopping)"
+        ),
         Some(p) => p,
         None => free_port()?,
     };
-    // Another node on the port would answer the readiness check below, and the contracts
-    // would go to it while this anvil exits.
-    if std::net::TcpListener::bind(("127.0.0.1", port)).is_err() {
-        anyhow::bail!(
-            "cannot start anvil: port {port} is in use (another node, or one still stopping)"
-        );
-    }
     let bin = binary();
     let child = Command::new(&bin)
         .args(["--host", "127.0.0.1", "--port", &port.to_string()])

@@ -234,7 +234,8 @@ pub fn to_bytes(c: &Call) -> Vec<u8> {
     .unwrap_or_default()
 }
 
-/// What makes two calls the same request to the upstream: the method and canonical params.
+/// What makes two calls the same request to the upstream: the method and canonical params
+/// (every spelling of one call has one key).
 pub fn flight_key(c: &Call) -> String {
     format!("{}:{}", c.method, c.params)
 }
@@ -276,12 +277,11 @@ impl Reply {
     }
 }
 
-/// The cache key of a call whose answer can become immutable, or `None`. The params are
-/// canonical (see `params`), so every spelling of one call has one key.
+/// The cache key of a call whose answer can become immutable, or `None`.
 pub fn cache_key(c: &Call) -> Option<String> {
     match c.method.as_str() {
         "eth_getTransactionReceipt" | "eth_getTransactionByHash" | "eth_getBlockByNumber" => {
-            Some(format!("{}:{}", c.method, c.params))
+            Some(flight_key(c))
         }
         _ => None,
     }
@@ -310,6 +310,15 @@ pub fn is_final(c: &Call, result: &Value, head: Option<u64>, safe_distance: u64)
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A checked call with id 1.
+    fn c(method: &str, params: Value) -> Call {
+        Call {
+            id: json!(1),
+            method: method.into(),
+            params,
+        }
+    }
 
     fn parse(body: &[u8]) -> Result<Request, Rejection> {
         super::parse(body, &Limits::default())
@@ -388,11 +397,6 @@ mod tests {
 
     #[test]
     fn only_final_answers_are_cached() {
-        let c = |m: &str, p: Value| Call {
-            id: json!(1),
-            method: m.into(),
-            params: p,
-        };
         let receipt = c("eth_getTransactionReceipt", json!(["0xab"]));
         let mined = json!({ "blockHash": "0x01", "blockNumber": "0x10" });
         assert!(is_final(&receipt, &mined, Some(0x10 + 12), 12));
@@ -459,11 +463,6 @@ mod tests {
 
     #[test]
     fn flights_are_told_apart_by_method_and_params() {
-        let c = |m: &str, p: Value| Call {
-            id: json!(1),
-            method: m.into(),
-            params: p,
-        };
         let a = flight_key(&c("eth_getBalance", json!(["0xab", "latest"])));
         assert_eq!(
             a,

@@ -1,13 +1,13 @@
 //! `POST /rpc`: the read-only JSON-RPC proxy.
 
+use std::time::Duration;
+
 use alloy::primitives::U256;
 use alloy::providers::Provider;
 use alloy::sol_types::SolCall;
 use jm_chain::bindings::IERC20;
 use reqwest::StatusCode;
 use serde_json::{Value, json};
-
-use std::time::Duration;
 
 use crate::devchain::{CountingUpstream, Mined, TestChain};
 use crate::faultproxy::{Fault, FaultProxy};
@@ -102,11 +102,7 @@ async fn every_allowed_method_is_answered() {
 async fn chain_id_is_answered_locally() {
     let chain = TestChain::start().await;
     let upstream = CountingUpstream::start(&chain.devnet.rpc_url).await;
-    let app = chain
-        .app_with(|s| {
-            s.chain.proxy_rpc_urls = vec![journal_market::config::Secret::new(upstream.url.clone())]
-        })
-        .await;
+    let app = app_behind(&chain, &upstream.url).await;
     let before = upstream.count("eth_chainId");
     let (status, body) = post(&app, &call(json!("a"), "eth_chainId", json!([]))).await;
     assert_eq!(status, StatusCode::OK);
@@ -124,11 +120,7 @@ async fn chain_id_is_answered_locally() {
 async fn rejections_forward_nothing() {
     let chain = TestChain::start().await;
     let upstream = CountingUpstream::start(&chain.devnet.rpc_url).await;
-    let app = chain
-        .app_with(|s| {
-            s.chain.proxy_rpc_urls = vec![journal_market::config::Secret::new(upstream.url.clone())]
-        })
-        .await;
+    let app = app_behind(&chain, &upstream.url).await;
     // The counting upstream serves the proxy alone (the service's own actors read the chain
     // through `chain.rpc_urls`), so anything it sees was forwarded by the proxy.
     let forwarded = || upstream.seen().len();
@@ -657,8 +649,18 @@ async fn an_upstream_http_error_is_a_502_naming_the_status() {
     }
 }
 
+/// A chain, a fault proxy in front of it holding every `eth_getBalance` answer for `held`,
+/// and the proxy's app behind that.
+async fn balances_held(held: Duration) -> (TestChain, FaultProxy, TestApp) {
+    let chain = TestChain::start().await;
+    let slow = FaultProxy::start(&chain.devnet.rpc_url).await;
+    slow.set("eth_getBalance", Fault::Delay(held), None);
+    let app = app_behind(&chain, &slow.url).await;
+    (chain, slow, app)
+}
+
 /// The proxy's app with `upstream` as its only upstream.
-async fn app_behind(chain: &TestChain, upstream: &str) -> crate::helpers::TestApp {
+async fn app_behind(chain: &TestChain, upstream: &str) -> TestApp {
     let url = upstream.to_string();
     chain
         .app_with(move |s| {
@@ -669,14 +671,7 @@ async fn app_behind(chain: &TestChain, upstream: &str) -> crate::helpers::TestAp
 
 #[actix_web::test]
 async fn identical_calls_in_flight_share_one_upstream_request() {
-    let chain = TestChain::start().await;
-    let slow = FaultProxy::start(&chain.devnet.rpc_url).await;
-    slow.set(
-        "eth_getBalance",
-        Fault::Delay(Duration::from_millis(600)),
-        None,
-    );
-    let app = app_behind(&chain, &slow.url).await;
+    let (chain, slow, app) = balances_held(Duration::from_millis(600)).await;
     let buyer = chain.account("buyer", 0).address;
     let other = chain.account("buyer", 1).address;
     let expected = format!(
@@ -724,14 +719,7 @@ async fn identical_calls_in_flight_share_one_upstream_request() {
 
 #[actix_web::test]
 async fn a_call_sharing_a_request_gets_its_answer_when_the_first_caller_left() {
-    let chain = TestChain::start().await;
-    let slow = FaultProxy::start(&chain.devnet.rpc_url).await;
-    slow.set(
-        "eth_getBalance",
-        Fault::Delay(Duration::from_millis(1500)),
-        None,
-    );
-    let app = app_behind(&chain, &slow.url).await;
+    let (chain, slow, app) = balances_held(Duration::from_millis(1500)).await;
     let buyer = format!("{:#x}", chain.account("buyer", 0).address);
     let body = |id: u64| call(json!(id), "eth_getBalance", json!([buyer, "latest"])).to_string();
     // The first caller gives up (its connection closes) while the second waits on its request.
