@@ -513,3 +513,46 @@ async fn a_restart_under_the_same_name_takes_over_at_once() {
     }
     charged_once(&shop, buyer.address, shop.buyback(), price).await;
 }
+
+/// The payment rules read a wallet's payments for a journal in every payment's write
+/// transaction: SQLite must look them up by wallet. Before, the read filtered on the state and
+/// SQLite walked `ix_payments_state`, every settled payment, so each purchase held the write
+/// lock longer than the last. (On SQLite in both suites: PostgreSQL's planner picks by table
+/// statistics.)
+#[actix_web::test]
+async fn the_payment_rules_read_only_the_wallets_rows() {
+    use journal_market_actors::settlement::store;
+    use sea_orm::{ConnectionTrait, DbBackend, QueryTrait, Statement};
+
+    let dir = tempfile::tempdir().unwrap();
+    let settings =
+        crate::helpers::test_settings(&format!("sqlite://{}/plan.db", dir.path().display()));
+    let db = journal_market::db::connect(&settings.database)
+        .await
+        .unwrap();
+    journal_market::db::migrate(&db).await.unwrap();
+    let q = store::of_wallet("0xabc", 1).build(DbBackend::Sqlite);
+    // Each time on whichever connection the pool hands out, with the values bound and without.
+    for bound in [true, false, true, true] {
+        let values = if bound { q.values.clone() } else { None };
+        let plan: Vec<String> = db
+            .query_all_raw(Statement {
+                sql: format!("EXPLAIN QUERY PLAN {}", q.sql),
+                values,
+                db_backend: DbBackend::Sqlite,
+            })
+            .await
+            .unwrap()
+            .iter()
+            .map(|r| r.try_get::<String>("", "detail").unwrap())
+            .collect();
+        // Any of the indexes led by the wallet (its permits, its open steps).
+        assert!(
+            plan.len() == 1
+                && plan[0].starts_with("SEARCH payments USING INDEX ")
+                && plan[0].contains("(wallet=?"),
+            "{plan:?} for {}",
+            q.sql
+        );
+    }
+}

@@ -9,7 +9,7 @@ use journal_market_entity::{journals, payment_txs, payments, relayer_leases, unl
 use sea_orm::sea_query::{Expr, ExprTrait, OnConflict};
 use sea_orm::{
     ActiveValue::Set, ColumnTrait, Condition, ConnectionTrait, DatabaseConnection, DbErr,
-    EntityTrait, QueryFilter, QueryOrder, QuerySelect, SqlErr,
+    EntityTrait, QueryFilter, QueryOrder, QuerySelect, Select, SqlErr,
 };
 
 use super::step::{Standing, Step, Verdict, rules};
@@ -62,19 +62,39 @@ pub async fn standing(
         .one(db)
         .await?
         .is_some();
-    let fee_paid = payments::Entity::find()
-        .filter(payments::Column::Wallet.eq(wallet))
-        .filter(payments::Column::JournalId.eq(journal_id))
-        .filter(payments::Column::Step.eq(Step::Burn.as_str()))
-        .filter(payments::Column::State.eq(SETTLED))
-        .one(db)
+    let fee_paid = settled(db, wallet, journal_id)
         .await?
-        .is_some();
+        .iter()
+        .any(|p| p.step == Step::Burn.as_str());
     Ok(Standing {
         wrote_it: author_wallet == Some(wallet),
         unlocked,
         fee_paid,
     })
+}
+
+/// The payments of `wallet` for a journal. Read in every payment's write transaction, so it
+/// must stay a lookup of the wallet's rows: the state is filtered here, not in SQL, because
+/// with `state = 'settled'` in the query SQLite took `ix_payments_state` and walked every
+/// settled payment, and each purchase cost more than the one before it.
+pub fn of_wallet(wallet: &str, journal_id: i32) -> Select<payments::Entity> {
+    payments::Entity::find()
+        .filter(payments::Column::Wallet.eq(wallet))
+        .filter(payments::Column::JournalId.eq(journal_id))
+}
+
+/// The settled payments of `wallet` for a journal.
+async fn settled(
+    db: &impl ConnectionTrait,
+    wallet: &str,
+    journal_id: i32,
+) -> Result<Vec<payments::Model>, DbErr> {
+    Ok(of_wallet(wallet, journal_id)
+        .all(db)
+        .await?
+        .into_iter()
+        .filter(|p| p.state == SETTLED)
+        .collect())
 }
 
 pub async fn by_permit(
@@ -281,11 +301,7 @@ pub async fn settle(
     }
     if unlock {
         let row = find(&txn, id).await?;
-        let paid: i64 = payments::Entity::find()
-            .filter(payments::Column::Wallet.eq(row.wallet.clone()))
-            .filter(payments::Column::JournalId.eq(row.journal_id))
-            .filter(payments::Column::State.eq(SETTLED))
-            .all(&txn)
+        let paid: i64 = settled(&txn, &row.wallet, row.journal_id)
             .await?
             .iter()
             .map(|p| p.amount_units)
