@@ -576,7 +576,10 @@ fn http_server(
                     res
                 }
             })
-            .wrap(middleware::Condition::new(compress, middleware::Compress::default()))
+            .wrap(middleware::Condition::new(
+                compress,
+                crate::compress::CompressWhenAsked,
+            ))
             // Outermost: counts and times what the client gets, refusals and panics included.
             // Off (not even counted) without a metrics listener.
             .wrap(middleware::Condition::new(

@@ -3,6 +3,7 @@
 pub mod app;
 pub mod cache;
 pub mod chain;
+pub mod compress;
 pub mod config;
 pub mod db;
 pub mod domain;

@@ -191,3 +191,43 @@ async fn every_answer_carries_a_request_id() {
         .unwrap();
     assert_ne!(id_of(&replaced), "a b\tc");
 }
+
+/// Answers are compressed for a client that asks (Accept-Encoding), and sent as they are to
+/// one that does not; refusals too.
+#[actix_web::test]
+async fn answers_are_compressed_only_when_asked() {
+    let app = TestApp::spawn().await;
+    let url = format!("{}/entries.json", app.base);
+    let asked = app
+        .http
+        .get(&url)
+        .header("accept-encoding", "gzip")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(asked.status(), StatusCode::OK);
+    assert_eq!(asked.headers()["content-encoding"], "gzip");
+    let gzipped = asked.bytes().await.unwrap();
+    assert_eq!(&gzipped[..2], [0x1f, 0x8b], "a gzip stream");
+
+    let plain = app.http.get(&url).send().await.unwrap();
+    assert_eq!(plain.status(), StatusCode::OK);
+    assert!(plain.headers().get("content-encoding").is_none());
+    let body: serde_json::Value = plain.json().await.unwrap();
+    assert!(body.is_object() || body.is_array());
+    assert!(
+        body.to_string().len() > gzipped.len(),
+        "gzip made it smaller"
+    );
+
+    // An error answer goes through the same layer.
+    let missing = app
+        .http
+        .get(format!("{}/journals/no-such-journal", app.base))
+        .header("accept-encoding", "gzip")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(missing.status(), StatusCode::NOT_FOUND);
+    assert_eq!(missing.headers()["content-encoding"], "gzip");
+}
