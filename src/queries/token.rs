@@ -5,7 +5,10 @@ use alloy::primitives::{Address, U256, address};
 use chrono::Utc;
 use jm_client::api::{Burn, TokenLedger};
 use journal_market_entity::{indexer_cursors, swaps, token_holders, token_transfers};
-use sea_orm::{ColumnTrait, DatabaseConnection, DbErr, EntityTrait, QueryFilter, QueryOrder};
+use sea_orm::{
+    ColumnTrait, DatabaseConnection, DbErr, EntityTrait, PaginatorTrait, QueryFilter, QueryOrder,
+    QuerySelect,
+};
 
 use crate::domain::ledger::{self, BUYBACK_PCT, Inputs, SUPPLY, Swap, units};
 use crate::domain::time::ts;
@@ -65,22 +68,29 @@ pub async fn ledger(
         swaps,
         now: Utc::now(),
     });
-    let burns = token_transfers::Entity::find()
-        .filter(token_transfers::Column::Recipient.is_in(burn_targets()))
-        .order_by_desc(token_transfers::Column::Block)
-        .order_by_desc(token_transfers::Column::LogIndex)
+    let burn_rows = || {
+        token_transfers::Entity::find()
+            .filter(token_transfers::Column::Recipient.is_in(burn_targets()))
+            .order_by_desc(token_transfers::Column::Block)
+            .order_by_desc(token_transfers::Column::LogIndex)
+    };
+    // Every burn's amount (only that column), and whole rows for the latest few.
+    let amounts: Vec<String> = burn_rows()
+        .select_only()
+        .column(token_transfers::Column::Amount)
+        .into_tuple()
         .all(db)
         .await?;
-    let burned: f64 = burns
+    let burned: f64 = amounts
         .iter()
-        .map(|b| units(b.amount.parse::<U256>().unwrap_or_default()))
+        .map(|a| units(a.parse::<U256>().unwrap_or_default()))
         .sum();
+    let burns = burn_rows().limit(LATEST_BURNS as u64).all(db).await?;
     let holders = token_holders::Entity::find()
         .filter(token_holders::Column::Balance.ne("0"))
         .filter(token_holders::Column::Address.is_not_in(burn_targets()))
-        .all(db)
-        .await?
-        .len() as u64;
+        .count(db)
+        .await?;
     let usd = |weth: f64| now.eth_usd.map(|p| weth * p);
     let price_weth = now.price_weth.or(f.last_price_weth);
     let price_usd = price_weth.and_then(usd);
@@ -109,7 +119,6 @@ pub async fn ledger(
         burned_pct: burned / SUPPLY * 100.0,
         burns: burns
             .iter()
-            .take(LATEST_BURNS)
             .map(|b| Burn {
                 tx: b.tx.clone(),
                 amount: units(b.amount.parse::<U256>().unwrap_or_default()),
