@@ -20,6 +20,10 @@ pub struct Viewer(pub Option<Address>);
 pub struct SignedIn(pub Address);
 
 fn token(req: &HttpRequest, state: &AppState) -> Option<String> {
+    // Most API calls carry no cookie: skip naming and parsing them.
+    if !req.headers().contains_key(actix_web::http::header::COOKIE) {
+        return None;
+    }
     req.cookie(&state.settings.cookie_name())
         .map(|c| c.value().to_string())
         .filter(|v| !v.is_empty() && v.len() <= 128)
