@@ -12,7 +12,6 @@ use actix_web::middleware::Compress;
 use futures::future::{Either, LocalBoxFuture};
 
 /// `Compress` for requests with an `Accept-Encoding` header; the others go straight through.
-#[derive(Default)]
 pub struct CompressWhenAsked;
 
 /// `Compress` around the same service.

@@ -28,7 +28,7 @@ pub async fn connect(settings: &DatabaseSettings) -> anyhow::Result<DatabaseConn
             o.create_if_missing(true)
                 .journal_mode(SqliteJournalMode::Wal)
                 .synchronous(SqliteSynchronous::Normal)
-                .busy_timeout(Duration::from_secs(10))
+                .busy_timeout(BUSY_WAIT)
                 .foreign_keys(true)
         })
         .map_sqlx_sqlite_pool_opts(|o| {
@@ -45,7 +45,8 @@ pub async fn connect(settings: &DatabaseSettings) -> anyhow::Result<DatabaseConn
         .map_err(|e| anyhow::anyhow!("cannot open the database: {e}"))
 }
 
-/// How long a statement waits for another connection's write lock before SQLITE_BUSY.
+/// How long a statement waits for another connection's write lock before SQLITE_BUSY (the
+/// handler below enforces it; the pragma says the same to anything that reads it).
 const BUSY_WAIT: Duration = Duration::from_secs(10);
 
 /// Replaces SQLite's default busy handler, which sleeps 1, 2, 5, … up to 100 ms between tries
