@@ -13,7 +13,10 @@ use std::time::Duration;
 
 use alloy::providers::{DynProvider, Provider, ProviderBuilder};
 use alloy::rpc::client::RpcClient;
-use alloy::rpc::json_rpc::{RequestPacket, ResponsePacket};
+use alloy::rpc::json_rpc::{Id, Request, RequestPacket, Response, ResponsePacket, ResponsePayload};
+use alloy::rpc::types::{Filter, Log};
+
+use crate::logs::WireLog;
 use alloy::transports::http::reqwest;
 use alloy::transports::{TransportError, TransportErrorKind, TransportFut};
 use serde::Serialize;
@@ -77,14 +80,24 @@ enum Attempt {
     Failed(String),
 }
 
-/// One JSON-RPC exchange with one upstream. Any HTTP status but 2xx is a failure of the
-/// upstream, whatever its body says (a 429 or 503 with a JSON-RPC error is the provider's
-/// state, not the node's answer).
-async fn exchange(
+/// Answers at least this large are parsed on a blocking thread: a page of thousands of logs
+/// takes milliseconds to parse, which the calling thread (the actor system's, or an HTTP
+/// worker's) spends on other work meanwhile.
+const PARSE_APART: usize = 256 * 1024;
+
+/// One JSON-RPC exchange with one upstream; `parse` reads a 2xx body (`None`: it is not an
+/// answer). Any HTTP status but 2xx is a failure of the upstream, whatever its body says (a
+/// 429 or 503 with a JSON-RPC error is the provider's state, not the node's answer).
+async fn exchange<T, F>(
     http: &reqwest::Client,
     url: &reqwest::Url,
     req: &RequestPacket,
-) -> Result<ResponsePacket, Attempt> {
+    parse: F,
+) -> Result<T, Attempt>
+where
+    T: Send + 'static,
+    F: FnOnce(&[u8]) -> Option<T> + Send + 'static,
+{
     let resp = http.post(url.clone()).json(req).send().await.map_err(|e| {
         if e.is_connect() {
             Attempt::NeverSent("connection refused".into())
@@ -106,7 +119,15 @@ async fn exchange(
     if body.len() > MAX_ANSWER {
         return Err(Attempt::Failed("the answer is too large".into()));
     }
-    serde_json::from_slice(&body).map_err(|_| Attempt::Failed("not a JSON-RPC answer".into()))
+    let parsed = if body.len() >= PARSE_APART {
+        tokio::task::spawn_blocking(move || parse(&body))
+            .await
+            .ok()
+            .flatten()
+    } else {
+        parse(&body)
+    };
+    parsed.ok_or_else(|| Attempt::Failed("not a JSON-RPC answer".into()))
 }
 
 /// The transport under every provider of the client (a tower service, so alloy drives it).
@@ -115,6 +136,16 @@ pub struct FailoverTransport(Arc<Shared>);
 
 impl FailoverTransport {
     async fn send(self, req: RequestPacket) -> Result<ResponsePacket, TransportError> {
+        self.call(&req, |body| serde_json::from_slice(body).ok())
+            .await
+    }
+
+    /// `req` to the upstreams in order until one answers; `parse` reads the answer.
+    async fn call<T, F>(&self, req: &RequestPacket, parse: F) -> Result<T, TransportError>
+    where
+        T: Send + 'static,
+        F: FnOnce(&[u8]) -> Option<T> + Send + Copy + 'static,
+    {
         let s = &self.0;
         let read = req.method_names().all(is_read);
         let mut why = Vec::new();
@@ -123,7 +154,7 @@ impl FailoverTransport {
                 s.failovers.fetch_add(1, Ordering::Relaxed);
             }
             s.counters[i].calls.fetch_add(1, Ordering::Relaxed);
-            let attempt = tokio::time::timeout(s.timeout, exchange(&s.http, url, &req))
+            let attempt = tokio::time::timeout(s.timeout, exchange(&s.http, url, req, parse))
                 .await
                 .unwrap_or_else(|_| Err(Attempt::Failed("no answer in time".into())));
             let (message, delivered) = match attempt {
@@ -267,6 +298,37 @@ impl ChainClient {
             })
             .collect();
         (ups, s.failovers.load(Ordering::Relaxed))
+    }
+
+    /// Logs of `filter` through the failover, parsed in one pass straight into logs (on a
+    /// blocking thread when the answer is large; see PARSE_APART).
+    pub async fn get_logs(&self, filter: &Filter) -> Result<Vec<Log>, ChainError> {
+        let req = Request::new("eth_getLogs", Id::Number(0), (filter,))
+            .serialize()
+            .map_err(|e| ChainError::Unreachable(format!("the log filter cannot be sent: {e}")))?;
+        let resp: Response<Vec<Log>> = self
+            .transport
+            .call(&RequestPacket::Single(req), |body| {
+                let r: Response<Vec<WireLog>> = serde_json::from_slice(body).ok()?;
+                Some(Response {
+                    id: r.id,
+                    payload: match r.payload {
+                        ResponsePayload::Success(logs) => {
+                            ResponsePayload::Success(logs.into_iter().map(Log::from).collect())
+                        }
+                        ResponsePayload::Failure(e) => ResponsePayload::Failure(e),
+                    },
+                })
+            })
+            .await
+            .map_err(|e| ChainError::of(&e))?;
+        match resp.payload {
+            ResponsePayload::Success(logs) => Ok(logs),
+            ResponsePayload::Failure(e) => Err(ChainError::Rpc {
+                code: e.code,
+                message: short(&e.message),
+            }),
+        }
     }
 
     /// The latest block number, through the failover.

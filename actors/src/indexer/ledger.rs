@@ -9,30 +9,10 @@ use alloy::sol_types::SolEvent;
 use chrono::{TimeZone, Utc};
 use jm_chain::bindings::{IERC20, IPool};
 use journal_market_entity::{swaps, token_holders, token_transfers};
-use sea_orm::sea_query::OnConflict;
-use sea_orm::{ActiveValue::Set, ColumnTrait, ConnectionTrait, DbErr, EntityTrait, QueryFilter};
+use sea_orm::{ColumnTrait, ConnectionTrait, DbErr, EntityTrait, QueryFilter, Value};
 
+use super::rows;
 use super::votes::At;
-
-/// The most rows in one INSERT: fewer, larger statements cost less to build and run than many
-/// small ones (1,024 rows of 7 values stay far under SQLite's 32,766 and PostgreSQL's 65,535
-/// parameters).
-const ROWS_PER_INSERT: usize = 1024;
-
-/// Splits `rows` into INSERTs of power-of-two sizes up to [`ROWS_PER_INSERT`]: at most eleven
-/// statement shapes a table, so the driver's prepared statements are reused instead of a new
-/// one parsed (and cached) for every range's row count.
-fn inserts<T>(mut rows: &[T]) -> impl Iterator<Item = &[T]> {
-    std::iter::from_fn(move || {
-        if rows.is_empty() {
-            return None;
-        }
-        let size = ROWS_PER_INSERT.min(1 << rows.len().ilog2());
-        let (head, tail) = rows.split_at(size);
-        rows = tail;
-        Some(head)
-    })
-}
 
 /// The contracts whose events make the ledger.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -85,61 +65,73 @@ pub fn decode(log: &Log, a: &LedgerAddresses) -> Option<LedgerEvent> {
     None
 }
 
-fn lower(a: &Address) -> String {
-    format!("{a:#x}")
-}
-
 fn parse_units(s: &str) -> U256 {
     s.parse().unwrap_or(U256::ZERO)
 }
 
+/// A hash or address as stored: lower-case hex with 0x (what `{:#x}` gives, made faster).
+fn hex(bytes: &[u8]) -> String {
+    alloy::hex::encode_prefixed(bytes)
+}
+
+const HOLDERS: rows::Table = rows::Table {
+    name: "token_holders",
+    columns: &["address", "balance"],
+    then: "ON CONFLICT (\"address\") DO UPDATE SET \"balance\" = excluded.\"balance\"",
+};
+
+const SWAPS: rows::Table = rows::Table {
+    name: "swaps",
+    columns: &[
+        "block",
+        "log_index",
+        "tx",
+        "amount0",
+        "amount1",
+        "sqrt_price_x96",
+        "block_time",
+    ],
+    then: "ON CONFLICT (\"block\", \"log_index\") DO NOTHING",
+};
+
+const TRANSFERS: rows::Table = rows::Table {
+    name: "token_transfers",
+    columns: &["block", "log_index", "tx", "sender", "recipient", "amount"],
+    then: "",
+};
+
 /// Adds signed deltas to holders' balances (never below zero).
-async fn adjust(db: &impl ConnectionTrait, deltas: HashMap<String, I256>) -> Result<(), DbErr> {
+async fn adjust(db: &impl ConnectionTrait, deltas: HashMap<Address, I256>) -> Result<(), DbErr> {
     if deltas.is_empty() {
         return Ok(());
     }
-    let keys: Vec<String> = deltas.keys().cloned().collect();
+    let deltas: Vec<(String, I256)> = deltas.into_iter().map(|(a, d)| (hex(&a[..]), d)).collect();
     let mut balances: HashMap<String, U256> = token_holders::Entity::find()
-        .filter(token_holders::Column::Address.is_in(keys))
+        .filter(token_holders::Column::Address.is_in(deltas.iter().map(|(a, _)| a.as_str())))
         .all(db)
         .await?
         .into_iter()
         .map(|h| (h.address, parse_units(&h.balance)))
         .collect();
-    let rows: Vec<token_holders::ActiveModel> = deltas
-        .into_iter()
-        .map(|(address, d)| {
-            let b = balances.remove(&address).unwrap_or_default();
-            let next = if d.is_negative() {
-                b.saturating_sub(d.unsigned_abs())
-            } else {
-                b.saturating_add(d.unsigned_abs())
-            };
-            token_holders::ActiveModel {
-                address: Set(address),
-                balance: Set(next.to_string()),
-            }
-        })
-        .collect();
-    for chunk in inserts(&rows) {
-        token_holders::Entity::insert_many(chunk.to_vec())
-            .on_conflict(
-                OnConflict::column(token_holders::Column::Address)
-                    .update_column(token_holders::Column::Balance)
-                    .to_owned(),
-            )
-            .exec_without_returning(db)
-            .await?;
+    let mut values = Vec::with_capacity(deltas.len() * HOLDERS.columns.len());
+    for (address, d) in deltas {
+        let b = balances.remove(&address).unwrap_or_default();
+        let next = if d.is_negative() {
+            b.saturating_sub(d.unsigned_abs())
+        } else {
+            b.saturating_add(d.unsigned_abs())
+        };
+        values.extend([address.into(), next.to_string().into()]);
     }
-    Ok(())
+    rows::insert(db, &HOLDERS, values).await
 }
 
-fn add(deltas: &mut HashMap<String, I256>, who: &Address, amount: U256, sign: i8) {
+fn add(deltas: &mut HashMap<Address, I256>, who: &Address, amount: U256, sign: i8) {
     if who.is_zero() {
         return;
     }
     let v = I256::try_from(amount).unwrap_or(I256::MAX);
-    let e = deltas.entry(lower(who)).or_insert(I256::ZERO);
+    let e = deltas.entry(*who).or_insert(I256::ZERO);
     *e = if sign < 0 {
         e.saturating_sub(v)
     } else {
@@ -153,8 +145,12 @@ pub async fn apply(
     events: &[LedgerEvent],
     times: &HashMap<u64, u64>,
 ) -> Result<(), DbErr> {
-    let mut swap_rows = Vec::new();
-    let mut transfers = Vec::new();
+    let mut swaps: Vec<Value> = Vec::new();
+    let mut transfers: Vec<Value> = Vec::new();
+    // No transfer is stored twice: (block, log_index) is the key, so a range another instance
+    // wrote already fails its whole transaction, balances included, and the next tick goes on
+    // from the cursor that instance stored.
+    let mut deltas = HashMap::new();
     for e in events {
         match e {
             LedgerEvent::Swap {
@@ -162,61 +158,42 @@ pub async fn apply(
                 amount0,
                 amount1,
                 sqrt_price_x96,
-            } => swap_rows.push(swaps::ActiveModel {
-                tx: Set(format!("{:#x}", at.tx)),
-                log_index: Set(at.log_index as i32),
-                block: Set(at.block as i64),
-                amount0: Set(amount0.to_string()),
-                amount1: Set(amount1.to_string()),
-                sqrt_price_x96: Set(sqrt_price_x96.to_string()),
-                block_time: Set(at
+            } => {
+                let time = at
                     .block_time
                     .or_else(|| times.get(&at.block).copied())
-                    .and_then(|t| Utc.timestamp_opt(t as i64, 0).single())),
-            }),
+                    .and_then(|t| Utc.timestamp_opt(t as i64, 0).single());
+                swaps.extend([
+                    (at.block as i64).into(),
+                    (at.log_index as i32).into(),
+                    hex(&at.tx[..]).into(),
+                    amount0.to_string().into(),
+                    amount1.to_string().into(),
+                    sqrt_price_x96.to_string().into(),
+                    time.into(),
+                ]);
+            }
             LedgerEvent::Transfer {
                 at,
                 from,
                 to,
                 amount,
-            } => transfers.push((at, from, to, amount)),
+            } => {
+                add(&mut deltas, from, *amount, -1);
+                add(&mut deltas, to, *amount, 1);
+                transfers.extend([
+                    (at.block as i64).into(),
+                    (at.log_index as i32).into(),
+                    hex(&at.tx[..]).into(),
+                    hex(&from[..]).into(),
+                    hex(&to[..]).into(),
+                    amount.to_string().into(),
+                ]);
+            }
         }
     }
-    for chunk in inserts(&swap_rows) {
-        swaps::Entity::insert_many(chunk.to_vec())
-            .on_conflict(
-                OnConflict::columns([swaps::Column::Block, swaps::Column::LogIndex])
-                    .do_nothing()
-                    .to_owned(),
-            )
-            .exec_without_returning(db)
-            .await?;
-    }
-    if transfers.is_empty() {
-        return Ok(());
-    }
-    // No transfer is stored twice: (block, log_index) is the key, so a range another instance
-    // wrote already fails its whole transaction, balances included, and the next tick goes on
-    // from the cursor that instance stored.
-    let mut deltas = HashMap::new();
-    let mut rows = Vec::new();
-    for (at, from, to, amount) in transfers {
-        add(&mut deltas, from, *amount, -1);
-        add(&mut deltas, to, *amount, 1);
-        rows.push(token_transfers::ActiveModel {
-            tx: Set(format!("{:#x}", at.tx)),
-            log_index: Set(at.log_index as i32),
-            block: Set(at.block as i64),
-            sender: Set(lower(from)),
-            recipient: Set(lower(to)),
-            amount: Set(amount.to_string()),
-        });
-    }
-    for chunk in inserts(&rows) {
-        token_transfers::Entity::insert_many(chunk.to_vec())
-            .exec_without_returning(db)
-            .await?;
-    }
+    rows::insert(db, &SWAPS, swaps).await?;
+    rows::insert(db, &TRANSFERS, transfers).await?;
     adjust(db, deltas).await
 }
 
@@ -245,30 +222,4 @@ pub async fn roll_back_above(db: &impl ConnectionTrait, block: u64) -> Result<()
         .exec(db)
         .await?;
     Ok(())
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn inserts_have_power_of_two_sizes() {
-        let sizes = |n: usize| {
-            let rows = vec![0u8; n];
-            inserts(&rows).map(<[u8]>::len).collect::<Vec<_>>()
-        };
-        assert_eq!(sizes(0), Vec::<usize>::new());
-        assert_eq!(sizes(1), vec![1]);
-        assert_eq!(sizes(800), vec![512, 256, 32]);
-        assert_eq!(sizes(1024), vec![1024]);
-        assert_eq!(sizes(2500), vec![1024, 1024, 256, 128, 64, 4]);
-        for n in 0..3000 {
-            let s = sizes(n);
-            assert_eq!(s.iter().sum::<usize>(), n);
-            assert!(
-                s.iter()
-                    .all(|k| k.is_power_of_two() && *k <= ROWS_PER_INSERT)
-            );
-        }
-    }
 }

@@ -6,6 +6,7 @@
 
 pub mod leader;
 pub mod ledger;
+pub mod rows;
 pub mod store;
 pub mod votes;
 pub mod window;
@@ -84,22 +85,72 @@ struct Fetched {
     size: RangeSize,
 }
 
-/// A fetch running on its own task. Dropping it stops it: a rollback, a failed write or another
-/// instance's cursor makes it useless.
+/// Final ranges fetched ahead of the writes, in order, by one task: while a range is written
+/// the node already answers the next, so a catch-up runs at the pace of the slower of the two
+/// instead of their sum. Dropping it stops the task: a rollback, a failed write or another
+/// instance's cursor makes what it fetched useless.
 struct Ahead {
-    from: u64,
-    task: tokio::task::JoinHandle<Result<Fetched, ChainError>>,
+    /// The first block of the range it yields next.
+    next: u64,
+    ranges: tokio::sync::mpsc::Receiver<Result<Fetched, ChainError>>,
+    task: tokio::task::JoinHandle<()>,
 }
 
+/// Ranges fetched and waiting to be written, beside the one being fetched: enough to keep the
+/// node busy through a slow write, few enough to bound the memory they hold.
+const AHEAD: usize = 2;
+
 impl Ahead {
-    async fn join(mut self) -> Result<Fetched, ChainError> {
-        match (&mut self.task).await {
-            Ok(r) => r,
-            // A panic belongs to the actor's supervision, as if it had happened inline.
-            Err(e) if e.is_panic() => std::panic::resume_unwind(e.into_panic()),
-            Err(e) => Err(ChainError::Unreachable(format!(
-                "the log fetch stopped: {e}"
-            ))),
+    /// Fetches the ranges from `from` up to `to` (inclusive), one after the other.
+    fn start(inner: &Inner, from: u64, to: u64, size: RangeSize) -> Ahead {
+        let (tx, ranges) = tokio::sync::mpsc::channel(AHEAD);
+        let (chain, filter, addresses) =
+            (inner.chain.clone(), inner.filter(), inner.settings.ledger);
+        let task = tokio::spawn(async move {
+            let (mut from, mut size) = (from, size);
+            while from <= to {
+                let got = fetch(
+                    chain.clone(),
+                    filter.clone(),
+                    addresses,
+                    from,
+                    to,
+                    size.clone(),
+                )
+                .await;
+                let next = match &got {
+                    Ok(f) => {
+                        size = f.size.clone();
+                        f.end + 1
+                    }
+                    Err(_) => to + 1,
+                };
+                if tx.send(got).await.is_err() {
+                    return;
+                }
+                from = next;
+            }
+        });
+        Ahead {
+            next: from,
+            ranges,
+            task,
+        }
+    }
+
+    /// The next range; `None` once every range up to the end was handed out.
+    async fn recv(&mut self) -> Option<Result<Fetched, ChainError>> {
+        match self.ranges.recv().await {
+            Some(Ok(f)) => {
+                self.next = f.end + 1;
+                Some(Ok(f))
+            }
+            Some(Err(e)) => Some(Err(e)),
+            None => match (&mut self.task).await {
+                // A panic belongs to the actor's supervision, as if it had happened inline.
+                Err(e) if e.is_panic() => std::panic::resume_unwind(e.into_panic()),
+                _ => None,
+            },
         }
     }
 }
@@ -119,7 +170,7 @@ async fn fetch(
     head: u64,
     mut size: RangeSize,
 ) -> Result<Fetched, ChainError> {
-    let (end, logs) = logs::fetch(chain.provider(), &filter, from, head, &mut size).await?;
+    let (end, logs) = logs::fetch(&chain, &filter, from, head, &mut size).await?;
     let ledger: Vec<ledger::LedgerEvent> = match &addresses {
         Some(a) => logs.iter().filter_map(|l| ledger::decode(l, a)).collect(),
         None => Vec::new(),
@@ -222,10 +273,12 @@ impl Inner {
             .map(|b| b.header.hash))
     }
 
-    async fn tick(&self) {
+    /// One turn: true when it stopped after RANGES_PER_TICK ranges with more to read.
+    async fn tick(&self) -> bool {
         let Some(_turn) = Turn::begin(&self.ticking) else {
-            return;
+            return false;
         };
+        let mut more = false;
         let mut st = self.state.lock().await;
         let leads = match st.leader.as_mut() {
             Some(l) => l.hold().await,
@@ -249,6 +302,7 @@ impl Inner {
                         Ok(true) => {
                             // A long catch-up shows it advances, range by range.
                             self.health.alive(NAME);
+                            more = n + 1 == RANGES_PER_TICK;
                             continue;
                         }
                         Ok(false) => break,
@@ -266,7 +320,11 @@ impl Inner {
                     }
                 }
             }
-            Ok(false) => self.health.heartbeat(NAME),
+            Ok(false) => {
+                // Another instance indexes: what this one fetched ahead is of no use.
+                st.ahead = None;
+                self.health.heartbeat(NAME);
+            }
             Err(e) => {
                 if let Some(l) = st.leader.as_mut() {
                     l.lost();
@@ -286,6 +344,7 @@ impl Inner {
                 reorgs: st.reorgs,
             },
         );
+        more
     }
 
     /// One range (or one rollback). True when there is more to read at once.
@@ -318,10 +377,15 @@ impl Inner {
         if from > head {
             return Ok(false);
         }
-        let fetched = match st.ahead.take() {
-            Some(a) if a.from == from => a.join().await?,
-            _ => self.fetch(from, head, st.size.clone()).await?,
+        let waited = std::time::Instant::now();
+        let (fetched, ahead) = match st.ahead.take().filter(|a| a.next == from) {
+            Some(mut a) => match a.recv().await {
+                Some(got) => (got?, Some(a)),
+                None => (self.fetch(from, head, st.size.clone()).await?, None),
+            },
+            None => (self.fetch(from, head, st.size.clone()).await?, None),
         };
+        let waited = waited.elapsed();
         st.size = fetched.size.clone();
         let end = fetched.end;
         // Blocks deeper than a reorg reaches are final: their hash is not needed to find an
@@ -331,16 +395,17 @@ impl Inner {
         } else {
             None
         };
-        // Catching up, the next range is read while this one is written. Only final ranges:
+        // Catching up, the ranges ahead are read while this one is written. Only final ones:
         // near the head each range is read after the one before it is stored and checked.
-        let next = end + 1;
-        let next_end = head.min(next.saturating_add(st.size.get() - 1));
-        if end < head && head.saturating_sub(next_end) > self.settings.reorg_depth {
-            st.ahead = Some(Ahead {
-                from: next,
-                task: tokio::spawn(self.fetch(next, head, st.size.clone())),
-            });
-        }
+        let last_final = head.saturating_sub(self.settings.reorg_depth + 1);
+        st.ahead = match ahead {
+            Some(a) => Some(a),
+            None if end < last_final => {
+                Some(Ahead::start(self, end + 1, last_final, st.size.clone()))
+            }
+            None => None,
+        };
+        let written = std::time::Instant::now();
         let now = self.clock.now();
         let txn = crate::db::begin_write(&self.db).await?;
         for log in fetched
@@ -355,6 +420,14 @@ impl Inner {
         ledger::apply(&txn, &fetched.ledger, &fetched.times).await?;
         store::set_cursor(&txn, end, end_hash.map(|h| format!("{h:#x}")), now).await?;
         txn.commit().await?;
+        tracing::debug!(
+            from,
+            end,
+            logs = fetched.logs.len(),
+            waited_ms = waited.as_secs_f64() * 1e3,
+            written_ms = written.elapsed().as_secs_f64() * 1e3,
+            "range stored"
+        );
         if let Some(h) = end_hash {
             st.window.record(end, h);
         }
@@ -429,8 +502,13 @@ impl Handler<Poke> for IndexerActor {
 impl IndexerActor {
     fn tick(&mut self, ctx: &mut Context<Self>) {
         let inner = self.inner.clone();
+        let me = ctx.address();
         supervise::spawn(self, ctx, NAME, &self.inner.health, async move {
-            inner.tick().await
+            // Still behind after a tick's ranges: the next tick starts at once, not a poll
+            // later (the pause only lets the rest of the actor's messages in).
+            if inner.tick().await {
+                me.do_send(Poke);
+            }
         });
     }
 }
