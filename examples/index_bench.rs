@@ -5,6 +5,9 @@
 //! SQLite file; three rounds of both. Prints "blocks events sweep_secs index_secs" (medians).
 //! With INDEX_BENCH_ANVIL=<url> it uses that anvil instead of its own, making the burns only
 //! when <work-dir>/devnet.json is absent (to measure again without waiting for them).
+//! INDEX_BENCH_ROUNDS sets the number of rounds; INDEX_BENCH_LOG turns the service's log on with
+//! that filter (`journal_market_actors::indexer=debug` shows each range's times);
+//! INDEX_BENCH_ANVIL_PID adds that anvil's CPU to the CPU each phase used (printed per round).
 //! `index_bench <work-dir> <events> <blocks>`
 
 use std::time::{Duration, Instant};
@@ -55,16 +58,25 @@ async fn main() -> anyhow::Result<()> {
     let c = d.contracts.clone();
     let head = plain.get_block_number().await?;
 
-    // Three rounds of (1) and (2); the medians are printed (2 cores shared with anvil: one
-    // round can be slowed by something else on the machine).
+    // Three rounds (or INDEX_BENCH_ROUNDS) of (1) and (2); the medians are printed (2 cores
+    // shared with anvil: one round can be slowed by something else on the machine).
     let mut sweeps = Vec::new();
     let mut indexes = Vec::new();
-    for round in 0..3 {
+    let anvil_pid = std::env::var("INDEX_BENCH_ANVIL_PID").ok();
+    let rounds: usize = std::env::var("INDEX_BENCH_ROUNDS")
+        .ok()
+        .and_then(|r| r.parse().ok())
+        .unwrap_or(3);
+    for round in 0..rounds {
+        let before = Cpu::read(anvil_pid.as_deref());
         let (seen, sweep) = sweep_once(&plain, &c, head).await?;
-        let (stored, index) = index_once(work, round, &d, head).await?;
+        let swept = Cpu::read(anvil_pid.as_deref());
+        let (stored, index, used) = index_once(work, round, &d, head, anvil_pid.as_deref()).await?;
         eprintln!(
             "round {round}: sweep {sweep:.3} s saw {seen} logs; index {index:.3} s stored {stored} transfers"
         );
+        eprintln!("  CPU s, sweep: {}", swept.since(&before));
+        eprintln!("  CPU s, index: {used}");
         sweeps.push(sweep);
         indexes.push(index);
     }
@@ -74,6 +86,55 @@ async fn main() -> anyhow::Result<()> {
         a.stop().await;
     }
     Ok(())
+}
+
+/// CPU seconds used so far by this process's threads (by name) and by anvil when its pid is
+/// known (INDEX_BENCH_ANVIL_PID), from /proc: where each phase's time went.
+struct Cpu(std::collections::BTreeMap<String, f64>);
+
+impl Cpu {
+    fn read(anvil: Option<&str>) -> Cpu {
+        let ticks = |stat: &str| -> Option<(String, f64)> {
+            let open = stat.find('(')?;
+            let close = stat.rfind(')')?;
+            let name = stat[open + 1..close].trim().to_string();
+            let f: Vec<&str> = stat[close + 2..].split(' ').collect();
+            let t = f.get(11)?.parse::<f64>().ok()? + f.get(12)?.parse::<f64>().ok()?;
+            Some((name, t / 100.0))
+        };
+        let mut m = std::collections::BTreeMap::new();
+        if let Ok(stat) = std::fs::read_to_string("/proc/self/stat")
+            && let Some((_, s)) = ticks(&stat)
+        {
+            m.insert("(all)".into(), s);
+        }
+        if let Ok(dir) = std::fs::read_dir("/proc/self/task") {
+            for t in dir.flatten() {
+                if let Ok(stat) = std::fs::read_to_string(t.path().join("stat"))
+                    && let Some((name, s)) = ticks(&stat)
+                {
+                    *m.entry(name).or_insert(0.0) += s;
+                }
+            }
+        }
+        if let Some(pid) = anvil
+            && let Ok(stat) = std::fs::read_to_string(format!("/proc/{pid}/stat"))
+            && let Some((_, s)) = ticks(&stat)
+        {
+            m.insert("anvil".into(), s);
+        }
+        Cpu(m)
+    }
+
+    fn since(&self, before: &Cpu) -> String {
+        self.0
+            .iter()
+            .map(|(k, v)| (k, v - before.0.get(k).copied().unwrap_or(0.0)))
+            .filter(|(_, d)| *d > 0.0)
+            .map(|(k, d)| format!("{k} {d:.2}"))
+            .collect::<Vec<_>>()
+            .join(", ")
+    }
 }
 
 fn median(mut v: Vec<f64>) -> f64 {
@@ -116,7 +177,8 @@ async fn index_once(
     round: usize,
     d: &jm_chain::devnet::Devnet,
     head: u64,
-) -> anyhow::Result<(u64, f64)> {
+    anvil_pid: Option<&str>,
+) -> anyhow::Result<(u64, f64, String)> {
     let mut s = Settings::load(None)?;
     journal_market::chain::apply_devnet(&mut s, d);
     s.server.listen = "127.0.0.1:0".into();
@@ -128,7 +190,10 @@ async fn index_once(
     s.demo.load_on_first_start = false;
     s.indexer.poll_ms = 50;
     s.indexer.max_range = 2000;
-    s.log.filter = "warn".into();
+    if let Ok(filter) = std::env::var("INDEX_BENCH_LOG") {
+        s.log.filter = filter;
+        journal_market::telemetry::init(&s.log);
+    }
     let mut prepare = s.clone();
     prepare.indexer.enabled = false;
     // (A server that never ran would wait for ever on stop: run it, then stop it.)
@@ -136,6 +201,7 @@ async fn index_once(
     let stop = prepared.handle();
     actix_web::rt::spawn(prepared.run_until_stopped());
     stop.stop(true).await;
+    let cpu = Cpu::read(anvil_pid);
     let started = Instant::now();
     let app = Application::build(s).await?;
     let built = started.elapsed().as_secs_f64();
@@ -153,13 +219,14 @@ async fn index_once(
         tokio::time::sleep(Duration::from_millis(2)).await;
     }
     let index = started.elapsed().as_secs_f64();
+    let used = Cpu::read(anvil_pid).since(&cpu);
     eprintln!("  (the service was built in {built:.3} s of it)");
     use sea_orm::{EntityTrait, PaginatorTrait};
     let stored = journal_market_entity::token_transfers::Entity::find()
         .count(&db)
         .await?;
     handle.stop(true).await;
-    Ok((stored, index))
+    Ok((stored, index, used))
 }
 
 /// EVENTS burns from the buyers, in blocks of about 500, with empty blocks between them.
