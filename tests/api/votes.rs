@@ -321,18 +321,20 @@ async fn the_indexer_adapts_to_a_provider_that_refuses_large_ranges() {
     shop.vote(shop.buyer(0), token, 1, "well-sourced").await;
     let provider = shop.chain.provider(shop.buyer(0));
     let _: serde_json::Value = provider
-        .raw_request("anvil_mine".into(), (U256::from(400),))
+        .raw_request("anvil_mine".into(), (U256::from(4000),))
         .await
         .unwrap();
     let head = provider.get_block_number().await.unwrap();
 
-    // A second instance, indexing from scratch through a provider that takes 50 blocks at most.
+    // A second instance, indexing from scratch through a provider that takes 50 blocks at most:
+    // more than the 64 ranges of one tick. The poll is a minute: the cursor reaches the head in
+    // time only if a tick that stopped behind starts the next at once.
     let limited =
         crate::devchain::CountingUpstream::start_limited(&shop.chain.devnet.rpc_url, 50).await;
     let mut s = shop.app.settings.clone();
     s.demo.load_on_first_start = false;
     s.chain.rpc_urls = vec![journal_market::config::Secret::new(limited.url.clone())];
-    s.indexer.poll_ms = 100;
+    s.indexer.poll_ms = 60_000;
     s.indexer.max_range = 1000;
     let db = crate::helpers::TestDb::new().await;
     s.database.url = journal_market::config::Secret::new(db.url.clone());
