@@ -20,7 +20,7 @@ pub async fn connect(settings: &DatabaseSettings) -> anyhow::Result<DatabaseConn
             .map_err(|e| anyhow::anyhow!("cannot create the folder {}: {e}", dir.display()))?;
     }
     let mut opts = ConnectOptions::new(url.to_string());
-    opts.max_connections(settings.max_connections)
+    opts.max_connections(settings.pool_size())
         .min_connections(1)
         .acquire_timeout(Duration::from_secs(settings.acquire_timeout_secs))
         .sqlx_logging(false)

@@ -140,7 +140,7 @@ pub fn test_settings(db_url: &str) -> Settings {
     s.server.listen = "127.0.0.1:0".into();
     s.server.workers = 2;
     s.database.url = Secret::new(db_url);
-    s.database.max_connections = 5;
+    s.database.max_connections = Some(5);
     // Tests drive many requests from one address; the limits have their own tests (edge.rs).
     s.limits.enabled = false;
     s
