@@ -306,29 +306,18 @@ impl ChainClient {
         let req = Request::new("eth_getLogs", Id::Number(0), (filter,))
             .serialize()
             .map_err(|e| ChainError::Unreachable(format!("the log filter cannot be sent: {e}")))?;
-        let resp: Response<Vec<Log>> = self
-            .transport
+        // A JSON-RPC error is the node's answer (no failover), told apart as every call's is.
+        self.transport
             .call(&RequestPacket::Single(req), |body| {
                 let r: Response<Vec<WireLog>> = serde_json::from_slice(body).ok()?;
-                Some(Response {
-                    id: r.id,
-                    payload: match r.payload {
-                        ResponsePayload::Success(logs) => {
-                            ResponsePayload::Success(logs.into_iter().map(Log::from).collect())
-                        }
-                        ResponsePayload::Failure(e) => ResponsePayload::Failure(e),
-                    },
+                Some(match r.payload {
+                    ResponsePayload::Success(logs) => Ok(logs.into_iter().map(Log::from).collect()),
+                    ResponsePayload::Failure(e) => Err(TransportError::ErrorResp(e)),
                 })
             })
             .await
-            .map_err(|e| ChainError::of(&e))?;
-        match resp.payload {
-            ResponsePayload::Success(logs) => Ok(logs),
-            ResponsePayload::Failure(e) => Err(ChainError::Rpc {
-                code: e.code,
-                message: short(&e.message),
-            }),
-        }
+            .and_then(|answer| answer)
+            .map_err(|e| ChainError::of(&e))
     }
 
     /// The latest block number, through the failover.
