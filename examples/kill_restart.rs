@@ -21,7 +21,7 @@ use alloy::sol_types::SolEvent;
 use jm_chain::bindings::IERC20;
 use jm_chain::devnet::Devnet;
 use jm_chain::x402::{self, PaymentRequired};
-use jm_client::payer::sign_payment;
+use jm_client::payer::{new_payment_id, sign_payment, with_payment_id};
 use journal_market_entity::{payments, unlocks};
 use sea_orm::{ColumnTrait, Database, EntityTrait, QueryFilter};
 
@@ -136,9 +136,14 @@ async fn purchase(
                     continue;
                 }
             };
-            let Ok(payment) = sign_payment(&offer.accepts[0], None, buyer, now()) else {
+            // With a payment-identifier, so a retry of the same payment gets its answer.
+            let (Ok(payment), Ok(pid)) = (
+                sign_payment(&offer.accepts[0], None, buyer, now()),
+                new_payment_id(),
+            ) else {
                 return Outcome::GaveUp;
             };
+            let payment = with_payment_id(payment, &pid);
             // The same payment until it is settled or provably refused.
             loop {
                 if started.elapsed() > Duration::from_secs(180) {

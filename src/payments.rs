@@ -2,6 +2,7 @@
 //! comparison of signed terms with the current ones. Pure functions.
 
 use alloy::primitives::Address;
+use jm_chain::extensions::payment_identifier;
 use jm_chain::x402::{self, Extra, PaymentPayload, PaymentRequired, PaymentRequirements, Resource};
 
 pub use journal_market_actors::settlement::Step;
@@ -43,6 +44,9 @@ pub fn challenge(t: &Terms, error: impl Into<String>) -> PaymentRequired {
             mime_type: Some("application/json".into()),
         },
         accepts: vec![requirements(t)],
+        extensions: Some(serde_json::json!({
+            payment_identifier::KEY: payment_identifier::declare(false),
+        })),
     }
 }
 
@@ -114,6 +118,10 @@ mod tests {
         assert_eq!(a["extra"]["assetTransferMethod"], "permit2");
         assert_eq!(a["extra"]["name"], "USDG");
         assert_eq!(c["resource"]["url"], "http://x/api/pay/burn");
+        assert_eq!(
+            c["extensions"]["payment-identifier"]["info"],
+            serde_json::json!({ "required": false })
+        );
     }
 
     #[test]

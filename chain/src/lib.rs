@@ -8,6 +8,7 @@ pub mod bindings;
 pub mod client;
 pub mod devnet;
 pub mod erc8004;
+pub mod extensions;
 pub mod facilitator;
 pub mod logs;
 pub mod permit2;

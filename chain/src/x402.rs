@@ -50,6 +50,9 @@ pub struct PaymentRequired {
     pub error: String,
     pub resource: Resource,
     pub accepts: Vec<PaymentRequirements>,
+    /// Extensions the server declares (protocols.md §2.1), by key.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub extensions: Option<serde_json::Value>,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]

@@ -5,6 +5,7 @@ use alloy::primitives::{Address, U256};
 use alloy::signers::SignerSync;
 use alloy::signers::local::PrivateKeySigner;
 use jm_chain::canonical;
+use jm_chain::extensions::payment_identifier;
 use jm_chain::permit2::{PermitWitnessTransferFrom, TokenPermissions, Witness};
 use jm_chain::x402::{
     self, PaymentPayload, PaymentRequired, PaymentRequirements, Permit2Authorization,
@@ -91,6 +92,41 @@ pub fn sign_payment(
     })
 }
 
+/// A new x402 `payment-identifier`: `pay_` and 32 random hex digits.
+pub fn new_payment_id() -> Result<String, ClientError> {
+    let mut b = [0u8; 16];
+    getrandom::fill(&mut b).map_err(|_| invalid("the random source failed"))?;
+    Ok(format!("pay_{}", alloy::hex::encode(b)))
+}
+
+/// Puts `id` into a payload as its `payment-identifier`: a retry of the very same payload with
+/// it gets the first answer again, and is never charged twice.
+pub fn with_payment_id(mut p: PaymentPayload, id: &str) -> PaymentPayload {
+    let mut ext = match p.extensions.take() {
+        Some(Value::Object(m)) => m,
+        _ => serde_json::Map::new(),
+    };
+    ext.insert(
+        payment_identifier::KEY.into(),
+        json!({ "info": { "required": false, "id": id } }),
+    );
+    p.extensions = Some(Value::Object(ext));
+    p
+}
+
+/// Sends of one payment before giving up on "still settling" or a lost connection.
+const RETRIES: u32 = 8;
+
+/// The pause a `Retry-After` header asks for, between 1 and 10 seconds.
+fn retry_after(h: &reqwest::header::HeaderValue) -> std::time::Duration {
+    let secs = h
+        .to_str()
+        .ok()
+        .and_then(|s| s.trim().parse::<u64>().ok())
+        .unwrap_or(2);
+    std::time::Duration::from_secs(secs.clamp(1, 10))
+}
+
 /// What a bought journal gives: the text and the settlement transactions.
 #[derive(Debug, Clone)]
 pub struct Purchase {
@@ -165,8 +201,36 @@ impl Client {
             )));
         }
         let payment = sign_payment(offer, Some(required.resource.clone()), signer, now())?;
-        let resp = self.pay_request(path, journal_id, Some(&payment)).await?;
-        crate::client::decode(resp).await
+        let declared = required
+            .extensions
+            .as_ref()
+            .is_some_and(|e| e.get(payment_identifier::KEY).is_some());
+        if !declared {
+            let resp = self.pay_request(path, journal_id, Some(&payment)).await?;
+            return crate::client::decode(resp).await;
+        }
+        // With a payment-identifier, a lost answer or "still settling" is retried with the
+        // very same payload: the service answers it as the first time, and never charges twice.
+        let payment = with_payment_id(payment, &new_payment_id()?);
+        let mut tries = 0;
+        loop {
+            tries += 1;
+            let retry_in = match self.pay_request(path, journal_id, Some(&payment)).await {
+                Ok(resp) if resp.status() == StatusCode::CONFLICT => {
+                    match resp.headers().get(reqwest::header::RETRY_AFTER) {
+                        Some(h) if tries < RETRIES => retry_after(h),
+                        _ => return crate::client::decode(resp).await,
+                    }
+                }
+                Ok(resp) => return crate::client::decode(resp).await,
+                Err(ClientError::Http(e)) if tries < RETRIES => {
+                    let _ = e;
+                    std::time::Duration::from_secs(1)
+                }
+                Err(e) => return Err(e),
+            };
+            tokio::time::sleep(retry_in).await;
+        }
     }
 
     /// Buys a journal: one payment for the swarm's, two for a person's.

@@ -29,6 +29,9 @@ pub struct Model {
     /// When reconciliation looks at the row next (backoff), and how often it has.
     pub next_check_at: Option<DateTimeUtc>,
     pub attempts: i32,
+    /// The client's x402 `payment-identifier`, and a fingerprint of the payment it came with.
+    pub payment_id: Option<String>,
+    pub fingerprint: Option<String>,
 }
 
 #[derive(Copy, Clone, Debug, EnumIter, DeriveRelation)]

@@ -9,6 +9,7 @@ mod m20261123_000003_votes;
 mod m20261123_000004_ledger;
 mod m20261123_000005_signin;
 mod m20261123_000006_ledger_order;
+mod m20261124_000001_payment_ids;
 
 pub struct Migrator;
 
@@ -23,6 +24,7 @@ impl MigratorTrait for Migrator {
             Box::new(m20261123_000004_ledger::Migration),
             Box::new(m20261123_000005_signin::Migration),
             Box::new(m20261123_000006_ledger_order::Migration),
+            Box::new(m20261124_000001_payment_ids::Migration),
         ]
     }
 }

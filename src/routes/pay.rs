@@ -121,7 +121,8 @@ async fn pay(
                 tx,
                 network,
                 text,
-            } => (payer, tx, network, text),
+                open_session,
+            } => (payer, tx, network, text.map(|t| (t, open_session))),
         };
     let tx = format!("{tx:#x}");
     let receipt = SettleResponse {
@@ -136,7 +137,7 @@ async fn pay(
     if let Ok(h) = x402::encode_header(&receipt) {
         resp.insert_header((x402::HEADER_RESPONSE, h));
     }
-    let Some(j) = text else {
+    let Some((j, open_session)) = text else {
         return Ok(resp.json(Paid {
             ok: true,
             tx,
@@ -145,12 +146,14 @@ async fn pay(
         }));
     };
     // The money moved: the answer carries the text even when no session can be opened now.
-    match state.sessions.open_for(payer).await {
-        Ok(session) => {
-            resp.cookie(session_cookie(state, &session));
-        }
-        Err(e) => {
-            tracing::warn!(error = %e, "no session after a settled payment; answering without a cookie")
+    if open_session {
+        match state.sessions.open_for(payer).await {
+            Ok(session) => {
+                resp.cookie(session_cookie(state, &session));
+            }
+            Err(e) => {
+                tracing::warn!(error = %e, "no session after a settled payment; answering without a cookie")
+            }
         }
     }
     Ok(resp.json(Paid {

@@ -5,6 +5,7 @@
 
 use alloy::primitives::{Address, B256, U256};
 use jm_chain::bindings::IIdentityRegistry;
+use jm_chain::extensions::payment_identifier;
 use jm_chain::x402::{self, PaymentPayload};
 use journal_market_actors::settlement::step::{Verdict, rules};
 use journal_market_actors::settlement::{Paid, PayError, PayStep, store};
@@ -22,11 +23,14 @@ pub enum Outcome {
     /// The fee of a person-written journal is paid already.
     FeeAlreadyPaid,
     /// The step is settled; `text` is the journal's body when the step completed the purchase.
+    /// `open_session`: the answer also signs the payer in (not when the caller is signed in as
+    /// the payer already).
     Paid {
         payer: Address,
         tx: B256,
         network: String,
         text: Option<std::sync::Arc<LiveJournal>>,
+        open_session: bool,
     },
 }
 
@@ -137,6 +141,7 @@ pub async fn pay_step(
             &terms,
         ));
     }
+    let payment_id = payment_identifier::of(&p).map_err(ApiError::BadRequest)?;
     let paid = settlement
         .pay(PayStep {
             journal_id: j.id,
@@ -147,10 +152,14 @@ pub async fn pay_step(
             pay_to,
             requirements: requirements(&terms),
             payload: p,
+            payment_id,
         })
         .await;
-    let (payer, tx) = match paid {
-        Ok(Paid::Settled { payer, tx }) => (payer, tx),
+    let (payer, tx, open_session) = match paid {
+        Ok(Paid::Settled { payer, tx }) => (payer, tx, viewer != Some(payer)),
+        // A permit seen on the chain opens nothing; the payer signed in reads again.
+        Ok(Paid::Used { payer, tx }) if viewer == Some(payer) => (payer, tx, false),
+        Ok(Paid::Used { tx, .. }) => return Err(ApiError::Conflict(used(tx))),
         Ok(Paid::FeeAlreadyPaid) => return Ok(Outcome::FeeAlreadyPaid),
         Err(e) => return Err(pay_error(e, &terms)),
     };
@@ -160,13 +169,24 @@ pub async fn pay_step(
         tx,
         network: format!("eip155:{}", terms.chain_id),
         text: step.is_last(j.swarm).then(|| j.clone()),
+        open_session,
     })
+}
+
+/// The 409 for a settled permit presented again by a request with no claim to its answer.
+fn used(tx: B256) -> String {
+    format!(
+        "this signed payment was settled already (transaction {tx:#x}); a settled permit is \
+         public on the chain and opens nothing again: retry with the payment-identifier it was \
+         first sent with, or sign in as the paying wallet to read the journal"
+    )
 }
 
 fn pay_error(e: PayError, terms: &Terms) -> ApiError {
     match e {
         PayError::Rejected(m) => ApiError::PaymentRequired(Box::new(challenge(terms, m))),
         PayError::Refused(r) => ApiError::Conflict(r.to_string()),
+        PayError::IdReused => ApiError::Conflict(e.to_string()),
         PayError::StillSettling => ApiError::StillSettling(e.to_string()),
         PayError::Busy | PayError::Stopped => ApiError::unavailable(e.to_string()),
         PayError::Chain(m) => ApiError::unavailable(format!("the chain could not be reached: {m}")),

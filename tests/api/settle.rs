@@ -10,7 +10,7 @@ use alloy::rpc::types::Filter;
 use alloy::signers::local::PrivateKeySigner;
 use alloy::sol_types::{SolCall as _, SolEvent as _};
 use jm_chain::bindings::IERC20;
-use jm_client::payer::sign_payment;
+use jm_client::payer::{new_payment_id, sign_payment, with_payment_id};
 use journal_market_actors::settlement::FaultPoint;
 use journal_market_entity::{payments, unlocks};
 use reqwest::StatusCode;
@@ -130,7 +130,10 @@ async fn stopped_purchase(shop: &Shop) -> (i64, i64, jm_chain::x402::PaymentPayl
     let (id, _, price) = shop.swarm_journal().await;
     let offer = shop.offer("pay/burn", id).await;
     let signer = shop.buyer(0).signer().unwrap();
-    let payment = sign_payment(&offer.accepts[0], None, &signer, now()).unwrap();
+    let payment = with_payment_id(
+        sign_payment(&offer.accepts[0], None, &signer, now()).unwrap(),
+        &new_payment_id().unwrap(),
+    );
     let (s, _, _) = shop.raw_pay("pay/burn", id, Some(&payment)).await;
     assert_eq!(
         s,
@@ -363,7 +366,11 @@ async fn a_receipt_read_after_the_request_gave_up_still_unlocks() {
     let (id, _, price) = shop.swarm_journal().await;
     let buyer = shop.buyer(0);
     let offer = shop.offer("pay/burn", id).await;
-    let payment = sign_payment(&offer.accepts[0], None, &buyer.signer().unwrap(), now()).unwrap();
+    // The retry below gets the text because it carries the payment's identifier.
+    let payment = with_payment_id(
+        sign_payment(&offer.accepts[0], None, &buyer.signer().unwrap(), now()).unwrap(),
+        &new_payment_id().unwrap(),
+    );
     proxy.set("eth_sendRawTransactionSync", Fault::NoMethod, None);
     proxy.set("eth_getTransactionReceipt", Fault::Status(502), Some(3));
     let (s, b, h) = shop.raw_pay("pay/burn", id, Some(&payment)).await;

@@ -10,6 +10,7 @@
 //! working on a row touches it; reconciliation takes rows whose lease has expired.
 
 pub mod reconcile;
+pub mod replay;
 pub mod settler;
 pub mod stats;
 pub mod step;
@@ -23,6 +24,7 @@ use actix::prelude::*;
 use alloy::primitives::{Address, B256, U256};
 use chrono::{DateTime, Utc};
 use futures::future::BoxFuture;
+use jm_chain::extensions::payment_identifier;
 use jm_chain::facilitator::{Checked, Facilitator, Permit, Sent, SettleError, TxStatus};
 use jm_chain::x402::{PaymentPayload, PaymentRequirements};
 use journal_market_entity::payments;
@@ -54,13 +56,18 @@ pub struct PayStep {
     pub pay_to: Address,
     pub payload: PaymentPayload,
     pub requirements: PaymentRequirements,
+    /// The payload's x402 `payment-identifier`, if it carries one (checked well-formed).
+    pub payment_id: Option<String>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Paid {
-    /// The step is settled by this transaction (now, or by an earlier request with the same
-    /// permit).
+    /// The step is settled by this transaction: by this request, or by the first request with
+    /// this request's payment-identifier and payment (a retry gets the first answer).
     Settled { payer: Address, tx: B256 },
+    /// The permit was settled by an earlier request, and this one has no claim to its answer:
+    /// a permit is public once settled, so it proves the payment, not who is asking.
+    Used { payer: Address, tx: B256 },
     /// The fee of a person-written journal was paid already: `{ ok, already }`.
     FeeAlreadyPaid,
 }
@@ -76,6 +83,11 @@ pub enum PayError {
     /// The step's payment is on its way; the outcome is not known yet (409 + Retry-After).
     #[error("the payment for this step is still settling; retry the same request shortly")]
     StillSettling,
+    /// The payment-identifier came first with another payment (409).
+    #[error(
+        "this payment-identifier was already used with another payment; use a new id for a new payment"
+    )]
+    IdReused,
     /// The in-flight limit is full (503 + Retry-After).
     #[error("payments are busy; retry shortly")]
     Busy,
@@ -195,28 +207,6 @@ fn terms(row: &payments::Model) -> Option<Terms> {
     })
 }
 
-/// The answer for a permit that has a row already (a retry, or a replay elsewhere).
-fn known(row: payments::Model, s: &PayStep) -> Result<Paid, PayError> {
-    if row.journal_id != s.journal_id || row.step != s.step.as_str() {
-        return Err(PayError::Rejected(
-            "this signed payment was already used".into(),
-        ));
-    }
-    match row.state.as_str() {
-        store::SETTLED => match (row.wallet.parse(), row.tx.as_deref().map(str::parse)) {
-            (Ok(payer), Some(Ok(tx))) => Ok(Paid::Settled { payer, tx }),
-            _ => Err(PayError::Rejected(
-                "the settled payment is unreadable".into(),
-            )),
-        },
-        store::PENDING => Err(PayError::StillSettling),
-        _ => Err(PayError::Rejected(format!(
-            "settlement failed: {}; sign a new payment",
-            row.error.unwrap_or_default()
-        ))),
-    }
-}
-
 impl Inner {
     fn lease_until(&self) -> DateTime<Utc> {
         self.clock.now() + chrono_of(self.settings.lease)
@@ -242,8 +232,18 @@ impl Inner {
         let mut chain_time = t.elapsed();
         let wallet = lower(&permit.from);
         let nonce = permit.permit.nonce.to_string();
-        if let Some(row) = store::by_permit(&self.db, &wallet, &nonce).await? {
-            return known(row, &s);
+        let fingerprint = payment_identifier::fingerprint(&s.payload);
+        let id = s.payment_id.as_deref();
+        let row = match id {
+            Some(id) => store::by_payment_id(&self.db, id).await?,
+            None => None,
+        };
+        let row = match row {
+            Some(row) => Some(row),
+            None => store::by_permit(&self.db, &wallet, &nonce).await?,
+        };
+        if let Some(row) = row {
+            return replay::answer(row, &s, id, &fingerprint);
         }
         let standing =
             store::standing(&self.db, &wallet, s.journal_id, s.author_wallet.as_deref()).await?;
@@ -298,6 +298,8 @@ impl Inner {
                 )
                 .unwrap_or(now),
                 payload: &payload,
+                payment_id: id,
+                fingerprint: &fingerprint,
                 now,
                 lease: sender.then_some((self.instance.as_str(), lease)),
             },
@@ -310,7 +312,7 @@ impl Inner {
             Claim::Rules(Verdict::Pay) | Claim::StepHeld(_) => {
                 return Err(PayError::StillSettling);
             }
-            Claim::Known(row) => return known(*row, &s),
+            Claim::Known(row) => return replay::answer(*row, &s, id, &fingerprint),
         };
         if !sender {
             // Another instance holds the relayer key: its reconciliation sends this row.

@@ -24,10 +24,14 @@ pub enum RequestOutcome {
     ChainError,
     DbError,
     Interrupted,
+    /// A permit settled by an earlier request, presented again without a claim to its answer.
+    Used,
+    /// A payment-identifier presented with another payment than its first.
+    IdReused,
 }
 
 impl RequestOutcome {
-    pub const ALL: [RequestOutcome; 11] = [
+    pub const ALL: [RequestOutcome; 13] = [
         Self::Settled,
         Self::FeeAlreadyPaid,
         Self::Refused,
@@ -39,6 +43,8 @@ impl RequestOutcome {
         Self::ChainError,
         Self::DbError,
         Self::Interrupted,
+        Self::Used,
+        Self::IdReused,
     ];
 
     pub fn as_str(self) -> &'static str {
@@ -54,6 +60,8 @@ impl RequestOutcome {
             Self::ChainError => "chain_error",
             Self::DbError => "db_error",
             Self::Interrupted => "interrupted",
+            Self::Used => "used",
+            Self::IdReused => "id_reused",
         }
     }
 
@@ -61,6 +69,8 @@ impl RequestOutcome {
         match r {
             Ok(Paid::Settled { .. }) => Self::Settled,
             Ok(Paid::FeeAlreadyPaid) => Self::FeeAlreadyPaid,
+            Ok(Paid::Used { .. }) => Self::Used,
+            Err(PayError::IdReused) => Self::IdReused,
             Err(PayError::Refused(_)) => Self::Refused,
             Err(PayError::Rejected(_)) => Self::Rejected,
             Err(PayError::StillSettling) => Self::StillSettling,

@@ -33,6 +33,9 @@ pub struct NewPayment<'a> {
     pub permit_nonce: &'a str,
     pub permit_deadline: DateTime<Utc>,
     pub payload: &'a str,
+    /// The client's `payment-identifier`, and the fingerprint of the payment it is bound to.
+    pub payment_id: Option<&'a str>,
+    pub fingerprint: &'a str,
     pub now: DateTime<Utc>,
     /// The instance that works on the row and until when; `None` leaves it to reconciliation.
     pub lease: Option<(&'a str, DateTime<Utc>)>,
@@ -45,7 +48,7 @@ pub enum Claim {
     Claimed(i32),
     /// The rules refuse the wallet, or the fee is paid already.
     Rules(Verdict),
-    /// This permit has a row already (a retry, or a replay).
+    /// This permit, or this payment-identifier, has a row already (a retry, or a replay).
     Known(Box<payments::Model>),
     /// Another permit's row holds the step (pending or settled).
     StepHeld(Box<payments::Model>),
@@ -97,6 +100,30 @@ async fn settled(
         .collect())
 }
 
+/// The row a payment-identifier came with first.
+pub async fn by_payment_id(
+    db: &impl ConnectionTrait,
+    id: &str,
+) -> Result<Option<payments::Model>, DbErr> {
+    payments::Entity::find()
+        .filter(payments::Column::PaymentId.eq(id))
+        .one(db)
+        .await
+}
+
+/// The row of a permit (or of the payment-identifier, when one is given).
+async fn known(
+    db: &impl ConnectionTrait,
+    p: &NewPayment<'_>,
+) -> Result<Option<payments::Model>, DbErr> {
+    if let Some(id) = p.payment_id
+        && let Some(row) = by_payment_id(db, id).await?
+    {
+        return Ok(Some(row));
+    }
+    by_permit(db, p.wallet, p.permit_nonce).await
+}
+
 pub async fn by_permit(
     db: &impl ConnectionTrait,
     wallet: &str,
@@ -129,7 +156,7 @@ pub async fn open_step(
 /// mistake can record an author step without a settled fee, or a step of an unlocked journal.
 pub async fn claim(db: &DatabaseConnection, p: &NewPayment<'_>) -> Result<Claim, DbErr> {
     let txn = crate::db::begin_write(db).await?;
-    if let Some(row) = by_permit(&txn, p.wallet, p.permit_nonce).await? {
+    if let Some(row) = known(&txn, p).await? {
         txn.rollback().await?;
         return Ok(Claim::Known(Box::new(row)));
     }
@@ -160,6 +187,8 @@ pub async fn claim(db: &DatabaseConnection, p: &NewPayment<'_>) -> Result<Claim,
         lease_until: Set(p.lease.map(|l| l.1)),
         next_check_at: Set(None),
         attempts: Set(0),
+        payment_id: Set(p.payment_id.map(str::to_string)),
+        fingerprint: Set(Some(p.fingerprint.to_string())),
         ..Default::default()
     };
     match payments::Entity::insert(row).exec(&txn).await {
@@ -168,9 +197,9 @@ pub async fn claim(db: &DatabaseConnection, p: &NewPayment<'_>) -> Result<Claim,
             Ok(Claim::Claimed(res.last_insert_id))
         }
         Err(e) if unique_violation(&e) => {
-            // A concurrent request won the step or the permit.
+            // A concurrent request won the step, the permit or the payment-identifier.
             txn.rollback().await?;
-            if let Some(row) = by_permit(db, p.wallet, p.permit_nonce).await? {
+            if let Some(row) = known(db, p).await? {
                 return Ok(Claim::Known(Box::new(row)));
             }
             match open_step(db, p.wallet, p.journal_id, p.step).await? {

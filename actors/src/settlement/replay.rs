@@ -1,0 +1,192 @@
+//! What a request that presents a known permit (or a known payment-identifier) is answered.
+//! Pure. A settled permit is public on the chain (the proxy's `settle` calldata holds all of
+//! it), so it proves a payment, never who is asking: only the request that claimed the row,
+//! or a retry that carries the row's own payment-identifier with the same payment, gets the
+//! answer that opens the purchase (the text and a session).
+
+use alloy::primitives::{Address, B256};
+use journal_market_entity::payments;
+
+use super::{Paid, PayError, PayStep, store};
+
+/// The answer for `row`, found by the permit of `s` or by its payment-identifier `id`;
+/// `fingerprint` is that of the payment `s` carries.
+pub fn answer(
+    row: payments::Model,
+    s: &PayStep,
+    id: Option<&str>,
+    fingerprint: &str,
+) -> Result<Paid, PayError> {
+    let retry = match (row.payment_id.as_deref(), id) {
+        (Some(first), Some(id)) if first == id => {
+            if row.fingerprint.as_deref() != Some(fingerprint) {
+                return Err(PayError::IdReused);
+            }
+            true
+        }
+        _ => false,
+    };
+    if row.journal_id != s.journal_id || row.step != s.step.as_str() {
+        return Err(PayError::Rejected(
+            "this signed payment was already used".into(),
+        ));
+    }
+    match row.state.as_str() {
+        store::SETTLED => match (
+            row.wallet.parse::<Address>(),
+            row.tx.as_deref().map(str::parse::<B256>),
+        ) {
+            (Ok(payer), Some(Ok(tx))) if retry => Ok(Paid::Settled { payer, tx }),
+            (Ok(payer), Some(Ok(tx))) => Ok(Paid::Used { payer, tx }),
+            _ => Err(PayError::Rejected(
+                "the settled payment is unreadable".into(),
+            )),
+        },
+        store::PENDING => Err(PayError::StillSettling),
+        _ => Err(PayError::Rejected(format!(
+            "settlement failed: {}; sign a new payment",
+            row.error.unwrap_or_default()
+        ))),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::settlement::Step;
+    use alloy::primitives::U256;
+    use chrono::Utc;
+    use jm_chain::x402::{
+        Extra, PaymentPayload, PaymentRequirements, Permit2Authorization, Permit2Payload,
+        Permitted, WitnessJson,
+    };
+
+    const PAYER: &str = "0x00000000000000000000000000000000000000aa";
+    const TX: &str = "0x1111111111111111111111111111111111111111111111111111111111111111";
+
+    fn row(state: &str, id: Option<&str>) -> payments::Model {
+        let now = Utc::now();
+        payments::Model {
+            id: 1,
+            wallet: PAYER.into(),
+            journal_id: 5,
+            step: "burn".into(),
+            amount_units: 100,
+            pay_to: "0x02".into(),
+            permit_nonce: "7".into(),
+            permit_deadline: now,
+            payload: "{}".into(),
+            state: state.into(),
+            tx: (state == store::SETTLED).then(|| TX.to_string()),
+            error: (state == store::FAILED).then(|| "expired".to_string()),
+            created_at: now,
+            updated_at: now,
+            lease_owner: None,
+            lease_until: None,
+            next_check_at: None,
+            attempts: 0,
+            payment_id: id.map(str::to_string),
+            fingerprint: Some("fp".into()),
+        }
+    }
+
+    fn step(journal_id: i32) -> PayStep {
+        let r = PaymentRequirements {
+            scheme: "exact".into(),
+            network: "eip155:4663".into(),
+            amount: "100".into(),
+            asset: "0x01".into(),
+            pay_to: "0x02".into(),
+            max_timeout_seconds: 300,
+            extra: Extra {
+                asset_transfer_method: "permit2".into(),
+                spender: "0x03".into(),
+                name: "USDG".into(),
+            },
+        };
+        PayStep {
+            journal_id,
+            author_wallet: None,
+            swarm: true,
+            step: Step::Burn,
+            amount_units: 100,
+            pay_to: Address::ZERO,
+            payload: PaymentPayload {
+                x402_version: 2,
+                resource: None,
+                accepted: r.clone(),
+                payload: Permit2Payload {
+                    signature: "0x".into(),
+                    permit2_authorization: Permit2Authorization {
+                        from: PAYER.into(),
+                        permitted: Permitted {
+                            token: "0x01".into(),
+                            amount: U256::from(100).to_string(),
+                        },
+                        spender: "0x03".into(),
+                        nonce: "7".into(),
+                        deadline: "9".into(),
+                        witness: WitnessJson {
+                            to: "0x02".into(),
+                            valid_after: "0".into(),
+                        },
+                    },
+                },
+                extensions: None,
+            },
+            requirements: r,
+            payment_id: None,
+        }
+    }
+
+    const ID: &str = "pay_0123456789abcdef";
+
+    #[test]
+    fn a_settled_permit_alone_opens_nothing() {
+        let a = answer(row(store::SETTLED, None), &step(5), None, "fp").unwrap();
+        assert!(matches!(a, Paid::Used { .. }), "{a:?}");
+        // Another id, or an id against a row that had none, is not the original request.
+        let a = answer(
+            row(store::SETTLED, Some(ID)),
+            &step(5),
+            Some("pay_another_id_0000"),
+            "fp",
+        );
+        assert!(matches!(a, Ok(Paid::Used { .. })), "{a:?}");
+        let a = answer(row(store::SETTLED, None), &step(5), Some(ID), "fp");
+        assert!(matches!(a, Ok(Paid::Used { .. })), "{a:?}");
+    }
+
+    #[test]
+    fn a_retry_with_the_same_id_and_payment_gets_the_first_answer() {
+        let a = answer(row(store::SETTLED, Some(ID)), &step(5), Some(ID), "fp").unwrap();
+        assert_eq!(
+            a,
+            Paid::Settled {
+                payer: PAYER.parse().unwrap(),
+                tx: TX.parse().unwrap()
+            }
+        );
+    }
+
+    #[test]
+    fn the_same_id_with_another_payment_is_a_conflict() {
+        for state in [store::SETTLED, store::PENDING, store::FAILED] {
+            let a = answer(row(state, Some(ID)), &step(5), Some(ID), "other");
+            assert!(matches!(a, Err(PayError::IdReused)), "{state}: {a:?}");
+        }
+    }
+
+    #[test]
+    fn pending_and_failed_rows_answer_as_before() {
+        let a = answer(row(store::PENDING, Some(ID)), &step(5), Some(ID), "fp");
+        assert!(matches!(a, Err(PayError::StillSettling)), "{a:?}");
+        let a = answer(row(store::PENDING, None), &step(5), None, "fp");
+        assert!(matches!(a, Err(PayError::StillSettling)), "{a:?}");
+        let a = answer(row(store::FAILED, Some(ID)), &step(5), Some(ID), "fp");
+        assert!(matches!(a, Err(PayError::Rejected(m)) if m.contains("expired")));
+        // The permit of another journal's payment.
+        let a = answer(row(store::SETTLED, Some(ID)), &step(6), Some(ID), "fp");
+        assert!(matches!(a, Err(PayError::Rejected(m)) if m.contains("already used")));
+    }
+}
