@@ -2,12 +2,17 @@
 //! comparison of signed terms with the current ones. Pure functions.
 
 use alloy::primitives::Address;
-use jm_chain::extensions::payment_identifier;
+use base64::Engine as _;
+use chrono::{DateTime, Utc};
+use jm_chain::extensions::{payment_identifier, siwx};
 use jm_chain::x402::{self, Extra, PaymentPayload, PaymentRequired, PaymentRequirements, Resource};
 
 pub use journal_market_actors::settlement::Step;
 
 pub struct Terms {
+    /// The site's origin (the SIWX challenge's domain), and the service's time now.
+    pub origin: String,
+    pub now: DateTime<Utc>,
     pub chain_id: u64,
     pub usdg: Address,
     pub proxy: Address,
@@ -34,7 +39,44 @@ pub fn requirements(t: &Terms) -> PaymentRequirements {
     }
 }
 
-pub fn challenge(t: &Terms, error: impl Into<String>) -> PaymentRequired {
+/// A fresh sign-in-with-x challenge: a nonce and the time it is issued at.
+pub struct Fresh {
+    /// 32 hex digits.
+    pub nonce: String,
+    pub now: DateTime<Utc>,
+}
+
+impl Fresh {
+    /// A random nonce, issued at `now` (the service's clock, which checks the proof).
+    pub fn new(now: DateTime<Utc>) -> Result<Fresh, getrandom::Error> {
+        let mut b = [0u8; 16];
+        getrandom::fill(&mut b)?;
+        Ok(Fresh {
+            nonce: alloy::hex::encode(b),
+            now,
+        })
+    }
+}
+
+/// The challenge for `t`, with the extensions every journal's 402 declares:
+/// `payment-identifier` and a fresh `sign-in-with-x`.
+pub fn challenge(t: &Terms, error: impl Into<String>, fresh: &Fresh) -> PaymentRequired {
+    with_siwx(
+        t,
+        error,
+        &fresh.nonce,
+        &siwx::ts(&fresh.now),
+        &siwx::ts(&(fresh.now + chrono::Duration::seconds(siwx::MAX_AGE_SECS))),
+    )
+}
+
+fn with_siwx(
+    t: &Terms,
+    error: impl Into<String>,
+    nonce: &str,
+    issued_at: &str,
+    expires_at: &str,
+) -> PaymentRequired {
     PaymentRequired {
         x402_version: x402::VERSION,
         error: error.into(),
@@ -46,7 +88,67 @@ pub fn challenge(t: &Terms, error: impl Into<String>) -> PaymentRequired {
         accepts: vec![requirements(t)],
         extensions: Some(serde_json::json!({
             payment_identifier::KEY: payment_identifier::declare(false),
+            siwx::KEY: siwx::declare(
+                &t.origin,
+                &t.resource_url,
+                t.chain_id,
+                nonce,
+                issued_at,
+                expires_at,
+            ),
         })),
+    }
+}
+
+/// Stand-ins of the exact length of what they stand for (a nonce, two `ts` times).
+const NONCE_MARK: &str = "@siwx-nonce-mark@@@@@@@@@@@@@@@@";
+const ISSUED_MARK: &str = "@siwx-issued-mark@@Z";
+const EXPIRES_MARK: &str = "@siwx-expires-mark@Z";
+const MARKS: [&str; 3] = [NONCE_MARK, ISSUED_MARK, EXPIRES_MARK];
+
+/// A serialized challenge whose SIWX nonce and times are filled in per answer: the rest is
+/// serialized once, so a fresh challenge costs a copy and a base64 encoding.
+pub struct Template {
+    body: Vec<u8>,
+    /// Where the nonce, the issue time and the expiry start in `body`.
+    at: [usize; 3],
+}
+
+impl Template {
+    pub fn new(t: &Terms, error: &str) -> Result<Template, serde_json::Error> {
+        let c = with_siwx(t, error, NONCE_MARK, ISSUED_MARK, EXPIRES_MARK);
+        let body = serde_json::to_vec(&c)?;
+        let find = |mark: &str| {
+            body.windows(mark.len())
+                .position(|w| w == mark.as_bytes())
+                .unwrap_or(usize::MAX)
+        };
+        let at = MARKS.map(find);
+        if at.contains(&usize::MAX) {
+            return Err(serde::de::Error::custom("a SIWX mark is missing"));
+        }
+        Ok(Template { body, at })
+    }
+
+    /// The body with `fresh` filled in, and its PAYMENT-REQUIRED header value.
+    pub fn fill(&self, fresh: &Fresh) -> (Vec<u8>, String) {
+        let mut body = self.body.clone();
+        let expires = fresh.now + chrono::Duration::seconds(siwx::MAX_AGE_SECS);
+        let values = [
+            fresh.nonce.clone(),
+            siwx::ts(&fresh.now),
+            siwx::ts(&expires),
+        ];
+        for ((at, mark), value) in self.at.iter().zip(MARKS).zip(values) {
+            // Same lengths by construction (a year past 9999 would not fit: left as the mark).
+            if value.len() == mark.len()
+                && let Some(dst) = body.get_mut(*at..*at + mark.len())
+            {
+                dst.copy_from_slice(value.as_bytes());
+            }
+        }
+        let header = base64::engine::general_purpose::STANDARD.encode(&body);
+        (body, header)
     }
 }
 
@@ -70,6 +172,8 @@ mod tests {
 
     fn terms() -> Terms {
         Terms {
+            origin: "http://x".into(),
+            now: Utc::now(),
             chain_id: 4663,
             usdg: Address::repeat_byte(1),
             proxy: Address::repeat_byte(2),
@@ -108,7 +212,12 @@ mod tests {
 
     #[test]
     fn the_challenge_has_the_interface_shape() {
-        let c = serde_json::to_value(challenge(&terms(), "payment required")).unwrap();
+        let c = serde_json::to_value(challenge(
+            &terms(),
+            "payment required",
+            &Fresh::new(Utc::now()).unwrap(),
+        ))
+        .unwrap();
         assert_eq!(c["x402Version"], 2);
         let a = &c["accepts"][0];
         assert_eq!(a["scheme"], "exact");
@@ -122,6 +231,32 @@ mod tests {
             c["extensions"]["payment-identifier"]["info"],
             serde_json::json!({ "required": false })
         );
+    }
+
+    #[test]
+    fn a_template_fills_a_fresh_sign_in_per_answer() {
+        let t = terms();
+        let tpl = Template::new(&t, "payment required").unwrap();
+        let fresh = Fresh {
+            nonce: "0123456789abcdef0123456789abcdef".into(),
+            now: DateTime::parse_from_rfc3339("2026-11-24T10:00:00Z")
+                .unwrap()
+                .with_timezone(&Utc),
+        };
+        let (body, header) = tpl.fill(&fresh);
+        let filled: serde_json::Value = serde_json::from_slice(&body).unwrap();
+        let direct = serde_json::to_value(challenge(&t, "payment required", &fresh)).unwrap();
+        assert_eq!(filled, direct, "the template is the challenge");
+        let from_header: serde_json::Value = x402::decode_header(&header).unwrap();
+        assert_eq!(from_header, filled);
+        let info = &filled["extensions"]["sign-in-with-x"]["info"];
+        assert_eq!(info["nonce"], "0123456789abcdef0123456789abcdef");
+        assert_eq!(info["issuedAt"], "2026-11-24T10:00:00Z");
+        assert_eq!(info["expirationTime"], "2026-11-24T10:05:00Z");
+        assert_eq!(info["domain"], "x");
+        assert_eq!(info["uri"], "http://x/api/pay/burn");
+        let (other, _) = tpl.fill(&Fresh::new(Utc::now()).unwrap());
+        assert_ne!(other, body, "each answer has its own nonce");
     }
 
     #[test]

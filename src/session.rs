@@ -8,6 +8,7 @@ use std::pin::Pin;
 use actix_web::cookie::{Cookie, SameSite, time::Duration as CookieDuration};
 use actix_web::{FromRequest, HttpRequest, dev::Payload, web};
 use alloy::primitives::Address;
+use jm_chain::extensions::siwx;
 use journal_market_actors::session::{AuthError, NewSession};
 
 use crate::error::ApiError;
@@ -110,4 +111,30 @@ pub fn cleared_cookie(state: &AppState) -> Cookie<'static> {
 /// The session token of a request, for logout.
 pub fn request_token(req: &HttpRequest, state: &AppState) -> Option<String> {
     token(req, state)
+}
+
+/// The `SIGN-IN-WITH-X` header of a request, if any.
+pub fn proof_header(req: &HttpRequest) -> Option<String> {
+    req.headers()
+        .get(siwx::HEADER)
+        .map(|h| h.to_str().unwrap_or("\u{0}").to_string())
+}
+
+/// The wallet a `SIGN-IN-WITH-X` header proves: `Ok(Err(why))` when the proof is refused (said
+/// to the client), `Err` when it could not be checked now (busy, the chain, the database).
+pub async fn prove(state: &AppState, header: &str) -> Result<Result<Address, String>, ApiError> {
+    let proof = match siwx::decode(header) {
+        Ok(p) => p,
+        Err(e) => return Ok(Err(e.to_string())),
+    };
+    match state.sessions.verify_siwx(proof).await {
+        Ok(w) => Ok(Ok(w)),
+        Err(
+            e @ (AuthError::Proof(_)
+            | AuthError::ProofReplayed
+            | AuthError::BadSignature(_)
+            | AuthError::BadAddress),
+        ) => Ok(Err(e.to_string())),
+        Err(e) => Err(auth_error(e)),
+    }
 }

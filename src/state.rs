@@ -22,8 +22,8 @@ use crate::rpc::proxy::RpcProxy;
 
 /// Journal id, payment step, recipient.
 pub type ChallengeKey = (i32, &'static str, alloy::primitives::Address);
-/// A serialized 402 answer: the JSON body and the PAYMENT-REQUIRED header.
-pub type Challenge = (Bytes, actix_web::http::header::HeaderValue);
+/// A serialized 402 answer, its sign-in-with-x nonce filled in per answer.
+pub type Challenge = crate::payments::Template;
 
 pub struct AppState {
     pub db: DatabaseConnection,

@@ -4,5 +4,6 @@ pub mod api;
 mod client;
 pub mod payer;
 pub mod publisher;
+pub mod siwx;
 
 pub use client::{Client, ClientError};

@@ -2,7 +2,7 @@
 
 use std::sync::Arc;
 
-use actix_web::{HttpResponse, web};
+use actix_web::{HttpRequest, HttpResponse, web};
 use jm_client::api::{JournalDetail, JournalList};
 use serde::Deserialize;
 use utoipa::IntoParams;
@@ -11,7 +11,7 @@ use super::{json_bytes, to_bytes};
 use crate::domain::accession::is_ticker;
 use crate::error::{ApiError, ApiResult};
 use crate::queries::{entries, journals};
-use crate::session::Viewer;
+use crate::session::{Viewer, proof_header, prove};
 use crate::state::AppState;
 
 pub fn configure(cfg: &mut web::ServiceConfig) {
@@ -84,16 +84,25 @@ pub async fn live(state: &AppState, key: &str) -> ApiResult<Arc<journals::LiveJo
 
 #[utoipa::path(get, path = "/journals/{key}", tag = "journals",
     params(("key" = String, Path, description = "slug or numeric id")),
-    responses((status = 200, body = JournalDetail), (status = 404, body = jm_client::api::ErrorBody)))]
+    responses((status = 200, body = JournalDetail), (status = 404, body = jm_client::api::ErrorBody),
+              (status = 401, body = jm_client::api::ErrorBody, description = "a SIGN-IN-WITH-X header that was refused")))]
 pub async fn detail(
     state: web::Data<AppState>,
     key: web::Path<String>,
     viewer: Viewer,
+    req: HttpRequest,
 ) -> ApiResult<web::Json<JournalDetail>> {
     let live = live(&state, key.as_str()).await?;
     let mut detail = live.detail.clone();
+    // A SIGN-IN-WITH-X proof speaks for its wallet; a refused one is said, not ignored.
+    let viewer = match proof_header(&req) {
+        Some(h) => Some(prove(&state, &h).await?.map_err(|why| {
+            ApiError::Unauthorized(format!("the SIGN-IN-WITH-X proof was refused: {why}"))
+        })?),
+        None => viewer.0,
+    };
     // The paid text is revealed per viewer and never cached with the public part.
-    if let Some(wallet) = viewer.0 {
+    if let Some(wallet) = viewer {
         let w = format!("{wallet:#x}");
         let owns = live.author_wallet.as_deref() == Some(w.as_str())
             || journals::has_unlocked(&state.db, &w, live.id).await?;

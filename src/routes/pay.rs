@@ -13,10 +13,10 @@ use utoipa::ToSchema;
 
 use crate::domain::render::to_html;
 use crate::error::{ApiError, ApiResult};
-use crate::payments::{Step, Terms, challenge};
+use crate::payments::{Fresh, Step, Template, Terms};
 use crate::routes::journals::live;
-use crate::services::purchase::{self, Outcome};
-use crate::session::{SignedIn, Viewer, session_cookie};
+use crate::services::purchase::{self, Caller, Outcome};
+use crate::session::{SignedIn, Viewer, proof_header, session_cookie};
 use crate::state::AppState;
 
 pub fn configure(cfg: &mut web::ServiceConfig) {
@@ -106,10 +106,17 @@ async fn pay(
     journal_id: i64,
     step: Step,
 ) -> ApiResult<HttpResponse> {
+    let caller = Caller {
+        session: viewer.0,
+        proof: proof_header(req),
+    };
     let (payer, tx, network, text) =
-        match purchase::pay_step(state, viewer.0, journal_id, step, payload(req)).await? {
+        match purchase::pay_step(state, caller, journal_id, step, payload(req)).await? {
             Outcome::Challenge { journal_id, terms } => {
                 return challenge_response(state, &terms, journal_id, step).await;
+            }
+            Outcome::Reread { payer, tx, text } => {
+                return reread(state, payer, tx, &text).await;
             }
             Outcome::FeeAlreadyPaid => {
                 return Ok(
@@ -164,6 +171,29 @@ async fn pay(
     }))
 }
 
+/// The final step's answer for a wallet that proved with `SIGN-IN-WITH-X` that it bought the
+/// journal: the text and a session, and no PAYMENT-RESPONSE (nothing was paid now).
+async fn reread(
+    state: &AppState,
+    payer: alloy::primitives::Address,
+    tx: Option<alloy::primitives::B256>,
+    j: &crate::queries::journals::LiveJournal,
+) -> ApiResult<HttpResponse> {
+    let mut resp = HttpResponse::Ok();
+    match state.sessions.open_for(payer).await {
+        Ok(session) => {
+            resp.cookie(session_cookie(state, &session));
+        }
+        Err(e) => tracing::warn!(error = %e, "no session after a sign-in-with-x read"),
+    }
+    Ok(resp.json(Paid {
+        ok: true,
+        tx: tx.map(|t| format!("{t:#x}")).unwrap_or_default(),
+        html: Some(to_html(&j.body, state.origin())),
+        body: Some(j.body.clone()),
+    }))
+}
+
 /// The plain challenge (no payment header yet), serialized once per journal, step and recipient.
 async fn challenge_response(
     state: &AppState,
@@ -172,23 +202,27 @@ async fn challenge_response(
     step: Step,
 ) -> ApiResult<HttpResponse> {
     let key = (id, step.as_str(), terms.pay_to);
-    let cached = state
+    let template = state
         .challenges
         .get_or_try(key, || async {
-            let c = challenge(
+            Template::new(
                 terms,
                 "payment required: sign the offer in accepts and send it in the PAYMENT-SIGNATURE header",
-            );
-            let header = x402::encode_header(&c).map_err(ApiError::internal)?;
-            let header = HeaderValue::from_str(&header).map_err(ApiError::internal)?;
-            let body = serde_json::to_vec(&c).map_err(ApiError::internal)?;
-            Ok::<_, ApiError>(Arc::new((web::Bytes::from(body), header)))
+            )
+            .map(Arc::new)
+            .map_err(ApiError::internal)
         })
         .await?;
+    // Each answer carries a sign-in-with-x nonce of its own.
+    let fresh = Fresh::new(state.clock.now())
+        .map_err(|_| ApiError::internal(anyhow::anyhow!("the random source failed")))?;
+    let (body, header) = template.fill(&fresh);
+    let header = HeaderValue::from_str(&header).map_err(ApiError::internal)?;
     Ok(HttpResponse::PaymentRequired()
-        .insert_header((x402::HEADER_REQUIRED, cached.1.clone()))
+        .insert_header((x402::HEADER_REQUIRED, header))
+        .insert_header((actix_web::http::header::CACHE_CONTROL, "no-store"))
         .content_type(ContentType::json())
-        .body(cached.0.clone()))
+        .body(body))
 }
 
 #[derive(Serialize, ToSchema)]

@@ -9,11 +9,14 @@ use jm_chain::extensions::payment_identifier;
 use jm_chain::x402::{self, PaymentPayload};
 use journal_market_actors::settlement::step::{Verdict, rules};
 use journal_market_actors::settlement::{Paid, PayError, PayStep, store};
+use journal_market_entity::unlocks;
+use sea_orm::EntityTrait;
 
 use crate::error::{ApiError, ApiResult};
-use crate::payments::{Step, Terms, challenge, requirements, signed_for};
+use crate::payments::{Fresh, Step, Terms, challenge, requirements, signed_for};
 use crate::queries::journals::LiveJournal;
 use crate::routes::journals::live;
+use crate::session::prove;
 use crate::state::AppState;
 
 /// What a payment request comes to.
@@ -22,6 +25,13 @@ pub enum Outcome {
     Challenge { journal_id: i32, terms: Terms },
     /// The fee of a person-written journal is paid already.
     FeeAlreadyPaid,
+    /// A wallet that bought the journal proved itself with `SIGN-IN-WITH-X`: the text again,
+    /// and a session; `tx` is the payment that completed its purchase, when there was one.
+    Reread {
+        payer: Address,
+        tx: Option<B256>,
+        text: std::sync::Arc<LiveJournal>,
+    },
     /// The step is settled; `text` is the journal's body when the step completed the purchase.
     /// `open_session`: the answer also signs the payer in (not when the caller is signed in as
     /// the payer already).
@@ -66,15 +76,35 @@ async fn rules_for(
     }
 }
 
-/// One payment step for `journal_id`. `viewer` is the session's wallet; `payload` the decoded
-/// PAYMENT-SIGNATURE header, if one was sent.
+/// Who a payment request says it is, besides its payment.
+pub struct Caller {
+    /// The session's wallet.
+    pub session: Option<Address>,
+    /// The `SIGN-IN-WITH-X` header; read only when no payment is sent.
+    pub proof: Option<String>,
+}
+
+/// The transaction that completed `wallet`'s purchase of a journal (its last settled step).
+async fn purchase_tx(state: &AppState, wallet: &str, j: &LiveJournal) -> ApiResult<Option<B256>> {
+    let last = if j.swarm { Step::Burn } else { Step::Author }.as_str();
+    Ok(store::of_wallet(wallet, j.id)
+        .all(&state.db)
+        .await?
+        .into_iter()
+        .find(|p| p.state == store::SETTLED && p.step == last)
+        .and_then(|p| p.tx?.parse().ok()))
+}
+
+/// One payment step for `journal_id`. `payload` is the decoded PAYMENT-SIGNATURE header, if
+/// one was sent.
 pub async fn pay_step(
     state: &AppState,
-    viewer: Option<Address>,
+    caller: Caller,
     journal_id: i64,
     step: Step,
     payload: Option<Result<PaymentPayload, String>>,
 ) -> ApiResult<Outcome> {
+    let mut viewer = caller.session;
     let (Some(settlement), Some(buyback)) = (state.pay.settlement.as_ref(), state.pay.buyback)
     else {
         return Err(ApiError::unavailable("payments are not open"));
@@ -89,6 +119,37 @@ pub async fn pay_step(
         return Err(ApiError::bad_request(
             "a swarm journal is bought with one payment to /pay/burn; it has no author payment",
         ));
+    }
+    // Without a payment, a SIGN-IN-WITH-X proof of a wallet that bought the journal reads it
+    // again; any other proof gets the usual answer for its wallet, with why in the 402.
+    let mut why: Option<String> = None;
+    if payload.is_none()
+        && let Some(h) = caller.proof.as_deref()
+    {
+        match prove(state, h).await? {
+            Ok(wallet) => {
+                let w = format!("{wallet:#x}");
+                if unlocks::Entity::find_by_id((w.clone(), j.id))
+                    .one(&state.db)
+                    .await?
+                    .is_some()
+                {
+                    return Ok(Outcome::Reread {
+                        payer: wallet,
+                        tx: purchase_tx(state, &w, &j).await?,
+                        text: j,
+                    });
+                }
+                viewer = Some(wallet);
+                why =
+                    Some("the signed-in wallet has not bought this journal: pay to read it".into());
+            }
+            Err(e) => {
+                why = Some(format!(
+                    "the SIGN-IN-WITH-X proof was refused ({e}): pay, or sign a new proof"
+                ))
+            }
+        }
     }
     // Without a payload the session's wallet shapes the answer; with one, only the wallet
     // that signed it does (inside the settlement, after its signature is verified).
@@ -105,6 +166,8 @@ pub async fn pay_step(
     };
     let a = &state.addresses;
     let terms = Terms {
+        origin: state.origin().to_string(),
+        now: state.clock.now(),
         chain_id: state.settings.chain.chain_id,
         usdg: a.usdg,
         proxy: a.permit2_proxy,
@@ -112,9 +175,8 @@ pub async fn pay_step(
         pay_to,
         resource_url: state.pay_url(step),
     };
-    let refuse =
-        |why: String, terms: &Terms| ApiError::PaymentRequired(Box::new(challenge(terms, why)));
     let p = match payload {
+        None if why.is_some() => return Err(refuse(why.unwrap_or_default(), &terms)),
         None => {
             return Ok(Outcome::Challenge {
                 journal_id: j.id,
@@ -178,13 +240,22 @@ fn used(tx: B256) -> String {
     format!(
         "this signed payment was settled already (transaction {tx:#x}); a settled permit is \
          public on the chain and opens nothing again: retry with the payment-identifier it was \
-         first sent with, or sign in as the paying wallet to read the journal"
+         first sent with, or sign in as the paying wallet (a SIGN-IN-WITH-X proof or a \
+         session) to read the journal"
     )
+}
+
+/// A 402 with a fresh challenge, saying why.
+fn refuse(why: String, terms: &Terms) -> ApiError {
+    match Fresh::new(terms.now) {
+        Ok(fresh) => ApiError::PaymentRequired(Box::new(challenge(terms, why, &fresh))),
+        Err(_) => ApiError::internal(anyhow::anyhow!("the random source failed")),
+    }
 }
 
 fn pay_error(e: PayError, terms: &Terms) -> ApiError {
     match e {
-        PayError::Rejected(m) => ApiError::PaymentRequired(Box::new(challenge(terms, m))),
+        PayError::Rejected(m) => refuse(m, terms),
         PayError::Refused(r) => ApiError::Conflict(r.to_string()),
         PayError::IdReused => ApiError::Conflict(e.to_string()),
         PayError::StillSettling => ApiError::StillSettling(e.to_string()),

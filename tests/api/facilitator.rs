@@ -18,6 +18,8 @@ use crate::settle::transfers_from;
 fn payment(chain: &TestChain, amount: i64) -> (PaymentPayload, PaymentRequirements) {
     let c = &chain.devnet.contracts;
     let terms = journal_market::payments::Terms {
+        origin: "http://127.0.0.1".into(),
+        now: chrono::Utc::now(),
         chain_id: 4663,
         usdg: c.usdg,
         proxy: c.permit2_proxy,

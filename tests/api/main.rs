@@ -25,5 +25,6 @@ mod replay;
 mod rpc;
 mod settle;
 mod shutdown;
+mod siwx;
 mod token;
 mod votes;

@@ -814,6 +814,8 @@ async fn the_facilitator_speaks_x402_v2() {
     // A requirement and a payment for it, as the service would send them.
     let c = &chain.devnet.contracts;
     let terms = journal_market::payments::Terms {
+        origin: "http://127.0.0.1".into(),
+        now: chrono::Utc::now(),
         chain_id: 4663,
         usdg: c.usdg,
         proxy: c.permit2_proxy,

@@ -17,6 +17,7 @@ use alloy::primitives::Address;
 use chrono::{DateTime, Utc};
 use dashmap::DashMap;
 use jm_chain::client::ChainClient;
+use jm_chain::extensions::siwx;
 use jm_chain::signature::{self, SignatureError};
 use sea_orm::{DatabaseConnection, DbErr};
 use sha2::{Digest, Sha256};
@@ -32,6 +33,8 @@ const NAME: &str = "session";
 const BEAT: Duration = Duration::from_secs(5);
 /// Cached sessions beyond this clear the cache.
 const MAX_CACHED: usize = 100_000;
+/// SIWX nonces are chosen by the client's proof: kept apart from sign-in's own.
+const SIWX_NONCE_PREFIX: &str = "siwx:";
 
 #[derive(Debug, Clone)]
 pub struct SessionSettings {
@@ -82,6 +85,12 @@ pub enum AuthError {
     Db(#[from] DbErr),
     #[error("the system's random source failed")]
     Random,
+    /// A `SIGN-IN-WITH-X` proof whose fields do not hold.
+    #[error("{0}")]
+    Proof(#[from] siwx::Refused),
+    /// A `SIGN-IN-WITH-X` proof whose nonce was used before.
+    #[error("the proof's nonce was already used: sign a new proof with the nonce of a new 402")]
+    ProofReplayed,
 }
 
 #[derive(Debug, Clone)]
@@ -204,6 +213,27 @@ impl Inner {
             token,
             max_age_secs: self.settings.session_ttl.num_seconds(),
         })
+    }
+
+    /// A `SIGN-IN-WITH-X` proof: its fields, its signature (EOA, ERC-1271, EIP-6492, as for
+    /// sign-in), then its nonce used once, in the nonce table every instance shares (kept until
+    /// the proof could not be used anyway). The wallet it proves.
+    async fn verify_siwx(&self, p: siwx::Proof) -> Result<Address, AuthError> {
+        let now = self.clock.now();
+        let expect = siwx::Expect {
+            origin: &self.settings.origin,
+            chain_id: self.settings.chain_id,
+            now,
+        };
+        let (address, until) = siwx::check(&p, &expect)?;
+        let message = siwx::message(&p, address);
+        let sig = signature::parse_hex(&p.signature).map_err(AuthError::BadSignature)?;
+        self.check_signature(address, &message, &sig).await?;
+        let nonce = format!("{SIWX_NONCE_PREFIX}{}", p.nonce);
+        if !store::use_once(&self.db, &nonce, &lower(&address), &message, until, now).await? {
+            return Err(AuthError::ProofReplayed);
+        }
+        Ok(address)
     }
 
     async fn check_signature(
@@ -377,6 +407,10 @@ struct Verify {
 }
 
 #[derive(Message)]
+#[rtype(result = "Result<Address, AuthError>")]
+struct VerifySiwx(siwx::Proof);
+
+#[derive(Message)]
 #[rtype(result = "Result<(), AuthError>")]
 struct Logout(String);
 
@@ -401,6 +435,14 @@ impl Handler<Verify> for SessionActor {
         self.guarded(ctx, async move {
             inner.verify(m.address, m.nonce, m.signature).await
         })
+    }
+}
+
+impl Handler<VerifySiwx> for SessionActor {
+    type Result = ResponseFuture<Result<Address, AuthError>>;
+    fn handle(&mut self, m: VerifySiwx, ctx: &mut Self::Context) -> Self::Result {
+        let inner = self.inner.clone();
+        self.guarded(ctx, async move { inner.verify_siwx(m.0).await })
     }
 }
 
@@ -506,6 +548,12 @@ impl SessionHandle {
 
     pub async fn logout(&self, token: String) -> Result<(), AuthError> {
         self.call(Op::Logout, Logout(token)).await?
+    }
+
+    /// The wallet a `SIGN-IN-WITH-X` proof proves (with sign-in's limits: its in-flight
+    /// limit and its budget of contract-wallet checks).
+    pub async fn verify_siwx(&self, proof: siwx::Proof) -> Result<Address, AuthError> {
+        self.call(Op::Verify, VerifySiwx(proof)).await?
     }
 
     /// Opens a session for a wallet proven otherwise (a settled payment).

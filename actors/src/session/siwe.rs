@@ -32,14 +32,8 @@ pub fn new_nonce() -> Result<String, getrandom::Error> {
     Ok(out)
 }
 
-/// The host (and port) of an origin URL: the message's `domain`.
-pub fn domain_of(origin: &str) -> &str {
-    origin
-        .split_once("://")
-        .map(|(_, rest)| rest)
-        .unwrap_or(origin)
-        .trim_end_matches('/')
-}
+/// The host (and port) of an origin URL: the message's `domain` (as SIWX's).
+pub use jm_chain::extensions::siwx::domain_of;
 
 pub struct SignIn<'a> {
     pub origin: &'a str,

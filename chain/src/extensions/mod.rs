@@ -2,3 +2,4 @@
 //! challenge, and what a client echoes in its payload. Pure types and checks.
 
 pub mod payment_identifier;
+pub mod siwx;

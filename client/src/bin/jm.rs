@@ -58,6 +58,13 @@ enum Command {
         #[arg(long, env = "JM_RPC_URL")]
         rpc_url: Option<String>,
     },
+    /// Read a journal the wallet bought, again, with sign-in-with-x (no payment, no session
+    /// needed); print the text and keep the session it opens.
+    Read {
+        slug: String,
+        #[arg(long, env = "JM_PRIVATE_KEY", hide_env_values = true)]
+        private_key: String,
+    },
     /// The signed-in wallet.
     Whoami,
     /// End the session.
@@ -197,6 +204,18 @@ async fn run(cli: Cli) -> anyhow::Result<()> {
                 eprintln!("paid in {tx}");
             }
             println!("{}", bought.body);
+        }
+        Command::Read { slug, private_key } => {
+            let signer: PrivateKeySigner = private_key
+                .trim()
+                .parse()
+                .map_err(|_| anyhow::anyhow!("the private key is not valid 32-byte hex"))?;
+            let read = client.read_bought(&slug, &signer).await?;
+            save_session(&session_file, client.session())?;
+            if cli.json {
+                return print_json(&serde_json::json!({ "txs": read.txs, "body": read.body }));
+            }
+            println!("{}", read.body);
         }
         Command::Draft { command } => draft(&client, command, cli.json).await?,
         Command::Publish {
