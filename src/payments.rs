@@ -121,12 +121,9 @@ impl Template {
         let find = |mark: &str| {
             body.windows(mark.len())
                 .position(|w| w == mark.as_bytes())
-                .unwrap_or(usize::MAX)
+                .ok_or_else(|| serde::de::Error::custom(format!("the mark {mark} is missing")))
         };
-        let at = MARKS.map(find);
-        if at.contains(&usize::MAX) {
-            return Err(serde::de::Error::custom("a SIWX mark is missing"));
-        }
+        let at = [find(NONCE_MARK)?, find(ISSUED_MARK)?, find(EXPIRES_MARK)?];
         Ok(Template { body, at })
     }
 

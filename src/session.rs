@@ -117,7 +117,8 @@ pub fn request_token(req: &HttpRequest, state: &AppState) -> Option<String> {
 pub fn proof_header(req: &HttpRequest) -> Option<String> {
     req.headers()
         .get(siwx::HEADER)
-        .map(|h| h.to_str().unwrap_or("\u{0}").to_string())
+        // A value that is not ASCII reads as empty: refused as not base64 JSON.
+        .map(|h| h.to_str().unwrap_or_default().to_string())
 }
 
 /// The wallet a `SIGN-IN-WITH-X` header proves: `Ok(Err(why))` when the proof is refused (said

@@ -223,10 +223,7 @@ impl Client {
                     }
                 }
                 Ok(resp) => return crate::client::decode(resp).await,
-                Err(ClientError::Http(e)) if tries < RETRIES => {
-                    let _ = e;
-                    std::time::Duration::from_secs(1)
-                }
+                Err(ClientError::Http(_)) if tries < RETRIES => std::time::Duration::from_secs(1),
                 Err(e) => return Err(e),
             };
             tokio::time::sleep(retry_in).await;

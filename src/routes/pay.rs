@@ -110,18 +110,18 @@ async fn pay(
         session: viewer.0,
         proof: proof_header(req),
     };
-    let (payer, tx, network, text) =
+    let mut resp = HttpResponse::Ok();
+    let (payer, tx, text, open_session) =
         match purchase::pay_step(state, caller, journal_id, step, payload(req)).await? {
             Outcome::Challenge { journal_id, terms } => {
                 return challenge_response(state, &terms, journal_id, step).await;
             }
-            Outcome::Reread { payer, tx, text } => {
-                return reread(state, payer, tx, &text).await;
-            }
             Outcome::FeeAlreadyPaid => {
-                return Ok(
-                    HttpResponse::Ok().json(serde_json::json!({ "ok": true, "already": true }))
-                );
+                return Ok(resp.json(serde_json::json!({ "ok": true, "already": true })));
+            }
+            // Nothing was paid now: no PAYMENT-RESPONSE.
+            Outcome::Reread { payer, tx, text } => {
+                (payer, tx.map(|t| format!("{t:#x}")), Some(text), true)
             }
             Outcome::Paid {
                 payer,
@@ -129,22 +129,24 @@ async fn pay(
                 network,
                 text,
                 open_session,
-            } => (payer, tx, network, text.map(|t| (t, open_session))),
+            } => {
+                let tx = format!("{tx:#x}");
+                let receipt = SettleResponse {
+                    success: true,
+                    transaction: tx.clone(),
+                    network,
+                    payer: payer.to_checksum(None),
+                    error_reason: None,
+                    error_message: None,
+                };
+                if let Ok(h) = x402::encode_header(&receipt) {
+                    resp.insert_header((x402::HEADER_RESPONSE, h));
+                }
+                (payer, Some(tx), text, open_session)
+            }
         };
-    let tx = format!("{tx:#x}");
-    let receipt = SettleResponse {
-        success: true,
-        transaction: tx.clone(),
-        network,
-        payer: payer.to_checksum(None),
-        error_reason: None,
-        error_message: None,
-    };
-    let mut resp = HttpResponse::Ok();
-    if let Ok(h) = x402::encode_header(&receipt) {
-        resp.insert_header((x402::HEADER_RESPONSE, h));
-    }
-    let Some((j, open_session)) = text else {
+    let tx = tx.unwrap_or_default();
+    let Some(j) = text else {
         return Ok(resp.json(Paid {
             ok: true,
             tx,
@@ -152,43 +154,20 @@ async fn pay(
             html: None,
         }));
     };
-    // The money moved: the answer carries the text even when no session can be opened now.
+    // The answer carries the text even when no session can be opened now.
     if open_session {
         match state.sessions.open_for(payer).await {
             Ok(session) => {
                 resp.cookie(session_cookie(state, &session));
             }
             Err(e) => {
-                tracing::warn!(error = %e, "no session after a settled payment; answering without a cookie")
+                tracing::warn!(error = %e, "no session for the text's reader; answering without a cookie")
             }
         }
     }
     Ok(resp.json(Paid {
         ok: true,
         tx,
-        html: Some(to_html(&j.body, state.origin())),
-        body: Some(j.body.clone()),
-    }))
-}
-
-/// The final step's answer for a wallet that proved with `SIGN-IN-WITH-X` that it bought the
-/// journal: the text and a session, and no PAYMENT-RESPONSE (nothing was paid now).
-async fn reread(
-    state: &AppState,
-    payer: alloy::primitives::Address,
-    tx: Option<alloy::primitives::B256>,
-    j: &crate::queries::journals::LiveJournal,
-) -> ApiResult<HttpResponse> {
-    let mut resp = HttpResponse::Ok();
-    match state.sessions.open_for(payer).await {
-        Ok(session) => {
-            resp.cookie(session_cookie(state, &session));
-        }
-        Err(e) => tracing::warn!(error = %e, "no session after a sign-in-with-x read"),
-    }
-    Ok(resp.json(Paid {
-        ok: true,
-        tx: tx.map(|t| format!("{t:#x}")).unwrap_or_default(),
         html: Some(to_html(&j.body, state.origin())),
         body: Some(j.body.clone()),
     }))

@@ -5,9 +5,8 @@
 use alloy::consensus::Transaction as _;
 use alloy::primitives::{Address, B256, U256};
 use alloy::providers::Provider;
-use alloy::rpc::types::Filter;
-use alloy::sol_types::{SolCall, SolEvent};
-use jm_chain::bindings::{IERC20, IX402ExactPermit2Proxy};
+use alloy::sol_types::SolCall;
+use jm_chain::bindings::IX402ExactPermit2Proxy;
 use jm_chain::x402::{
     PaymentPayload, PaymentRequirements, Permit2Authorization, Permit2Payload, Permitted,
     WitnessJson,
@@ -17,24 +16,15 @@ use reqwest::StatusCode;
 use serde_json::Value;
 
 use crate::pay::{Shop, now};
+use crate::settle::transfers_from;
 use crate::shape::assert_error_body;
 
 /// Every USDG transfer out of `who` on the chain: (to, amount).
 pub(crate) async fn charges(shop: &Shop, who: Address) -> Vec<(Address, U256)> {
-    let p = shop.chain.provider(shop.chain.account("deployer", 0));
-    let filter = Filter::new()
-        .address(shop.chain.devnet.contracts.usdg)
-        .event_signature(IERC20::Transfer::SIGNATURE_HASH)
-        .topic1(who.into_word())
-        .from_block(0);
-    p.get_logs(&filter)
+    transfers_from(&shop.chain, who)
         .await
-        .unwrap()
-        .iter()
-        .map(|l| {
-            let t = IERC20::Transfer::decode_log_data(l.data()).unwrap();
-            (t.to, t.value)
-        })
+        .into_iter()
+        .map(|(to, amount, _)| (to, amount))
         .collect()
 }
 

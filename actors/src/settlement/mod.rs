@@ -234,16 +234,8 @@ impl Inner {
         let nonce = permit.permit.nonce.to_string();
         let fingerprint = payment_identifier::fingerprint(&s.payload);
         let id = s.payment_id.as_deref();
-        let row = match id {
-            Some(id) => store::by_payment_id(&self.db, id).await?,
-            None => None,
-        };
-        let row = match row {
-            Some(row) => Some(row),
-            None => store::by_permit(&self.db, &wallet, &nonce).await?,
-        };
-        if let Some(row) = row {
-            return replay::answer(row, &s, id, &fingerprint);
+        if let Some(row) = store::known(&self.db, id, &wallet, &nonce).await? {
+            return replay::answer(row, s.journal_id, s.step, id, &fingerprint);
         }
         let standing =
             store::standing(&self.db, &wallet, s.journal_id, s.author_wallet.as_deref()).await?;
@@ -312,7 +304,9 @@ impl Inner {
             Claim::Rules(Verdict::Pay) | Claim::StepHeld(_) => {
                 return Err(PayError::StillSettling);
             }
-            Claim::Known(row) => return replay::answer(*row, &s, id, &fingerprint),
+            Claim::Known(row) => {
+                return replay::answer(*row, s.journal_id, s.step, id, &fingerprint);
+            }
         };
         if !sender {
             // Another instance holds the relayer key: its reconciliation sends this row.

@@ -7,13 +7,14 @@
 use alloy::primitives::{Address, B256};
 use journal_market_entity::payments;
 
-use super::{Paid, PayError, PayStep, store};
+use super::{Paid, PayError, Step, store};
 
-/// The answer for `row`, found by the permit of `s` or by its payment-identifier `id`;
-/// `fingerprint` is that of the payment `s` carries.
+/// The answer for `row`, found by the permit of a payment for `journal_id` and `step` or by
+/// its payment-identifier `id`; `fingerprint` is that of the payment the request carries.
 pub fn answer(
     row: payments::Model,
-    s: &PayStep,
+    journal_id: i32,
+    step: Step,
     id: Option<&str>,
     fingerprint: &str,
 ) -> Result<Paid, PayError> {
@@ -26,7 +27,7 @@ pub fn answer(
         }
         _ => false,
     };
-    if row.journal_id != s.journal_id || row.step != s.step.as_str() {
+    if row.journal_id != journal_id || row.step != step.as_str() {
         return Err(PayError::Rejected(
             "this signed payment was already used".into(),
         ));
@@ -53,13 +54,7 @@ pub fn answer(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::settlement::Step;
-    use alloy::primitives::U256;
     use chrono::Utc;
-    use jm_chain::x402::{
-        Extra, PaymentPayload, PaymentRequirements, Permit2Authorization, Permit2Payload,
-        Permitted, WitnessJson,
-    };
 
     const PAYER: &str = "0x00000000000000000000000000000000000000aa";
     const TX: &str = "0x1111111111111111111111111111111111111111111111111111111111111111";
@@ -90,76 +85,28 @@ mod tests {
         }
     }
 
-    fn step(journal_id: i32) -> PayStep {
-        let r = PaymentRequirements {
-            scheme: "exact".into(),
-            network: "eip155:4663".into(),
-            amount: "100".into(),
-            asset: "0x01".into(),
-            pay_to: "0x02".into(),
-            max_timeout_seconds: 300,
-            extra: Extra {
-                asset_transfer_method: "permit2".into(),
-                spender: "0x03".into(),
-                name: "USDG".into(),
-            },
-        };
-        PayStep {
-            journal_id,
-            author_wallet: None,
-            swarm: true,
-            step: Step::Burn,
-            amount_units: 100,
-            pay_to: Address::ZERO,
-            payload: PaymentPayload {
-                x402_version: 2,
-                resource: None,
-                accepted: r.clone(),
-                payload: Permit2Payload {
-                    signature: "0x".into(),
-                    permit2_authorization: Permit2Authorization {
-                        from: PAYER.into(),
-                        permitted: Permitted {
-                            token: "0x01".into(),
-                            amount: U256::from(100).to_string(),
-                        },
-                        spender: "0x03".into(),
-                        nonce: "7".into(),
-                        deadline: "9".into(),
-                        witness: WitnessJson {
-                            to: "0x02".into(),
-                            valid_after: "0".into(),
-                        },
-                    },
-                },
-                extensions: None,
-            },
-            requirements: r,
-            payment_id: None,
-        }
-    }
-
     const ID: &str = "pay_0123456789abcdef";
 
     #[test]
     fn a_settled_permit_alone_opens_nothing() {
-        let a = answer(row(store::SETTLED, None), &step(5), None, "fp").unwrap();
+        let a = answer(row(store::SETTLED, None), 5, Step::Burn, None, "fp").unwrap();
         assert!(matches!(a, Paid::Used { .. }), "{a:?}");
         // Another id, or an id against a row that had none, is not the original request.
         let a = answer(
             row(store::SETTLED, Some(ID)),
-            &step(5),
+            5,
+            Step::Burn,
             Some("pay_another_id_0000"),
             "fp",
         );
         assert!(matches!(a, Ok(Paid::Used { .. })), "{a:?}");
-        let a = answer(row(store::SETTLED, None), &step(5), Some(ID), "fp");
+        let a = answer(row(store::SETTLED, None), 5, Step::Burn, Some(ID), "fp");
         assert!(matches!(a, Ok(Paid::Used { .. })), "{a:?}");
     }
 
     #[test]
     fn a_retry_with_the_same_id_and_payment_gets_the_first_answer() {
-        let a = answer(row(store::SETTLED, Some(ID)), &step(5), Some(ID), "fp").unwrap();
+        let a = answer(row(store::SETTLED, Some(ID)), 5, Step::Burn, Some(ID), "fp").unwrap();
         assert_eq!(
             a,
             Paid::Settled {
@@ -172,21 +119,21 @@ mod tests {
     #[test]
     fn the_same_id_with_another_payment_is_a_conflict() {
         for state in [store::SETTLED, store::PENDING, store::FAILED] {
-            let a = answer(row(state, Some(ID)), &step(5), Some(ID), "other");
+            let a = answer(row(state, Some(ID)), 5, Step::Burn, Some(ID), "other");
             assert!(matches!(a, Err(PayError::IdReused)), "{state}: {a:?}");
         }
     }
 
     #[test]
     fn pending_and_failed_rows_answer_as_before() {
-        let a = answer(row(store::PENDING, Some(ID)), &step(5), Some(ID), "fp");
+        let a = answer(row(store::PENDING, Some(ID)), 5, Step::Burn, Some(ID), "fp");
         assert!(matches!(a, Err(PayError::StillSettling)), "{a:?}");
-        let a = answer(row(store::PENDING, None), &step(5), None, "fp");
+        let a = answer(row(store::PENDING, None), 5, Step::Burn, None, "fp");
         assert!(matches!(a, Err(PayError::StillSettling)), "{a:?}");
-        let a = answer(row(store::FAILED, Some(ID)), &step(5), Some(ID), "fp");
+        let a = answer(row(store::FAILED, Some(ID)), 5, Step::Burn, Some(ID), "fp");
         assert!(matches!(a, Err(PayError::Rejected(m)) if m.contains("expired")));
         // The permit of another journal's payment.
-        let a = answer(row(store::SETTLED, Some(ID)), &step(6), Some(ID), "fp");
+        let a = answer(row(store::SETTLED, Some(ID)), 6, Step::Burn, Some(ID), "fp");
         assert!(matches!(a, Err(PayError::Rejected(m)) if m.contains("already used")));
     }
 }

@@ -111,17 +111,20 @@ pub async fn by_payment_id(
         .await
 }
 
-/// The row of a permit (or of the payment-identifier, when one is given).
-async fn known(
+/// The row a payment-identifier came with, else the row of the permit (`wallet`, `nonce`): a
+/// request that has one is a retry or a replay.
+pub async fn known(
     db: &impl ConnectionTrait,
-    p: &NewPayment<'_>,
+    payment_id: Option<&str>,
+    wallet: &str,
+    nonce: &str,
 ) -> Result<Option<payments::Model>, DbErr> {
-    if let Some(id) = p.payment_id
+    if let Some(id) = payment_id
         && let Some(row) = by_payment_id(db, id).await?
     {
         return Ok(Some(row));
     }
-    by_permit(db, p.wallet, p.permit_nonce).await
+    by_permit(db, wallet, nonce).await
 }
 
 pub async fn by_permit(
@@ -156,7 +159,7 @@ pub async fn open_step(
 /// mistake can record an author step without a settled fee, or a step of an unlocked journal.
 pub async fn claim(db: &DatabaseConnection, p: &NewPayment<'_>) -> Result<Claim, DbErr> {
     let txn = crate::db::begin_write(db).await?;
-    if let Some(row) = known(&txn, p).await? {
+    if let Some(row) = known(&txn, p.payment_id, p.wallet, p.permit_nonce).await? {
         txn.rollback().await?;
         return Ok(Claim::Known(Box::new(row)));
     }
@@ -199,7 +202,7 @@ pub async fn claim(db: &DatabaseConnection, p: &NewPayment<'_>) -> Result<Claim,
         Err(e) if unique_violation(&e) => {
             // A concurrent request won the step, the permit or the payment-identifier.
             txn.rollback().await?;
-            if let Some(row) = known(db, p).await? {
+            if let Some(row) = known(db, p.payment_id, p.wallet, p.permit_nonce).await? {
                 return Ok(Claim::Known(Box::new(row)));
             }
             match open_step(db, p.wallet, p.journal_id, p.step).await? {
