@@ -60,6 +60,10 @@ impl Application {
         clock: SharedClock,
     ) -> anyhow::Result<Application> {
         chain::apply_devnet_file(&mut settings)?;
+        let listener = TcpListener::bind(&settings.server.listen)
+            .map_err(|e| anyhow::anyhow!("cannot listen on {}: {e}", settings.server.listen))?;
+        let port = listener.local_addr()?.port();
+        settings.server.origin = crate::config::origin_on_port(&settings.server.origin, port);
         let settings = Arc::new(settings);
         let addresses = ChainAddresses::from_settings(&settings)?;
         let db = db::connect(&settings.database).await?;
@@ -69,9 +73,6 @@ impl Application {
         if settings.demo.load_on_first_start {
             load_demo_if_empty(&db).await?;
         }
-        let listener = TcpListener::bind(&settings.server.listen)
-            .map_err(|e| anyhow::anyhow!("cannot listen on {}: {e}", settings.server.listen))?;
-        let port = listener.local_addr()?.port();
         let metrics_listener =
             match settings.metrics.listen.trim() {
                 "" => None,
@@ -261,10 +262,18 @@ fn payment_parts(
             None
         }
     };
+    let receipts = match p.receipt_key.expose().trim() {
+        "" => None,
+        key => Some(
+            key.parse::<PrivateKeySigner>()
+                .map_err(|_| anyhow::anyhow!("payments.receipt_key is not a valid private key"))?,
+        ),
+    };
     Ok(PaymentParts {
         settlement,
         buyback,
         chain: facilitator,
+        receipts,
     })
 }
 
@@ -588,6 +597,7 @@ fn http_server(
                 RecordMetrics(metrics.clone()),
             ))
             .service(web::scope(&prefix).configure(routes::configure))
+            .configure(routes::discovery::configure_root)
             .default_service(web::to(|| async {
                 HttpResponse::from_error(ApiError::not_found(
                     "no such endpoint; the API lives under /api",

@@ -147,6 +147,9 @@ pub fn apply_devnet(s: &mut Settings, d: &Devnet) {
     if let Some(r) = d.accounts.iter().find(|a| a.role == "relayer") {
         s.payments.relayer_key = Secret::new(r.private_key.clone());
     }
+    if s.payments.receipt_key.expose().trim().is_empty() {
+        s.payments.receipt_key = Secret::new(jm_chain::devnet::RECEIPT_KEY);
+    }
     s.chain.stock_tokens = c
         .stock_tokens
         .iter()

@@ -179,6 +179,9 @@ pub struct PaymentSettings {
     pub facilitator: String,
     pub facilitator_token: Secret,
     pub relayer_key: Secret,
+    /// Private key (0x-hex) that signs purchase receipts (x402 offer-receipt); empty: none.
+    #[serde(default)]
+    pub receipt_key: Secret,
     pub max_in_flight: usize,
     pub deadline_secs: u64,
     pub receipt_wait_ms: u64,
@@ -315,11 +318,39 @@ impl Settings {
     }
 }
 
+/// `origin` with a port of 0 (`http://127.0.0.1:0`) given the listener's bound `port`: a
+/// server on a free port (tests, several local instances) still names itself exactly, as the
+/// sign-in-with-x challenge's domain must.
+pub fn origin_on_port(origin: &str, port: u16) -> String {
+    let o = origin.trim_end_matches('/');
+    match o.strip_suffix(":0") {
+        Some(host) if host.contains("://") => format!("{host}:{port}"),
+        _ => origin.to_string(),
+    }
+}
+
 #[cfg(test)]
 // figment's Jail closures return its (large) error type by design.
 #[allow(clippy::result_large_err)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_origin_on_port_zero_takes_the_bound_port() {
+        assert_eq!(
+            origin_on_port("http://127.0.0.1:0", 40123),
+            "http://127.0.0.1:40123"
+        );
+        assert_eq!(
+            origin_on_port("http://localhost:0/", 7),
+            "http://localhost:7"
+        );
+        assert_eq!(
+            origin_on_port("https://journals.example", 7),
+            "https://journals.example"
+        );
+        assert_eq!(origin_on_port("http://h:8080", 7), "http://h:8080");
+    }
 
     #[test]
     fn defaults_parse() {

@@ -240,6 +240,7 @@ impl Flights {
                     payer: String::new(),
                     error_reason: Some(UNEXPECTED.into()),
                     error_message: Some(format!("the settlement stopped: {e}")),
+                    extensions: None,
                 })
             }
             .boxed()
@@ -303,6 +304,7 @@ async fn settle(req: HttpRequest, s: web::Data<State>, body: web::Bytes) -> Http
                         payer,
                         error_reason: Some(UNEXPECTED.into()),
                         error_message: Some("the settlement stopped on an internal error".into()),
+                        extensions: None,
                     },
                 }
             }
@@ -320,6 +322,7 @@ async fn settle(req: HttpRequest, s: web::Data<State>, body: web::Bytes) -> Http
             error_message: Some(
                 "the facilitator is settling too many permits at once; try again later".into(),
             ),
+            extensions: None,
         }),
     }
 }
@@ -387,6 +390,7 @@ mod tests {
             payer: "0x01".into(),
             error_reason: reason.map(Into::into),
             error_message: None,
+            extensions: None,
         }
     }
 

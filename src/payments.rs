@@ -4,7 +4,7 @@
 use alloy::primitives::Address;
 use base64::Engine as _;
 use chrono::{DateTime, Utc};
-use jm_chain::extensions::{payment_identifier, siwx};
+use jm_chain::extensions::{bazaar, payment_identifier, siwx};
 use jm_chain::x402::{self, Extra, PaymentPayload, PaymentRequired, PaymentRequirements, Resource};
 
 pub use journal_market_actors::settlement::Step;
@@ -12,6 +12,7 @@ pub use journal_market_actors::settlement::Step;
 pub struct Terms {
     /// The site's origin (the SIWX challenge's domain), and the service's time now.
     pub origin: String,
+    pub api_prefix: String,
     pub now: DateTime<Utc>,
     pub chain_id: u64,
     pub usdg: Address,
@@ -19,6 +20,59 @@ pub struct Terms {
     pub amount: i64,
     pub pay_to: Address,
     pub resource_url: String,
+    /// How the resource is asked for, for the `bazaar` declaration.
+    pub route: Route,
+}
+
+/// How a paid resource is asked for.
+#[derive(Clone, Debug)]
+pub enum Route {
+    /// `POST /pay/burn` or `/pay/author` with `{ journalId }`.
+    Pay { journal_id: i32 },
+    /// `GET /journals/{slug}/text`.
+    Text { slug: String },
+}
+
+impl Route {
+    /// The `bazaar` declaration: what the resource takes and an example of what it answers.
+    pub fn discovery(&self, api_prefix: &str) -> serde_json::Value {
+        let output = serde_json::json!({
+            "ok": true,
+            "tx": "0x5f1c…(the settle transaction)",
+            "body": "## Part 1\nThe journal's text, in markdown, citing entries [NVDA-2026-001]",
+            "html": "<h2>Part 1</h2>…",
+        });
+        match self {
+            Route::Pay { journal_id } => bazaar::declare_post_json(
+                serde_json::json!({ "journalId": journal_id }),
+                serde_json::json!({
+                    "type": "object",
+                    "properties": { "journalId": { "type": "integer", "minimum": 1 } },
+                    "required": ["journalId"],
+                }),
+                output,
+            ),
+            Route::Text { slug } => {
+                let mut path = serde_json::Map::new();
+                path.insert("slug".into(), slug.clone().into());
+                let mut query = serde_json::Map::new();
+                query.insert(
+                    "payer".into(),
+                    serde_json::json!({
+                        "type": "string",
+                        "pattern": "^0x[0-9a-fA-F]{40}$",
+                        "description": "the paying wallet: chooses the step due (a person-written journal's fee, then the author's share)",
+                    }),
+                );
+                bazaar::declare_get(
+                    &path,
+                    &query,
+                    output,
+                    &format!("{api_prefix}/journals/:slug/text"),
+                )
+            }
+        }
+    }
 }
 
 pub const MAX_TIMEOUT_SECONDS: u64 = 300;
@@ -87,6 +141,7 @@ fn with_siwx(
         },
         accepts: vec![requirements(t)],
         extensions: Some(serde_json::json!({
+            bazaar::KEY: t.route.discovery(&t.api_prefix),
             payment_identifier::KEY: payment_identifier::declare(false),
             siwx::KEY: siwx::declare(
                 &t.origin,
@@ -170,6 +225,7 @@ mod tests {
     fn terms() -> Terms {
         Terms {
             origin: "http://x".into(),
+            api_prefix: "/api".into(),
             now: Utc::now(),
             chain_id: 4663,
             usdg: Address::repeat_byte(1),
@@ -177,6 +233,7 @@ mod tests {
             amount: 100_000,
             pay_to: Address::repeat_byte(3),
             resource_url: "http://x/api/pay/burn".into(),
+            route: Route::Pay { journal_id: 5 },
         }
     }
 

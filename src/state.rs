@@ -20,8 +20,8 @@ use crate::queries::journals::LiveJournal;
 use crate::quotes::Quotes;
 use crate::rpc::proxy::RpcProxy;
 
-/// Journal id, payment step, recipient.
-pub type ChallengeKey = (i32, &'static str, alloy::primitives::Address);
+/// Journal id, payment step, recipient, resource URL.
+pub type ChallengeKey = (i32, &'static str, alloy::primitives::Address, String);
 /// A serialized 402 answer, its sign-in-with-x nonce filled in per answer.
 pub type Challenge = crate::payments::Template;
 
@@ -70,6 +70,8 @@ pub struct PaymentParts {
     pub buyback: Option<alloy::primitives::Address>,
     /// Chain reads of the purchase flow (`ownerOf`) and receipts.
     pub chain: Arc<jm_chain::facilitator::Facilitator>,
+    /// The key that signs purchase receipts, when set.
+    pub receipts: Option<alloy::signers::local::PrivateKeySigner>,
 }
 
 /// The parts of the state that talk to the chain.
@@ -132,6 +134,19 @@ impl AppState {
     }
 
     /// The public address of a payment endpoint (the x402 `resource.url`).
+    /// The paid text's URL of the journal `slug`, naming the paying wallet when one is hinted.
+    pub fn text_url(&self, slug: &str, payer: Option<alloy::primitives::Address>) -> String {
+        let base = format!(
+            "{}{}/journals/{slug}/text",
+            self.origin(),
+            self.settings.server.api_prefix
+        );
+        match payer {
+            Some(p) => format!("{base}?payer={}", p.to_checksum(None)),
+            None => base,
+        }
+    }
+
     pub fn pay_url(&self, step: crate::payments::Step) -> String {
         format!(
             "{}{}{}",

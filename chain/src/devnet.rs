@@ -31,6 +31,9 @@ const DEV_KEYS: [&str; 10] = [
     "0x2a871d0798f97d79848a013d4936a73bf4cc922c825d33c1cf7073dff6d409c6",
 ];
 
+/// The devnet's receipt-signing key (holds nothing; receipts only need a stable signer).
+pub const RECEIPT_KEY: &str = "0x7265636569707473207369676e6564206279206a6f75726e616c2d6d61726b74";
+
 /// Roles of the dev accounts, by index into [`DEV_KEYS`].
 const ROLES: [&str; 10] = [
     "deployer", "buyer", "buyer", "buyer", "author", "author", "buyback", "relayer", "buyer",

@@ -934,6 +934,7 @@ impl Facilitator {
             payer: payer.clone(),
             error_reason: failure.as_ref().map(|f| f.0.to_string()),
             error_message: failure.map(|f| f.1),
+            extensions: None,
         };
         let (permit, checked) = match self.verify(p, r, now).await {
             Ok(v) => v,

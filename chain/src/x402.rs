@@ -108,6 +108,9 @@ pub struct SettleResponse {
     pub error_reason: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub error_message: Option<String>,
+    /// Extension results, e.g. the signed `offer-receipt`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub extensions: Option<serde_json::Value>,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
@@ -155,6 +158,7 @@ mod tests {
             payer: "0x01".into(),
             error_reason: None,
             error_message: None,
+            extensions: None,
         };
         let h = encode_header(&r).unwrap();
         assert_eq!(decode_header::<SettleResponse>(&h).unwrap(), r);

@@ -193,6 +193,9 @@ pub struct ConfigInfo {
     pub payments_open: bool,
     pub wc_project_id: Option<String>,
     pub origin: String,
+    /// The address that signs purchase receipts (x402 offer-receipt), when receipts are on.
+    #[serde(default)]
+    pub receipt_signer: Option<String>,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
@@ -329,6 +332,11 @@ pub struct UnlockItem {
     pub author_name: String,
     pub paid_units: i64,
     pub paid_at: String,
+    /// The signed receipt of the payment that completed the purchase (x402 offer-receipt,
+    /// EIP-712), when receipts are on and the purchase was paid here.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "openapi", schema(value_type = Option<Object>))]
+    pub receipt: Option<serde_json::Value>,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]

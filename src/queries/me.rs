@@ -111,6 +111,7 @@ pub async fn history(db: &DatabaseConnection, who: Address) -> Result<History, D
                 author_name: j.author_name.clone(),
                 paid_units: u.paid_units,
                 paid_at: ts(&u.paid_at),
+                receipt: None,
             })
         })
         .collect();

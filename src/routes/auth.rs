@@ -93,5 +93,7 @@ pub async fn desk(state: web::Data<AppState>, who: SignedIn) -> ApiResult<web::J
 #[utoipa::path(get, path = "/me/history", tag = "auth",
     responses((status = 200, body = History), (status = 401, body = jm_client::api::ErrorBody)))]
 pub async fn history(state: web::Data<AppState>, who: SignedIn) -> ApiResult<web::Json<History>> {
-    Ok(web::Json(me::history(&state.db, who.0).await?))
+    let mut h = me::history(&state.db, who.0).await?;
+    crate::services::receipts::fill(&state, who.0, &mut h).await?;
+    Ok(web::Json(h))
 }

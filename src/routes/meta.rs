@@ -29,6 +29,11 @@ pub async fn config(state: web::Data<AppState>) -> web::Json<ConfigInfo> {
         payments_open: state.payments_open(),
         wc_project_id: (!wc.is_empty()).then(|| wc.to_string()),
         origin: state.origin().to_string(),
+        receipt_signer: state
+            .pay
+            .receipts
+            .as_ref()
+            .map(|k| k.address().to_checksum(None)),
     })
 }
 

@@ -8,6 +8,7 @@ use jm_client::api::ErrorBody;
 pub mod archive;
 pub mod auth;
 pub mod chain;
+pub mod discovery;
 pub mod journals;
 pub mod meta;
 pub mod openapi;

@@ -16,7 +16,7 @@ use super::{archive, auth, chain, journals, meta, pay, publish, registration, to
         journals::list, journals::detail,
         archive::newest, archive::search, archive::entry, archive::swarm_run,
         chain::rpc, chain::quote,
-        pay::pay_burn, pay::pay_author, pay::body,
+        pay::pay_burn, pay::pay_author, pay::text, pay::body,
         auth::nonce, auth::verify, auth::logout, auth::whoami, auth::desk, auth::history,
         publish::save, publish::audit, publish::minted, publish::draft,
         registration::registration, registration::image,

@@ -9,19 +9,22 @@ use jm_chain::x402::{self, PaymentPayload, SettleResponse};
 use journal_market_entity::unlocks;
 use sea_orm::EntityTrait;
 use serde::{Deserialize, Serialize};
-use utoipa::ToSchema;
+use utoipa::{IntoParams, ToSchema};
 
 use crate::domain::render::to_html;
 use crate::error::{ApiError, ApiResult};
 use crate::payments::{Fresh, Step, Template, Terms};
 use crate::routes::journals::live;
-use crate::services::purchase::{self, Caller, Outcome};
+use crate::services::purchase::{self, Caller, Outcome, Want};
+use crate::services::receipts;
 use crate::session::{SignedIn, Viewer, proof_header, session_cookie};
 use crate::state::AppState;
+use jm_chain::extensions::offer_receipt;
 
 pub fn configure(cfg: &mut web::ServiceConfig) {
     cfg.service(super::resource("/pay/burn", "POST").route(web::post().to(pay_burn)))
         .service(super::resource("/pay/author", "POST").route(web::post().to(pay_author)))
+        .service(super::resource("/journals/{slug}/text", "GET").route(web::get().to(text)))
         .service(super::resource("/journal/{id}/body", "GET").route(web::get().to(body)));
 }
 
@@ -46,7 +49,12 @@ pub async fn pay_burn(
     viewer: Viewer,
     body: web::Bytes,
 ) -> ApiResult<HttpResponse> {
-    pay(&state, &req, viewer, journal_id(&body)?, Step::Burn).await
+    let journal_id = journal_id(&body)?;
+    let want = Want::Step {
+        journal_id,
+        step: Step::Burn,
+    };
+    pay(&state, &req, viewer, want).await
 }
 
 #[utoipa::path(post, path = "/pay/author", tag = "payments", request_body = PayBody,
@@ -62,7 +70,51 @@ pub async fn pay_author(
     viewer: Viewer,
     body: web::Bytes,
 ) -> ApiResult<HttpResponse> {
-    pay(&state, &req, viewer, journal_id(&body)?, Step::Author).await
+    let journal_id = journal_id(&body)?;
+    let want = Want::Step {
+        journal_id,
+        step: Step::Author,
+    };
+    pay(&state, &req, viewer, want).await
+}
+
+#[derive(Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
+pub struct TextQuery {
+    /// The paying wallet, when no session or SIGN-IN-WITH-X proof names it: chooses which step
+    /// of a person-written journal the challenge offers (the fee, then the author's share).
+    #[param(pattern = "^0x[0-9a-fA-F]{40}$")]
+    payer: Option<String>,
+}
+
+#[utoipa::path(get, path = "/journals/{slug}/text", tag = "payments",
+    params(("slug" = String, Path, description = "the journal's slug or id"), TextQuery),
+    responses((status = 200, description = "`{ ok, tx, body, html }` when the payment completed the purchase or a SIGN-IN-WITH-X proof names a wallet that bought it; `{ ok, tx }` for a person-written journal's fee, `{ ok, already }` when the fee is paid"),
+              (status = 402, description = "the x402 challenge for the step due (also base64 in PAYMENT-REQUIRED), or a refused payment"),
+              (status = 400, body = jm_client::api::ErrorBody, description = "`payer` is not an address, or a malformed payment-identifier"),
+              (status = 404, body = jm_client::api::ErrorBody),
+              (status = 409, body = jm_client::api::ErrorBody, description = "already unlocked, written by the signer, a settled permit presented again, or the payment is still settling (with Retry-After)"),
+              (status = 503, body = jm_client::api::ErrorBody)))]
+pub async fn text(
+    state: web::Data<AppState>,
+    req: HttpRequest,
+    viewer: Viewer,
+    slug: web::Path<String>,
+    query: web::Query<TextQuery>,
+) -> ApiResult<HttpResponse> {
+    let hint = match query.into_inner().payer {
+        None => None,
+        Some(p) => Some(p.parse::<alloy::primitives::Address>().map_err(|_| {
+            ApiError::bad_request(format!(
+                "payer must be a 0x-prefixed 20-byte address, not {p:?}"
+            ))
+        })?),
+    };
+    let want = Want::Text {
+        slug: slug.into_inner(),
+        hint,
+    };
+    pay(&state, &req, viewer, want).await
 }
 
 #[derive(Serialize)]
@@ -103,8 +155,7 @@ async fn pay(
     state: &AppState,
     req: &HttpRequest,
     viewer: Viewer,
-    journal_id: i64,
-    step: Step,
+    want: Want,
 ) -> ApiResult<HttpResponse> {
     let caller = Caller {
         session: viewer.0,
@@ -112,8 +163,12 @@ async fn pay(
     };
     let mut resp = HttpResponse::Ok();
     let (payer, tx, text, open_session) =
-        match purchase::pay_step(state, caller, journal_id, step, payload(req)).await? {
-            Outcome::Challenge { journal_id, terms } => {
+        match purchase::pay_step(state, caller, want, payload(req)).await? {
+            Outcome::Challenge {
+                journal_id,
+                step,
+                terms,
+            } => {
                 return challenge_response(state, &terms, journal_id, step).await;
             }
             Outcome::FeeAlreadyPaid => {
@@ -124,12 +179,15 @@ async fn pay(
                 (payer, tx.map(|t| format!("{t:#x}")), Some(text), true)
             }
             Outcome::Paid {
+                journal_id,
+                slug,
                 payer,
                 tx,
                 network,
                 text,
                 open_session,
             } => {
+                let signed = receipts::of_payment(state, &slug, journal_id, payer, tx).await?;
                 let tx = format!("{tx:#x}");
                 let receipt = SettleResponse {
                     success: true,
@@ -138,6 +196,9 @@ async fn pay(
                     payer: payer.to_checksum(None),
                     error_reason: None,
                     error_message: None,
+                    extensions: signed.map(
+                        |r| serde_json::json!({ offer_receipt::KEY: offer_receipt::extension(&r) }),
+                    ),
                 };
                 if let Ok(h) = x402::encode_header(&receipt) {
                     resp.insert_header((x402::HEADER_RESPONSE, h));
@@ -180,7 +241,7 @@ async fn challenge_response(
     id: i32,
     step: Step,
 ) -> ApiResult<HttpResponse> {
-    let key = (id, step.as_str(), terms.pay_to);
+    let key = (id, step.as_str(), terms.pay_to, terms.resource_url.clone());
     let template = state
         .challenges
         .get_or_try(key, || async {

@@ -7,6 +7,7 @@ use journal_market_entity::journals;
 use sea_orm::EntityTrait;
 
 use crate::error::{ApiError, ApiResult};
+use crate::payments::Step;
 use crate::queries::journal_url;
 use crate::queries::journals::STATUS_LIVE;
 use crate::state::AppState;
@@ -62,16 +63,38 @@ pub async fn registration(
         name: j.title,
         description: j.dek,
         image: format!("{base}/meta/{}/image.svg", j.id),
-        services: vec![RegistrationService {
-            name: "web".into(),
-            endpoint: page,
-        }],
+        services: services(&state, page, j.slug.as_deref()),
         x402_support: true,
         active: j.status == STATUS_LIVE,
         registrations,
         supported_trust: vec!["reputation".into()],
         content_hash: j.content_hash,
     }))
+}
+
+/// The journal's page and, once it has a slug, where it is bought: the paid text (x402 GET)
+/// and the two payment routes (x402 POST with `{ journalId }`).
+fn services(state: &AppState, page: String, slug: Option<&str>) -> Vec<RegistrationService> {
+    let mut s = vec![RegistrationService {
+        name: "web".into(),
+        endpoint: page,
+    }];
+    if let Some(slug) = slug {
+        s.push(RegistrationService {
+            name: "x402".into(),
+            endpoint: state.text_url(slug, None),
+        });
+        for step in [Step::Burn, Step::Author] {
+            s.push(RegistrationService {
+                name: format!(
+                    "x402-{}",
+                    step.path().trim_start_matches('/').replace('/', "-")
+                ),
+                endpoint: state.pay_url(step),
+            });
+        }
+    }
+    s
 }
 
 fn escape(s: &str) -> String {

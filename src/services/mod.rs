@@ -3,4 +3,5 @@
 pub mod ledger;
 pub mod publish;
 pub mod purchase;
+pub mod receipts;
 pub mod votes;

@@ -13,7 +13,7 @@ use journal_market_entity::unlocks;
 use sea_orm::EntityTrait;
 
 use crate::error::{ApiError, ApiResult};
-use crate::payments::{Fresh, Step, Terms, challenge, requirements, signed_for};
+use crate::payments::{Fresh, Route, Step, Terms, challenge, requirements, signed_for};
 use crate::queries::journals::LiveJournal;
 use crate::routes::journals::live;
 use crate::session::prove;
@@ -22,7 +22,11 @@ use crate::state::AppState;
 /// What a payment request comes to.
 pub enum Outcome {
     /// No payment yet: the challenge for these terms.
-    Challenge { journal_id: i32, terms: Terms },
+    Challenge {
+        journal_id: i32,
+        step: Step,
+        terms: Terms,
+    },
     /// The fee of a person-written journal is paid already.
     FeeAlreadyPaid,
     /// A wallet that bought the journal proved itself with `SIGN-IN-WITH-X`: the text again,
@@ -36,6 +40,8 @@ pub enum Outcome {
     /// `open_session`: the answer also signs the payer in (not when the caller is signed in as
     /// the payer already).
     Paid {
+        journal_id: i32,
+        slug: String,
         payer: Address,
         tx: B256,
         network: String,
@@ -44,15 +50,58 @@ pub enum Outcome {
     },
 }
 
-/// The journal on sale under `journal_id`.
-async fn on_sale(state: &AppState, journal_id: i64) -> ApiResult<std::sync::Arc<LiveJournal>> {
-    let not_on_sale = || ApiError::not_found(format!("journal {journal_id} is not on sale"));
-    let id = i32::try_from(journal_id).map_err(|_| not_on_sale())?;
-    match live(state, &id.to_string()).await {
+/// The journal on sale under `key` (a slug or an id).
+async fn on_sale(state: &AppState, key: &str) -> ApiResult<std::sync::Arc<LiveJournal>> {
+    match live(state, key).await {
         Ok(j) => Ok(j),
-        Err(ApiError::NotFound(_)) => Err(not_on_sale()),
+        Err(ApiError::NotFound(_)) => {
+            Err(ApiError::not_found(format!("journal {key} is not on sale")))
+        }
         Err(e) => Err(e),
     }
+}
+
+/// What a payment request asks for.
+pub enum Want {
+    /// A payment route's step of the journal with this id.
+    Step { journal_id: i64, step: Step },
+    /// The paid text of the journal with this slug: the step due for the paying wallet, told
+    /// by the payment itself, else the session, a sign-in-with-x proof, or the `payer` hint
+    /// (public, so it only chooses the offer shown: the rules come from the signer).
+    Text { slug: String, hint: Option<Address> },
+}
+
+/// The step a payment for a journal's text is for: what the payment pays (the fee goes to the
+/// buyback), else the one due for `wallet`.
+async fn due_step(
+    state: &AppState,
+    j: &LiveJournal,
+    payload: Option<&PaymentPayload>,
+    wallet: Option<Address>,
+    buyback: Address,
+) -> ApiResult<Step> {
+    if j.swarm {
+        return Ok(Step::Burn);
+    }
+    if let Some(p) = payload {
+        let to = &p.payload.permit2_authorization.witness.to;
+        let to_buyback = to.parse::<Address>().is_ok_and(|a| a == buyback);
+        return Ok(if to_buyback { Step::Burn } else { Step::Author });
+    }
+    let Some(wallet) = wallet else {
+        return Ok(Step::Burn);
+    };
+    let standing = store::standing(
+        &state.db,
+        &format!("{wallet:#x}"),
+        j.id,
+        j.author_wallet.as_deref(),
+    )
+    .await?;
+    Ok(match rules(standing, Step::Burn, false) {
+        Verdict::FeeAlreadyPaid => Step::Author,
+        _ => Step::Burn,
+    })
 }
 
 /// The rules for a wallet known before any payload (the session's): 409, or the fee paid.
@@ -100,8 +149,7 @@ async fn purchase_tx(state: &AppState, wallet: &str, j: &LiveJournal) -> ApiResu
 pub async fn pay_step(
     state: &AppState,
     caller: Caller,
-    journal_id: i64,
-    step: Step,
+    want: Want,
     payload: Option<Result<PaymentPayload, String>>,
 ) -> ApiResult<Outcome> {
     let mut viewer = caller.session;
@@ -114,8 +162,19 @@ pub async fn pay_step(
             "payments are not open: the chain is not ready; retry shortly",
         ));
     }
-    let j = on_sale(state, journal_id).await?;
-    if step == Step::Author && j.swarm {
+    let (j, fixed) = match &want {
+        Want::Step { journal_id, step } => {
+            let j = match i32::try_from(*journal_id) {
+                Ok(id) => on_sale(state, &id.to_string()).await,
+                Err(_) => Err(ApiError::not_found(format!(
+                    "journal {journal_id} is not on sale"
+                ))),
+            }?;
+            (j, Some(*step))
+        }
+        Want::Text { slug, .. } => (on_sale(state, slug).await?, None),
+    };
+    if fixed == Some(Step::Author) && j.swarm {
         return Err(ApiError::bad_request(
             "a swarm journal is bought with one payment to /pay/burn; it has no author payment",
         ));
@@ -151,6 +210,15 @@ pub async fn pay_step(
             }
         }
     }
+    let (step, resource_url, route) = match want {
+        Want::Step { step, .. } => (step, state.pay_url(step), Route::Pay { journal_id: j.id }),
+        Want::Text { hint, .. } => {
+            let paid = payload.as_ref().and_then(|p| p.as_ref().ok());
+            let step = due_step(state, &j, paid, viewer.or(hint), buyback).await?;
+            let slug = j.detail.item.slug.clone();
+            (step, state.text_url(&slug, hint), Route::Text { slug })
+        }
+    };
     // Without a payload the session's wallet shapes the answer; with one, only the wallet
     // that signed it does (inside the settlement, after its signature is verified).
     if payload.is_none()
@@ -167,19 +235,22 @@ pub async fn pay_step(
     let a = &state.addresses;
     let terms = Terms {
         origin: state.origin().to_string(),
+        api_prefix: state.settings.server.api_prefix.clone(),
         now: state.clock.now(),
         chain_id: state.settings.chain.chain_id,
         usdg: a.usdg,
         proxy: a.permit2_proxy,
         amount: step.amount(j.price_units, j.swarm),
         pay_to,
-        resource_url: state.pay_url(step),
+        resource_url,
+        route,
     };
     let p = match payload {
         None if why.is_some() => return Err(refuse(why.unwrap_or_default(), &terms)),
         None => {
             return Ok(Outcome::Challenge {
                 journal_id: j.id,
+                step,
                 terms,
             });
         }
@@ -227,6 +298,8 @@ pub async fn pay_step(
     };
     state.invalidate_public();
     Ok(Outcome::Paid {
+        journal_id: j.id,
+        slug: j.detail.item.slug.clone(),
         payer,
         tx,
         network: format!("eip155:{}", terms.chain_id),

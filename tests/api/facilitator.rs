@@ -19,6 +19,7 @@ fn payment(chain: &TestChain, amount: i64) -> (PaymentPayload, PaymentRequiremen
     let c = &chain.devnet.contracts;
     let terms = journal_market::payments::Terms {
         origin: "http://127.0.0.1".into(),
+        api_prefix: "/api".into(),
         now: chrono::Utc::now(),
         chain_id: 4663,
         usdg: c.usdg,
@@ -26,6 +27,7 @@ fn payment(chain: &TestChain, amount: i64) -> (PaymentPayload, PaymentRequiremen
         amount,
         pay_to: chain.account("buyback", 0).address,
         resource_url: "http://x/api/pay/burn".into(),
+        route: journal_market::payments::Route::Pay { journal_id: 1 },
     };
     let r = journal_market::payments::requirements(&terms);
     let buyer = chain.account("buyer", 0).signer().unwrap();

@@ -26,5 +26,6 @@ mod rpc;
 mod settle;
 mod shutdown;
 mod siwx;
+mod text;
 mod token;
 mod votes;

@@ -109,6 +109,7 @@ impl Shop {
                     .app_with(|s| {
                         s.demo.load_on_first_start = true;
                         s.cache.public_ttl_ms = 0;
+                        s.server.origin = "http://127.0.0.1:0".into();
                         s.payments.facilitator = url;
                         s.payments.facilitator_token = Secret::new(FACILITATOR_TOKEN);
                         s.payments.relayer_key = Secret::new("");
@@ -125,6 +126,9 @@ impl Shop {
             .app_with(|s| {
                 s.demo.load_on_first_start = true;
                 s.cache.public_ttl_ms = 0;
+                // The site names the port it was given, as clients checking the sign-in-with-x
+                // domain against the host they asked need.
+                s.server.origin = "http://127.0.0.1:0".into();
                 f(s);
             })
             .await;
@@ -815,6 +819,7 @@ async fn the_facilitator_speaks_x402_v2() {
     let c = &chain.devnet.contracts;
     let terms = journal_market::payments::Terms {
         origin: "http://127.0.0.1".into(),
+        api_prefix: "/api".into(),
         now: chrono::Utc::now(),
         chain_id: 4663,
         usdg: c.usdg,
@@ -822,6 +827,7 @@ async fn the_facilitator_speaks_x402_v2() {
         amount: 250_000,
         pay_to: chain.account("buyback", 0).address,
         resource_url: "http://x/api/pay/burn".into(),
+        route: journal_market::payments::Route::Pay { journal_id: 1 },
     };
     let requirements = journal_market::payments::requirements(&terms);
     let buyer = chain.account("buyer", 0);

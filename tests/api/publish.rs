@@ -74,7 +74,7 @@ async fn a_draft_goes_from_save_to_sale() {
     let meta_url = out.meta_url.clone().unwrap();
     assert_eq!(
         meta_url,
-        format!("{}/api/meta/{}", shop.app.settings.origin(), saved.id)
+        format!("{}/meta/{}", shop.app.base, saved.id)
     );
     let view = c.draft(saved.id).await.unwrap();
     let slug = view.slug.clone().unwrap();

@@ -111,7 +111,8 @@ async fn a_permit_rebuilt_from_the_chain_opens_nothing_for_an_observer() {
     assert!(b.get("body").is_none() && b.get("html").is_none(), "{b}");
     assert!(!cookie, "no session for an observer");
     assert_eq!(observer.me().await.unwrap().address, None);
-    // With an id of the observer's own, or the buyer's id with another payment: nothing.
+    // With an id of the observer's own, or the buyer's id with another wallet's payment:
+    // nothing.
     let (s, b, cookie, _) = send(
         &shop,
         "pay/burn",
@@ -122,7 +123,13 @@ async fn a_permit_rebuilt_from_the_chain_opens_nothing_for_an_observer() {
     assert_eq!(s, StatusCode::CONFLICT, "{b}");
     assert!(b.get("body").is_none() && !cookie, "{b}");
     let other = with_payment_id(
-        sign_payment(&offer.accepts[0], None, &buyer.signer().unwrap(), now()).unwrap(),
+        sign_payment(
+            &offer.accepts[0],
+            None,
+            &shop.buyer(1).signer().unwrap(),
+            now(),
+        )
+        .unwrap(),
         &pid,
     );
     let (s, b, cookie, _) = send(&shop, "pay/burn", id, &other).await;
@@ -132,6 +139,16 @@ async fn a_permit_rebuilt_from_the_chain_opens_nothing_for_an_observer() {
         "{b}"
     );
     assert!(b.get("body").is_none() && !cookie, "{b}");
+
+    // The buyer signing anew under its id (as reference clients do on a retry): the first
+    // answer, and the new permit is never settled (one charge, checked below).
+    let resigned = with_payment_id(
+        sign_payment(&offer.accepts[0], None, &buyer.signer().unwrap(), now()).unwrap(),
+        &pid,
+    );
+    let (s, b, _, _) = send(&shop, "pay/burn", id, &resigned).await;
+    assert_eq!(s, StatusCode::OK, "{b}");
+    assert_eq!(b, first);
 
     // The buyer, whose answer was lost, sends the same payload again: the first answer.
     let (s, again, cookie, client) = send(&shop, "pay/burn", id, &payment).await;

@@ -193,6 +193,7 @@ pub const CONFIG: &[(&str, T)] = &[
     ("paymentsOpen", T::Bool),
     ("wcProjectId", T::StrOrNull),
     ("origin", T::Str),
+    ("receiptSigner", T::StrOrNull),
 ];
 
 pub const SITTING: &[(&str, T)] = &[

@@ -234,8 +234,15 @@ impl Inner {
         let nonce = permit.permit.nonce.to_string();
         let fingerprint = payment_identifier::fingerprint(&s.payload);
         let id = s.payment_id.as_deref();
+        let asked = replay::Asked {
+            journal_id: s.journal_id,
+            step: s.step,
+            id,
+            fingerprint: &fingerprint,
+            signer: &wallet,
+        };
         if let Some(row) = store::known(&self.db, id, &wallet, &nonce).await? {
-            return replay::answer(row, s.journal_id, s.step, id, &fingerprint);
+            return replay::answer(row, asked);
         }
         let standing =
             store::standing(&self.db, &wallet, s.journal_id, s.author_wallet.as_deref()).await?;
@@ -305,7 +312,7 @@ impl Inner {
                 return Err(PayError::StillSettling);
             }
             Claim::Known(row) => {
-                return replay::answer(*row, s.journal_id, s.step, id, &fingerprint);
+                return replay::answer(*row, asked);
             }
         };
         if !sender {

@@ -9,18 +9,37 @@ use journal_market_entity::payments;
 
 use super::{Paid, PayError, Step, store};
 
-/// The answer for `row`, found by the permit of a payment for `journal_id` and `step` or by
-/// its payment-identifier `id`; `fingerprint` is that of the payment the request carries.
-pub fn answer(
-    row: payments::Model,
-    journal_id: i32,
-    step: Step,
-    id: Option<&str>,
-    fingerprint: &str,
-) -> Result<Paid, PayError> {
+/// What the request presenting a known permit or payment-identifier asks for.
+#[derive(Clone, Copy)]
+pub struct Asked<'a> {
+    pub journal_id: i32,
+    pub step: Step,
+    /// Its payment-identifier, if any.
+    pub id: Option<&'a str>,
+    /// The fingerprint of the payment it carries.
+    pub fingerprint: &'a str,
+    /// The wallet that signed that payment (verified), lowercase hex.
+    pub signer: &'a str,
+}
+
+/// The answer for `row`, found by the permit of the request's payment or by its
+/// payment-identifier. The same id with the same payment is a retry; so is the same id with a
+/// payment the same wallet signed anew for the same step (reference clients sign a fresh
+/// permit on every try): neither is settled again. Any other payment under the id is a reuse.
+pub fn answer(row: payments::Model, asked: Asked<'_>) -> Result<Paid, PayError> {
+    let Asked {
+        journal_id,
+        step,
+        id,
+        fingerprint,
+        signer,
+    } = asked;
     let retry = match (row.payment_id.as_deref(), id) {
         (Some(first), Some(id)) if first == id => {
-            if row.fingerprint.as_deref() != Some(fingerprint) {
+            let same_payment = row.fingerprint.as_deref() == Some(fingerprint);
+            let signed_anew =
+                row.wallet == signer && row.journal_id == journal_id && row.step == step.as_str();
+            if !same_payment && !signed_anew {
                 return Err(PayError::IdReused);
             }
             true
@@ -87,26 +106,33 @@ mod tests {
 
     const ID: &str = "pay_0123456789abcdef";
 
+    fn asked<'a>(journal_id: i32, id: Option<&'a str>, fingerprint: &'a str) -> Asked<'a> {
+        Asked {
+            journal_id,
+            step: Step::Burn,
+            id,
+            fingerprint,
+            signer: PAYER,
+        }
+    }
+
     #[test]
     fn a_settled_permit_alone_opens_nothing() {
-        let a = answer(row(store::SETTLED, None), 5, Step::Burn, None, "fp").unwrap();
+        let a = answer(row(store::SETTLED, None), asked(5, None, "fp")).unwrap();
         assert!(matches!(a, Paid::Used { .. }), "{a:?}");
         // Another id, or an id against a row that had none, is not the original request.
         let a = answer(
             row(store::SETTLED, Some(ID)),
-            5,
-            Step::Burn,
-            Some("pay_another_id_0000"),
-            "fp",
+            asked(5, Some("pay_another_id_0000"), "fp"),
         );
         assert!(matches!(a, Ok(Paid::Used { .. })), "{a:?}");
-        let a = answer(row(store::SETTLED, None), 5, Step::Burn, Some(ID), "fp");
+        let a = answer(row(store::SETTLED, None), asked(5, Some(ID), "fp"));
         assert!(matches!(a, Ok(Paid::Used { .. })), "{a:?}");
     }
 
     #[test]
     fn a_retry_with_the_same_id_and_payment_gets_the_first_answer() {
-        let a = answer(row(store::SETTLED, Some(ID)), 5, Step::Burn, Some(ID), "fp").unwrap();
+        let a = answer(row(store::SETTLED, Some(ID)), asked(5, Some(ID), "fp")).unwrap();
         assert_eq!(
             a,
             Paid::Settled {
@@ -118,22 +144,50 @@ mod tests {
 
     #[test]
     fn the_same_id_with_another_payment_is_a_conflict() {
+        let other_wallet = "0x00000000000000000000000000000000000000bb";
         for state in [store::SETTLED, store::PENDING, store::FAILED] {
-            let a = answer(row(state, Some(ID)), 5, Step::Burn, Some(ID), "other");
+            let by_other = Asked {
+                signer: other_wallet,
+                ..asked(5, Some(ID), "other")
+            };
+            let a = answer(row(state, Some(ID)), by_other);
+            assert!(matches!(a, Err(PayError::IdReused)), "{state}: {a:?}");
+            let other_journal = answer(row(state, Some(ID)), asked(6, Some(ID), "other"));
+            assert!(matches!(other_journal, Err(PayError::IdReused)), "{state}");
+            let other_step = Asked {
+                step: Step::Author,
+                ..asked(5, Some(ID), "other")
+            };
+            let a = answer(row(state, Some(ID)), other_step);
             assert!(matches!(a, Err(PayError::IdReused)), "{state}: {a:?}");
         }
     }
 
     #[test]
+    fn the_payer_signing_anew_under_its_id_gets_the_first_answer() {
+        let a = answer(
+            row(store::SETTLED, Some(ID)),
+            asked(5, Some(ID), "resigned"),
+        )
+        .unwrap();
+        assert!(matches!(a, Paid::Settled { .. }), "{a:?}");
+        let a = answer(
+            row(store::PENDING, Some(ID)),
+            asked(5, Some(ID), "resigned"),
+        );
+        assert!(matches!(a, Err(PayError::StillSettling)), "{a:?}");
+    }
+
+    #[test]
     fn pending_and_failed_rows_answer_as_before() {
-        let a = answer(row(store::PENDING, Some(ID)), 5, Step::Burn, Some(ID), "fp");
+        let a = answer(row(store::PENDING, Some(ID)), asked(5, Some(ID), "fp"));
         assert!(matches!(a, Err(PayError::StillSettling)), "{a:?}");
-        let a = answer(row(store::PENDING, None), 5, Step::Burn, None, "fp");
+        let a = answer(row(store::PENDING, None), asked(5, None, "fp"));
         assert!(matches!(a, Err(PayError::StillSettling)), "{a:?}");
-        let a = answer(row(store::FAILED, Some(ID)), 5, Step::Burn, Some(ID), "fp");
+        let a = answer(row(store::FAILED, Some(ID)), asked(5, Some(ID), "fp"));
         assert!(matches!(a, Err(PayError::Rejected(m)) if m.contains("expired")));
         // The permit of another journal's payment.
-        let a = answer(row(store::SETTLED, Some(ID)), 6, Step::Burn, Some(ID), "fp");
+        let a = answer(row(store::SETTLED, Some(ID)), asked(6, Some(ID), "fp"));
         assert!(matches!(a, Err(PayError::Rejected(m)) if m.contains("already used")));
     }
 }

@@ -1,0 +1,139 @@
+//! `bazaar`: what a paid resource takes and answers, for catalogues and agents (x402
+//! discovery). The declaration is `{ info: { input, output }, schema }` where `schema` validates
+//! `info`, plus a top-level `routeTemplate` for a route with path parameters. Shapes as the
+//! reference packages build them (`declare_discovery_extension`, then the per-request
+//! enrichment that sets `input.method` and `pathParams`).
+
+use serde_json::{Map, Value, json};
+
+pub const KEY: &str = "bazaar";
+
+const SCHEMA: &str = "https://json-schema.org/draft/2020-12/schema";
+
+/// A GET resource: its path parameters (an example of each), the query parameters it accepts
+/// (name → JSON schema, all optional), an example answer, and its route template
+/// (`/api/journals/:slug/text`).
+pub fn declare_get(
+    path_params: &Map<String, Value>,
+    query_params: &Map<String, Value>,
+    output_example: Value,
+    route_template: &str,
+) -> Value {
+    let mut properties = json!({
+        "type": { "type": "string", "const": "http" },
+        "method": { "type": "string", "enum": ["GET"] },
+        "pathParams": { "type": "object" },
+    });
+    if !query_params.is_empty() {
+        properties["queryParams"] = json!({ "type": "object", "properties": query_params });
+    }
+    json!({
+        "info": {
+            "input": { "type": "http", "method": "GET", "pathParams": path_params },
+            "output": { "type": "json", "example": output_example },
+        },
+        "schema": {
+            "$schema": SCHEMA,
+            "type": "object",
+            "properties": {
+                "input": {
+                    "type": "object",
+                    "properties": properties,
+                    "required": ["type", "method"],
+                    "additionalProperties": false,
+                },
+                "output": output_schema(),
+            },
+            "required": ["input"],
+        },
+        "routeTemplate": route_template,
+    })
+}
+
+/// A POST resource taking a JSON body: an example body and its schema, and an example answer.
+pub fn declare_post_json(body_example: Value, body_schema: Value, output_example: Value) -> Value {
+    json!({
+        "info": {
+            "input": { "type": "http", "method": "POST", "bodyType": "json", "body": body_example },
+            "output": { "type": "json", "example": output_example },
+        },
+        "schema": {
+            "$schema": SCHEMA,
+            "type": "object",
+            "properties": {
+                "input": {
+                    "type": "object",
+                    "properties": {
+                        "type": { "type": "string", "const": "http" },
+                        "method": { "type": "string", "enum": ["POST"] },
+                        "bodyType": { "type": "string", "enum": ["json"] },
+                        "body": body_schema,
+                    },
+                    "required": ["type", "method", "bodyType", "body"],
+                    "additionalProperties": false,
+                },
+                "output": output_schema(),
+            },
+            "required": ["input"],
+        },
+    })
+}
+
+fn output_schema() -> Value {
+    json!({
+        "type": "object",
+        "properties": {
+            "type": { "type": "string" },
+            "example": { "type": "object" },
+        },
+        "required": ["type"],
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_get_declares_its_method_path_and_route() {
+        let mut path = Map::new();
+        path.insert("slug".into(), json!("nvda-a-view"));
+        let mut query = Map::new();
+        query.insert("payer".into(), json!({ "type": "string" }));
+        let d = declare_get(
+            &path,
+            &query,
+            json!({ "ok": true }),
+            "/api/journals/:slug/text",
+        );
+        assert_eq!(d["routeTemplate"], "/api/journals/:slug/text");
+        assert_eq!(d["info"]["input"]["method"], "GET");
+        assert_eq!(d["info"]["input"]["pathParams"]["slug"], "nvda-a-view");
+        let input = &d["schema"]["properties"]["input"];
+        assert_eq!(
+            input["properties"]["queryParams"]["properties"]["payer"]["type"],
+            "string"
+        );
+        assert_eq!(input["additionalProperties"], false);
+        // Every key of info.input is allowed by the schema (additionalProperties is false).
+        for k in d["info"]["input"].as_object().unwrap().keys() {
+            assert!(input["properties"].get(k).is_some(), "{k}");
+        }
+    }
+
+    #[test]
+    fn a_post_declares_its_json_body() {
+        let d = declare_post_json(
+            json!({ "journalId": 1 }),
+            json!({ "type": "object", "required": ["journalId"] }),
+            json!({ "ok": true }),
+        );
+        assert_eq!(d["info"]["input"]["bodyType"], "json");
+        assert_eq!(d["info"]["input"]["body"]["journalId"], 1);
+        assert_eq!(
+            d["schema"]["properties"]["input"]["required"],
+            json!(["type", "method", "bodyType", "body"])
+        );
+        assert!(d.get("routeTemplate").is_none());
+    }
+}

@@ -1,0 +1,223 @@
+//! The paid text, `GET /journals/{slug}/text`: the challenge of the step due, the payment and
+//! the text on the same URL, the signed receipt in PAYMENT-RESPONSE and `/me/history`, and the
+//! discovery documents (`/.well-known/x402`, bazaar, `/meta/{id}`).
+
+use alloy::primitives::{Address, U256};
+use alloy::signers::local::PrivateKeySigner;
+use jm_chain::extensions::offer_receipt::{self, SignedReceipt};
+use jm_chain::x402::{self, PaymentRequired, SettleResponse};
+use jm_client::payer::sign_payment;
+use reqwest::StatusCode;
+use serde_json::Value;
+
+use crate::pay::{Shop, now};
+use crate::replay::charges;
+
+/// What a GET answered: status, body, PAYMENT-REQUIRED, PAYMENT-RESPONSE, session cookie.
+type Answer = (
+    StatusCode,
+    Value,
+    Option<PaymentRequired>,
+    Option<SettleResponse>,
+    Option<String>,
+);
+
+/// One GET of `url`, with a payment signed for `pay` when given.
+async fn get(
+    http: &reqwest::Client,
+    url: &str,
+    pay: Option<(&PaymentRequired, &PrivateKeySigner)>,
+) -> Answer {
+    let mut rb = http.get(url);
+    if let Some((c, signer)) = pay {
+        let p = sign_payment(&c.accepts[0], Some(c.resource.clone()), signer, now()).unwrap();
+        rb = rb.header(x402::HEADER_SIGNATURE, x402::encode_header(&p).unwrap());
+    }
+    let resp = rb.send().await.unwrap();
+    let header = |name: &str| {
+        resp.headers()
+            .get(name)
+            .map(|h| h.to_str().unwrap().to_string())
+    };
+    let required = header(x402::HEADER_REQUIRED).map(|h| x402::decode_header(&h).unwrap());
+    let settled = header(x402::HEADER_RESPONSE).map(|h| x402::decode_header(&h).unwrap());
+    let cookie = header("set-cookie").map(|c| c.split(';').next().unwrap().to_string());
+    let status = resp.status();
+    (
+        status,
+        resp.json().await.unwrap(),
+        required,
+        settled,
+        cookie,
+    )
+}
+
+fn receipt_of(s: &SettleResponse) -> SignedReceipt {
+    let ext = s
+        .extensions
+        .as_ref()
+        .expect("the settle response has extensions");
+    serde_json::from_value(ext[offer_receipt::KEY]["info"]["receipt"].clone()).unwrap()
+}
+
+#[actix_web::test]
+async fn the_paid_text_sells_a_swarm_journal_with_a_signed_receipt() {
+    let shop = Shop::open().await;
+    let (_, slug, price) = shop.swarm_journal().await;
+    let buyer = shop.buyer(0);
+    let signer = buyer.signer().unwrap();
+    let url = format!("{}/journals/{slug}/text", shop.app.base);
+    let http = reqwest::Client::new();
+
+    let (s, body, c, ..) = get(&http, &url, None).await;
+    assert_eq!(s, StatusCode::PAYMENT_REQUIRED, "{body}");
+    let c = c.expect("PAYMENT-REQUIRED");
+    assert_eq!(c.resource.url, url, "the resource is the URL asked");
+    assert_eq!(c.accepts[0].amount, price.to_string());
+    let ext = c.extensions.clone().unwrap();
+    assert_eq!(ext["bazaar"]["routeTemplate"], "/api/journals/:slug/text");
+    assert_eq!(ext["bazaar"]["info"]["input"]["method"], "GET");
+    assert_eq!(ext["bazaar"]["info"]["input"]["pathParams"]["slug"], slug);
+    assert!(ext.get("sign-in-with-x").is_some() && ext.get("payment-identifier").is_some());
+
+    let (s, body, _, settled, cookie) = get(&http, &url, Some((&c, &signer))).await;
+    assert_eq!(s, StatusCode::OK, "{body}");
+    assert!(body["body"].as_str().unwrap().contains("## "), "{body}");
+    let settled = settled.expect("PAYMENT-RESPONSE");
+    assert!(settled.success);
+    assert_eq!(body["tx"], settled.transaction);
+
+    // The receipt: signed by the key /config names, for this payer, URL and transaction.
+    let receipt = receipt_of(&settled);
+    let config = shop.app.client.config().await.unwrap();
+    let signer_address: Address = config.receipt_signer.unwrap().parse().unwrap();
+    assert_eq!(offer_receipt::recover(&receipt).unwrap(), signer_address);
+    assert_eq!(receipt.payload.payer, buyer.address.to_checksum(None));
+    assert_eq!(receipt.payload.resource_url, url);
+    assert_eq!(receipt.payload.transaction, settled.transaction);
+    assert_eq!(receipt.payload.network, "eip155:4663");
+
+    // The history lists the same receipt; the chain shows one charge.
+    let (s, h) = shop.app.get_as("/me/history", &cookie.unwrap()).await;
+    assert_eq!(s, StatusCode::OK, "{h}");
+    assert_eq!(
+        h["unlocks"][0]["receipt"],
+        serde_json::to_value(&receipt).unwrap()
+    );
+    assert_eq!(
+        charges(&shop, buyer.address).await,
+        vec![(shop.buyback(), U256::from(price))]
+    );
+}
+
+#[actix_web::test]
+async fn a_person_written_journal_is_paid_step_by_step_on_one_url() {
+    let shop = Shop::open().await;
+    let (_, slug) = shop.person_journal(0, "2.5").await;
+    let author = shop.chain.account("author", 0).address;
+    let buyer = shop.buyer(1);
+    let signer = buyer.signer().unwrap();
+    let plain = format!("{}/journals/{slug}/text", shop.app.base);
+    let url = format!("{plain}?payer={}", buyer.address.to_checksum(None));
+    // No cookies: each request stands alone, as a plain x402 client's do.
+    let http = reqwest::Client::new();
+
+    let (s, _, c, ..) = get(&http, &url, None).await;
+    assert_eq!(s, StatusCode::PAYMENT_REQUIRED);
+    let c = c.unwrap();
+    assert_eq!(c.resource.url, url, "the hint is part of the resource");
+    assert_eq!(c.accepts[0].amount, "250000", "the fee first");
+    assert_eq!(
+        c.accepts[0].pay_to.parse::<Address>().unwrap(),
+        shop.buyback()
+    );
+    let (s, body, _, settled, _) = get(&http, &url, Some((&c, &signer))).await;
+    assert_eq!(s, StatusCode::OK, "{body}");
+    assert!(
+        body.get("body").is_none(),
+        "the fee opens nothing yet: {body}"
+    );
+    assert!(settled.unwrap().success);
+
+    // The same URL now offers the author's share; paying it answers the text.
+    let (s, _, c, ..) = get(&http, &url, None).await;
+    assert_eq!(s, StatusCode::PAYMENT_REQUIRED);
+    let c = c.unwrap();
+    assert_eq!(c.accepts[0].amount, "2250000");
+    assert_eq!(c.accepts[0].pay_to.parse::<Address>().unwrap(), author);
+    let (s, body, _, settled, _) = get(&http, &url, Some((&c, &signer))).await;
+    assert_eq!(s, StatusCode::OK, "{body}");
+    assert!(body["body"].as_str().unwrap().contains("## "));
+    // A receipt names the journal's text, whichever URL paid for it.
+    let receipt = receipt_of(&settled.unwrap());
+    assert_eq!(receipt.payload.resource_url, plain);
+    assert_eq!(
+        charges(&shop, buyer.address).await,
+        vec![
+            (shop.buyback(), U256::from(250_000)),
+            (author, U256::from(2_250_000))
+        ]
+    );
+
+    // Without a hint an unknown caller is offered the first step; a bad hint is a 400.
+    let (_, _, c, ..) = get(&http, &plain, None).await;
+    assert_eq!(c.unwrap().accepts[0].amount, "250000");
+    let (s, body, ..) = get(&http, &format!("{plain}?payer=0x12"), None).await;
+    assert_eq!(s, StatusCode::BAD_REQUEST, "{body}");
+    assert!(body["error"].as_str().unwrap().contains("payer"), "{body}");
+}
+
+#[actix_web::test]
+async fn catalogues_find_every_journal_and_how_to_buy_it() {
+    let shop = Shop::open().await;
+    let (id, slug) = shop.person_journal(0, "3").await;
+    let origin = shop.app.base.trim_end_matches("/api").to_string();
+    let doc: Value = reqwest::get(format!("{origin}/.well-known/x402"))
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(doc["version"], 1);
+    let live = shop.app.client.journals(None).await.unwrap().journals;
+    let resources: Vec<&str> = doc["resources"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r.as_str().unwrap())
+        .collect();
+    for j in &live {
+        let text = format!("{}/journals/{}/text", shop.app.base, j.slug);
+        assert!(resources.contains(&text.as_str()), "{text} is listed");
+    }
+    let item = doc["items"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|i| i["journal"]["slug"] == slug.as_str())
+        .unwrap();
+    assert_eq!(item["journal"]["priceUnits"], "3000000");
+    assert_eq!(item["journal"]["signatures"], 2);
+    assert_eq!(item["accepts"][0]["amount"], "300000");
+    assert_eq!(item["input"]["routeTemplate"], "/api/journals/:slug/text");
+    let config = shop.app.client.config().await.unwrap();
+    assert_eq!(
+        doc["receiptSigner"].as_str(),
+        config.receipt_signer.as_deref()
+    );
+
+    let meta = shop.app.client.registration(id).await.unwrap();
+    assert!(meta.x402_support);
+    let endpoints: Vec<(&str, &str)> = meta
+        .services
+        .iter()
+        .map(|s| (s.name.as_str(), s.endpoint.as_str()))
+        .collect();
+    let text = format!("{}/journals/{slug}/text", shop.app.base);
+    assert!(
+        endpoints.contains(&("x402", text.as_str())),
+        "{endpoints:?}"
+    );
+    let burn = format!("{}/pay/burn", shop.app.base);
+    assert!(endpoints.contains(&("x402-pay-burn", burn.as_str())));
+}
