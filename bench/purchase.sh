@@ -2,7 +2,9 @@
 # Purchases on the devnet (anvil mining instantly, the built-in settler): 402 challenges per
 # second at 64 connections against the minimal program serving the same bytes; full purchases
 # per second with p50/p95 at BUYERS concurrent buyers; and the service's own time per payment
-# (its total minus the time spent waiting on the chain), from the settlement actor's log.
+# (its total minus the time spent waiting on the chain), from the settlement actor's log; and a
+# sign-in-with-x re-read (GET /api/journals/{slug} with a fresh SIGN-IN-WITH-X proof per
+# request: one signature check and one nonce written) against the plain detail read.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 DURATION="${DURATION:-10}"
@@ -65,3 +67,30 @@ if own:
     print(f"\nservice's own time per payment (total minus chain waits), {len(own)} payments: "
           f"median {statistics.median(own):.2f} ms, p95 {own[int(len(own)*0.95)-1]:.2f} ms")
 PY
+
+# Sign-in-with-x re-reads: proofs made ahead (a nonce each), each sent once by wrk.
+"$REL"/examples/siwx_proofs "$api" "$work/devnet.json" "${PROOFS:-60000}" >"$work/proofs.txt"
+slug=$(head -1 "$work/proofs.txt")
+cat >"$work/siwx.lua" <<LUA
+local proofs, n, i = {}, 0, 0
+for line in io.lines("$work/proofs.txt") do
+  n = n + 1
+  if n > 1 then proofs[#proofs + 1] = line end
+end
+-- Thread k takes proofs k, k+2, k+4…: "id" is set in each thread's own state by setup.
+local threads = 0
+function setup(thread) thread:set("id", threads); threads = threads + 1 end
+function init() i = id or 0 end
+function request()
+  i = i + 2
+  return wrk.format("GET", nil, { ["SIGN-IN-WITH-X"] = proofs[(i % #proofs) + 1] })
+end
+LUA
+read -r p_rps p_p50 p_p99 < <(measure "$api/journals/$slug")
+read -r x_rps x_p50 x_p99 < <(WRK_LUA="$work/siwx.lua" measure "$api/journals/$slug")
+echo
+echo "| journal detail (GET /api/journals/{slug}) | req/s | p50 ms | p99 ms |"
+echo "|---|---|---|---|"
+echo "| plain | $p_rps | $p_p50 | $p_p99 |"
+echo "| with a SIGN-IN-WITH-X proof (re-read) | $x_rps | $x_p50 | $x_p99 |"
+awk -v a="$x_rps" -v b="$p_rps" 'BEGIN { printf "ratio: %.0f%%\n", 100*a/b }'
