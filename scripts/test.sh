@@ -2,14 +2,16 @@
 # Runs every check and test: formatting, lints, the contract artifacts, unit tests and the
 # integration suite on SQLite, schemathesis against the OpenAPI document of a running devnet
 # service, then the integration suite again on PostgreSQL when TEST_DATABASE_URL is set.
-# Installs what it needs (npm packages pinned in package.json, schemathesis pinned in
-# scripts/schemathesis-requirements.txt into .venv).
+# Installs what it needs (npm packages pinned in package.json, including the reference x402
+# clients; schemathesis pinned in scripts/schemathesis-requirements.txt into .venv; the reference
+# x402 Python packages pinned in scripts/x402-requirements.txt into .venv-x402).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 if [ -f package.json ]; then
   npm ci --no-audit --no-fund --loglevel=error
 fi
+bash scripts/x402-env.sh
 if ! cargo nextest --version >/dev/null 2>&1; then
   cargo install cargo-nextest --locked
 fi

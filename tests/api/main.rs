@@ -21,6 +21,7 @@ mod metrics;
 mod pay;
 mod publish;
 mod quote;
+mod reference;
 mod replay;
 mod rpc;
 mod settle;
