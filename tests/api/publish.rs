@@ -72,10 +72,7 @@ async fn a_draft_goes_from_save_to_sale() {
     assert_eq!(out.report.verdict, "approve");
     assert_eq!(out.report.engine, "builtin-1");
     let meta_url = out.meta_url.clone().unwrap();
-    assert_eq!(
-        meta_url,
-        format!("{}/meta/{}", shop.app.base, saved.id)
-    );
+    assert_eq!(meta_url, format!("{}/meta/{}", shop.app.base, saved.id));
     let view = c.draft(saved.id).await.unwrap();
     let slug = view.slug.clone().unwrap();
     assert_eq!(slug, "nvda-the-whole-path");
