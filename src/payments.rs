@@ -24,6 +24,21 @@ pub struct Terms {
     pub route: Route,
 }
 
+/// The paid text's route template, as catalogues name it.
+pub fn text_route(api_prefix: &str) -> String {
+    format!("{api_prefix}/journals/:slug/text")
+}
+
+/// An example of the answer that completes a purchase.
+pub fn answer_example() -> serde_json::Value {
+    serde_json::json!({
+        "ok": true,
+        "tx": "0x5f1c…(the settle transaction)",
+        "body": "## Part 1\nThe journal's text, in markdown, citing entries [NVDA-2026-001]",
+        "html": "<h2>Part 1</h2>…",
+    })
+}
+
 /// How a paid resource is asked for.
 #[derive(Clone, Debug)]
 pub enum Route {
@@ -36,12 +51,7 @@ pub enum Route {
 impl Route {
     /// The `bazaar` declaration: what the resource takes and an example of what it answers.
     pub fn discovery(&self, api_prefix: &str) -> serde_json::Value {
-        let output = serde_json::json!({
-            "ok": true,
-            "tx": "0x5f1c…(the settle transaction)",
-            "body": "## Part 1\nThe journal's text, in markdown, citing entries [NVDA-2026-001]",
-            "html": "<h2>Part 1</h2>…",
-        });
+        let output = answer_example();
         match self {
             Route::Pay { journal_id } => bazaar::declare_post_json(
                 serde_json::json!({ "journalId": journal_id }),
@@ -64,12 +74,7 @@ impl Route {
                         "description": "the paying wallet: chooses the step due (a person-written journal's fee, then the author's share)",
                     }),
                 );
-                bazaar::declare_get(
-                    &path,
-                    &query,
-                    output,
-                    &format!("{api_prefix}/journals/:slug/text"),
-                )
+                bazaar::declare_get(&path, &query, output, &text_route(api_prefix))
             }
         }
     }

@@ -9,7 +9,7 @@ use sea_orm::{ColumnTrait, EntityTrait, QueryFilter, QueryOrder};
 use serde_json::{Value, json};
 
 use crate::error::ApiResult;
-use crate::payments::{Route, Step, Terms, requirements};
+use crate::payments::{Route, Step, Terms, answer_example, requirements, text_route};
 use crate::queries::journal_url;
 use crate::queries::journals::STATUS_LIVE;
 use crate::state::AppState;
@@ -85,7 +85,6 @@ fn item(state: &AppState, j: &journals::Model, slug: &str, url: String, prefix: 
             "payTo": "the holder of the journal's ERC-8004 token (named in the offer when this step is due)",
         }));
     }
-    let discovery = terms.route.discovery(prefix);
     json!({
         "resource": {
             "url": url,
@@ -98,10 +97,10 @@ fn item(state: &AppState, j: &journals::Model, slug: &str, url: String, prefix: 
         "accepts": [requirements(&terms)],
         "input": {
             "method": "GET",
-            "routeTemplate": discovery["routeTemplate"],
+            "routeTemplate": text_route(prefix),
             "pathParams": { "slug": slug },
         },
-        "output": { "mimeType": "application/json", "example": discovery["info"]["output"]["example"] },
+        "output": { "mimeType": "application/json", "example": answer_example() },
         "journal": {
             "journalId": j.id,
             "slug": slug,

@@ -7,7 +7,7 @@ use alloy::primitives::{Address, B256, U256};
 use jm_chain::bindings::IIdentityRegistry;
 use jm_chain::extensions::payment_identifier;
 use jm_chain::x402::{self, PaymentPayload};
-use journal_market_actors::settlement::step::{Verdict, rules};
+use journal_market_actors::settlement::step::{Standing, Verdict, rules};
 use journal_market_actors::settlement::{Paid, PayError, PayStep, store};
 use journal_market_entity::unlocks;
 use sea_orm::EntityTrait;
@@ -71,6 +71,17 @@ pub enum Want {
     Text { slug: String, hint: Option<Address> },
 }
 
+/// What `wallet` has paid for the journal so far, as the purchase rules read it.
+async fn standing_of(state: &AppState, j: &LiveJournal, wallet: Address) -> ApiResult<Standing> {
+    Ok(store::standing(
+        &state.db,
+        &format!("{wallet:#x}"),
+        j.id,
+        j.author_wallet.as_deref(),
+    )
+    .await?)
+}
+
 /// The step a payment for a journal's text is for: what the payment pays (the fee goes to the
 /// buyback), else the one due for `wallet`.
 async fn due_step(
@@ -91,17 +102,12 @@ async fn due_step(
     let Some(wallet) = wallet else {
         return Ok(Step::Burn);
     };
-    let standing = store::standing(
-        &state.db,
-        &format!("{wallet:#x}"),
-        j.id,
-        j.author_wallet.as_deref(),
+    Ok(
+        match rules(standing_of(state, j, wallet).await?, Step::Burn, false) {
+            Verdict::FeeAlreadyPaid => Step::Author,
+            _ => Step::Burn,
+        },
     )
-    .await?;
-    Ok(match rules(standing, Step::Burn, false) {
-        Verdict::FeeAlreadyPaid => Step::Author,
-        _ => Step::Burn,
-    })
 }
 
 /// The rules for a wallet known before any payload (the session's): 409, or the fee paid.
@@ -111,14 +117,7 @@ async fn rules_for(
     wallet: Address,
     step: Step,
 ) -> ApiResult<bool> {
-    let standing = store::standing(
-        &state.db,
-        &format!("{wallet:#x}"),
-        j.id,
-        j.author_wallet.as_deref(),
-    )
-    .await?;
-    match rules(standing, step, j.swarm) {
+    match rules(standing_of(state, j, wallet).await?, step, j.swarm) {
         Verdict::Pay => Ok(false),
         Verdict::FeeAlreadyPaid => Ok(true),
         Verdict::Refused(r) => Err(ApiError::Conflict(r.to_string())),

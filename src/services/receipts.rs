@@ -3,77 +3,53 @@
 //! time the payment arrived, its transaction) and ECDSA signing here is deterministic, so the
 //! receipt in a paid answer and the one `/me/history` lists are the same bytes.
 
-use alloy::primitives::{Address, B256};
-use alloy::signers::local::PrivateKeySigner;
-use chrono::{DateTime, Utc};
-use jm_chain::extensions::offer_receipt::{self, ReceiptPayload, SignedReceipt};
-use journal_market_actors::settlement::store;
 use std::collections::HashMap;
 
+use alloy::primitives::{Address, B256};
+use jm_chain::extensions::offer_receipt::{self, ReceiptPayload, SignedReceipt};
 use jm_client::api::History;
+use journal_market_actors::settlement::store;
 use journal_market_entity::{journals, payments};
 use sea_orm::{ColumnTrait, DbErr, EntityTrait, QueryFilter, QueryOrder};
 
-use crate::error::ApiResult;
 use crate::state::AppState;
 
-/// The receipt of a payment of `payer` for the journal whose text is at `resource_url`.
-pub fn sign(
-    key: &PrivateKeySigner,
-    chain_id: u64,
-    resource_url: String,
-    payer: Address,
-    issued_at: DateTime<Utc>,
-    tx: B256,
-) -> Option<SignedReceipt> {
-    let payload = ReceiptPayload {
-        version: offer_receipt::VERSION,
-        network: format!("eip155:{chain_id}"),
-        resource_url,
-        payer: payer.to_checksum(None),
-        issued_at: u64::try_from(issued_at.timestamp()).unwrap_or(0),
-        transaction: format!("{tx:#x}"),
-    };
-    match offer_receipt::sign(payload, key) {
-        Ok(r) => Some(r),
-        Err(e) => {
-            tracing::warn!(error = %e, "a receipt could not be signed; answering without one");
-            None
-        }
-    }
-}
-
+/// The receipt of a settled payment `row` for the journal `slug`, when receipts are on.
 fn of_row(state: &AppState, slug: &str, row: &payments::Model) -> Option<SignedReceipt> {
     let key = state.pay.receipts.as_ref()?;
-    let payer = row.wallet.parse().ok()?;
-    let tx = row.tx.as_deref()?.parse().ok()?;
-    sign(
-        key,
-        state.settings.chain.chain_id,
-        state.text_url(slug, None),
-        payer,
-        row.created_at,
-        tx,
-    )
+    let payer: Address = row.wallet.parse().ok()?;
+    let tx: B256 = row.tx.as_deref()?.parse().ok()?;
+    let payload = ReceiptPayload {
+        version: offer_receipt::VERSION,
+        network: format!("eip155:{}", state.settings.chain.chain_id),
+        resource_url: state.text_url(slug, None),
+        payer: payer.to_checksum(None),
+        issued_at: u64::try_from(row.created_at.timestamp()).unwrap_or(0),
+        transaction: format!("{tx:#x}"),
+    };
+    offer_receipt::sign(payload, key)
+        .inspect_err(|e| tracing::warn!(error = %e, "a receipt could not be signed"))
+        .ok()
 }
 
-/// The receipt of the settled payment `tx` of `payer` for journal `journal_id`.
+/// The receipt of the settled payment `tx` of `payer` for journal `journal_id`. The payment
+/// is made already: a receipt that cannot be read now is left out of the answer, never turned
+/// into an error that would hide the text that was paid for.
 pub async fn of_payment(
     state: &AppState,
     slug: &str,
     journal_id: i32,
     payer: Address,
     tx: B256,
-) -> ApiResult<Option<SignedReceipt>> {
-    if state.pay.receipts.is_none() {
-        return Ok(None);
-    }
-    let tx = format!("{tx:#x}");
+) -> Option<SignedReceipt> {
+    state.pay.receipts.as_ref()?;
     let row = store::of_wallet(&format!("{payer:#x}"), journal_id)
-        .filter(payments::Column::Tx.eq(tx))
+        .filter(payments::Column::Tx.eq(format!("{tx:#x}")))
         .one(&state.db)
-        .await?;
-    Ok(row.and_then(|r| of_row(state, slug, &r)))
+        .await
+        .inspect_err(|e| tracing::warn!(error = %e, "the paid answer goes without its receipt"))
+        .ok()??;
+    of_row(state, slug, &row)
 }
 
 /// Puts on each unlock of `history` the receipt of the payment that completed it (the
