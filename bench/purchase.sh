@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Purchases on the devnet (anvil mining instantly, the built-in settler): 402 challenges per
 # second at 64 connections against the minimal program serving the same bytes; full purchases
-# per second with p50/p95 at BUYERS concurrent buyers; and the service's own time per payment
+# per second with p50/p95 at BUYERS concurrent buyers (and as many first purchases by wallets
+# holding only USDG, each with a sponsored approval); the service's own time per payment
 # (its total minus the time spent waiting on the chain), from the settlement actor's log; and a
 # sign-in-with-x re-read (GET /api/journals/{slug} with a fresh SIGN-IN-WITH-X proof per
 # request: one signature check and one nonce written) against the plain detail read.
@@ -51,6 +52,8 @@ read -r n rate p50 p95 errs < <("$REL"/examples/purchase_load "$api" "$work/devn
 echo "| purchases ($BUYERS buyers) | count | per second | p50 ms | p95 ms | errors |"
 echo "|---|---|---|---|---|---|"
 echo "| swarm journals, one payment each | $n | $rate | $p50 | $p95 | $errs |"
+read -r sn srate sp50 sp95 serrs < <("$REL"/examples/sponsored_load "$api" "$work/devnet.json" "$BUYERS")
+echo "| first purchases without gas (sponsored approval, then settle) | $sn | $srate | $sp50 | $sp95 | $serrs |"
 python3 - "$work/svc.log" <<'PY'
 import json, sys, statistics
 own = []

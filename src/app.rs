@@ -3,6 +3,7 @@
 use std::net::{SocketAddr, TcpListener};
 use std::panic::AssertUnwindSafe;
 use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
 use actix_web::dev::{Server, Service, ServiceRequest};
@@ -23,7 +24,7 @@ use journal_market_actors::health::HealthRegistry;
 use journal_market_actors::indexer::{IndexerHandle, IndexerSettings};
 use journal_market_actors::session::{SessionHandle, SessionSettings};
 use journal_market_actors::settlement::{
-    HttpSettler, LocalSettler, SettlementHandle, SettlementSettings, Settler,
+    HttpSettler, LocalSettler, SettlementHandle, SettlementSettings, Settler, SponsorSettings,
 };
 use sea_orm::DatabaseConnection;
 use tracing::Instrument;
@@ -213,31 +214,50 @@ fn payment_parts(
         ),
     };
     let local = p.facilitator.trim() == "local";
-    let facilitator = Arc::new(
-        Facilitator::with_reader(
-            client.provider().clone(),
-            s.chain.chain_id,
-            a.usdg,
-            a.permit2,
-            a.permit2_proxy,
-            if local { relayer.clone() } else { None },
-        )
-        // A send answered with its receipt returns within the wait a payment gives its receipt.
-        .with_send_wait(Duration::from_millis(p.receipt_wait_ms.max(1))),
-    );
+    let sponsor_key = match p.sponsor.key.expose().trim() {
+        "" => None,
+        key => Some(
+            key.parse::<PrivateKeySigner>()
+                .map_err(|_| anyhow::anyhow!("payments.sponsor.key is not a valid private key"))?,
+        ),
+    };
+    let mut facilitator = Facilitator::with_reader(
+        client.provider().clone(),
+        s.chain.chain_id,
+        a.usdg,
+        a.permit2,
+        a.permit2_proxy,
+        if local { relayer.clone() } else { None },
+    )
+    // A send answered with its receipt returns within the wait a payment gives its receipt.
+    .with_send_wait(Duration::from_millis(p.receipt_wait_ms.max(1)));
+    if let Some(key) = sponsor_key.filter(|_| local) {
+        facilitator = facilitator.with_sponsor(key);
+    }
+    let facilitator = Arc::new(facilitator);
     let timeout = Duration::from_millis(s.chain.rpc_timeout_ms);
+    let sponsoring = Arc::new(AtomicBool::new(false));
     let settler: Option<Arc<dyn Settler>> = if local {
         relayer
             .is_some()
             .then(|| Arc::new(LocalSettler(facilitator.clone())) as Arc<dyn Settler>)
     } else {
         let token = Some(p.facilitator_token.expose().to_string()).filter(|t| !t.is_empty());
-        Some(Arc::new(HttpSettler::new(
-            p.facilitator.trim(),
-            token,
-            timeout * 4,
-        )?))
+        let http = Arc::new(HttpSettler::new(p.facilitator.trim(), token, timeout * 4)?);
+        if p.sponsor.enabled {
+            probe_sponsoring(http.clone(), sponsoring.clone());
+        }
+        Some(http as Arc<dyn Settler>)
     };
+    let sponsor =
+        (local && p.sponsor.enabled && facilitator.sponsor_address().is_some()).then(|| {
+            SponsorSettings {
+                max_gas: p.sponsor.max_gas,
+                max_fee_per_gas: u128::from(p.sponsor.max_fee_per_gas),
+                per_wallet_wei: p.sponsor.per_wallet_wei,
+                daily_wei: p.sponsor.daily_wei,
+            }
+        });
     let settlement = match (settler, buyback) {
         (Some(settler), Some(_)) => Some(SettlementHandle::start(
             db.clone(),
@@ -252,6 +272,7 @@ fn payment_parts(
                 reconcile_every: Duration::from_millis(p.reconcile_every_ms.max(50)),
                 instance,
                 fault: p.fault,
+                sponsoring: sponsor.clone(),
             },
             health,
         )),
@@ -269,12 +290,39 @@ fn payment_parts(
                 .map_err(|_| anyhow::anyhow!("payments.receipt_key is not a valid private key"))?,
         ),
     };
+    if settlement.is_some() && sponsor.is_some() {
+        sponsoring.store(true, Ordering::Relaxed);
+    }
     Ok(PaymentParts {
         settlement,
         buyback,
         chain: facilitator,
         receipts,
+        sponsoring,
     })
+}
+
+/// Asks an outside facilitator whether it sponsors approvals (its `/supported`), until it
+/// answers: challenges declare the extension only once it says so.
+fn probe_sponsoring(http: Arc<HttpSettler>, sponsoring: Arc<AtomicBool>) {
+    let key = jm_chain::extensions::gas_sponsoring::KEY;
+    actix_web::rt::spawn(async move {
+        let mut pause = Duration::from_millis(500);
+        loop {
+            match http.lists_extension(key).await {
+                Ok(listed) => {
+                    sponsoring.store(listed, Ordering::Relaxed);
+                    tracing::info!(listed, "the facilitator's /supported read for {key}");
+                    return;
+                }
+                Err(e) => {
+                    tracing::warn!(error = %e, "the facilitator's /supported is not readable yet");
+                    tokio::time::sleep(pause).await;
+                    pause = (pause * 2).min(Duration::from_secs(60));
+                }
+            }
+        }
+    });
 }
 
 /// This process's name on payment and relayer leases: `payments.instance_id`, else the host's

@@ -191,6 +191,20 @@ pub struct PaymentSettings {
     /// Test-only: where settlements stop as a crash would. Not in config.toml on purpose.
     #[serde(default)]
     pub fault: journal_market_actors::settlement::FaultPoint,
+    pub sponsor: SponsorConfig,
+}
+
+/// `[payments.sponsor]`: x402 `erc20ApprovalGasSponsoring` with the built-in facilitator.
+#[derive(Debug, Clone, Deserialize)]
+pub struct SponsorConfig {
+    pub enabled: bool,
+    /// Funds the gas; empty: the relayer key.
+    pub key: Secret,
+    pub max_gas: u64,
+    /// In wei.
+    pub max_fee_per_gas: u64,
+    pub per_wallet_wei: u64,
+    pub daily_wei: u64,
 }
 
 #[derive(Debug, Clone, Deserialize)]

@@ -4,7 +4,7 @@
 use alloy::primitives::Address;
 use base64::Engine as _;
 use chrono::{DateTime, Utc};
-use jm_chain::extensions::{bazaar, payment_identifier, siwx};
+use jm_chain::extensions::{bazaar, gas_sponsoring, payment_identifier, siwx};
 use jm_chain::x402::{self, Extra, PaymentPayload, PaymentRequired, PaymentRequirements, Resource};
 
 pub use journal_market_actors::settlement::Step;
@@ -22,6 +22,8 @@ pub struct Terms {
     pub resource_url: String,
     /// How the resource is asked for, for the `bazaar` declaration.
     pub route: Route,
+    /// Whether to declare `erc20ApprovalGasSponsoring`.
+    pub sponsoring: bool,
 }
 
 /// The paid text's route template, as catalogues name it.
@@ -145,18 +147,24 @@ fn with_siwx(
             mime_type: Some("application/json".into()),
         },
         accepts: vec![requirements(t)],
-        extensions: Some(serde_json::json!({
-            bazaar::KEY: t.route.discovery(&t.api_prefix),
-            payment_identifier::KEY: payment_identifier::declare(false),
-            siwx::KEY: siwx::declare(
-                &t.origin,
-                &t.resource_url,
-                t.chain_id,
-                nonce,
-                issued_at,
-                expires_at,
-            ),
-        })),
+        extensions: Some({
+            let mut e = serde_json::json!({
+                bazaar::KEY: t.route.discovery(&t.api_prefix),
+                payment_identifier::KEY: payment_identifier::declare(false),
+                siwx::KEY: siwx::declare(
+                    &t.origin,
+                    &t.resource_url,
+                    t.chain_id,
+                    nonce,
+                    issued_at,
+                    expires_at,
+                ),
+            });
+            if t.sponsoring {
+                e[gas_sponsoring::KEY] = gas_sponsoring::declare();
+            }
+            e
+        }),
     }
 }
 
@@ -239,7 +247,28 @@ mod tests {
             pay_to: Address::repeat_byte(3),
             resource_url: "http://x/api/pay/burn".into(),
             route: Route::Pay { journal_id: 5 },
+            sponsoring: false,
         }
+    }
+
+    #[test]
+    fn gas_sponsoring_is_declared_only_when_sponsored_and_the_header_stays_small() {
+        let fresh = Fresh::new(Utc::now()).unwrap();
+        let plain = serde_json::to_value(challenge(&terms(), "payment required", &fresh)).unwrap();
+        assert!(plain["extensions"].get(gas_sponsoring::KEY).is_none());
+        let t = Terms {
+            sponsoring: true,
+            resource_url: format!("http://x/api/journals/{}/text", "a".repeat(120)),
+            ..terms()
+        };
+        let c = serde_json::to_value(challenge(&t, "payment required", &fresh)).unwrap();
+        assert_eq!(
+            c["extensions"][gas_sponsoring::KEY],
+            gas_sponsoring::declare()
+        );
+        // x402conf P6: a PAYMENT-REQUIRED header under 8 KB, even with a long slug.
+        let (_, header) = Template::new(&t, "payment required").unwrap().fill(&fresh);
+        assert!(header.len() < 8 * 1024, "{} bytes", header.len());
     }
 
     fn payload(t: &Terms) -> PaymentPayload {

@@ -72,6 +72,15 @@ pub struct PaymentParts {
     pub chain: Arc<jm_chain::facilitator::Facilitator>,
     /// The key that signs purchase receipts, when set.
     pub receipts: Option<alloy::signers::local::PrivateKeySigner>,
+    /// Whether challenges declare `erc20ApprovalGasSponsoring`: the built-in settler sponsors,
+    /// or the outside facilitator's `/supported` lists it (set once that answer is in).
+    pub sponsoring: Arc<std::sync::atomic::AtomicBool>,
+}
+
+impl PaymentParts {
+    pub fn sponsoring(&self) -> bool {
+        self.sponsoring.load(std::sync::atomic::Ordering::Relaxed)
+    }
 }
 
 /// The parts of the state that talk to the chain.

@@ -164,6 +164,19 @@ impl Devnet {
         Ok(w)
     }
 
+    /// A new wallet that holds `usdg_units` USDG and nothing else: no gas, no Permit2
+    /// allowance (a first purchase needs a sponsored approval).
+    pub async fn usdg_only_buyer(&self, usdg_units: u64) -> anyhow::Result<PrivateKeySigner> {
+        let w = PrivateKeySigner::random();
+        let deployer = self.provider_for(self.account("deployer")?)?;
+        send!(
+            IMintable::new(self.contracts.usdg, &deployer)
+                .mint(w.address(), U256::from(usdg_units)),
+            "minting USDG"
+        );
+        Ok(w)
+    }
+
     pub fn load(path: &std::path::Path) -> anyhow::Result<Devnet> {
         let text = std::fs::read_to_string(path)
             .map_err(|e| anyhow::anyhow!("cannot read {}: {e}", path.display()))?;

@@ -16,6 +16,7 @@ use alloy::signers::local::PrivateKeySigner;
 use alloy::sol_types::{SolCall, SolEvent};
 
 use crate::bindings::{IERC20, IPermit2, IX402ExactPermit2Proxy};
+use crate::extensions::gas_sponsoring;
 use crate::permit2::{PermitWitnessTransferFrom, TokenPermissions, Witness, nonce_position};
 use crate::signature;
 use crate::x402::{PaymentPayload, PaymentRequirements, SCHEME, SettleResponse, VERSION};
@@ -187,7 +188,9 @@ pub struct Facilitator {
     permit2: Address,
     proxy: Address,
     reader: DynProvider,
-    relayer: Option<Relayer>,
+    relayer: Option<std::sync::Arc<Relayer>>,
+    /// The key that funds sponsored approvals' gas (the relayer's own, unless another is set).
+    sponsor: Option<std::sync::Arc<Relayer>>,
     receipt_timeout: Duration,
     /// How long a send waits for the node's answer (with `eth_sendRawTransactionSync`, the
     /// receipt).
@@ -220,11 +223,21 @@ pub struct Sent {
     pub receipt: Option<TransactionReceipt>,
 }
 
-/// The key that sends settle transactions, and its nonces.
+/// A key that sends transactions (settles, or gas funding), and its nonces.
 struct Relayer {
     address: Address,
     wallet: EthereumWallet,
     nonces: tokio::sync::Mutex<NonceBook>,
+}
+
+impl Relayer {
+    fn new(key: PrivateKeySigner) -> Relayer {
+        Relayer {
+            address: key.address(),
+            wallet: EthereumWallet::from(key),
+            nonces: tokio::sync::Mutex::new(NonceBook::default()),
+        }
+    }
 }
 
 /// The relayer's nonces. Only taking a nonce is serialised; sends go out concurrently. A
@@ -401,23 +414,28 @@ impl Facilitator {
         proxy: Address,
         relayer: Option<PrivateKeySigner>,
     ) -> Self {
-        let relayer = relayer.map(|s| Relayer {
-            address: s.address(),
-            wallet: EthereumWallet::from(s),
-            nonces: tokio::sync::Mutex::new(NonceBook::default()),
-        });
+        let relayer = relayer.map(|s| std::sync::Arc::new(Relayer::new(s)));
         Facilitator {
             chain_id,
             usdg,
             permit2,
             proxy,
             reader,
+            sponsor: relayer.clone(),
             relayer,
             receipt_timeout: Duration::from_secs(60),
             send_wait: Duration::from_secs(10),
             no_sync_send: std::sync::atomic::AtomicBool::new(false),
             fees: std::sync::Mutex::new(None),
         }
+    }
+
+    pub fn chain_id(&self) -> u64 {
+        self.chain_id
+    }
+
+    pub fn permit2(&self) -> Address {
+        self.permit2
     }
 
     pub fn network(&self) -> String {
@@ -599,24 +617,37 @@ impl Facilitator {
             .relayer
             .as_ref()
             .ok_or_else(|| SettleError::Failed("no relayer key is configured".into()))?;
-        let chain =
-            |e: alloy::transports::TransportError| SettleError::Chain(short(&e.to_string()));
-        let call = self.settle_request(permit);
-        // Gas and fees before the nonce lock: they read the chain and may take a while.
         let gas = match checked.gas {
             Some(gas) => gas,
             // Not verified here first (a resend by reconciliation): the same simulation now.
             None => self.simulate(permit).await?,
         };
+        let call = self.settle_request(permit);
+        self.send_from(relayer, call, gas.saturating_add(gas / 5), record)
+            .await
+    }
+
+    /// Signs `call` with `sender`'s next nonce, gives its hash to `record`, then sends it. A
+    /// nonce whose transaction was not sent goes back to the book.
+    async fn send_from(
+        &self,
+        sender: &Relayer,
+        call: alloy::rpc::types::TransactionRequest,
+        gas_limit: u64,
+        record: Record<'_>,
+    ) -> Result<Sent, SettleError> {
+        let chain =
+            |e: alloy::transports::TransportError| SettleError::Chain(short(&e.to_string()));
+        // Fees before the nonce lock: they read the chain and may take a while.
         let fees = self.fees().await?;
         let nonce = {
-            let mut book = relayer.nonces.lock().await;
+            let mut book = sender.nonces.lock().await;
             match book.take() {
                 Some(n) => n,
                 None => {
                     let pending = self
                         .reader
-                        .get_transaction_count(relayer.address)
+                        .get_transaction_count(sender.address)
                         .pending()
                         .await
                         .map_err(chain)?;
@@ -626,21 +657,20 @@ impl Facilitator {
             }
         };
         let give_back = |why: SendFailure| async move {
-            relayer.nonces.lock().await.failed(nonce, why);
+            sender.nonces.lock().await.failed(nonce, why);
         };
         let request = call
+            .from(sender.address)
             .nonce(nonce)
-            .gas_limit(gas.saturating_add(gas / 5))
+            .gas_limit(gas_limit)
             .max_fee_per_gas(fees.max_fee_per_gas)
             .max_priority_fee_per_gas(fees.max_priority_fee_per_gas)
             .with_chain_id(self.chain_id);
-        let envelope = match request.build(&relayer.wallet).await {
+        let envelope = match request.build(&sender.wallet).await {
             Ok(e) => e,
             Err(e) => {
                 give_back(SendFailure::NotSent).await;
-                return Err(SettleError::Failed(format!(
-                    "signing the settle transaction: {e}"
-                )));
+                return Err(SettleError::Failed(format!("signing the transaction: {e}")));
             }
         };
         let hash = *envelope.tx_hash();
@@ -668,6 +698,131 @@ impl Facilitator {
                 self.forget_fees();
                 Err(SettleError::Chain(e.to_string()))
             }
+        }
+    }
+
+    /// The key that funds sponsored approvals, if any.
+    pub fn sponsor_address(&self) -> Option<Address> {
+        self.sponsor.as_ref().map(|r| r.address)
+    }
+
+    /// Funds a sponsored approval from another key than the relayer's.
+    pub fn with_sponsor(mut self, key: PrivateKeySigner) -> Self {
+        self.sponsor = Some(match &self.relayer {
+            // One key, one nonce book.
+            Some(r) if r.address == key.address() => r.clone(),
+            _ => std::sync::Arc::new(Relayer::new(key)),
+        });
+        self
+    }
+
+    /// The chain's side of a sponsored approval that passed [`gas_sponsoring::check`]: the
+    /// payer must still need it (no Permit2 allowance for `amount`) and hold the USDG, the
+    /// approval's nonce must be the payer's next one (a lower one can never be mined, a higher
+    /// one waits on a gap), and its fee cap must reach the current base fee (else the funding
+    /// would sit unused). Answers the wei the sponsor must send so the payer can pay for the
+    /// gas the approval may use.
+    pub async fn prepare_approval(
+        &self,
+        a: &gas_sponsoring::Approval,
+        amount: U256,
+    ) -> Result<U256, SettleError> {
+        let chain = |e: String| SettleError::Chain(short(&e));
+        let usdg = IERC20::new(self.usdg, &self.reader);
+        let allowance_read = usdg.allowance(a.from, self.permit2);
+        let usdg_read = usdg.balanceOf(a.from);
+        let (allowance, tokens, nonce, balance, block) = tokio::join!(
+            allowance_read.call(),
+            usdg_read.call(),
+            self.reader
+                .get_transaction_count(a.from)
+                .pending()
+                .into_future(),
+            self.reader.get_balance(a.from).pending().into_future(),
+            self.reader
+                .get_block_by_number(alloy::eips::BlockNumberOrTag::Latest)
+                .into_future(),
+        );
+        let refuse = |code, message: String| Err(SettleError::Invalid(invalid(code, message)));
+        if allowance.map_err(|e| chain(e.to_string()))? >= amount {
+            return refuse(
+                "erc20_approval_not_needed",
+                "the payer has approved Permit2 already: pay without a sponsored approval".into(),
+            );
+        }
+        if tokens.map_err(|e| chain(e.to_string()))? < amount {
+            return refuse(
+                "permit2_insufficient_balance",
+                "the payer's USDG balance is too low".into(),
+            );
+        }
+        let next = nonce.map_err(|e| chain(e.to_string()))?;
+        if a.nonce != next {
+            return refuse(
+                "erc20_approval_tx_wrong_nonce",
+                format!(
+                    "the approval's nonce is {}, but the payer's next transaction is {next}",
+                    a.nonce
+                ),
+            );
+        }
+        let base_fee = block
+            .map_err(|e| chain(e.to_string()))?
+            .and_then(|b| b.header.base_fee_per_gas)
+            .unwrap_or(0);
+        if a.max_fee_per_gas < u128::from(base_fee) {
+            return refuse(
+                "erc20_approval_tx_fee_too_low",
+                format!(
+                    "the approval's max fee per gas {} is below the base fee {base_fee}",
+                    a.max_fee_per_gas
+                ),
+            );
+        }
+        let balance = balance.map_err(|e| chain(e.to_string()))?;
+        Ok(a.cost().saturating_sub(balance))
+    }
+
+    /// Sends `value` wei from the sponsor key to `to`, `record` given the hash first.
+    pub async fn fund(
+        &self,
+        to: Address,
+        value: U256,
+        record: Record<'_>,
+    ) -> Result<Sent, SettleError> {
+        let sponsor = self
+            .sponsor
+            .as_ref()
+            .ok_or_else(|| SettleError::Failed("no sponsor key is configured".into()))?;
+        let call = alloy::rpc::types::TransactionRequest::default()
+            .from(sponsor.address)
+            .to(to)
+            .value(value);
+        // A plain transfer, unless `to` runs code on receipt (a delegated EOA).
+        let gas = self
+            .reader
+            .estimate_gas(call.clone())
+            .await
+            .map_err(|e| SettleError::Chain(short(&e.to_string())))?;
+        self.send_from(sponsor, call, gas, record).await
+    }
+
+    /// Hands a transaction someone else signed to the node. `Ok(Some)`: mined, with its
+    /// receipt; `Ok(None)`: taken, not mined yet.
+    pub async fn broadcast(
+        &self,
+        raw: &[u8],
+        hash: B256,
+    ) -> Result<Option<TransactionReceipt>, SettleError> {
+        match self.send_raw(raw, hash).await {
+            Ok(receipt) => Ok(receipt.filter(|r| r.transaction_hash == hash)),
+            // Sent before (a retry): the node knows it; its receipt is read as usual.
+            Err(SendError::Node(m)) if SendFailure::of(&m) == SendFailure::NonceTaken => Ok(None),
+            Err(SendError::Node(m)) => Err(SettleError::Invalid(invalid(
+                "erc20_approval_broadcast_failed",
+                format!("the node refused the approval: {m}"),
+            ))),
+            Err(e) => Err(SettleError::Chain(e.to_string())),
         }
     }
 

@@ -5,7 +5,7 @@ use alloy::primitives::{Address, U256};
 use alloy::signers::SignerSync;
 use alloy::signers::local::PrivateKeySigner;
 use jm_chain::canonical;
-use jm_chain::extensions::payment_identifier;
+use jm_chain::extensions::{gas_sponsoring, payment_identifier};
 use jm_chain::permit2::{PermitWitnessTransferFrom, TokenPermissions, Witness};
 use jm_chain::x402::{
     self, PaymentPayload, PaymentRequired, PaymentRequirements, Permit2Authorization,
@@ -90,6 +90,68 @@ pub fn sign_payment(
         },
         extensions: None,
     })
+}
+
+/// The fees and nonce of a signed approval, as the reference clients choose them.
+#[derive(Debug, Clone, Copy)]
+pub struct ApprovalTx {
+    pub chain_id: u64,
+    /// The wallet's next nonce (`eth_getTransactionCount(wallet, "pending")`).
+    pub nonce: u64,
+    /// 70000 in the reference clients.
+    pub gas: u64,
+    /// Twice the base fee plus the tip, in the reference clients.
+    pub max_fee_per_gas: u128,
+    pub max_priority_fee_per_gas: u128,
+}
+
+/// The `erc20ApprovalGasSponsoring` info for a wallet without gas: `approve(Permit2, max)` on
+/// `token`, signed and not sent (the facilitator funds its gas and broadcasts it).
+pub fn sign_approval(
+    signer: &PrivateKeySigner,
+    token: Address,
+    tx: ApprovalTx,
+) -> Result<Value, ClientError> {
+    use alloy::consensus::{SignableTransaction, TxEip1559, TxEnvelope};
+    use alloy::eips::eip2718::Encodable2718;
+    use alloy::network::TxSignerSync;
+    let mut input = gas_sponsoring::APPROVE_SELECTOR.to_vec();
+    input.extend_from_slice(canonical::PERMIT2.into_word().as_slice());
+    input.extend_from_slice(&U256::MAX.to_be_bytes::<32>());
+    let mut t = TxEip1559 {
+        chain_id: tx.chain_id,
+        nonce: tx.nonce,
+        gas_limit: tx.gas,
+        max_fee_per_gas: tx.max_fee_per_gas,
+        max_priority_fee_per_gas: tx.max_priority_fee_per_gas,
+        to: alloy::primitives::TxKind::Call(token),
+        value: U256::ZERO,
+        access_list: Default::default(),
+        input: input.into(),
+    };
+    let sig = signer
+        .sign_transaction_sync(&mut t)
+        .map_err(|e| invalid(format!("cannot sign the approval: {e}")))?;
+    let raw = TxEnvelope::from(t.into_signed(sig)).encoded_2718();
+    Ok(json!({
+        "from": signer.address().to_checksum(None),
+        "asset": token.to_checksum(None),
+        "spender": canonical::PERMIT2.to_checksum(None),
+        "amount": U256::MAX.to_string(),
+        "signedTransaction": alloy::hex::encode_prefixed(raw),
+        "version": "1",
+    }))
+}
+
+/// Puts a signed approval (`sign_approval`) into a payload's extensions.
+pub fn with_approval(mut p: PaymentPayload, info: Value) -> PaymentPayload {
+    let mut ext = match p.extensions.take() {
+        Some(Value::Object(m)) => m,
+        _ => serde_json::Map::new(),
+    };
+    ext.insert(gas_sponsoring::KEY.into(), json!({ "info": info }));
+    p.extensions = Some(Value::Object(ext));
+    p
 }
 
 /// A new x402 `payment-identifier`: `pay_` and 32 random hex digits.

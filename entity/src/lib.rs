@@ -16,6 +16,7 @@ pub mod relayer_leases;
 pub mod sessions;
 pub mod sitting_logs;
 pub mod sittings;
+pub mod sponsorships;
 pub mod stories;
 pub mod swaps;
 pub mod token_holders;

@@ -10,6 +10,7 @@ mod m20261123_000004_ledger;
 mod m20261123_000005_signin;
 mod m20261123_000006_ledger_order;
 mod m20261124_000001_payment_ids;
+mod m20261124_000002_sponsorships;
 
 pub struct Migrator;
 
@@ -25,6 +26,7 @@ impl MigratorTrait for Migrator {
             Box::new(m20261123_000005_signin::Migration),
             Box::new(m20261123_000006_ledger_order::Migration),
             Box::new(m20261124_000001_payment_ids::Migration),
+            Box::new(m20261124_000002_sponsorships::Migration),
         ]
     }
 }

@@ -6,6 +6,7 @@ use actix_web::dev::Server;
 use actix_web::{App, HttpResponse, HttpServer, web};
 use jm_chain::client::UpstreamStats;
 use journal_market_actors::health::ComponentHealth;
+use journal_market_actors::settlement::{SponsorTally, sponsor};
 use prometheus_client::collector::Collector;
 use prometheus_client::encoding::{DescriptorEncoder, EncodeLabelSet, EncodeMetric};
 use prometheus_client::metrics::MetricType;
@@ -44,6 +45,9 @@ pub struct Snapshot {
     /// (outcome, count) of payment requests and of payment rows; none while payments have no
     /// back-end.
     pub settlement: Option<(Outcomes, Outcomes)>,
+    /// Sponsored approvals by what became of their payment, from the database (every
+    /// instance's); none while this instance does not sponsor.
+    pub sponsorships: Option<SponsorTally>,
 }
 
 impl Snapshot {
@@ -71,6 +75,7 @@ impl Snapshot {
                     s.rows().into_iter().map(|(o, n)| (o.as_str(), n)).collect(),
                 )
             }),
+            sponsorships: None,
         }
     }
 }
@@ -327,12 +332,40 @@ impl Collector for Snapshot {
                     .map(|&(o, n)| ([("outcome", o)], ConstCounter::new(n))),
             )?;
         }
+        if let Some(t) = &self.sponsorships {
+            family(
+                &mut e,
+                "jm_gas_sponsorships",
+                "Sponsored approvals (erc20ApprovalGasSponsoring) by what became of their payment; unsettled: no settle followed",
+                Gauge,
+                [
+                    ("settled", t.settled),
+                    ("pending", t.pending),
+                    ("unsettled", t.unsettled),
+                ]
+                .into_iter()
+                .map(|(o, n)| ([("outcome", o)], gauge(n))),
+            )?;
+            single(
+                &mut e,
+                "jm_gas_sponsored_wei",
+                "Wei the sponsor key has funded for approvals' gas, in all",
+                gauge(t.funded_wei),
+            )?;
+        }
         Ok(())
     }
 }
 
 async fn scrape(state: web::Data<AppState>) -> HttpResponse {
-    match state.metrics.render(Snapshot::of(&state)) {
+    let mut snapshot = Snapshot::of(&state);
+    if state.pay.sponsoring() && state.pay.settlement.is_some() {
+        match sponsor::tally(&state.db).await {
+            Ok(t) => snapshot.sponsorships = Some(t),
+            Err(e) => tracing::warn!(error = %e, "the sponsorships could not be counted"),
+        }
+    }
+    match state.metrics.render(snapshot) {
         Ok(text) => HttpResponse::Ok().content_type(CONTENT_TYPE).body(text),
         Err(e) => {
             tracing::error!(error = %e, "encoding the metrics failed");
@@ -391,6 +424,12 @@ mod tests {
                 1,
             ),
             settlement: Some((vec![("settled", 2)], vec![("failed", 1)])),
+            sponsorships: Some(SponsorTally {
+                settled: 3,
+                pending: 0,
+                unsettled: 1,
+                funded_wei: 210_000_000_000_000,
+            }),
         };
         let text = Metrics::new().render(s).unwrap();
         for line in [
@@ -405,6 +444,8 @@ mod tests {
             "jm_cache_requests_total{cache=\"lists\",result=\"hit\"} 5",
             "jm_cache_requests_total{cache=\"rpc\",result=\"miss\"} 9",
             "jm_rpc_cache_entries 1",
+            "jm_gas_sponsorships{outcome=\"unsettled\"} 1",
+            "jm_gas_sponsored_wei 210000000000000",
             "jm_rpc_cache_bytes 300",
             "jm_rpc_upstream_calls_total{upstream=\"0\",outcome=\"error\"} 2",
             "jm_rpc_upstream_calls_total{upstream=\"1\",outcome=\"ok\"} 7",

@@ -72,6 +72,7 @@ fn item(state: &AppState, j: &journals::Model, slug: &str, url: String, prefix: 
         route: Route::Text {
             slug: slug.to_string(),
         },
+        sponsoring: state.pay.sponsoring(),
     };
     let mut steps = vec![json!({
         "step": if j.swarm { "whole price" } else { "fee" },

@@ -243,6 +243,7 @@ pub async fn pay_step(
         pay_to,
         resource_url,
         route,
+        sponsoring: state.pay.sponsoring(),
     };
     let p = match payload {
         None if why.is_some() => return Err(refuse(why.unwrap_or_default(), &terms)),

@@ -28,6 +28,7 @@ fn payment(chain: &TestChain, amount: i64) -> (PaymentPayload, PaymentRequiremen
         pay_to: chain.account("buyback", 0).address,
         resource_url: "http://x/api/pay/burn".into(),
         route: journal_market::payments::Route::Pay { journal_id: 1 },
+        sponsoring: false,
     };
     let r = journal_market::payments::requirements(&terms);
     let buyer = chain.account("buyer", 0).signer().unwrap();

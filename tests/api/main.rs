@@ -27,6 +27,7 @@ mod rpc;
 mod settle;
 mod shutdown;
 mod siwx;
+mod sponsor;
 mod text;
 mod token;
 mod votes;

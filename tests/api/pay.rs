@@ -828,6 +828,7 @@ async fn the_facilitator_speaks_x402_v2() {
         pay_to: chain.account("buyback", 0).address,
         resource_url: "http://x/api/pay/burn".into(),
         route: journal_market::payments::Route::Pay { journal_id: 1 },
+        sponsoring: false,
     };
     let requirements = journal_market::payments::requirements(&terms);
     let buyer = chain.account("buyer", 0);

@@ -228,6 +228,52 @@ async fn the_python_client_buys_retries_with_its_id_and_rereads_with_a_proof() {
 }
 
 #[actix_web::test]
+async fn the_python_client_buys_a_first_journal_without_gas_through_a_sponsored_approval() {
+    let shop = reference_shop().await;
+    let (_, slug, price) = shop.swarm_journal().await;
+    let w = shop
+        .chain
+        .devnet
+        .usdg_only_buyer(price as u64)
+        .await
+        .unwrap();
+    let key = alloy::hex::encode_prefixed(w.to_bytes());
+    let url = format!("{}/journals/{slug}/text", shop.app.base);
+
+    let got = py_get(&shop, &key, &url, &[]).await;
+    text_of(&got);
+    assert_eq!(trail(&got), ["- 402", "payment 200"], "{got}");
+    settled(&got);
+    // The reference client saw no allowance and signed the approval into the payment.
+    let info = &sent_payment(&got)["extensions"]["erc20ApprovalGasSponsoring"]["info"];
+    assert_eq!(
+        info["from"].as_str().unwrap().parse::<Address>().unwrap(),
+        w.address(),
+        "{got}"
+    );
+    assert!(
+        info["signedTransaction"]
+            .as_str()
+            .unwrap()
+            .starts_with("0x02"),
+        "{got}"
+    );
+
+    // From the chain: one USDG charge, Permit2 approved for good, and no more ether than the
+    // approval's gas could cost ever reached the wallet (it had none).
+    assert_eq!(
+        charges(&shop, w.address()).await,
+        vec![(shop.buyback(), U256::from(price))]
+    );
+    assert_eq!(
+        crate::sponsor::allowance(&shop, w.address()).await,
+        U256::MAX
+    );
+    let left = crate::sponsor::eth(&shop, w.address()).await;
+    assert!(left < U256::from(10u64.pow(15)), "{left} wei left");
+}
+
+#[actix_web::test]
 async fn fetch_reads_a_swarm_journal_and_pays_a_person_written_one_step_by_step() {
     let shop = reference_shop().await;
     let (_, slug, price) = shop.swarm_journal().await;

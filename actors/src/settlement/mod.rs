@@ -12,6 +12,7 @@
 pub mod reconcile;
 pub mod replay;
 pub mod settler;
+pub mod sponsor;
 pub mod stats;
 pub mod step;
 pub mod store;
@@ -24,7 +25,7 @@ use actix::prelude::*;
 use alloy::primitives::{Address, B256, U256};
 use chrono::{DateTime, Utc};
 use futures::future::BoxFuture;
-use jm_chain::extensions::payment_identifier;
+use jm_chain::extensions::{gas_sponsoring, payment_identifier};
 use jm_chain::facilitator::{Checked, Facilitator, Permit, Sent, SettleError, TxStatus};
 use jm_chain::x402::{PaymentPayload, PaymentRequirements};
 use journal_market_entity::payments;
@@ -36,6 +37,7 @@ use crate::health::HealthRegistry;
 use crate::supervise::{self, Stop, Turn};
 use reconcile::{Evidence, Next};
 pub use settler::{HttpSettler, LocalSettler, Settler};
+pub use sponsor::{SponsorSettings, Tally as SponsorTally};
 pub use stats::SettlementStats;
 use stats::{RequestOutcome, RowOutcome};
 pub use step::{Refusal, Step};
@@ -116,6 +118,8 @@ pub enum FaultPoint {
     BeforeRecord,
     /// After the transaction is sent and recorded, before its receipt is read.
     AfterSend,
+    /// After a sponsored approval is mined, before the settle is sent.
+    AfterApproval,
 }
 
 #[derive(Debug, Clone)]
@@ -135,6 +139,8 @@ pub struct SettlementSettings {
     /// leases at once.
     pub instance: String,
     pub fault: FaultPoint,
+    /// Gas sponsoring with the built-in settler; `None`: approvals are not sponsored here.
+    pub sponsoring: Option<SponsorSettings>,
 }
 
 /// The outcome of settling one row, as far as it got.
@@ -166,6 +172,8 @@ struct Inner {
     predecessor_freed: AtomicBool,
     /// Set by a clean shutdown: the relayer key is given up and not taken again.
     released: AtomicBool,
+    /// Serialises sponsorships' budget checks with their inserts.
+    sponsoring: tokio::sync::Mutex<()>,
 }
 
 fn now_secs(t: DateTime<Utc>) -> u64 {
@@ -257,28 +265,33 @@ impl Inner {
         {
             return Err(PayError::StillSettling);
         }
-        // A spent nonce may have paid us (a front-runner settled this permit): the row is
-        // claimed and the chain searched, instead of refusing a buyer whose money moved.
-        let t = Instant::now();
-        // `None`: the nonce is spent.
-        let checked = match self
-            .settler
-            .verify(&s.payload, &s.requirements, &permit)
-            .await
-        {
-            Ok(checked) => Some(checked),
-            Err(SettleError::Invalid(i)) if i.code == "permit2_invalid_nonce" => None,
-            Err(e) => return Err(rejected(e)),
-        };
-        chain_time += t.elapsed();
-        let payload = serde_json::to_string(&s.payload)
-            .map_err(|e| PayError::Rejected(format!("the payload cannot be stored: {e}")))?;
         // A payment that arrives before the first reconciliation pass took the relayer's lease
         // takes it here, so it is sent at once rather than left to that pass.
         if !self.relayer_tried.load(Ordering::Relaxed) {
             self.renew_relayer().await?;
         }
         let sender = self.can_send();
+        let t = Instant::now();
+        let sponsored = self.sponsorable(&s, &permit, sender).await?;
+        // A spent nonce may have paid us (a front-runner settled this permit): the row is
+        // claimed and the chain searched, instead of refusing a buyer whose money moved.
+        // `None`: the nonce is spent.
+        let checked = match sponsored {
+            // Without the allowance the settle cannot be simulated yet: it is, once approved.
+            Some(_) => Some(Checked::default()),
+            None => match self
+                .settler
+                .verify(&s.payload, &s.requirements, &permit)
+                .await
+            {
+                Ok(checked) => Some(checked),
+                Err(SettleError::Invalid(i)) if i.code == "permit2_invalid_nonce" => None,
+                Err(e) => return Err(rejected(e)),
+            },
+        };
+        chain_time += t.elapsed();
+        let payload = serde_json::to_string(&s.payload)
+            .map_err(|e| PayError::Rejected(format!("the payload cannot be stored: {e}")))?;
         let lease = self.lease_until();
         let claim = store::claim(
             &self.db,
@@ -320,6 +333,9 @@ impl Inner {
             return self.await_row(id, permit.from).await;
         }
         let t = Instant::now();
+        if let Some((approval, need)) = sponsored {
+            self.sponsor(id, &wallet, &approval, need).await?;
+        }
         let sent = match checked {
             Some(checked) => {
                 self.send(id, &s.payload, &s.requirements, &permit, checked)
@@ -359,6 +375,148 @@ impl Inner {
                 Err(PayError::StillSettling)
             }
         }
+    }
+
+    /// The sponsored approval a payment carries, checked and with the wei its gas needs, when
+    /// this settler sponsors and the payload asks for it (`None`: a plain payment).
+    async fn sponsorable(
+        &self,
+        s: &PayStep,
+        permit: &Permit,
+        sender: bool,
+    ) -> Result<Option<(gas_sponsoring::Approval, u64)>, PayError> {
+        let Some(cfg) = &self.settings.sponsoring else {
+            return Ok(None);
+        };
+        let refused = |r: gas_sponsoring::Refusal| PayError::Rejected(r.message);
+        let Some(info) = gas_sponsoring::of(s.payload.extensions.as_ref()).map_err(refused)? else {
+            return Ok(None);
+        };
+        let amount = permit.permit.permitted.amount;
+        let limits = gas_sponsoring::Limits {
+            chain_id: self.chain.chain_id(),
+            token: permit.permit.permitted.token,
+            permit2: self.chain.permit2(),
+            max_gas: cfg.max_gas,
+            max_fee_per_gas: cfg.max_fee_per_gas,
+        };
+        let approval =
+            gas_sponsoring::check(&info, permit.from, amount, &limits).map_err(refused)?;
+        if !sender {
+            // The sponsor's nonces are kept by the instance that holds the relayer key.
+            return Err(PayError::Busy);
+        }
+        let need = self
+            .chain
+            .prepare_approval(&approval, amount)
+            .await
+            .map_err(rejected)?;
+        let need = u64::try_from(need).map_err(|_| {
+            PayError::Rejected("the approval's gas would cost more than can be funded".into())
+        })?;
+        let spent = sponsor::spent(&self.db, &lower(&approval.from), self.clock.now()).await?;
+        sponsor::within_budget(spent, need, cfg).map_err(PayError::Rejected)?;
+        Ok(Some((approval, need)))
+    }
+
+    /// Funds and broadcasts the sponsored approval of payment `id`, whose row this request
+    /// holds, and waits until it is mined. A refusal fails the payment (nothing of the buyer's
+    /// moved); an approval not mined in time leaves the payment to reconciliation, which
+    /// settles it once the allowance is there (or fails it at the permit's deadline).
+    async fn sponsor(
+        &self,
+        id: i32,
+        wallet: &str,
+        a: &gas_sponsoring::Approval,
+        need: u64,
+    ) -> Result<(), PayError> {
+        let Some(cfg) = &self.settings.sponsoring else {
+            return Ok(());
+        };
+        let now = self.clock.now();
+        let reserved = {
+            let _one = self.sponsoring.lock().await;
+            sponsor::reserve(
+                &self.db,
+                &sponsor::NewSponsorship {
+                    payment_id: id,
+                    wallet,
+                    approval_tx: &format!("{:#x}", a.hash),
+                    funded_wei: need,
+                    now,
+                },
+                cfg,
+            )
+            .await?
+        };
+        let sid = match reserved {
+            Ok(sid) => sid,
+            Err(why) => {
+                store::fail(&self.db, id, &why, now).await?;
+                self.stats.row(RowOutcome::Failed);
+                return Err(PayError::Rejected(why));
+            }
+        };
+        let failed = |why: String| async move {
+            let now = self.clock.now();
+            sponsor::finish(&self.db, sid, Some(&why), now).await?;
+            self.fail(id, &why).await?;
+            Err::<(), PayError>(PayError::Rejected(why))
+        };
+        let pending = || async {
+            self.give_back(id).await?;
+            Err::<(), PayError>(PayError::StillSettling)
+        };
+        let wait = self.settings.receipt_wait;
+        if need > 0 {
+            let db = self.db.clone();
+            let clock = self.clock.clone();
+            let record = move |tx: B256| -> BoxFuture<'_, Result<(), String>> {
+                let (db, clock) = (db.clone(), clock.clone());
+                Box::pin(async move {
+                    sponsor::record_funding(&db, sid, &format!("{tx:#x}"), clock.now())
+                        .await
+                        .map_err(|e| format!("recording the funding failed: {e}"))
+                })
+            };
+            let funded = match self.chain.fund(a.from, U256::from(need), &record).await {
+                Ok(sent) => match sent.receipt {
+                    Some(r) => Some(r),
+                    None => self
+                        .chain
+                        .receipt_within(sent.tx, wait)
+                        .await
+                        .ok()
+                        .flatten(),
+                },
+                Err(e) => return failed(format!("funding the approval's gas failed: {e}")).await,
+            };
+            match funded {
+                Some(r) if r.status() => {}
+                Some(_) => return failed("funding the approval's gas reverted".into()).await,
+                None => return pending().await,
+            }
+        }
+        let mined = match self.chain.broadcast(&a.raw, a.hash).await {
+            Ok(Some(r)) => Some(r),
+            Ok(None) => self.chain.receipt_within(a.hash, wait).await.ok().flatten(),
+            Err(SettleError::Invalid(i)) => return failed(i.message).await,
+            Err(e) => {
+                tracing::warn!(payment = id, error = %e, "the approval's broadcast had no answer");
+                None
+            }
+        };
+        match mined {
+            Some(r) if r.status() => {
+                sponsor::finish(&self.db, sid, None, self.clock.now()).await?;
+            }
+            Some(_) => return failed("the sponsored approval reverted".into()).await,
+            None => return pending().await,
+        }
+        if self.settings.fault == FaultPoint::AfterApproval {
+            return Err(PayError::Interrupted);
+        }
+        Ok(())
     }
 
     /// Hands a row this request worked on to reconciliation.
@@ -443,7 +601,10 @@ impl Inner {
             })
         };
         let sent = self.settler.submit(p, r, permit, checked, &record).await;
-        if fault != FaultPoint::None {
+        if matches!(
+            fault,
+            FaultPoint::AfterRecord | FaultPoint::BeforeRecord | FaultPoint::AfterSend
+        ) {
             return Err(PayError::Interrupted);
         }
         match sent {
@@ -803,6 +964,7 @@ impl SettlementHandle {
             started: clock.now(),
             predecessor_freed: AtomicBool::new(false),
             released: AtomicBool::new(false),
+            sponsoring: tokio::sync::Mutex::new(()),
         });
         let actor_inner = inner.clone();
         let addr = Supervisor::start(move |_| SettlementActor {

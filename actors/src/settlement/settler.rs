@@ -124,6 +124,32 @@ impl HttpSettler {
     }
 }
 
+impl HttpSettler {
+    /// Whether the facilitator's `GET /supported` lists the extension `key`.
+    pub async fn lists_extension(&self, key: &str) -> Result<bool, SettleError> {
+        let mut rb = self.http.get(format!("{}/supported", self.url));
+        if let Some(t) = &self.token {
+            rb = rb.bearer_auth(t);
+        }
+        let supported: serde_json::Value = rb
+            .send()
+            .await
+            .and_then(|r| r.error_for_status())
+            .map_err(|e| SettleError::Chain(format!("the facilitator's /supported: {e}")))?
+            .json()
+            .await
+            .map_err(|e| SettleError::Failed(format!("the facilitator's /supported: {e}")))?;
+        Ok(lists(&supported, key))
+    }
+}
+
+/// Whether a `/supported` answer lists the extension `key` (x402 v2: `extensions: [string]`).
+pub fn lists(supported: &serde_json::Value, key: &str) -> bool {
+    supported["extensions"]
+        .as_array()
+        .is_some_and(|e| e.iter().any(|x| x.as_str() == Some(key)))
+}
+
 impl Settler for HttpSettler {
     fn verify<'a>(
         &'a self,
@@ -182,5 +208,24 @@ impl Settler for HttpSettler {
 
     fn relayer(&self) -> Option<Address> {
         None
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::lists;
+    use serde_json::json;
+
+    #[test]
+    fn an_extension_is_supported_only_when_listed_by_name() {
+        let key = "erc20ApprovalGasSponsoring";
+        assert!(lists(
+            &json!({ "kinds": [], "extensions": ["bazaar", key] }),
+            key
+        ));
+        assert!(!lists(&json!({ "kinds": [], "extensions": [] }), key));
+        assert!(!lists(&json!({ "kinds": [] }), key));
+        assert!(!lists(&json!({ "extensions": [{ "name": key }] }), key));
+        assert!(!lists(&json!({ "extensions": key }), key));
     }
 }

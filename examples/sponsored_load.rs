@@ -1,0 +1,111 @@
+//! Load generator for first purchases without gas: BUYERS fresh wallets holding only USDG each
+//! buy one swarm journal with an x402 `erc20ApprovalGasSponsoring` approval (the service funds
+//! the gas, broadcasts the approval, then settles), concurrently; prints purchases, purchases
+//! per second, p50 and p95 latency, and errors.
+//! `cargo run --release --example sponsored_load -- http://127.0.0.1:18095/api data/devnet.json 16`
+
+use std::time::{Duration, Instant};
+
+use alloy::providers::{Provider, ProviderBuilder};
+use jm_chain::devnet::Devnet;
+use jm_chain::x402::{self, PaymentRequired};
+use jm_client::payer::{ApprovalTx, sign_approval, sign_payment, with_approval};
+
+#[tokio::main]
+async fn main() -> anyhow::Result<()> {
+    let mut args = std::env::args().skip(1);
+    let base = args
+        .next()
+        .unwrap_or_else(|| "http://127.0.0.1:8080/api".into());
+    let devnet = Devnet::load(std::path::Path::new(
+        &args.next().unwrap_or_else(|| "data/devnet.json".into()),
+    ))?;
+    let buyers: usize = args.next().and_then(|s| s.parse().ok()).unwrap_or(16);
+
+    let list = jm_client::Client::new(base.clone())?.journals(None).await?;
+    let journal = list
+        .journals
+        .into_iter()
+        .find(|j| j.author.swarm)
+        .ok_or_else(|| anyhow::anyhow!("no swarm journal"))?;
+    let mut wallets = Vec::new();
+    for _ in 0..buyers {
+        wallets.push(devnet.usdg_only_buyer(1_000_000_000).await?);
+    }
+    let chain = ProviderBuilder::new().connect_http(devnet.rpc_url.parse()?);
+    let base_fee = chain
+        .get_block_by_number(alloy::eips::BlockNumberOrTag::Latest)
+        .await?
+        .and_then(|b| b.header.base_fee_per_gas)
+        .unwrap_or(1_000_000_000) as u128;
+    // What the reference clients ask: twice the base fee plus a tip, 70000 gas.
+    let tx = ApprovalTx {
+        chain_id: devnet.chain_id,
+        nonce: 0,
+        gas: 70_000,
+        max_fee_per_gas: base_fee * 2 + 1_000_000_000,
+        max_priority_fee_per_gas: 1_000_000_000,
+    };
+    let usdg = devnet.contracts.usdg;
+
+    let started = Instant::now();
+    let tasks: Vec<_> = wallets
+        .into_iter()
+        .map(|w| {
+            let base = base.clone();
+            let id = journal.journal_id;
+            tokio::spawn(async move {
+                let client = jm_client::Client::new(base).expect("client");
+                let t = Instant::now();
+                let bought = async {
+                    let challenge = client.pay_request("pay/burn", id, None).await?;
+                    let header = challenge
+                        .headers()
+                        .get(x402::HEADER_REQUIRED)
+                        .and_then(|h| h.to_str().ok())
+                        .ok_or_else(|| anyhow::anyhow!("no challenge"))?
+                        .to_string();
+                    let offer: PaymentRequired =
+                        x402::decode_header(&header).map_err(anyhow::Error::msg)?;
+                    let now = chrono::Utc::now().timestamp() as u64;
+                    let p = sign_payment(&offer.accepts[0], None, &w, now)?;
+                    let p = with_approval(p, sign_approval(&w, usdg, tx)?);
+                    let r = client.pay_request("pay/burn", id, Some(&p)).await?;
+                    anyhow::ensure!(r.status().is_success(), "{}", r.text().await?);
+                    Ok::<_, anyhow::Error>(())
+                };
+                match bought.await {
+                    Ok(()) => Ok(t.elapsed()),
+                    Err(e) => Err(e.to_string()),
+                }
+            })
+        })
+        .collect();
+    let mut all: Vec<Duration> = Vec::new();
+    let mut errors = 0;
+    for t in tasks {
+        match t.await? {
+            Ok(d) => all.push(d),
+            Err(e) => {
+                errors += 1;
+                eprintln!("{e}");
+            }
+        }
+    }
+    let elapsed = started.elapsed().as_secs_f64();
+    all.sort();
+    let pct = |p: f64| {
+        all.get(((all.len() as f64 * p) as usize).min(all.len().saturating_sub(1)))
+            .map(|d| d.as_secs_f64() * 1000.0)
+            .unwrap_or(0.0)
+    };
+    println!(
+        "{} {:.1} {:.1} {:.1} {}",
+        all.len(),
+        all.len() as f64 / elapsed,
+        pct(0.5),
+        pct(0.95),
+        errors
+    );
+    Ok(())
+}

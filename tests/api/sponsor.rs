@@ -1,0 +1,494 @@
+//! x402 `erc20ApprovalGasSponsoring` with the built-in facilitator: a wallet holding USDG and
+//! no gas buys its first journal by sending its signed `approve(Permit2, max)` with the
+//! payment; every refusal leaves the chain as it was. Judged from the chain.
+
+use alloy::consensus::{SignableTransaction, TxEip1559, TxEnvelope};
+use alloy::eips::eip2718::Encodable2718;
+use alloy::network::TxSignerSync;
+use alloy::primitives::{Address, Bytes, TxKind, U256};
+use alloy::providers::{DynProvider, Provider};
+use alloy::signers::local::PrivateKeySigner;
+use jm_chain::bindings::IERC20;
+use jm_chain::canonical;
+use jm_chain::extensions::gas_sponsoring::{self, APPROVE_SELECTOR};
+use jm_chain::x402::{PaymentPayload, PaymentRequired};
+use jm_client::payer::{ApprovalTx, sign_approval, sign_payment, with_approval};
+use reqwest::StatusCode;
+use serde_json::{Value, json};
+
+use crate::pay::{Backend, Shop, now};
+use crate::replay::charges;
+
+/// The approval transaction a client signs, as the reference clients build it.
+struct Approve {
+    to: Address,
+    spender: Address,
+    amount: U256,
+    nonce: u64,
+    gas: u64,
+    max_fee: u128,
+    tip: u128,
+}
+
+impl Approve {
+    /// What the reference clients sign: approve(Permit2, max) at the wallet's next nonce, 70000
+    /// gas, twice the base fee plus a tip.
+    async fn reference(shop: &Shop, from: Address) -> Approve {
+        let p = reader(shop);
+        let base = p
+            .get_block_by_number(alloy::eips::BlockNumberOrTag::Latest)
+            .await
+            .unwrap()
+            .unwrap()
+            .header
+            .base_fee_per_gas
+            .unwrap_or(1_000_000_000) as u128;
+        Approve {
+            to: shop.chain.devnet.contracts.usdg,
+            spender: canonical::PERMIT2,
+            amount: U256::MAX,
+            nonce: p.get_transaction_count(from).pending().await.unwrap(),
+            gas: 70_000,
+            max_fee: base * 2 + 1_000_000_000,
+            tip: 1_000_000_000,
+        }
+    }
+
+    /// The extension's `info`, signed by `by` and claiming to come from `from`.
+    fn info(&self, by: &PrivateKeySigner, from: Address) -> Value {
+        let mut input = APPROVE_SELECTOR.to_vec();
+        input.extend_from_slice(self.spender.into_word().as_slice());
+        input.extend_from_slice(&self.amount.to_be_bytes::<32>());
+        let mut tx = TxEip1559 {
+            chain_id: 4663,
+            nonce: self.nonce,
+            gas_limit: self.gas,
+            max_fee_per_gas: self.max_fee,
+            max_priority_fee_per_gas: self.tip,
+            to: TxKind::Call(self.to),
+            value: U256::ZERO,
+            access_list: Default::default(),
+            input: Bytes::from(input),
+        };
+        let sig = by.sign_transaction_sync(&mut tx).unwrap();
+        let raw = TxEnvelope::from(tx.into_signed(sig)).encoded_2718();
+        json!({
+            "description": gas_sponsoring::declare()["info"]["description"],
+            "from": from.to_checksum(None),
+            "asset": self.to.to_checksum(None),
+            "spender": self.spender.to_checksum(None),
+            "amount": self.amount.to_string(),
+            "signedTransaction": alloy::hex::encode_prefixed(raw),
+            "version": "1",
+        })
+    }
+}
+
+fn reader(shop: &Shop) -> DynProvider {
+    shop.chain.provider(shop.chain.account("deployer", 0))
+}
+
+pub(crate) async fn eth(shop: &Shop, who: Address) -> U256 {
+    reader(shop).get_balance(who).await.unwrap()
+}
+
+pub(crate) async fn allowance(shop: &Shop, who: Address) -> U256 {
+    IERC20::new(shop.chain.devnet.contracts.usdg, reader(shop))
+        .allowance(who, canonical::PERMIT2)
+        .call()
+        .await
+        .unwrap()
+}
+
+fn sponsor(shop: &Shop) -> Address {
+    shop.chain.account("relayer", 0).address
+}
+
+/// The whole price's offer and a permit for it from `w`.
+async fn payment(
+    shop: &Shop,
+    journal_id: i64,
+    w: &PrivateKeySigner,
+) -> (PaymentRequired, PaymentPayload) {
+    let offer = shop.offer("pay/burn", journal_id).await;
+    let p = sign_payment(&offer.accepts[0], None, w, now()).unwrap();
+    (offer, p)
+}
+
+async fn scrape(shop: &Shop) -> String {
+    let base = shop
+        .app
+        .metrics
+        .as_ref()
+        .expect("the metrics listener is on");
+    reqwest::get(format!("{base}/metrics"))
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap()
+}
+
+#[actix_web::test]
+async fn a_wallet_with_only_usdg_buys_its_first_journal_through_a_sponsored_approval() {
+    let shop = Shop::open_with(|s| s.metrics.listen = "127.0.0.1:0".into()).await;
+    let (id, _, price) = shop.swarm_journal().await;
+    let w = shop
+        .chain
+        .devnet
+        .usdg_only_buyer(price as u64 * 2)
+        .await
+        .unwrap();
+    assert_eq!(eth(&shop, w.address()).await, U256::ZERO);
+    assert_eq!(allowance(&shop, w.address()).await, U256::ZERO);
+
+    let (offer, p) = payment(&shop, id, &w).await;
+    let declared = &offer.extensions.as_ref().unwrap()[gas_sponsoring::KEY];
+    assert_eq!(
+        *declared,
+        gas_sponsoring::declare(),
+        "the challenge declares it"
+    );
+
+    let a = Approve::reference(&shop, w.address()).await;
+    let most = U256::from(a.gas) * U256::from(a.max_fee);
+    let sponsor_before = eth(&shop, sponsor(&shop)).await;
+    // Signed by the client crate, as `jm` would.
+    let info = sign_approval(
+        &w,
+        shop.chain.devnet.contracts.usdg,
+        ApprovalTx {
+            chain_id: 4663,
+            nonce: a.nonce,
+            gas: a.gas,
+            max_fee_per_gas: a.max_fee,
+            max_priority_fee_per_gas: a.tip,
+        },
+    )
+    .unwrap();
+    let (status, body, headers) = shop
+        .raw_pay("pay/burn", id, Some(&with_approval(p, info)))
+        .await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    assert!(body["body"].as_str().unwrap().starts_with("## "), "{body}");
+    assert!(headers.contains_key("payment-response"));
+
+    // From the chain: one charge, the allowance is there, and the wallet was given no more
+    // than the approval's gas could cost (what is left of it is dust).
+    assert_eq!(
+        charges(&shop, w.address()).await,
+        vec![(shop.buyback(), U256::from(price))]
+    );
+    assert_eq!(allowance(&shop, w.address()).await, U256::MAX);
+    let left = eth(&shop, w.address()).await;
+    assert!(left < most, "{left} wei left of at most {most}");
+    assert_eq!(
+        reader(&shop)
+            .get_transaction_count(w.address())
+            .await
+            .unwrap(),
+        1,
+        "the wallet sent its approval, and nothing else"
+    );
+    let spent = sponsor_before - eth(&shop, sponsor(&shop)).await;
+    assert!(spent >= most, "the sponsor funded the gas: {spent}");
+
+    let m = scrape(&shop).await;
+    assert!(
+        m.contains("jm_gas_sponsorships{outcome=\"settled\"} 1"),
+        "{m}"
+    );
+    assert!(
+        m.contains("jm_gas_sponsorships{outcome=\"unsettled\"} 0"),
+        "{m}"
+    );
+    assert!(m.contains(&format!("jm_gas_sponsored_wei {most}")), "{m}");
+
+    // The second purchase needs no sponsoring, and offering one anyway is refused.
+    let j2 = shop.swarm_journals().await.remove(1);
+    let (_, p2) = payment(&shop, j2.journal_id, &w).await;
+    let again = Approve {
+        nonce: 1,
+        ..Approve::reference(&shop, w.address()).await
+    };
+    let (status, body, _) = shop
+        .raw_pay(
+            "pay/burn",
+            j2.journal_id,
+            Some(&with_approval(p2, again.info(&w, w.address()))),
+        )
+        .await;
+    assert_eq!(status, StatusCode::PAYMENT_REQUIRED, "{body}");
+    assert!(
+        body["error"]
+            .as_str()
+            .unwrap()
+            .contains("approved Permit2 already"),
+        "{body}"
+    );
+    assert_eq!(charges(&shop, w.address()).await.len(), 1, "nothing moved");
+}
+
+#[actix_web::test]
+async fn bad_sponsored_approvals_are_refused_and_nothing_moves() {
+    let shop = Shop::open().await;
+    let (id, _, price) = shop.swarm_journal().await;
+    let w = shop
+        .chain
+        .devnet
+        .usdg_only_buyer(price as u64)
+        .await
+        .unwrap();
+    let other = PrivateKeySigner::random();
+    let sponsor_before = eth(&shop, sponsor(&shop)).await;
+
+    type Case = (&'static str, fn(&mut Approve), bool, &'static str);
+    let cases: [Case; 7] = [
+        (
+            "another token",
+            |a| a.to = Address::repeat_byte(0x77),
+            false,
+            "not the token paid with",
+        ),
+        (
+            "another spender",
+            |a| a.spender = canonical::X402_PERMIT2_PROXY,
+            false,
+            "must be Permit2",
+        ),
+        ("absurd gas", |a| a.gas = 30_000_000, false, "gas limit"),
+        (
+            "absurd fee",
+            |a| a.max_fee = 10u128.pow(15),
+            false,
+            "max fee per gas",
+        ),
+        (
+            "too little",
+            |a| a.amount = U256::from(1),
+            false,
+            "less than",
+        ),
+        ("a later nonce", |a| a.nonce = 3, false, "nonce"),
+        ("another wallet's signature", |_| {}, true, "signed by"),
+    ];
+    for (what, change, foreign, says) in cases {
+        let (_, p) = payment(&shop, id, &w).await;
+        let mut a = Approve::reference(&shop, w.address()).await;
+        change(&mut a);
+        let signer = if foreign { &other } else { &w };
+        let (status, body, _) = shop
+            .raw_pay(
+                "pay/burn",
+                id,
+                Some(&with_approval(p, a.info(signer, w.address()))),
+            )
+            .await;
+        assert_eq!(status, StatusCode::PAYMENT_REQUIRED, "{what}: {body}");
+        let error = body["error"].as_str().unwrap();
+        assert!(error.contains(says), "{what}: {error}");
+    }
+
+    // A wallet that approved Permit2 already is not sponsored.
+    let approved = shop.chain.devnet.funded_buyer(price as u64).await.unwrap();
+    let (_, p) = payment(&shop, id, &approved).await;
+    let a = Approve::reference(&shop, approved.address()).await;
+    let (status, body, _) = shop
+        .raw_pay(
+            "pay/burn",
+            id,
+            Some(&with_approval(p, a.info(&approved, approved.address()))),
+        )
+        .await;
+    assert_eq!(status, StatusCode::PAYMENT_REQUIRED, "{body}");
+    assert!(
+        body["error"]
+            .as_str()
+            .unwrap()
+            .contains("approved Permit2 already"),
+        "{body}"
+    );
+
+    // Nothing moved: no charge, no gas sent, no approval, the sponsor untouched.
+    assert!(charges(&shop, w.address()).await.is_empty());
+    assert!(charges(&shop, approved.address()).await.is_empty());
+    assert_eq!(eth(&shop, w.address()).await, U256::ZERO);
+    assert_eq!(allowance(&shop, w.address()).await, U256::ZERO);
+    assert_eq!(
+        reader(&shop)
+            .get_transaction_count(w.address())
+            .await
+            .unwrap(),
+        0
+    );
+    assert_eq!(eth(&shop, sponsor(&shop)).await, sponsor_before);
+}
+
+#[actix_web::test]
+async fn the_sponsoring_budget_is_kept_per_wallet() {
+    let shop = Shop::open_with(|s| s.payments.sponsor.per_wallet_wei = 1_000).await;
+    let (id, _, price) = shop.swarm_journal().await;
+    let w = shop
+        .chain
+        .devnet
+        .usdg_only_buyer(price as u64)
+        .await
+        .unwrap();
+    let sponsor_before = eth(&shop, sponsor(&shop)).await;
+    let (_, p) = payment(&shop, id, &w).await;
+    let a = Approve::reference(&shop, w.address()).await;
+    let (status, body, _) = shop
+        .raw_pay(
+            "pay/burn",
+            id,
+            Some(&with_approval(p, a.info(&w, w.address()))),
+        )
+        .await;
+    assert_eq!(status, StatusCode::PAYMENT_REQUIRED, "{body}");
+    assert!(
+        body["error"].as_str().unwrap().contains("used up"),
+        "{body}"
+    );
+    assert_eq!(eth(&shop, w.address()).await, U256::ZERO);
+    assert_eq!(eth(&shop, sponsor(&shop)).await, sponsor_before);
+    assert!(charges(&shop, w.address()).await.is_empty());
+}
+
+#[actix_web::test]
+async fn an_outside_facilitator_that_does_not_list_it_gets_no_declaration() {
+    let shop = Shop::open_on(Backend::Http).await;
+    let (id, _, _) = shop.swarm_journal().await;
+    let offer = shop.offer("pay/burn", id).await;
+    let ext = offer.extensions.unwrap();
+    assert!(ext.get("payment-identifier").is_some());
+    assert!(ext.get(gas_sponsoring::KEY).is_none(), "{ext}");
+}
+
+/// A crash after the sponsored approval is mined and before the settle is sent: the restarted
+/// instance settles the payment (the allowance is there now), once, and the buyer's retry of
+/// the same payment gets the text.
+#[actix_web::test]
+async fn a_crash_after_the_approval_is_settled_by_the_restarted_instance() {
+    use journal_market_actors::settlement::FaultPoint;
+    let shop = Shop::open_with(|s| {
+        s.payments.fault = FaultPoint::AfterApproval;
+        s.payments.lease_secs = 120;
+        s.payments.instance_id = "node-s".into();
+    })
+    .await;
+    let (id, _, price) = shop.swarm_journal().await;
+    let w = shop
+        .chain
+        .devnet
+        .usdg_only_buyer(price as u64)
+        .await
+        .unwrap();
+    let (_, p) = payment(&shop, id, &w).await;
+    let a = Approve::reference(&shop, w.address()).await;
+    // Sent with a payment-identifier: a retry of it is the buyer's way back to the answer.
+    let p = jm_client::payer::with_payment_id(p, &jm_client::payer::new_payment_id().unwrap());
+    let paid = with_approval(p, a.info(&w, w.address()));
+    let (status, body, _) = shop.raw_pay("pay/burn", id, Some(&paid)).await;
+    assert!(status.is_server_error(), "{status} {body}");
+    assert_eq!(allowance(&shop, w.address()).await, U256::MAX);
+    assert!(charges(&shop, w.address()).await.is_empty());
+    shop.app.kill();
+
+    let mut settings = shop.app.settings.clone();
+    settings.payments.fault = FaultPoint::None;
+    let restarted = crate::helpers::TestApp::start_on(settings, shop.app.db.clone()).await;
+    let started = std::time::Instant::now();
+    while charges(&shop, w.address()).await.is_empty() {
+        assert!(
+            started.elapsed() < std::time::Duration::from_secs(15),
+            "not settled after the restart"
+        );
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    }
+    // The row settles right after the chain's transfer: until then the retry hears 409.
+    // The retry carries the first request's payment-identifier.
+    let c = jm_client::Client::new(restarted.base.clone()).unwrap();
+    let mut status = StatusCode::CONFLICT;
+    while status == StatusCode::CONFLICT && started.elapsed() < std::time::Duration::from_secs(20) {
+        status = c
+            .pay_request("pay/burn", id, Some(&paid))
+            .await
+            .unwrap()
+            .status();
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    }
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(
+        charges(&shop, w.address()).await,
+        vec![(shop.buyback(), U256::from(price))],
+        "one charge"
+    );
+}
+
+/// An approval the sponsor paid for whose payment never settles (here: the permit's deadline
+/// passes on the chain while the instance is down) is counted as unsettled.
+#[actix_web::test]
+async fn a_sponsored_approval_no_settle_followed_is_counted() {
+    use journal_market_actors::settlement::FaultPoint;
+    let shop = Shop::open_with(|s| {
+        s.payments.fault = FaultPoint::AfterApproval;
+        s.payments.instance_id = "node-u".into();
+        s.metrics.listen = "127.0.0.1:0".into();
+    })
+    .await;
+    let (id, _, price) = shop.swarm_journal().await;
+    let w = shop
+        .chain
+        .devnet
+        .usdg_only_buyer(price as u64)
+        .await
+        .unwrap();
+    let (_, p) = payment(&shop, id, &w).await;
+    let a = Approve::reference(&shop, w.address()).await;
+    let (status, _, _) = shop
+        .raw_pay(
+            "pay/burn",
+            id,
+            Some(&with_approval(p, a.info(&w, w.address()))),
+        )
+        .await;
+    assert!(status.is_server_error());
+    assert_eq!(allowance(&shop, w.address()).await, U256::MAX);
+    shop.app.kill();
+    // The permit's deadline passes on the chain.
+    let chain = reader(&shop);
+    chain
+        .raw_request::<_, Value>("evm_increaseTime".into(), (3_600,))
+        .await
+        .unwrap();
+    chain
+        .raw_request::<_, Value>("evm_mine".into(), ())
+        .await
+        .unwrap();
+
+    let mut settings = shop.app.settings.clone();
+    settings.payments.fault = FaultPoint::None;
+    let restarted = crate::helpers::TestApp::start_on(settings, shop.app.db.clone()).await;
+    let base = restarted.metrics.clone().unwrap();
+    let started = std::time::Instant::now();
+    loop {
+        let m = reqwest::get(format!("{base}/metrics"))
+            .await
+            .unwrap()
+            .text()
+            .await
+            .unwrap();
+        if m.contains("jm_gas_sponsorships{outcome=\"unsettled\"} 1") {
+            break;
+        }
+        assert!(
+            started.elapsed() < std::time::Duration::from_secs(20),
+            "not counted: {m}"
+        );
+        tokio::time::sleep(std::time::Duration::from_millis(200)).await;
+    }
+    assert!(
+        charges(&shop, w.address()).await.is_empty(),
+        "never charged"
+    );
+}
