@@ -176,3 +176,39 @@ async fn proofs_that_do_not_hold_are_refused_and_move_nothing() {
     assert_eq!(charges(&shop, buyer.address).await.len(), 1);
     assert!(charges(&shop, shop.buyer(2).address).await.is_empty());
 }
+
+/// Proofs verified at the same moment have their nonces written together: the same proof sent
+/// twelve times at once opens the journal once, and different proofs sent at once each open it.
+#[actix_web::test]
+async fn a_proof_sent_many_times_at_once_is_used_once() {
+    let shop = Shop::open().await;
+    let (id, slug, _) = shop.swarm_journal().await;
+    let signer = shop.buyer(0).signer().unwrap();
+    shop.client().buy(&slug, &signer).await.unwrap();
+
+    let c = shop.client().challenge(id).await.unwrap();
+    let header = proof_header(&c, &signer).unwrap();
+    let same = futures::future::join_all((0..12).map(|_| read_with(&shop, id, &header))).await;
+    let opened = same.iter().filter(|r| r.0 == StatusCode::OK).count();
+    assert_eq!(
+        opened,
+        1,
+        "{:?}",
+        same.iter().map(|r| r.0).collect::<Vec<_>>()
+    );
+    for (s, b, cookie, _) in same.iter().filter(|r| r.0 != StatusCode::OK) {
+        refused(*s, b, *cookie, "used");
+    }
+
+    let mut headers = Vec::new();
+    for _ in 0..8 {
+        let c = shop.client().challenge(id).await.unwrap();
+        headers.push(proof_header(&c, &signer).unwrap());
+    }
+    let each = futures::future::join_all(headers.iter().map(|h| read_with(&shop, id, h))).await;
+    assert!(
+        each.iter().all(|r| r.0 == StatusCode::OK),
+        "{:?}",
+        each.iter().map(|r| r.0).collect::<Vec<_>>()
+    );
+}

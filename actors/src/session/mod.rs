@@ -8,6 +8,7 @@
 
 pub mod siwe;
 pub mod store;
+pub mod used_nonces;
 
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -27,6 +28,7 @@ use crate::handle::{ActorHandle, CallError};
 use crate::health::HealthRegistry;
 use crate::supervise::{self, Stop};
 use store::NonceProblem;
+use used_nonces::{UsedNonce, UsedNonces};
 
 const NAME: &str = "session";
 /// How often the actor's own timer shows it runs.
@@ -114,6 +116,8 @@ struct Cached {
 }
 
 struct Inner {
+    /// SIGN-IN-WITH-X nonces, written in groups.
+    used: UsedNonces,
     db: DatabaseConnection,
     settings: SessionSettings,
     clock: SharedClock,
@@ -230,7 +234,17 @@ impl Inner {
         let sig = signature::parse_hex(&p.signature).map_err(AuthError::BadSignature)?;
         self.check_signature(address, &message, &sig).await?;
         let nonce = format!("{SIWX_NONCE_PREFIX}{}", p.nonce);
-        if !store::use_once(&self.db, &nonce, &lower(&address), &message, until, now).await? {
+        let fresh = self
+            .used
+            .use_once(UsedNonce {
+                nonce,
+                address: lower(&address),
+                message,
+                expires_at: until,
+                now,
+            })
+            .await?;
+        if !fresh {
             return Err(AuthError::ProofReplayed);
         }
         Ok(address)
@@ -491,6 +505,7 @@ impl SessionHandle {
             settings.max_chain_checks.max(1),
         ));
         let inner = Arc::new(Inner {
+            used: UsedNonces::start(db.clone()),
             db,
             settings,
             clock,

@@ -3,7 +3,7 @@
 use chrono::{DateTime, Utc};
 use journal_market_entity::{nonces, sessions};
 use sea_orm::ExprTrait;
-use sea_orm::sea_query::{Expr, OnConflict};
+use sea_orm::sea_query::Expr;
 use sea_orm::{
     ActiveValue::Set, ColumnTrait, ConnectionTrait, DatabaseConnection, DbErr, EntityTrait,
     QueryFilter,
@@ -38,34 +38,6 @@ pub async fn insert_nonce(
     .exec_without_returning(db)
     .await
     .map(|_| ())
-}
-
-/// Records a nonce as used now, with one insert: `false` when it was used before (on any
-/// instance). The row is kept until `expires_at`, then purged with the others.
-pub async fn use_once(
-    db: &DatabaseConnection,
-    nonce: &str,
-    address: &str,
-    message: &str,
-    expires_at: DateTime<Utc>,
-    now: DateTime<Utc>,
-) -> Result<bool, DbErr> {
-    let inserted = nonces::Entity::insert(nonces::ActiveModel {
-        nonce: Set(nonce.to_string()),
-        address: Set(address.to_string()),
-        message: Set(message.to_string()),
-        expires_at: Set(expires_at),
-        used_at: Set(Some(now)),
-        failures: Set(0),
-    })
-    .on_conflict(
-        OnConflict::column(nonces::Column::Nonce)
-            .do_nothing()
-            .to_owned(),
-    )
-    .exec_without_returning(db)
-    .await?;
-    Ok(inserted == 1)
 }
 
 /// The message issued for `nonce`, or why it cannot be used now; `max_failures` failed
