@@ -85,7 +85,7 @@ fn busy_pause(tries: u32) -> Duration {
 }
 
 /// The file path of a `sqlite://` URL, if it names a file.
-fn sqlite_path(url: &str) -> Option<&str> {
+pub fn sqlite_path(url: &str) -> Option<&str> {
     let rest = url
         .strip_prefix("sqlite://")
         .or_else(|| url.strip_prefix("sqlite:"))?;
@@ -112,6 +112,11 @@ pub async fn ping(db: &DatabaseConnection) -> Result<(), DbErr> {
 }
 
 pub use journal_market_actors::db::begin_write;
+
+/// Drops every table and migrates again: an empty database (the devnet's fresh start).
+pub async fn reset(db: &DatabaseConnection) -> Result<(), DbErr> {
+    Migrator::fresh(db).await
+}
 
 #[cfg(test)]
 mod tests {

@@ -6,6 +6,7 @@ pub mod chain;
 pub mod compress;
 pub mod config;
 pub mod db;
+pub mod devnet;
 pub mod domain;
 pub mod error;
 pub mod facilitator_server;

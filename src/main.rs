@@ -52,6 +52,9 @@ enum Command {
         /// Only run the chain, without the HTTP service.
         #[arg(long)]
         no_serve: bool,
+        /// Start over: a new chain and an emptied database, even when the last run's agree.
+        #[arg(long)]
+        fresh: bool,
     },
 }
 
@@ -94,7 +97,8 @@ async fn run(command: Command, settings: Settings) -> anyhow::Result<()> {
             anvil_port,
             out,
             no_serve,
-        } => devnet(settings, anvil_port, &out, no_serve).await?,
+            fresh,
+        } => devnet(settings, anvil_port, &out, no_serve, fresh).await?,
         Command::Facilitator { listen } => facilitator(settings, &listen).await?,
         Command::Migrate => {
             let conn = db::connect(&settings.database).await?;
@@ -118,15 +122,14 @@ async fn devnet(
     port: u16,
     out: &std::path::Path,
     no_serve: bool,
+    fresh: bool,
 ) -> anyhow::Result<()> {
-    let anvil = jm_chain::anvil::spawn(Some(port), settings.chain.chain_id).await?;
-    let devnet = jm_chain::devnet::deploy(&anvil.url).await?;
-    if let Some(dir) = out.parent() {
-        std::fs::create_dir_all(dir)?;
-    }
-    std::fs::write(out, serde_json::to_string_pretty(&devnet)? + "\n")
-        .map_err(|e| anyhow::anyhow!("cannot write {}: {e}", out.display()))?;
-    tracing::info!(rpc = %anvil.url, file = %out.display(), "devnet deployed");
+    let journal_market::devnet::Started {
+        anvil,
+        devnet,
+        resumed,
+    } = journal_market::devnet::start(&settings, port, out, fresh).await?;
+    tracing::info!(rpc = %anvil.url, file = %out.display(), resumed, "devnet ready");
     if no_serve {
         tokio::signal::ctrl_c().await?;
     } else {
@@ -137,28 +140,35 @@ async fn devnet(
         let api = format!("http://127.0.0.1:{}{prefix}", app.port());
         tracing::info!("serving on port {} against the devnet", app.port());
         let server = actix_web::rt::spawn(app.run_until_stopped());
-        // The demo's person-written journals go through the API as an author would publish.
-        let authors = devnet.accounts("author");
-        let mut first = None;
-        for spec in journal_market::seed::demo_person_journals()? {
-            let author = authors
-                .get(spec.author % authors.len().max(1))
-                .ok_or_else(|| anyhow::anyhow!("the devnet has no author account"))?
-                .signer()?;
-            let (_, slug) =
-                journal_market::seed::publish(&api, &devnet.rpc_url, &author, &spec).await?;
-            tracing::info!(%slug, "published a demo journal");
-            first.get_or_insert(slug);
+        if !resumed {
+            seed_demo(&api, &devnet).await?;
         }
-        // Swaps, a burn and votes, so the ledger and the vote counts are not empty.
-        jm_chain::devnet::market_activity(&devnet).await?;
-        if let Some(slug) = first {
-            journal_market::seed::votes(&api, &devnet, &slug).await?;
-        }
-        tracing::info!("the devnet's swaps, burn and votes are in");
         server.await??;
     }
-    anvil.stop().await;
+    // Ctrl-C reached anvil too; otherwise it is asked to save and stop now.
+    anvil.stop_saving(std::time::Duration::from_secs(10)).await;
+    Ok(())
+}
+
+/// The demo's person-written journals, published through the API as an author would, then
+/// swaps, a burn, purchases and votes, so the ledger and the vote counts are not empty.
+async fn seed_demo(api: &str, devnet: &jm_chain::devnet::Devnet) -> anyhow::Result<()> {
+    let authors = devnet.accounts("author");
+    let mut first = None;
+    for spec in journal_market::seed::demo_person_journals()? {
+        let author = authors
+            .get(spec.author % authors.len().max(1))
+            .ok_or_else(|| anyhow::anyhow!("the devnet has no author account"))?
+            .signer()?;
+        let (_, slug) = journal_market::seed::publish(api, &devnet.rpc_url, &author, &spec).await?;
+        tracing::info!(%slug, "published a demo journal");
+        first.get_or_insert(slug);
+    }
+    jm_chain::devnet::market_activity(devnet).await?;
+    if let Some(slug) = first {
+        journal_market::seed::votes(api, devnet, &slug).await?;
+    }
+    tracing::info!("the devnet's swaps, burn and votes are in");
     Ok(())
 }
 

@@ -15,11 +15,29 @@ pub struct Anvil {
 }
 
 impl Anvil {
-    /// Stops the node (also done on drop).
+    /// Stops the node (also done on drop, without saving).
     pub async fn stop(mut self) {
         let _ = self.child.kill().await;
     }
+
+    /// Stops the node as Ctrl-C would, so one started with a state file saves it on the way
+    /// out; killed if it has not exited after `wait`.
+    pub async fn stop_saving(mut self, wait: Duration) {
+        if let Some(pid) = self.child.id().and_then(|p| i32::try_from(p).ok()) {
+            // SAFETY: kill(2) on our own child's pid; no memory is involved.
+            unsafe {
+                libc::kill(pid, libc::SIGINT);
+            }
+            if tokio::time::timeout(wait, self.child.wait()).await.is_ok() {
+                return;
+            }
+        }
+        let _ = self.child.kill().await;
+    }
 }
+
+/// How often a node with a state file saves it: a kill loses at most this much of the chain.
+pub const STATE_INTERVAL_SECS: u64 = 5;
 
 impl Drop for Anvil {
     fn drop(&mut self) {
@@ -79,6 +97,17 @@ pub const DEV_CHAIN_ARGS: [&str; 8] = [
 
 /// Starts anvil on `port` (a free one when `None`) and waits until it answers.
 pub async fn spawn(port: Option<u16>, chain_id: u64) -> anyhow::Result<Anvil> {
+    spawn_with_state(port, chain_id, None).await
+}
+
+/// As [`spawn`]; with `state`, the chain is loaded from that file when it exists and saved to
+/// it every [`STATE_INTERVAL_SECS`] and on a clean stop ([`Anvil::stop_saving`], or when this
+/// process dies: the node is sent SIGINT then, so it saves and exits instead of living on).
+pub async fn spawn_with_state(
+    port: Option<u16>,
+    chain_id: u64,
+    state: Option<&Path>,
+) -> anyhow::Result<Anvil> {
     let port = match port {
         // Another node on the port would answer the readiness check below, and the contracts
         // would go to it while this anvil exits.
@@ -89,10 +118,24 @@ pub async fn spawn(port: Option<u16>, chain_id: u64) -> anyhow::Result<Anvil> {
         None => free_port()?,
     };
     let bin = binary();
-    let child = Command::new(&bin)
-        .args(["--host", "127.0.0.1", "--port", &port.to_string()])
+    let mut cmd = Command::new(&bin);
+    cmd.args(["--host", "127.0.0.1", "--port", &port.to_string()])
         .args(["--chain-id", &chain_id.to_string()])
-        .args(DEV_CHAIN_ARGS)
+        .args(DEV_CHAIN_ARGS);
+    if let Some(state) = state {
+        cmd.arg("--state")
+            .arg(state)
+            .args(["--state-interval", &STATE_INTERVAL_SECS.to_string()]);
+        #[cfg(target_os = "linux")]
+        // SAFETY: prctl(2) only, between fork and exec: async-signal-safe, touches no memory.
+        unsafe {
+            cmd.pre_exec(|| {
+                libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGINT);
+                Ok(())
+            });
+        }
+    }
+    let child = cmd
         .stdout(Stdio::null())
         .stderr(Stdio::null())
         .kill_on_drop(true)

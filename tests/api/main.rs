@@ -10,6 +10,7 @@ mod archive;
 mod auth;
 mod contracts;
 mod devchain;
+mod devnet_run;
 mod edge;
 mod facilitator;
 mod faultproxy;
