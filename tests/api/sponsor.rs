@@ -492,3 +492,39 @@ async fn a_sponsored_approval_no_settle_followed_is_counted() {
         "never charged"
     );
 }
+
+/// Several first purchases without gas at once: each is sponsored and settled (the budget
+/// sums and the new row are written under one write lock), one charge each.
+#[actix_web::test]
+async fn first_purchases_at_once_are_each_sponsored() {
+    let shop = Shop::open().await;
+    let (id, _, price) = shop.swarm_journal().await;
+    let mut buyers = Vec::new();
+    for _ in 0..6 {
+        let w = shop
+            .chain
+            .devnet
+            .usdg_only_buyer(price as u64)
+            .await
+            .unwrap();
+        let (_, p) = payment(&shop, id, &w).await;
+        let a = Approve::reference(&shop, w.address()).await;
+        let paid = with_approval(p, a.info(&w, w.address()));
+        buyers.push((w, paid));
+    }
+    let answers = futures::future::join_all(
+        buyers
+            .iter()
+            .map(|(_, paid)| shop.raw_pay("pay/burn", id, Some(paid))),
+    )
+    .await;
+    for (status, body, _) in &answers {
+        assert_eq!(*status, StatusCode::OK, "{body}");
+    }
+    for (w, _) in &buyers {
+        assert_eq!(
+            charges(&shop, w.address()).await,
+            vec![(shop.buyback(), U256::from(price))]
+        );
+    }
+}

@@ -8,7 +8,7 @@ use journal_market_entity::{payments, sponsorships};
 use sea_orm::sea_query::Expr;
 use sea_orm::{
     ActiveValue::Set, ColumnTrait, ConnectionTrait, DatabaseConnection, DbErr, EntityTrait,
-    QueryFilter, QuerySelect, TransactionTrait,
+    QueryFilter, QuerySelect,
 };
 
 pub const SENDING: &str = "sending";
@@ -105,7 +105,9 @@ pub async fn reserve(
 ) -> Result<Result<i32, String>, DbErr> {
     let funded_wei = i64::try_from(n.funded_wei)
         .map_err(|_| DbErr::Custom("the gas funding does not fit a BIGINT".into()))?;
-    let txn = db.begin().await?;
+    // IMMEDIATE on SQLite: the sums and the insert under one write lock (a deferred
+    // transaction that reads first fails with SQLITE_BUSY when another writer is in between).
+    let txn = crate::db::begin_write(db).await?;
     if let Err(why) = within_budget(spent(&txn, n.wallet, n.now).await?, n.funded_wei, s) {
         txn.rollback().await?;
         return Ok(Err(why));
