@@ -421,10 +421,6 @@ struct Verify {
 }
 
 #[derive(Message)]
-#[rtype(result = "Result<Address, AuthError>")]
-struct VerifySiwx(siwx::Proof);
-
-#[derive(Message)]
 #[rtype(result = "Result<(), AuthError>")]
 struct Logout(String);
 
@@ -449,14 +445,6 @@ impl Handler<Verify> for SessionActor {
         self.guarded(ctx, async move {
             inner.verify(m.address, m.nonce, m.signature).await
         })
-    }
-}
-
-impl Handler<VerifySiwx> for SessionActor {
-    type Result = ResponseFuture<Result<Address, AuthError>>;
-    fn handle(&mut self, m: VerifySiwx, ctx: &mut Self::Context) -> Self::Result {
-        let inner = self.inner.clone();
-        self.guarded(ctx, async move { inner.verify_siwx(m.0).await })
     }
 }
 
@@ -568,7 +556,13 @@ impl SessionHandle {
     /// The wallet a `SIGN-IN-WITH-X` proof proves (with sign-in's limits: its in-flight
     /// limit and its budget of contract-wallet checks).
     pub async fn verify_siwx(&self, proof: siwx::Proof) -> Result<Address, AuthError> {
-        self.call(Op::Verify, VerifySiwx(proof)).await?
+        // Pure checks and a nonce in the shared table: no actor state is needed, so the
+        // signature check runs on the caller's worker thread instead of queueing on the
+        // actor's one thread (where re-reads were held to one core). Same in-flight limit.
+        let Ok(_slot) = self.ops[Op::Verify as usize].try_acquire() else {
+            return Err(AuthError::Busy);
+        };
+        self.inner.verify_siwx(proof).await
     }
 
     /// Opens a session for a wallet proven otherwise (a settled payment).
