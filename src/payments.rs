@@ -178,6 +178,8 @@ const MARKS: [&str; 3] = [NONCE_MARK, ISSUED_MARK, EXPIRES_MARK];
 /// serialized once, so a fresh challenge costs a copy and a base64 encoding.
 pub struct Template {
     body: Vec<u8>,
+    /// `body` in base64: a fill re-encodes only the few 3-byte groups that change.
+    header: String,
     /// Where the nonce, the issue time and the expiry start in `body`.
     at: [usize; 3],
 }
@@ -192,7 +194,8 @@ impl Template {
                 .ok_or_else(|| serde::de::Error::custom(format!("the mark {mark} is missing")))
         };
         let at = [find(NONCE_MARK)?, find(ISSUED_MARK)?, find(EXPIRES_MARK)?];
-        Ok(Template { body, at })
+        let header = base64::engine::general_purpose::STANDARD.encode(&body);
+        Ok(Template { body, header, at })
     }
 
     /// The body with `fresh` filled in, and its PAYMENT-REQUIRED header value.
@@ -204,16 +207,32 @@ impl Template {
             siwx::ts(&fresh.now),
             siwx::ts(&expires),
         ];
+        let mut header = self.header.clone();
         for ((at, mark), value) in self.at.iter().zip(MARKS).zip(values) {
             // Same lengths by construction (a year past 9999 would not fit: left as the mark).
             if value.len() == mark.len()
                 && let Some(dst) = body.get_mut(*at..*at + mark.len())
             {
                 dst.copy_from_slice(value.as_bytes());
+                splice_base64(&mut header, &body, *at, *at + mark.len());
             }
         }
-        let header = base64::engine::general_purpose::STANDARD.encode(&body);
         (body, header)
+    }
+}
+
+/// Re-encodes into `header` (the standard base64 of `body` before bytes `from..to` changed)
+/// the 3-byte groups holding those bytes: base64 maps each group to its own 4 characters.
+fn splice_base64(header: &mut String, body: &[u8], from: usize, to: usize) {
+    let first = from / 3;
+    let end = to.div_ceil(3).saturating_mul(3).min(body.len());
+    let Some(bytes) = body.get(first * 3..end) else {
+        return;
+    };
+    let chunk = base64::engine::general_purpose::STANDARD.encode(bytes);
+    if let Some(range) = Some(first * 4..first * 4 + chunk.len()).filter(|r| r.end <= header.len())
+    {
+        header.replace_range(range, &chunk);
     }
 }
 
@@ -345,6 +364,19 @@ mod tests {
         assert_eq!(info["uri"], "http://x/api/pay/burn");
         let (other, _) = tpl.fill(&Fresh::new(Utc::now()).unwrap());
         assert_ne!(other, body, "each answer has its own nonce");
+        // The spliced header is the body's whole encoding, whatever the marks' alignment.
+        for n in 0..40 {
+            let t = Terms {
+                resource_url: format!("http://x/api/journals/{}/text", "s".repeat(n)),
+                ..terms()
+            };
+            let tpl = Template::new(&t, "payment required").unwrap();
+            let (body, header) = tpl.fill(&Fresh::new(Utc::now()).unwrap());
+            assert_eq!(
+                header,
+                base64::engine::general_purpose::STANDARD.encode(&body)
+            );
+        }
     }
 
     #[test]
