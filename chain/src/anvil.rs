@@ -108,10 +108,18 @@ pub async fn spawn_with_state(
     chain_id: u64,
     state: Option<&Path>,
 ) -> anyhow::Result<Anvil> {
+    let taken = |p: u16| std::net::TcpListener::bind(("127.0.0.1", p)).is_err();
+    if let (Some(p), Some(_)) = (port, state) {
+        // The last run's node may still be saving its state (it was told when that run died).
+        let until = std::time::Instant::now() + Duration::from_secs(15);
+        while taken(p) && std::time::Instant::now() < until {
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+    }
     let port = match port {
         // Another node on the port would answer the readiness check below, and the contracts
         // would go to it while this anvil exits.
-        Some(p) if std::net::TcpListener::bind(("127.0.0.1", p)).is_err() => anyhow::bail!(
+        Some(p) if taken(p) => anyhow::bail!(
             "cannot start anvil: port {p} is in use (another node, or one still stopping)"
         ),
         Some(p) => p,

@@ -118,6 +118,23 @@ pub struct CountingUpstream {
     pub methods: Arc<Mutex<Vec<String>>>,
     /// Every body received, as sent.
     pub bodies: Arc<Mutex<Vec<String>>>,
+    /// Answers forged so far (`start_forging`).
+    pub forged: Arc<std::sync::atomic::AtomicUsize>,
+}
+
+/// The transaction hash of the log a forging upstream adds.
+pub const FORGED_TX: &str = "0x2222222222222222222222222222222222222222222222222222222222222222";
+
+/// An `eth_getLogs` answer with a log of another block added (as a provider answering from a
+/// fork would): a copy of its first log under another block hash and transaction.
+fn forge(answer: &[u8]) -> Option<Vec<u8>> {
+    let mut v: serde_json::Value = serde_json::from_slice(answer).ok()?;
+    let logs = v["result"].as_array_mut()?;
+    let mut extra = logs.first()?.clone();
+    extra["blockHash"] = serde_json::json!(format!("0x{}", "11".repeat(32)));
+    extra["transactionHash"] = serde_json::json!(FORGED_TX);
+    logs.push(extra);
+    serde_json::to_vec(&v).ok()
 }
 
 /// The blocks an `eth_getLogs` call asks for, when it names both ends by number.
@@ -134,6 +151,18 @@ impl CountingUpstream {
 
     /// As `start`, refusing `eth_getLogs` over more than `max_range` blocks as providers do.
     pub async fn start_limited(target: &str, max_range: u64) -> CountingUpstream {
+        Self::start_with(target, max_range, 0).await
+    }
+
+    /// As `start`, forging the first `times` answers to `eth_getLogs` by block hash that hold
+    /// logs: each gets a log of another block added.
+    pub async fn start_forging(target: &str, times: usize) -> CountingUpstream {
+        Self::start_with(target, u64::MAX, times).await
+    }
+
+    async fn start_with(target: &str, max_range: u64, forge_times: usize) -> CountingUpstream {
+        let forged: Arc<std::sync::atomic::AtomicUsize> = Arc::default();
+        let forged_count = forged.clone();
         let methods: Arc<Mutex<Vec<String>>> = Arc::default();
         let bodies: Arc<Mutex<Vec<String>>> = Arc::default();
         let seen = methods.clone();
@@ -145,7 +174,9 @@ impl CountingUpstream {
             let raw = raw.clone();
             let target = target.clone();
             let http = http.clone();
+            let forged_count = forged_count.clone();
             App::new().default_service(web::to(move |body: web::Bytes| {
+                let forged_count = forged_count.clone();
                 raw.lock()
                     .unwrap()
                     .push(String::from_utf8_lossy(&body).into_owned());
@@ -173,6 +204,10 @@ impl CountingUpstream {
                             seen.push(i["method"].as_str().unwrap_or("").to_string());
                         }
                     }
+                    let by_hash = serde_json::from_slice::<serde_json::Value>(&body)
+                        .is_ok_and(|v| {
+                            v["method"] == "eth_getLogs" && !v["params"][0]["blockHash"].is_null()
+                        });
                     let resp = http
                         .post(&target)
                         .header("content-type", "application/json")
@@ -180,9 +215,18 @@ impl CountingUpstream {
                         .send()
                         .await
                         .unwrap();
+                    let mut answer = resp.bytes().await.unwrap().to_vec();
+                    use std::sync::atomic::Ordering;
+                    if by_hash
+                        && forged_count.load(Ordering::SeqCst) < forge_times
+                        && let Some(f) = forge(&answer)
+                    {
+                        forged_count.fetch_add(1, Ordering::SeqCst);
+                        answer = f;
+                    }
                     HttpResponse::Ok()
                         .content_type("application/json")
-                        .body(resp.bytes().await.unwrap())
+                        .body(answer)
                 }
             }))
         })
@@ -195,6 +239,7 @@ impl CountingUpstream {
             url: format!("http://127.0.0.1:{port}"),
             methods,
             bodies,
+            forged,
         }
     }
 

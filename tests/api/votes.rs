@@ -472,3 +472,82 @@ async fn the_index_goes_on_from_its_cursor_on_another_instance() {
     // Each vote once: nothing was read twice into the table.
     assert_eq!(vote_events::Entity::find().count(&db).await.unwrap(), 2);
 }
+
+/// A provider that answers a block's logs from a fork (a log of another block in the
+/// answer): the indexer reads the blocks near the head as one chain of headers and each
+/// block's logs by its hash, so the forged answer is refused and read again; only canonical
+/// rows are stored.
+#[actix_web::test]
+async fn an_answer_from_a_fork_is_read_again_and_never_stored() {
+    use journal_market_entity::{token_transfers, vote_events};
+    use sea_orm::EntityTrait;
+    let shop = Shop::open_with(|s| s.indexer.enabled = false).await;
+    let (slug, token) = shop.bought(0).await;
+    let tx = shop.vote(shop.buyer(0), token, 1, "insightful").await;
+
+    // The only indexer reads through the forging provider, every block within its reorg
+    // distance (so each block's logs are asked for by hash).
+    let forging =
+        crate::devchain::CountingUpstream::start_forging(&shop.chain.devnet.rpc_url, 3).await;
+    let mut s = shop.app.settings.clone();
+    s.indexer.enabled = true;
+    s.indexer.poll_ms = 100;
+    s.indexer.reorg_depth = 100_000;
+    s.chain.rpc_urls = vec![journal_market::config::Secret::new(forging.url.clone())];
+    let indexer = crate::helpers::TestApp::start_on(s, shop.app.db.clone()).await;
+    shop.wait_votes(&slug, (1, 0)).await;
+    assert!(
+        forging.forged.load(std::sync::atomic::Ordering::SeqCst) >= 1,
+        "the provider forged an answer"
+    );
+    let db = indexer.db.connect().await;
+    let votes = vote_events::Entity::find().all(&db).await.unwrap();
+    assert_eq!(votes.len(), 1, "{votes:?}");
+    assert_eq!(votes[0].tx, tx);
+    let forged_tx = crate::devchain::FORGED_TX;
+    assert!(
+        token_transfers::Entity::find()
+            .all(&db)
+            .await
+            .unwrap()
+            .iter()
+            .all(|t| t.tx != forged_tx),
+        "no row of the forged log"
+    );
+}
+
+/// A vote reported through the API ahead of the index, whose transaction a reorg then drops:
+/// when the index reaches that height on the new chain, the reported vote goes.
+#[actix_web::test]
+async fn a_reported_vote_that_a_reorg_drops_is_removed() {
+    // No index yet: the report is the only record of the vote.
+    let shop = Shop::open_with(|s| s.indexer.enabled = false).await;
+    let (slug, token) = shop.bought(0).await;
+    let provider = shop.chain.provider(shop.buyer(0));
+    let snapshot: U256 = provider
+        .raw_request("evm_snapshot".into(), ())
+        .await
+        .unwrap();
+    let tx = shop.vote(shop.buyer(0), token, 1, "insightful").await;
+    let recorded = shop.client().record_vote(&tx).await.unwrap();
+    assert!(recorded.counted);
+    assert_eq!(shop.votes_of(&slug).await, (1, 0));
+
+    // The vote's block is orphaned; the chain grows past it without the vote.
+    let reverted: bool = provider
+        .raw_request("evm_revert".into(), (snapshot,))
+        .await
+        .unwrap();
+    assert!(reverted);
+    let _: serde_json::Value = provider
+        .raw_request("anvil_mine".into(), (U256::from(10),))
+        .await
+        .unwrap();
+    assert_eq!(shop.votes_of(&slug).await, (1, 0), "nothing has looked yet");
+    // The index starts and reads those blocks on the new chain.
+    let mut s = shop.app.settings.clone();
+    s.indexer.enabled = true;
+    s.indexer.poll_ms = 100;
+    let _indexer = crate::helpers::TestApp::start_on(s, shop.app.db.clone()).await;
+    shop.wait_votes(&slug, (0, 0)).await;
+}

@@ -4,6 +4,7 @@
 //! its cursor changed (a reorg). One instance indexes at a time (`leader`); every instance
 //! serves the reads.
 
+pub mod canonical;
 pub mod leader;
 pub mod ledger;
 pub mod rows;
@@ -377,27 +378,24 @@ impl Inner {
         if from > head {
             return Ok(false);
         }
+        // Blocks a reorg can still take back are read block by block, checked canonical;
+        // the final ones below them in adaptive ranges, never crossing into the others.
+        let last_final = head.saturating_sub(self.settings.reorg_depth + 1);
+        if from > last_final {
+            return self.step_near_head(st, from, head).await;
+        }
         let waited = std::time::Instant::now();
         let (fetched, ahead) = match st.ahead.take().filter(|a| a.next == from) {
             Some(mut a) => match a.recv().await {
                 Some(got) => (got?, Some(a)),
-                None => (self.fetch(from, head, st.size.clone()).await?, None),
+                None => (self.fetch(from, last_final, st.size.clone()).await?, None),
             },
-            None => (self.fetch(from, head, st.size.clone()).await?, None),
+            None => (self.fetch(from, last_final, st.size.clone()).await?, None),
         };
         let waited = waited.elapsed();
         st.size = fetched.size.clone();
         let end = fetched.end;
-        // Blocks deeper than a reorg reaches are final: their hash is not needed to find an
-        // ancestor, so catching up asks for none.
-        let end_hash = if head.saturating_sub(end) <= self.settings.reorg_depth {
-            self.hash_at(end).await?
-        } else {
-            None
-        };
-        // Catching up, the ranges ahead are read while this one is written. Only final ones:
-        // near the head each range is read after the one before it is stored and checked.
-        let last_final = head.saturating_sub(self.settings.reorg_depth + 1);
+        // Catching up, the ranges ahead are read while this one is written.
         st.ahead = match ahead {
             Some(a) => Some(a),
             None if end < last_final => {
@@ -406,20 +404,15 @@ impl Inner {
             None => None,
         };
         let written = std::time::Instant::now();
-        let now = self.clock.now();
-        let txn = crate::db::begin_write(&self.db).await?;
-        for log in fetched
-            .logs
-            .iter()
-            .filter(|l| l.address() == self.settings.reputation_registry)
-        {
-            if let Some(e) = votes::decode(log) {
-                store::apply_vote(&txn, &e, now).await?;
-            }
-        }
-        ledger::apply(&txn, &fetched.ledger, &fetched.times).await?;
-        store::set_cursor(&txn, end, end_hash.map(|h| format!("{h:#x}")), now).await?;
-        txn.commit().await?;
+        // Final blocks: their hash is not needed to find an ancestor, so none is kept.
+        self.store_range(
+            &fetched.logs,
+            &fetched.ledger,
+            &fetched.times,
+            (from, end),
+            None,
+        )
+        .await?;
         tracing::debug!(
             from,
             end,
@@ -428,11 +421,82 @@ impl Inner {
             written_ms = written.elapsed().as_secs_f64() * 1e3,
             "range stored"
         );
-        if let Some(h) = end_hash {
-            st.window.record(end, h);
-        }
         st.cursor = Some(end);
         Ok(end < head)
+    }
+
+    /// Blocks within reorg distance of the head: stored only as one canonical chain on the
+    /// block under the cursor (`canonical::read`); a chain that changed while it was read is
+    /// read again on the next tick, a cursor block no longer canonical is rolled back.
+    async fn step_near_head(
+        &self,
+        st: &mut State,
+        from: u64,
+        head: u64,
+    ) -> Result<bool, StepError> {
+        let parent = from.checked_sub(1).and_then(|p| st.window.get(p));
+        let to = head.min(from.saturating_add(self.settings.max_range.max(1) - 1));
+        let seg = match canonical::read(&self.chain, &self.filter(), from, to, parent).await? {
+            Ok(seg) => seg,
+            Err(canonical::Broken::Cursor) => {
+                self.roll_back(st, from - 1).await?;
+                return Ok(true);
+            }
+            Err(canonical::Broken::Changed(why)) => {
+                st.ahead = None;
+                tracing::info!(from, to, %why, "the chain changed while it was read; reading it again");
+                return Ok(false);
+            }
+        };
+        let ledger: Vec<ledger::LedgerEvent> = match &self.settings.ledger {
+            Some(a) => seg
+                .logs
+                .iter()
+                .filter_map(|l| ledger::decode(l, a))
+                .collect(),
+            None => Vec::new(),
+        };
+        self.store_range(
+            &seg.logs,
+            &ledger,
+            &seg.times,
+            (from, seg.end),
+            Some(seg.end_hash),
+        )
+        .await?;
+        st.window.record(seg.end, seg.end_hash);
+        st.cursor = Some(seg.end);
+        Ok(seg.end < head)
+    }
+
+    /// Stores a range's rows and the cursor at its end, in one transaction.
+    async fn store_range(
+        &self,
+        logs: &[Log],
+        ledger: &[ledger::LedgerEvent],
+        times: &HashMap<u64, u64>,
+        (from, end): (u64, u64),
+        end_hash: Option<B256>,
+    ) -> Result<(), StepError> {
+        let now = self.clock.now();
+        let txn = crate::db::begin_write(&self.db).await?;
+        let mut kept = BTreeSet::new();
+        for log in logs
+            .iter()
+            .filter(|l| l.address() == self.settings.reputation_registry)
+        {
+            if let Some(e) = votes::decode(log) {
+                store::apply_vote(&txn, &e, now).await?;
+            }
+            if let (Some(tx), Some(i)) = (log.transaction_hash, log.log_index) {
+                kept.insert((format!("{tx:#x}"), i32::try_from(i).unwrap_or(i32::MAX)));
+            }
+        }
+        store::drop_unconfirmed(&txn, from, end, &kept).await?;
+        ledger::apply(&txn, ledger, times).await?;
+        store::set_cursor(&txn, end, end_hash.map(|h| format!("{h:#x}")), now).await?;
+        txn.commit().await?;
+        Ok(())
     }
 
     /// The block under the cursor changed: back to the newest remembered block the chain still

@@ -215,6 +215,37 @@ pub async fn roll_back_above(db: &impl ConnectionTrait, block: u64) -> Result<()
     Ok(())
 }
 
+/// Removes the vote events of blocks `from..=to` that the canonical logs of those blocks
+/// (`kept`: transaction hash and log index) do not hold: votes reported through the API ahead
+/// of the index whose transaction a reorg dropped. Recomputes the votes it touched.
+pub async fn drop_unconfirmed(
+    db: &impl ConnectionTrait,
+    from: u64,
+    to: u64,
+    kept: &BTreeSet<(String, i32)>,
+) -> Result<(), DbErr> {
+    let in_range = vote_events::Entity::find()
+        .filter(vote_events::Column::Block.gte(from as i64))
+        .filter(vote_events::Column::Block.lte(to as i64))
+        .all(db)
+        .await?;
+    let mut touched = BTreeSet::new();
+    for e in in_range {
+        if kept.contains(&(e.tx.clone(), e.log_index)) {
+            continue;
+        }
+        tracing::warn!(tx = %e.tx, block = e.block, "a reported vote is not on the canonical chain; removed");
+        vote_events::Entity::delete_by_id((e.tx.clone(), e.log_index))
+            .exec(db)
+            .await?;
+        touched.insert((e.wallet, e.journal_id));
+    }
+    for (wallet, journal) in touched {
+        recompute(db, &wallet, journal).await?;
+    }
+    Ok(())
+}
+
 /// The last block indexed and its hash.
 pub async fn cursor(db: &impl ConnectionTrait) -> Result<Option<(u64, Option<String>)>, DbErr> {
     Ok(indexer_cursors::Entity::find_by_id(CURSOR)
