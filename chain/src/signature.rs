@@ -4,7 +4,6 @@
 use alloy::primitives::{Address, B256, Bytes, U256, b256, eip191_hash_message};
 use alloy::providers::Provider;
 use alloy::rpc::types::TransactionRequest;
-use alloy::signers::Signature;
 use alloy::sol_types::SolValue;
 
 use crate::artifacts;
@@ -64,14 +63,22 @@ pub fn recover(hash: &B256, sig: &[u8]) -> Result<Address, SignatureError> {
         1 | 28 => true,
         _ => return Err(SignatureError::BadV),
     };
-    let r = U256::from_be_slice(&sig[..32]);
     let s = U256::from_be_slice(&sig[32..64]);
     if s > HALF_N {
         return Err(SignatureError::HighS);
     }
-    Signature::new(r, s, parity)
-        .recover_address_from_prehash(hash)
-        .map_err(|_| SignatureError::WrongSigner)
+    // libsecp256k1: about five times faster than the pure-Rust curve here (a sign-in-with-x
+    // re-read is one recovery per request).
+    use secp256k1::ecdsa::{RecoverableSignature, RecoveryId};
+    static SECP: std::sync::LazyLock<secp256k1::Secp256k1<secp256k1::VerifyOnly>> =
+        std::sync::LazyLock::new(secp256k1::Secp256k1::verification_only);
+    let id = RecoveryId::try_from(i32::from(parity)).map_err(|_| SignatureError::BadV)?;
+    let key = RecoverableSignature::from_compact(&sig[..64], id)
+        .and_then(|rs| SECP.recover_ecdsa(&secp256k1::Message::from_digest(hash.0), &rs))
+        .map_err(|_| SignatureError::WrongSigner)?;
+    Ok(Address::from_raw_public_key(
+        &key.serialize_uncompressed()[1..],
+    ))
 }
 
 /// Checks `sig` over `hash` for `signer`, asking the chain only when it must: an ECDSA signature
