@@ -66,7 +66,8 @@ impl Shop {
 
     /// Waits until the journal's counts are `want` (the indexer's work).
     async fn wait_votes(&self, slug: &str, want: (i64, i64)) {
-        for _ in 0..200 {
+        // Up to 30 s: the whole suite shares two cores.
+        for _ in 0..600 {
             if self.votes_of(slug).await == want {
                 return;
             }
@@ -456,7 +457,7 @@ async fn the_index_goes_on_from_its_cursor_on_another_instance() {
         .unwrap();
     shop.vote(buyer, token, -1, "outdated").await;
     let mut votes = (0, 0);
-    for _ in 0..200 {
+    for _ in 0..600 {
         let v = other.client.journal(&slug).await.unwrap().item.votes;
         votes = (v.up, v.down);
         if votes == (1, 1) {
