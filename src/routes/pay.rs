@@ -234,6 +234,18 @@ async fn pay(
     }))
 }
 
+/// A header value of standard base64, without the byte-by-byte check `HeaderValue::from_str`
+/// makes: on a 5.5 KB challenge that check was an eighth of the service's time per 402.
+fn base64_header(b64: String) -> HeaderValue {
+    debug_assert!(
+        b64.bytes()
+            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'+' | b'/' | b'='))
+    );
+    // SAFETY: standard base64 is written in A–Z, a–z, 0–9, `+`, `/` and `=`, all visible
+    // ASCII, which is every byte a header value may hold.
+    unsafe { HeaderValue::from_maybe_shared_unchecked(web::Bytes::from(b64)) }
+}
+
 /// The plain challenge (no payment header yet), serialized once per journal, step and recipient.
 async fn challenge_response(
     state: &AppState,
@@ -257,7 +269,7 @@ async fn challenge_response(
     let fresh = Fresh::new(state.clock.now())
         .map_err(|_| ApiError::internal(anyhow::anyhow!("the random source failed")))?;
     let (body, header) = template.fill(&fresh);
-    let header = HeaderValue::from_str(&header).map_err(ApiError::internal)?;
+    let header = base64_header(header);
     Ok(HttpResponse::PaymentRequired()
         .insert_header((x402::HEADER_REQUIRED, header))
         .insert_header((actix_web::http::header::CACHE_CONTROL, "no-store"))
