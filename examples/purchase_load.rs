@@ -3,6 +3,9 @@
 //! purchases per second, p50 and p95 latency, and errors.
 //! `cargo run --release --example purchase_load -- http://127.0.0.1:18095/api data/devnet.json 16`
 
+#[path = "common/latency.rs"]
+mod common;
+
 use std::time::{Duration, Instant};
 
 use jm_chain::devnet::Devnet;
@@ -61,20 +64,6 @@ async fn main() -> anyhow::Result<()> {
         all.extend(l);
         errors += e;
     }
-    let elapsed = started.elapsed().as_secs_f64();
-    all.sort();
-    let pct = |p: f64| {
-        all.get(((all.len() as f64 * p) as usize).min(all.len().saturating_sub(1)))
-            .map(|d| d.as_secs_f64() * 1000.0)
-            .unwrap_or(0.0)
-    };
-    println!(
-        "{} {:.1} {:.1} {:.1} {}",
-        all.len(),
-        all.len() as f64 / elapsed,
-        pct(0.5),
-        pct(0.95),
-        errors
-    );
+    common::report(all, started.elapsed(), errors);
     Ok(())
 }

@@ -63,11 +63,7 @@ pub async fn start(
             }
         }
     }
-    match std::fs::remove_file(&state) {
-        Ok(()) => {}
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
-        Err(e) => anyhow::bail!("cannot remove {}: {e}", state.display()),
-    }
+    remove_if_there(&state)?;
     empty_database(settings).await?;
     let anvil = anvil::spawn_with_state(Some(port), chain_id, Some(&state)).await?;
     let devnet = jm_chain::devnet::deploy(&anvil.url).await?;
@@ -137,12 +133,7 @@ async fn agrees(settings: &Settings, devnet: &Devnet) -> Result<(), String> {
 async fn empty_database(settings: &Settings) -> anyhow::Result<()> {
     if let Some(path) = crate::db::sqlite_path(settings.database.url.expose()) {
         for suffix in ["", "-wal", "-shm", "-journal"] {
-            let f = format!("{path}{suffix}");
-            match std::fs::remove_file(&f) {
-                Ok(()) => {}
-                Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
-                Err(e) => anyhow::bail!("cannot remove {f}: {e}"),
-            }
+            remove_if_there(Path::new(&format!("{path}{suffix}")))?;
         }
         return Ok(());
     }
@@ -150,4 +141,12 @@ async fn empty_database(settings: &Settings) -> anyhow::Result<()> {
     crate::db::reset(&db).await?;
     db.close().await?;
     Ok(())
+}
+
+fn remove_if_there(f: &Path) -> anyhow::Result<()> {
+    match std::fs::remove_file(f) {
+        Ok(()) => Ok(()),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(()),
+        Err(e) => anyhow::bail!("cannot remove {}: {e}", f.display()),
+    }
 }

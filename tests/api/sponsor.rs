@@ -115,6 +115,26 @@ async fn payment(
     (offer, p)
 }
 
+/// A new wallet holding only `price` USDG, and its payment of journal `id` carrying the
+/// approval the reference clients sign (`map` may change the permit's payload first).
+async fn sponsored_buyer(
+    shop: &Shop,
+    id: i64,
+    price: i64,
+    map: impl FnOnce(PaymentPayload) -> PaymentPayload,
+) -> (PrivateKeySigner, PaymentPayload) {
+    let w = shop
+        .chain
+        .devnet
+        .usdg_only_buyer(price as u64)
+        .await
+        .unwrap();
+    let (_, p) = payment(shop, id, &w).await;
+    let a = Approve::reference(shop, w.address()).await;
+    let paid = with_approval(map(p), a.info(&w, w.address()));
+    (w, paid)
+}
+
 async fn scrape(shop: &Shop) -> String {
     let base = shop
         .app
@@ -328,22 +348,9 @@ async fn bad_sponsored_approvals_are_refused_and_nothing_moves() {
 async fn the_sponsoring_budget_is_kept_per_wallet() {
     let shop = Shop::open_with(|s| s.payments.sponsor.per_wallet_wei = 1_000).await;
     let (id, _, price) = shop.swarm_journal().await;
-    let w = shop
-        .chain
-        .devnet
-        .usdg_only_buyer(price as u64)
-        .await
-        .unwrap();
     let sponsor_before = eth(&shop, sponsor(&shop)).await;
-    let (_, p) = payment(&shop, id, &w).await;
-    let a = Approve::reference(&shop, w.address()).await;
-    let (status, body, _) = shop
-        .raw_pay(
-            "pay/burn",
-            id,
-            Some(&with_approval(p, a.info(&w, w.address()))),
-        )
-        .await;
+    let (w, paid) = sponsored_buyer(&shop, id, price, |p| p).await;
+    let (status, body, _) = shop.raw_pay("pay/burn", id, Some(&paid)).await;
     assert_eq!(status, StatusCode::PAYMENT_REQUIRED, "{body}");
     assert!(
         body["error"].as_str().unwrap().contains("used up"),
@@ -377,17 +384,11 @@ async fn a_crash_after_the_approval_is_settled_by_the_restarted_instance() {
     })
     .await;
     let (id, _, price) = shop.swarm_journal().await;
-    let w = shop
-        .chain
-        .devnet
-        .usdg_only_buyer(price as u64)
-        .await
-        .unwrap();
-    let (_, p) = payment(&shop, id, &w).await;
-    let a = Approve::reference(&shop, w.address()).await;
     // Sent with a payment-identifier: a retry of it is the buyer's way back to the answer.
-    let p = jm_client::payer::with_payment_id(p, &jm_client::payer::new_payment_id().unwrap());
-    let paid = with_approval(p, a.info(&w, w.address()));
+    let (w, paid) = sponsored_buyer(&shop, id, price, |p| {
+        jm_client::payer::with_payment_id(p, &jm_client::payer::new_payment_id().unwrap())
+    })
+    .await;
     let (status, body, _) = shop.raw_pay("pay/burn", id, Some(&paid)).await;
     assert!(status.is_server_error(), "{status} {body}");
     assert_eq!(allowance(&shop, w.address()).await, U256::MAX);
@@ -437,21 +438,8 @@ async fn a_sponsored_approval_no_settle_followed_is_counted() {
     })
     .await;
     let (id, _, price) = shop.swarm_journal().await;
-    let w = shop
-        .chain
-        .devnet
-        .usdg_only_buyer(price as u64)
-        .await
-        .unwrap();
-    let (_, p) = payment(&shop, id, &w).await;
-    let a = Approve::reference(&shop, w.address()).await;
-    let (status, _, _) = shop
-        .raw_pay(
-            "pay/burn",
-            id,
-            Some(&with_approval(p, a.info(&w, w.address()))),
-        )
-        .await;
+    let (w, paid) = sponsored_buyer(&shop, id, price, |p| p).await;
+    let (status, _, _) = shop.raw_pay("pay/burn", id, Some(&paid)).await;
     assert!(status.is_server_error());
     assert_eq!(allowance(&shop, w.address()).await, U256::MAX);
     shop.app.kill();
@@ -501,16 +489,7 @@ async fn first_purchases_at_once_are_each_sponsored() {
     let (id, _, price) = shop.swarm_journal().await;
     let mut buyers = Vec::new();
     for _ in 0..6 {
-        let w = shop
-            .chain
-            .devnet
-            .usdg_only_buyer(price as u64)
-            .await
-            .unwrap();
-        let (_, p) = payment(&shop, id, &w).await;
-        let a = Approve::reference(&shop, w.address()).await;
-        let paid = with_approval(p, a.info(&w, w.address()));
-        buyers.push((w, paid));
+        buyers.push(sponsored_buyer(&shop, id, price, |p| p).await);
     }
     let answers = futures::future::join_all(
         buyers

@@ -452,8 +452,7 @@ impl Inner {
         let sid = match reserved {
             Ok(sid) => sid,
             Err(why) => {
-                store::fail(&self.db, id, &why, now).await?;
-                self.stats.row(RowOutcome::Failed);
+                self.fail(id, &why).await?;
                 return Err(PayError::Rejected(why));
             }
         };

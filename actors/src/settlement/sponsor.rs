@@ -181,10 +181,15 @@ pub struct Tally {
 }
 
 pub async fn tally(db: &DatabaseConnection) -> Result<Tally, DbErr> {
-    let rows: Vec<(i64, String)> = sponsorships::Entity::find()
+    // One row per payment state; CAST: PostgreSQL sums a BIGINT column into NUMERIC.
+    let rows: Vec<(String, i64, i64)> = sponsorships::Entity::find()
         .select_only()
-        .column(sponsorships::Column::FundedWei)
         .column_as(payments::Column::State, "payment_state")
+        .column_as(Expr::cust("COUNT(*)"), "n")
+        .column_as(
+            Expr::cust("CAST(COALESCE(SUM(sponsorships.funded_wei), 0) AS BIGINT)"),
+            "wei",
+        )
         .join(
             sea_orm::JoinType::InnerJoin,
             sponsorships::Entity::belongs_to(payments::Entity)
@@ -192,16 +197,18 @@ pub async fn tally(db: &DatabaseConnection) -> Result<Tally, DbErr> {
                 .to(payments::Column::Id)
                 .into(),
         )
+        .group_by(payments::Column::State)
         .into_tuple()
         .all(db)
         .await?;
     let mut t = Tally::default();
-    for (wei, state) in rows {
+    for (state, n, wei) in rows {
+        let n = n.max(0) as u64;
         t.funded_wei = t.funded_wei.saturating_add(wei.max(0) as u64);
         match state.as_str() {
-            super::store::SETTLED => t.settled += 1,
-            super::store::PENDING => t.pending += 1,
-            _ => t.unsettled += 1,
+            super::store::SETTLED => t.settled += n,
+            super::store::PENDING => t.pending += n,
+            _ => t.unsettled += n,
         }
     }
     Ok(t)
