@@ -20,6 +20,7 @@ use journal_market_actors::audit::engine::{Builtin, Engine, LlmSettings, WithLlm
 use journal_market_actors::audit::{AuditHandle, AuditSettings};
 use journal_market_actors::chain_watch::{ChainWatchHandle, PanicFault};
 use journal_market_actors::clock::{SharedClock, SystemClock};
+use journal_market_actors::confirm::{ConfirmHandle, ConfirmSettings};
 use journal_market_actors::health::HealthRegistry;
 use journal_market_actors::indexer::{IndexerHandle, IndexerSettings};
 use journal_market_actors::session::{SessionHandle, SessionSettings};
@@ -103,6 +104,17 @@ impl Application {
             health.clone(),
         )?;
         let indexer = indexer_handle(&settings, &db, &chain.addresses, &client, &clock, &health);
+        let confirm = ConfirmHandle::start(
+            db.clone(),
+            client.clone(),
+            clock.clone(),
+            ConfirmSettings {
+                distance: settings.chain.reorg_safe_distance,
+                every: Duration::from_millis(settings.chain.confirm_interval_ms.max(50)),
+                identity_registry: Some(chain.addresses.identity_registry),
+            },
+            health.clone(),
+        );
         let audit = audit_handle(
             &settings,
             &db,
@@ -122,6 +134,7 @@ impl Application {
                 pay,
                 audit,
                 indexer,
+                confirm,
                 client,
                 clock,
             },
@@ -237,6 +250,7 @@ fn payment_parts(
     let facilitator = Arc::new(facilitator);
     let timeout = Duration::from_millis(s.chain.rpc_timeout_ms);
     let sponsoring = Arc::new(AtomicBool::new(false));
+    let facilitator_problem = Arc::new(std::sync::RwLock::new(None));
     let settler: Option<Arc<dyn Settler>> = if local {
         relayer
             .is_some()
@@ -244,9 +258,13 @@ fn payment_parts(
     } else {
         let token = Some(p.facilitator_token.expose().to_string()).filter(|t| !t.is_empty());
         let http = Arc::new(HttpSettler::new(p.facilitator.trim(), token, timeout * 4)?);
-        if p.sponsor.enabled {
-            probe_sponsoring(http.clone(), sponsoring.clone());
-        }
+        watch_facilitator(
+            http.clone(),
+            p.sponsor.enabled.then(|| sponsoring.clone()),
+            facilitator_problem.clone(),
+            Duration::from_secs(s.chain.check_interval_secs.max(1)),
+            health.clone(),
+        );
         Some(http as Arc<dyn Settler>)
     };
     let sponsor =
@@ -299,28 +317,53 @@ fn payment_parts(
         chain: facilitator,
         receipts,
         sponsoring,
+        facilitator_problem: (!local).then_some(facilitator_problem),
     })
 }
 
-/// Asks an outside facilitator whether it sponsors approvals (its `/supported`), until it
-/// answers: challenges declare the extension only once it says so.
-fn probe_sponsoring(http: Arc<HttpSettler>, sponsoring: Arc<AtomicBool>) {
+const FACILITATOR_WATCH: &str = "facilitator_watch";
+
+/// Asks an outside facilitator for its `/supported` at start and every `every`: whether it
+/// answers (health, and payments close while it does not, so purchases fail at once with 503
+/// instead of after its time limit) and whether it sponsors approvals (`sponsoring`, when
+/// asked). Reports to the health registry like an actor; its loop holds no state to lose.
+fn watch_facilitator(
+    http: Arc<HttpSettler>,
+    sponsoring: Option<Arc<AtomicBool>>,
+    problem: Arc<std::sync::RwLock<Option<String>>>,
+    every: Duration,
+    health: HealthRegistry,
+) {
     let key = jm_chain::extensions::gas_sponsoring::KEY;
+    health.register(
+        FACILITATOR_WATCH,
+        journal_market_actors::supervise::stale_limit(every),
+    );
     actix_web::rt::spawn(async move {
-        let mut pause = Duration::from_millis(500);
         loop {
-            match http.lists_extension(key).await {
+            let now = match http.lists_extension(key).await {
                 Ok(listed) => {
-                    sponsoring.store(listed, Ordering::Relaxed);
-                    tracing::info!(listed, "the facilitator's /supported read for {key}");
-                    return;
+                    if let Some(flag) = &sponsoring
+                        && flag.swap(listed, Ordering::Relaxed) != listed
+                    {
+                        tracing::info!(listed, "the facilitator's /supported read for {key}");
+                    }
+                    health.heartbeat(FACILITATOR_WATCH);
+                    None
                 }
                 Err(e) => {
-                    tracing::warn!(error = %e, "the facilitator's /supported is not readable yet");
-                    tokio::time::sleep(pause).await;
-                    pause = (pause * 2).min(Duration::from_secs(60));
+                    let why = format!("the facilitator does not answer: {e}");
+                    health.error(FACILITATOR_WATCH, why.clone());
+                    Some(why)
                 }
+            };
+            if let Ok(mut p) = problem.write() {
+                if p.is_some() != now.is_some() {
+                    tracing::warn!(problem = ?now, "the facilitator's status changed");
+                }
+                *p = now;
             }
+            tokio::time::sleep(every).await;
         }
     });
 }

@@ -124,6 +124,9 @@ pub struct ChainSettings {
     pub check_interval_secs: u64,
     pub rpc_timeout_ms: u64,
     pub reorg_safe_distance: u64,
+    /// Milliseconds between confirmation passes (settled payments and registrations that are
+    /// not `reorg_safe_distance` deep yet).
+    pub confirm_interval_ms: u64,
     pub quote_max_age_secs: u64,
     pub quote_cache_secs: u64,
     pub devnet_file: String,

@@ -39,6 +39,12 @@ pub async fn connect(settings: &DatabaseSettings) -> anyhow::Result<DatabaseConn
                     Ok(())
                 })
             })
+            .after_release(|conn, _| {
+                Box::pin(async move {
+                    let mut handle = conn.lock_handle().await?;
+                    Ok(!in_transaction(handle.as_raw_handle()))
+                })
+            })
         });
     Database::connect(opts)
         .await
@@ -67,6 +73,20 @@ fn set_busy_handler(db: std::ptr::NonNull<libsqlite3_sys::sqlite3>) {
     unsafe {
         libsqlite3_sys::sqlite3_busy_handler(db.as_ptr(), Some(busy), std::ptr::null_mut());
     }
+}
+
+/// Whether a connection is inside a transaction. One that comes back to the pool inside one
+/// had its COMMIT fail (a full disk, an I/O error) in a way its driver's rollback did not
+/// undo: it would hold the write lock and every other writer would wait and fail with "database
+/// is locked" until a restart. Such a connection is closed instead (SQLite rolls back and
+/// frees the lock), so the service recovers once the disk has room again.
+fn in_transaction(db: std::ptr::NonNull<libsqlite3_sys::sqlite3>) -> bool {
+    // SAFETY: `db` is an open connection sqlx hands to after_release and holds locked.
+    let open = unsafe { libsqlite3_sys::sqlite3_get_autocommit(db.as_ptr()) } == 0;
+    if open {
+        tracing::warn!("a database connection came back inside a transaction; closing it");
+    }
+    open
 }
 
 /// The pause before try `tries + 1`; zero once BUSY_WAIT is used up.
@@ -118,9 +138,85 @@ pub async fn reset(db: &DatabaseConnection) -> Result<(), DbErr> {
     Migrator::fresh(db).await
 }
 
+/// Whether a database error is an outage that goes away by itself: the server gone,
+/// restarting or refusing connections, the pool exhausted, a full disk, a lock held too long.
+/// Not a bad statement or a broken rule: those are bugs or conflicts, never retried.
+pub fn is_outage(e: &DbErr) -> bool {
+    use sea_orm::RuntimeErr;
+    use sea_orm::sqlx::Error as Sqlx;
+    let rt = match e {
+        DbErr::ConnectionAcquire(_) => return true,
+        DbErr::Conn(rt) | DbErr::Exec(rt) | DbErr::Query(rt) => rt,
+        _ => return false,
+    };
+    let RuntimeErr::SqlxError(e) = rt else {
+        return false;
+    };
+    match e.as_ref() {
+        Sqlx::Io(_)
+        | Sqlx::Tls(_)
+        | Sqlx::Protocol(_)
+        | Sqlx::PoolTimedOut
+        | Sqlx::PoolClosed
+        | Sqlx::WorkerCrashed => true,
+        Sqlx::Database(d) => match d.try_downcast_ref::<sea_orm::sqlx::postgres::PgDatabaseError>()
+        {
+            Some(pg) => pg_outage(pg.code()),
+            None => d.code().is_some_and(|c| sqlite_outage(&c)),
+        },
+        _ => false,
+    }
+}
+
+/// SQLite result codes that mean "unavailable for now" (the primary code is the low byte of an
+/// extended one): BUSY, LOCKED, READONLY (the file or its disk), IOERR, FULL, CANTOPEN.
+fn sqlite_outage(code: &str) -> bool {
+    code.parse::<i64>()
+        .is_ok_and(|n| matches!(n & 0xff, 5 | 6 | 8 | 10 | 13 | 14))
+}
+
+/// PostgreSQL SQLSTATEs that mean "unavailable for now": connection exceptions, insufficient
+/// resources (disk full, out of memory, too many connections), shutdowns and "cannot connect
+/// now" (starting or recovering).
+fn pg_outage(sqlstate: &str) -> bool {
+    sqlstate.starts_with("08") || sqlstate.starts_with("53") || sqlstate.starts_with("57P")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn outages_are_told_from_bugs() {
+        use sea_orm::sqlx::Error as Sqlx;
+        use sea_orm::{ConnAcquireErr, RuntimeErr};
+        let sqlx = |e: Sqlx| DbErr::Exec(RuntimeErr::SqlxError(std::sync::Arc::new(e)));
+        assert!(is_outage(&DbErr::ConnectionAcquire(
+            ConnAcquireErr::Timeout
+        )));
+        assert!(is_outage(&sqlx(Sqlx::PoolTimedOut)));
+        assert!(is_outage(&sqlx(Sqlx::Io(std::io::Error::from(
+            std::io::ErrorKind::ConnectionRefused
+        )))));
+        assert!(!is_outage(&sqlx(Sqlx::RowNotFound)));
+        assert!(!is_outage(&DbErr::Custom("a bug".into())));
+        assert!(!is_outage(&DbErr::RecordNotFound("x".into())));
+        // SQLite: FULL, IOERR_WRITE (778), BUSY; not CONSTRAINT_UNIQUE (2067) or ERROR (1).
+        for c in ["13", "778", "5", "6", "14"] {
+            assert!(sqlite_outage(c), "{c}");
+        }
+        for c in ["2067", "1", "19"] {
+            assert!(!sqlite_outage(c), "{c}");
+        }
+        // PostgreSQL: admin shutdown, cannot connect now, connection failure, disk full; not a
+        // unique violation or a syntax error.
+        for c in ["57P01", "57P03", "08006", "53100"] {
+            assert!(pg_outage(c), "{c}");
+        }
+        for c in ["23505", "42601", "40001"] {
+            assert!(!pg_outage(c), "{c}");
+        }
+    }
 
     #[test]
     fn sqlite_paths() {

@@ -48,13 +48,40 @@ pub enum ApiError {
         message: String,
         retry_after_secs: Option<u64>,
     },
+    /// A database error that is not an outage (see [`ApiError::db`]).
     #[error("the database could not complete the request")]
-    Database(#[from] sea_orm::DbErr),
+    Database(sea_orm::DbErr),
     #[error("an internal error occurred")]
     Internal(#[source] anyhow::Error),
 }
 
+impl From<sea_orm::DbErr> for ApiError {
+    fn from(e: sea_orm::DbErr) -> Self {
+        ApiError::db(e)
+    }
+}
+
+/// What a request that met a database outage is told to wait before it tries again.
+const DB_RETRY_AFTER_SECS: u64 = 5;
+
 impl ApiError {
+    /// A database error: an outage (the server gone or restarting, the pool exhausted, a full
+    /// disk, a lock held too long) is 503 with `Retry-After`, since the same request succeeds
+    /// once it is over and nothing was written; anything else is a 500.
+    pub fn db(e: sea_orm::DbErr) -> Self {
+        if crate::db::is_outage(&e) {
+            tracing::warn!(error = %chain(&e), "the database is unavailable");
+            ApiError::Unavailable {
+                message:
+                    "the database is unavailable right now; nothing was changed, retry shortly"
+                        .into(),
+                retry_after_secs: Some(DB_RETRY_AFTER_SECS),
+            }
+        } else {
+            ApiError::Database(e)
+        }
+    }
+
     pub fn not_found(what: impl Into<String>) -> Self {
         ApiError::NotFound(what.into())
     }

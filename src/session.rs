@@ -36,7 +36,7 @@ pub fn auth_error(e: AuthError) -> ApiError {
         AuthError::Busy | AuthError::TimedOut | AuthError::Chain => {
             ApiError::unavailable(e.to_string())
         }
-        AuthError::Db(db) => ApiError::Database(db),
+        AuthError::Db(db) => ApiError::db(db),
         AuthError::Random => ApiError::internal(anyhow::anyhow!("random source failed")),
         _ => ApiError::Unauthorized(e.to_string()),
     }

@@ -45,6 +45,8 @@ pub struct AppState {
     pub audit: AuditHandle,
     /// The chain indexer when it runs (it keeps itself going; reads go to the database).
     pub indexer: Option<journal_market_actors::indexer::IndexerHandle>,
+    /// Re-checks what the chain can take back until it is final (kept alive here).
+    pub confirm: journal_market_actors::confirm::ConfirmHandle,
     /// The chain client every chain read of a request goes through.
     pub client: jm_chain::client::ChainClient,
     pub clock: SharedClock,
@@ -60,6 +62,7 @@ pub struct Workers {
     pub pay: PaymentParts,
     pub audit: AuditHandle,
     pub indexer: Option<journal_market_actors::indexer::IndexerHandle>,
+    pub confirm: journal_market_actors::confirm::ConfirmHandle,
     pub client: jm_chain::client::ChainClient,
     pub clock: SharedClock,
 }
@@ -75,11 +78,32 @@ pub struct PaymentParts {
     /// Whether challenges declare `erc20ApprovalGasSponsoring`: the built-in settler sponsors,
     /// or the outside facilitator's `/supported` lists it (set once that answer is in).
     pub sponsoring: Arc<std::sync::atomic::AtomicBool>,
+    /// Why the outside facilitator is unusable now (`None`: it answers); `None` for the
+    /// built-in settler.
+    pub facilitator_problem: Option<Arc<std::sync::RwLock<Option<String>>>>,
 }
 
 impl PaymentParts {
     pub fn sponsoring(&self) -> bool {
         self.sponsoring.load(std::sync::atomic::Ordering::Relaxed)
+    }
+
+    /// `ok`, `built-in`, or why the outside facilitator is unusable.
+    pub fn facilitator_status(&self) -> String {
+        match &self.facilitator_problem {
+            None => "built-in".into(),
+            Some(p) => p
+                .read()
+                .ok()
+                .and_then(|p| p.clone())
+                .unwrap_or_else(|| "ok".into()),
+        }
+    }
+
+    fn facilitator_up(&self) -> bool {
+        self.facilitator_problem
+            .as_ref()
+            .is_none_or(|p| p.read().is_ok_and(|p| p.is_none()))
     }
 }
 
@@ -116,6 +140,7 @@ impl AppState {
             pay: w.pay,
             audit: w.audit,
             indexer: w.indexer,
+            confirm: w.confirm,
             client: w.client,
             clock: w.clock,
             ledger: crate::services::ledger::LedgerCache::new(Duration::from_millis(
@@ -140,6 +165,7 @@ impl AppState {
             && self.pay.settlement.is_some()
             && self.pay.buyback.is_some()
             && self.chain.is_ready()
+            && self.pay.facilitator_up()
     }
 
     /// The public address of a payment endpoint (the x402 `resource.url`).

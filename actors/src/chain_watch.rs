@@ -93,14 +93,16 @@ impl Probe {
 }
 
 /// Test-only: while a file exists at this path, every check panics (its actor is dead and
-/// restarted until the file is gone).
+/// restarted until the file is gone): in the actor's synchronous code when the file says
+/// `sync`, else in the check's future.
 #[derive(Debug, Clone, Default)]
 pub struct PanicFault(pub Option<PathBuf>);
 
 impl PanicFault {
-    fn strike(&self) {
+    fn strike(&self, in_sync_code: bool) {
         if let Some(path) = &self.0
-            && path.exists()
+            && let Ok(text) = std::fs::read_to_string(path)
+            && (text.trim() == "sync") == in_sync_code
         {
             panic!("fault point: {} exists", path.display());
         }
@@ -122,11 +124,12 @@ impl ChainWatch {
         let (probe, status, health) =
             (self.probe.clone(), self.status.clone(), self.health.clone());
         let (checking, fault) = (self.checking.clone(), self.fault.clone());
+        fault.strike(true);
         supervise::spawn(self, ctx, NAME, &self.health, async move {
             let Some(_turn) = Turn::begin(&checking) else {
                 return;
             };
-            fault.strike();
+            fault.strike(false);
             let res = probe.check().await;
             apply(&status, &health, res);
         });

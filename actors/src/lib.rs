@@ -4,6 +4,7 @@
 pub mod audit;
 pub mod chain_watch;
 pub mod clock;
+pub mod confirm;
 pub mod db;
 pub mod handle;
 pub mod health;

@@ -92,8 +92,34 @@ where
     }
 }
 
+/// Runs an actor's synchronous code (a tick, a handler's body). A panic in it is caught,
+/// counted and stops the actor, as one in its futures: uncaught, it would end the actor's task
+/// without stopping it, so its supervisor would never restart it and it would only go stale.
+/// `None` when it panicked.
+pub fn sync<A, R>(
+    act: &mut A,
+    ctx: &mut Context<A>,
+    name: &'static str,
+    health: &HealthRegistry,
+    work: impl FnOnce(&mut A, &mut Context<A>) -> R,
+) -> Option<R>
+where
+    A: Actor<Context = Context<A>>,
+{
+    match std::panic::catch_unwind(AssertUnwindSafe(|| work(act, ctx))) {
+        Ok(r) => Some(r),
+        Err(p) => {
+            let message = panic_message(&*p);
+            tracing::error!(actor = name, panic = %message, "an actor's code panicked; restarting it");
+            health.panicked(name, &message);
+            ctx.stop();
+            None
+        }
+    }
+}
+
 /// Runs `tick` at once and every `every` after; after a panic, first after the restart
-/// backoff.
+/// backoff. A panic in `tick` itself restarts the actor too (see [`sync`]).
 pub fn every<A>(
     ctx: &mut Context<A>,
     name: &'static str,
@@ -111,9 +137,13 @@ pub fn every<A>(
             "waiting before the first turn after a panic"
         );
     }
+    let health = health.clone();
     ctx.run_later(delay, move |act, ctx| {
-        tick(act, ctx);
-        ctx.run_interval(every, tick);
+        let guarded = move |act: &mut A, ctx: &mut Context<A>| {
+            sync(act, ctx, name, &health, tick);
+        };
+        guarded(act, ctx);
+        ctx.run_interval(every, guarded);
     });
 }
 

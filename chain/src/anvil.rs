@@ -15,6 +15,11 @@ pub struct Anvil {
 }
 
 impl Anvil {
+    /// The node's process id (tests pause it with SIGSTOP).
+    pub fn pid(&self) -> Option<u32> {
+        self.child.id()
+    }
+
     /// Stops the node (also done on drop, without saving).
     pub async fn stop(mut self) {
         let _ = self.child.kill().await;

@@ -12,6 +12,7 @@ use crate::client::ChainError;
 pub struct Registration {
     pub from: Address,
     pub block: u64,
+    pub block_hash: B256,
     /// `(to, tokenId)` of every `Transfer(0x0, to, id)` the registry logged.
     pub mints: Vec<(Address, U256)>,
 }
@@ -64,8 +65,29 @@ pub async fn registration(
     Ok(Registration {
         from: receipt.from,
         block: receipt.block_number.unwrap_or_default(),
+        block_hash: receipt.block_hash.unwrap_or_default(),
         mints,
     })
+}
+
+/// The token `reg` minted to `author` whose tokenURI is `meta_url` (a journal's registration),
+/// and the URIs of the others it minted to `author`.
+pub async fn journal_token(
+    provider: &DynProvider,
+    registry: Address,
+    reg: &Registration,
+    author: Address,
+    meta_url: &str,
+) -> Result<(Option<U256>, Vec<String>), ChainError> {
+    let mut others = Vec::new();
+    for (_, id) in reg.mints.iter().filter(|(to, _)| *to == author) {
+        let uri = token_uri(provider, registry, *id).await?;
+        if uri == meta_url {
+            return Ok((Some(*id), others));
+        }
+        others.push(uri);
+    }
+    Ok((None, others))
 }
 
 /// `tokenURI(id)` on the registry.

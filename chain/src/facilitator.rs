@@ -701,6 +701,15 @@ impl Facilitator {
         }
     }
 
+    /// Forgets the relayer's counted nonces: the next send reads `pending` from the chain. For
+    /// after a reorg dropped transactions of ours (the book would count past them and leave a
+    /// gap no transaction fills).
+    pub async fn forget_nonces(&self) {
+        if let Some(r) = &self.relayer {
+            *r.nonces.lock().await = NonceBook::default();
+        }
+    }
+
     /// The key that funds sponsored approvals, if any.
     pub fn sponsor_address(&self) -> Option<Address> {
         self.sponsor.as_ref().map(|r| r.address)

@@ -116,6 +116,10 @@ pub struct JournalDetail {
     pub author_holds_stock_token: Option<bool>,
     pub token_id: Option<u64>,
     pub mint_tx: Option<String>,
+    /// Whether the registration that minted `tokenId` is `chain.reorg_safe_distance` blocks
+    /// deep (until then a reorg may drop it or change the id; the service re-checks it).
+    #[serde(default)]
+    pub token_final: bool,
     pub content_hash: Option<String>,
     pub unlocked: bool,
     pub body: Option<String>,
@@ -250,6 +254,10 @@ pub struct Readiness {
     /// `ok`, or why payments and chain reads are unavailable.
     pub chain: String,
     pub chain_head: Option<u64>,
+    /// `ok` (an outside facilitator answers), `built-in` (payments settle here), or why the
+    /// facilitator is unusable (payments are closed meanwhile).
+    #[serde(default)]
+    pub facilitator: String,
     /// `ok`, or which actors are dead or stale (`/health/actors` has the detail).
     #[serde(default)]
     pub actors: String,
@@ -337,6 +345,9 @@ pub struct UnlockItem {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[cfg_attr(feature = "openapi", schema(value_type = Option<Object>))]
     pub receipt: Option<serde_json::Value>,
+    /// Whether every payment of the purchase is `chain.reorg_safe_distance` blocks deep.
+    #[serde(rename = "final", default)]
+    pub is_final: bool,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
@@ -349,6 +360,24 @@ pub struct VoteItem {
     pub tag: String,
     pub tx: String,
     pub created_at: String,
+    /// Whether the vote's block is `chain.reorg_safe_distance` blocks deep.
+    #[serde(rename = "final", default)]
+    pub is_final: bool,
+}
+
+/// A purchase taken back: its payment was dropped by a reorg and could not be paid again (the
+/// permit expired or was spent elsewhere), so the unlock was withdrawn.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[cfg_attr(feature = "openapi", derive(ToSchema))]
+pub struct WithdrawnItem {
+    pub slug: String,
+    pub title: String,
+    pub ticker: String,
+    /// `burn` or `author`: the payment step that was taken back.
+    pub step: String,
+    pub paid_units: i64,
+    pub withdrawn_at: String,
+    pub reason: String,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
@@ -357,6 +386,8 @@ pub struct History {
     pub address: String,
     pub unlocks: Vec<UnlockItem>,
     pub votes: Vec<VoteItem>,
+    #[serde(default)]
+    pub withdrawn: Vec<WithdrawnItem>,
 }
 
 /// `POST /journal/save`: a draft. Without `id` it creates one; with `id` it updates one of the

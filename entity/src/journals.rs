@@ -34,6 +34,9 @@ pub struct Model {
     pub published_at: Option<DateTimeUtc>,
     pub created_at: DateTimeUtc,
     pub updated_at: DateTimeUtc,
+    /// The block the registration was mined in, as last seen, and when it became final.
+    pub mint_block: Option<i64>,
+    pub mint_final_at: Option<DateTimeUtc>,
 }
 
 #[derive(Copy, Clone, Debug, EnumIter, DeriveRelation)]

@@ -32,6 +32,12 @@ pub struct Model {
     /// The client's x402 `payment-identifier`, and a fingerprint of the payment it came with.
     pub payment_id: Option<String>,
     pub fingerprint: Option<String>,
+    /// The block a settled row's transaction was mined in, as last seen; when that became
+    /// final (`chain.reorg_safe_distance` deep); when a reorg dropped it (back to pending).
+    pub block_number: Option<i64>,
+    pub block_hash: Option<String>,
+    pub final_at: Option<DateTimeUtc>,
+    pub reorged_at: Option<DateTimeUtc>,
 }
 
 #[derive(Copy, Clone, Debug, EnumIter, DeriveRelation)]

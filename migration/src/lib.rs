@@ -11,6 +11,7 @@ mod m20261123_000005_signin;
 mod m20261123_000006_ledger_order;
 mod m20261124_000001_payment_ids;
 mod m20261124_000002_sponsorships;
+mod m20261125_000001_confirmations;
 
 pub struct Migrator;
 
@@ -27,6 +28,7 @@ impl MigratorTrait for Migrator {
             Box::new(m20261123_000006_ledger_order::Migration),
             Box::new(m20261124_000001_payment_ids::Migration),
             Box::new(m20261124_000002_sponsorships::Migration),
+            Box::new(m20261125_000001_confirmations::Migration),
         ]
     }
 }

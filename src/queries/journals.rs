@@ -273,6 +273,7 @@ pub async fn find_live(
         author_holds_stock_token: if j.swarm { None } else { j.author_holds_stock },
         token_id: j.token_id.as_deref().and_then(|t| t.parse().ok()),
         mint_tx: j.mint_tx.clone(),
+        token_final: j.token_id.is_some() && j.mint_final_at.is_some(),
         content_hash: j.content_hash.clone(),
         unlocked: false,
         body: None,

@@ -1,10 +1,11 @@
 //! The signed-in wallet's own views: the writing desk and the reading history.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use alloy::primitives::Address;
-use jm_client::api::{Desk, DeskItem, DeskTotals, History, UnlockItem, VoteItem};
-use journal_market_entity::{journals, unlocks, votes};
+use jm_client::api::{Desk, DeskItem, DeskTotals, History, UnlockItem, VoteItem, WithdrawnItem};
+use journal_market_actors::settlement::store::FAILED;
+use journal_market_entity::{journals, payments, unlocks, votes};
 use sea_orm::{ColumnTrait, DatabaseConnection, DbErr, EntityTrait, QueryFilter, QueryOrder};
 
 use super::journals::STATUS_LIVE;
@@ -76,8 +77,27 @@ pub async fn desk(db: &DatabaseConnection, who: Address) -> Result<Desk, DbErr> 
     })
 }
 
-/// What the wallet bought and how it voted, newest first.
-pub async fn history(db: &DatabaseConnection, who: Address) -> Result<History, DbErr> {
+/// Where the chain stands for `final` flags: the head as last seen, and the reorg-safe distance.
+#[derive(Debug, Clone, Copy)]
+pub struct Depth {
+    pub head: Option<u64>,
+    pub distance: u64,
+}
+
+impl Depth {
+    fn is_final(&self, block: i64) -> bool {
+        self.head.is_some_and(|h| {
+            u64::try_from(block).is_ok_and(|b| b.saturating_add(self.distance) <= h)
+        })
+    }
+}
+
+/// What the wallet bought, what a reorg took back, and how it voted, newest first.
+pub async fn history(
+    db: &DatabaseConnection,
+    who: Address,
+    depth: Depth,
+) -> Result<History, DbErr> {
     let wallet = lower(&who);
     let bought = unlocks::Entity::find()
         .filter(unlocks::Column::Wallet.eq(wallet.clone()))
@@ -85,14 +105,31 @@ pub async fn history(db: &DatabaseConnection, who: Address) -> Result<History, D
         .all(db)
         .await?;
     let cast = votes::Entity::find()
-        .filter(votes::Column::Wallet.eq(wallet))
+        .filter(votes::Column::Wallet.eq(wallet.clone()))
         .order_by_desc(votes::Column::CreatedAt)
         .all(db)
         .await?;
+    let paid = payments::Entity::find()
+        .filter(payments::Column::Wallet.eq(wallet))
+        .order_by_desc(payments::Column::UpdatedAt)
+        .all(db)
+        .await?;
+    // A purchase is final once none of its settled or re-settling payments is unconfirmed.
+    let mut unconfirmed: HashSet<i32> = HashSet::new();
+    for p in &paid {
+        if p.state != FAILED && p.final_at.is_none() {
+            unconfirmed.insert(p.journal_id);
+        }
+    }
+    let taken_back: Vec<&payments::Model> = paid
+        .iter()
+        .filter(|p| p.state == FAILED && p.reorged_at.is_some())
+        .collect();
     let ids: Vec<i32> = bought
         .iter()
         .map(|u| u.journal_id)
         .chain(cast.iter().map(|v| v.journal_id))
+        .chain(taken_back.iter().map(|p| p.journal_id))
         .collect();
     let js: HashMap<i32, journals::Model> = journals::Entity::find()
         .filter(journals::Column::Id.is_in(ids))
@@ -112,6 +149,25 @@ pub async fn history(db: &DatabaseConnection, who: Address) -> Result<History, D
                 paid_units: u.paid_units,
                 paid_at: ts(&u.paid_at),
                 receipt: None,
+                is_final: !unconfirmed.contains(&u.journal_id),
+            })
+        })
+        .collect();
+    let withdrawn = taken_back
+        .iter()
+        .filter_map(|p| {
+            js.get(&p.journal_id).map(|j| WithdrawnItem {
+                slug: j.slug.clone().unwrap_or_default(),
+                title: j.title.clone(),
+                ticker: j.ticker.clone(),
+                step: p.step.clone(),
+                paid_units: p.amount_units,
+                withdrawn_at: ts(&p.updated_at),
+                reason: format!(
+                    "a chain reorganisation dropped the payment's transaction and it could not be \
+                     settled again: {}",
+                    p.error.as_deref().unwrap_or("no reason recorded")
+                ),
             })
         })
         .collect();
@@ -126,6 +182,7 @@ pub async fn history(db: &DatabaseConnection, who: Address) -> Result<History, D
                 tag: v.tag.clone(),
                 tx: v.tx.clone(),
                 created_at: ts(&v.created_at),
+                is_final: depth.is_final(v.block),
             })
         })
         .collect();
@@ -133,5 +190,6 @@ pub async fn history(db: &DatabaseConnection, who: Address) -> Result<History, D
         address: who.to_checksum(None),
         unlocks,
         votes,
+        withdrawn,
     })
 }

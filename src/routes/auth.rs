@@ -93,7 +93,11 @@ pub async fn desk(state: web::Data<AppState>, who: SignedIn) -> ApiResult<web::J
 #[utoipa::path(get, path = "/me/history", tag = "auth",
     responses((status = 200, body = History), (status = 401, body = jm_client::api::ErrorBody)))]
 pub async fn history(state: web::Data<AppState>, who: SignedIn) -> ApiResult<web::Json<History>> {
-    let mut h = me::history(&state.db, who.0).await?;
+    let depth = me::Depth {
+        head: state.chain.status().head,
+        distance: state.settings.chain.reorg_safe_distance,
+    };
+    let mut h = me::history(&state.db, who.0, depth).await?;
     crate::services::receipts::fill(&state, who.0, &mut h).await?;
     Ok(web::Json(h))
 }

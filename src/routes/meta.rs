@@ -84,6 +84,7 @@ pub async fn ready(state: web::Data<AppState>) -> HttpResponse {
         migrations,
         chain: chain_text,
         chain_head: chain.head,
+        facilitator: state.pay.facilitator_status(),
         actors,
     };
     if ready {

@@ -184,7 +184,7 @@ impl From<AuditError> for ApiError {
                 message: text,
                 retry_after_secs: Some(5),
             },
-            AuditError::Db(db) => ApiError::Database(db),
+            AuditError::Db(db) => ApiError::db(db),
         }
     }
 }
@@ -250,13 +250,14 @@ pub async fn minted(state: &AppState, wallet: Address, id: i64, tx: &str) -> Api
     })?;
     let tx = format!("{hash:#x}");
     let j = own(state, wallet, id).await?;
-    if j.status == STATUS_LIVE {
+    // A live journal whose registration a reorg dropped (token cleared) takes a new one.
+    if j.status == STATUS_LIVE && j.token_id.is_some() {
         return match (j.mint_tx.as_deref() == Some(tx.as_str()), j.slug) {
             (true, Some(slug)) => Ok(Published { slug }),
             _ => Err(ApiError::Conflict("the journal is already live".into())),
         };
     }
-    if j.status != store::STATUS_APPROVED {
+    if j.status != store::STATUS_APPROVED && j.status != STATUS_LIVE {
         return Err(ApiError::Conflict(format!(
             "the journal is {}: only an approved journal goes live",
             j.status
@@ -310,8 +311,6 @@ pub async fn minted(state: &AppState, wallet: Address, id: i64, tx: &str) -> Api
             "the transaction minted its token to another wallet, not to the signed-in one".into()
         }));
     }
-    let mut token = None;
-    let mut seen = Vec::new();
     for (_, id) in mine {
         let taken = journals::Entity::find()
             .filter(journals::Column::TokenId.eq(id.to_string()))
@@ -323,19 +322,15 @@ pub async fn minted(state: &AppState, wallet: Address, id: i64, tx: &str) -> Api
                 "token {id} already belongs to another journal"
             )));
         }
-        let uri = erc8004::token_uri(state.client.provider(), registry, *id)
+    }
+    let (token, others) =
+        erc8004::journal_token(state.client.provider(), registry, &reg, wallet, &meta_url)
             .await
             .map_err(chain_down)?;
-        if uri == meta_url {
-            token = Some(*id);
-            break;
-        }
-        seen.push(uri);
-    }
     let Some(token) = token else {
         return Err(not_registration(format!(
             "the registered token's tokenURI is {:?}, not this journal's metaUrl {meta_url:?}",
-            seen.first().map(String::as_str).unwrap_or_default()
+            others.first().map(String::as_str).unwrap_or_default()
         )));
     };
     let token_id = token.to_string();
@@ -349,6 +344,7 @@ pub async fn minted(state: &AppState, wallet: Address, id: i64, tx: &str) -> Api
     let minted = Minted {
         token_id: &token_id,
         tx: &tx,
+        block: reg.block,
         stock_price,
         now: state.clock.now(),
     };

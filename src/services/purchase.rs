@@ -157,8 +157,13 @@ pub async fn pay_step(
         return Err(ApiError::unavailable("payments are not open"));
     };
     if !state.payments_open() {
+        let facilitator = state.pay.facilitator_status();
         return Err(ApiError::unavailable(
-            "payments are not open: the chain is not ready; retry shortly",
+            if state.chain.is_ready() && facilitator != "ok" && facilitator != "built-in" {
+                format!("payments are not open: {facilitator}; retry shortly")
+            } else {
+                "payments are not open: the chain is not ready; retry shortly".into()
+            },
         ));
     }
     let (j, fixed) = match &want {
@@ -334,7 +339,7 @@ fn pay_error(e: PayError, terms: &Terms) -> ApiError {
         PayError::StillSettling => ApiError::StillSettling(e.to_string()),
         PayError::Busy | PayError::Stopped => ApiError::unavailable(e.to_string()),
         PayError::Chain(m) => ApiError::unavailable(format!("the chain could not be reached: {m}")),
-        PayError::Db(db) => ApiError::Database(db),
+        PayError::Db(db) => ApiError::db(db),
         PayError::Interrupted => {
             ApiError::internal(anyhow::anyhow!("settlement interrupted by a fault point"))
         }

@@ -8,8 +8,9 @@ use chrono::{DateTime, Duration, Utc};
 use journal_market_entity::{audit_reports, journal_citations, journals};
 use sea_orm::sea_query::{Expr, ExprTrait};
 use sea_orm::{
-    ActiveModelTrait, ActiveValue::Set, ColumnTrait, ConnectionTrait, DatabaseConnection,
-    DatabaseTransaction, DbBackend, DbErr, EntityTrait, QueryFilter, QueryOrder, SqlErr, Statement,
+    ActiveModelTrait, ActiveValue::Set, ColumnTrait, Condition, ConnectionTrait,
+    DatabaseConnection, DatabaseTransaction, DbBackend, DbErr, EntityTrait, QueryFilter,
+    QueryOrder, SqlErr, Statement,
 };
 
 use crate::queries::journals::STATUS_LIVE;
@@ -270,6 +271,8 @@ pub async fn update_draft(
 pub struct Minted<'a> {
     pub token_id: &'a str,
     pub tx: &'a str,
+    /// The block the registration was mined in (seen, not final yet).
+    pub block: u64,
     pub stock_price: Option<f64>,
     pub now: DateTime<Utc>,
 }
@@ -278,18 +281,41 @@ pub struct Minted<'a> {
 /// requires it still to be approved.
 pub async fn go_live(db: &DatabaseConnection, id: i32, m: &Minted<'_>) -> Result<WentLive, DbErr> {
     let txn = journal_market_actors::db::begin_write(db).await?;
+    // A live journal taking a new registration keeps when it was published, and its price then.
+    let before = journals::Entity::find_by_id(id).one(&txn).await?;
+    let published_at = before
+        .as_ref()
+        .and_then(|j| j.published_at)
+        .unwrap_or(m.now);
+    let stock_price = before
+        .and_then(|j| j.stock_price_at_publication)
+        .or(m.stock_price);
     let res = journals::Entity::update_many()
         .col_expr(journals::Column::Status, Expr::value(STATUS_LIVE))
         .col_expr(journals::Column::TokenId, Expr::value(m.token_id))
         .col_expr(journals::Column::MintTx, Expr::value(m.tx))
         .col_expr(
             journals::Column::StockPriceAtPublication,
-            Expr::value(m.stock_price),
+            Expr::value(stock_price),
         )
-        .col_expr(journals::Column::PublishedAt, Expr::value(m.now))
+        .col_expr(journals::Column::MintBlock, Expr::value(m.block as i64))
+        .col_expr(
+            journals::Column::MintFinalAt,
+            Expr::value(Option::<DateTime<Utc>>::None),
+        )
+        .col_expr(journals::Column::PublishedAt, Expr::value(published_at))
         .col_expr(journals::Column::UpdatedAt, Expr::value(m.now))
         .filter(journals::Column::Id.eq(id))
-        .filter(journals::Column::Status.eq(STATUS_APPROVED))
+        // Approved, or live with the token a reorg took back (a new registration).
+        .filter(
+            Condition::any()
+                .add(journals::Column::Status.eq(STATUS_APPROVED))
+                .add(
+                    Condition::all()
+                        .add(journals::Column::Status.eq(STATUS_LIVE))
+                        .add(journals::Column::TokenId.is_null()),
+                ),
+        )
         .exec(&txn)
         .await;
     match res {

@@ -107,7 +107,12 @@ async fn eoa_signs_in_through_the_client_and_logs_out() {
     assert_shape(
         "history",
         &h,
-        &[("address", T::Str), ("unlocks", T::Arr), ("votes", T::Arr)],
+        &[
+            ("address", T::Str),
+            ("unlocks", T::Arr),
+            ("votes", T::Arr),
+            ("withdrawn", T::Arr),
+        ],
     );
 
     let old = app.client.session().unwrap();

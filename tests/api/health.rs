@@ -35,6 +35,16 @@ async fn wait_for(
 
 #[actix_web::test]
 async fn an_actor_made_to_panic_is_restarted_and_counted_and_unready_while_dead() {
+    actor_made_to_panic(b"").await
+}
+
+/// The same, with the panic in the actor's synchronous code (its tick), not in a future.
+#[actix_web::test]
+async fn an_actor_whose_synchronous_code_panics_is_restarted_too() {
+    actor_made_to_panic(b"sync").await
+}
+
+async fn actor_made_to_panic(mode: &'static [u8]) {
     let dir = tempfile::tempdir().unwrap();
     let fault = dir.path().join("chain_watch.panic");
     let path = fault.display().to_string();
@@ -79,7 +89,7 @@ async fn an_actor_made_to_panic_is_restarted_and_counted_and_unready_while_dead(
     );
 
     // Held down: every check panics while the file exists.
-    std::fs::write(&fault, b"").unwrap();
+    std::fs::write(&fault, mode).unwrap();
     let (_, body) = wait_for(&app, "/health/ready", Duration::from_secs(10), |s, _| {
         s == StatusCode::SERVICE_UNAVAILABLE
     })

@@ -8,6 +8,7 @@ mod shape;
 
 mod archive;
 mod auth;
+mod confirm;
 mod contracts;
 mod devchain;
 mod devnet_run;
@@ -19,6 +20,7 @@ mod import;
 mod journals;
 mod meta;
 mod metrics;
+mod outage;
 mod pay;
 mod publish;
 mod quote;

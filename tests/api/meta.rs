@@ -62,6 +62,7 @@ async fn health_and_readiness() {
             ("migrations", T::Str),
             ("chain", T::Str),
             ("chain_head", T::IntOrNull),
+            ("facilitator", T::Str),
             ("actors", T::Str),
         ],
     );

@@ -112,6 +112,7 @@ pub fn journal_detail_fields() -> Vec<(&'static str, T)> {
         ("authorHoldsStockToken", T::BoolOrNull),
         ("tokenId", T::IntOrNull),
         ("mintTx", T::StrOrNull),
+        ("tokenFinal", T::Bool),
         ("contentHash", T::StrOrNull),
         ("unlocked", T::Bool),
         ("body", T::StrOrNull),

@@ -448,7 +448,9 @@ async fn the_index_goes_on_from_its_cursor_on_another_instance() {
         shop.app.stop().await;
         shop.app.sibling().await
     };
-    // A second reader votes; the remaining instance indexes it.
+    // A second reader votes; the remaining instance indexes it (once its first chain check
+    // opened payments: buying before that was this test's old flake).
+    other.wait_chain(true).await;
     let buyer = shop.buyer(1);
     jm_client::Client::new(other.base.clone())
         .unwrap()

@@ -559,7 +559,8 @@ struct Poke;
 impl Handler<Poke> for IndexerActor {
     type Result = ();
     fn handle(&mut self, _: Poke, ctx: &mut Self::Context) {
-        self.tick(ctx);
+        let health = self.inner.health.clone();
+        supervise::sync(self, ctx, NAME, &health, |act, ctx| act.tick(ctx));
     }
 }
 

@@ -685,6 +685,9 @@ impl Inner {
                 let Ok(p) = serde_json::from_str::<PaymentPayload>(&row.payload) else {
                     return self.fail(row.id, "the stored payload is unreadable").await;
                 };
+                if row.reorged_at.is_some() {
+                    self.settler.resync_nonces().await;
+                }
                 let r = p.accepted.clone();
                 let permit = match self
                     .chain

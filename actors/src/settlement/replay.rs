@@ -101,6 +101,10 @@ mod tests {
             attempts: 0,
             payment_id: id.map(str::to_string),
             fingerprint: Some("fp".into()),
+            block_number: None,
+            block_hash: None,
+            final_at: None,
+            reorged_at: None,
         }
     }
 

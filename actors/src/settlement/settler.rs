@@ -39,6 +39,12 @@ pub trait Settler: Send + Sync {
     /// The relayer key this back-end sends with, if it is ours (one instance at a time may
     /// send with it).
     fn relayer(&self) -> Option<Address>;
+
+    /// A reorg took back transactions of ours: the nonces counted past them are read from the
+    /// chain again before the next send (an outside facilitator keeps its own).
+    fn resync_nonces(&self) -> BoxFuture<'_, ()> {
+        Box::pin(async {})
+    }
 }
 
 pub struct LocalSettler(pub Arc<Facilitator>);
@@ -66,6 +72,10 @@ impl Settler for LocalSettler {
 
     fn relayer(&self) -> Option<Address> {
         self.0.relayer_address()
+    }
+
+    fn resync_nonces(&self) -> BoxFuture<'_, ()> {
+        Box::pin(self.0.forget_nonces())
     }
 }
 

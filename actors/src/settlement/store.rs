@@ -281,22 +281,105 @@ fn update_releasing() -> sea_orm::UpdateMany<payments::Entity> {
         )
 }
 
-/// Fails a pending row (only on proof that the permit did not and cannot pay).
+/// Fails a pending row (only on proof that the permit did not and cannot pay). A row that had
+/// settled until a reorg dropped its transaction takes the wallet's unlock of the journal with
+/// it, in the same transaction: the purchase is not paid any more.
 pub async fn fail(
-    db: &impl ConnectionTrait,
+    db: &DatabaseConnection,
     id: i32,
     error: &str,
     now: DateTime<Utc>,
 ) -> Result<(), DbErr> {
-    update_releasing()
+    let txn = crate::db::begin_write(db).await?;
+    let failed = update_releasing()
         .col_expr(payments::Column::State, Expr::value(FAILED))
         .col_expr(payments::Column::Error, Expr::value(error))
         .col_expr(payments::Column::UpdatedAt, Expr::value(now))
         .filter(payments::Column::Id.eq(id))
         .filter(payments::Column::State.eq(PENDING))
+        .exec(&txn)
+        .await?
+        .rows_affected;
+    if failed == 1 {
+        let row = find(&txn, id).await?;
+        if row.reorged_at.is_some() {
+            let gone = unlocks::Entity::delete_by_id((row.wallet.clone(), row.journal_id))
+                .exec(&txn)
+                .await?
+                .rows_affected;
+            if gone > 0 {
+                tracing::warn!(payment = id, wallet = %row.wallet, journal = row.journal_id,
+                    "a reorg dropped the payment and it could not be paid again: unlock withdrawn");
+            }
+        }
+    }
+    txn.commit().await
+}
+
+/// Settled rows not final yet, oldest first.
+pub async fn unconfirmed(
+    db: &DatabaseConnection,
+    limit: u64,
+) -> Result<Vec<payments::Model>, DbErr> {
+    payments::Entity::find()
+        .filter(payments::Column::FinalAt.is_null())
+        .filter(payments::Column::State.eq(SETTLED))
+        .order_by_asc(payments::Column::Id)
+        .limit(limit)
+        .all(db)
+        .await
+}
+
+/// Where a settled row's transaction was seen mined; `final_at` once it is deep enough.
+pub async fn seen_at(
+    db: &DatabaseConnection,
+    id: i32,
+    block: u64,
+    hash: &str,
+    final_at: Option<DateTime<Utc>>,
+) -> Result<(), DbErr> {
+    payments::Entity::update_many()
+        .col_expr(payments::Column::BlockNumber, Expr::value(block as i64))
+        .col_expr(payments::Column::BlockHash, Expr::value(hash))
+        .col_expr(payments::Column::FinalAt, Expr::value(final_at))
+        .filter(payments::Column::Id.eq(id))
+        .filter(payments::Column::State.eq(SETTLED))
+        .filter(payments::Column::FinalAt.is_null())
         .exec(db)
         .await
         .map(|_| ())
+}
+
+/// A settled row whose transaction a reorg dropped goes back to pending, due at once: the
+/// settlement actor settles it again from its permit (the transaction, re-mined or sent
+/// again) or fails it, withdrawing the unlock. The unlock stays meanwhile. `false` when the
+/// row was not settled-and-unconfirmed any more.
+pub async fn reorged(db: &DatabaseConnection, id: i32, now: DateTime<Utc>) -> Result<bool, DbErr> {
+    Ok(update_releasing()
+        .col_expr(payments::Column::State, Expr::value(PENDING))
+        .col_expr(payments::Column::Tx, Expr::value(Option::<String>::None))
+        .col_expr(
+            payments::Column::BlockNumber,
+            Expr::value(Option::<i64>::None),
+        )
+        .col_expr(
+            payments::Column::BlockHash,
+            Expr::value(Option::<String>::None),
+        )
+        .col_expr(payments::Column::ReorgedAt, Expr::value(now))
+        .col_expr(
+            payments::Column::NextCheckAt,
+            Expr::value(Option::<DateTime<Utc>>::None),
+        )
+        .col_expr(payments::Column::Attempts, Expr::value(0))
+        .col_expr(payments::Column::UpdatedAt, Expr::value(now))
+        .filter(payments::Column::Id.eq(id))
+        .filter(payments::Column::State.eq(SETTLED))
+        .filter(payments::Column::FinalAt.is_null())
+        .exec(db)
+        .await?
+        .rows_affected
+        == 1)
 }
 
 /// Marks the row settled by `tx` and, on the last step, records the unlock, in one

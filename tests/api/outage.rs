@@ -1,0 +1,495 @@
+//! Outages are waited out, not turned into losses: the database going away in the middle of a
+//! purchase (PostgreSQL cut off at the network; SQLite unable to write a byte, as on a full
+//! disk) answers 503 with `Retry-After`, loses no committed row, and the service recovers
+//! without a restart: the payment that was on its way is reconciled and its retry gets the
+//! text. Money is judged from the chain.
+
+use std::net::SocketAddr;
+use std::time::Duration;
+
+use jm_client::payer::{sign_payment, with_payment_id};
+use reqwest::StatusCode;
+use sea_orm::ConnectionTrait;
+use tokio::io::copy_bidirectional;
+use tokio::net::{TcpListener, TcpStream};
+use tokio::sync::watch;
+
+use crate::devchain::TestChain;
+use crate::faultproxy::{Fault, FaultProxy};
+use crate::helpers::{Backend, TestApp, TestDb, backend};
+use crate::pay::{Shop, now};
+use crate::replay::charges;
+
+/// A TCP proxy that can be cut: while cut, its connections are closed and new ones are closed
+/// on accept, as when a database server restarts.
+pub(crate) struct TcpCut {
+    pub addr: SocketAddr,
+    down: watch::Sender<bool>,
+}
+
+impl TcpCut {
+    pub(crate) async fn start(upstream: SocketAddr) -> TcpCut {
+        let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let addr = listener.local_addr().unwrap();
+        let (down, watching) = watch::channel(false);
+        tokio::spawn(async move {
+            while let Ok((mut conn, _)) = listener.accept().await {
+                if *watching.borrow() {
+                    continue;
+                }
+                let mut cut = watching.clone();
+                tokio::spawn(async move {
+                    let Ok(mut up) = TcpStream::connect(upstream).await else {
+                        return;
+                    };
+                    tokio::select! {
+                        _ = copy_bidirectional(&mut conn, &mut up) => {}
+                        _ = cut.wait_for(|d| *d) => {}
+                    }
+                });
+            }
+        });
+        TcpCut { addr, down }
+    }
+
+    pub(crate) fn cut(&self) {
+        self.down.send_replace(true);
+    }
+
+    pub(crate) fn restore(&self) {
+        self.down.send_replace(false);
+    }
+}
+
+/// How the test takes the database away and gives it back.
+enum Outage {
+    /// PostgreSQL behind a cut proxy.
+    Network(TcpCut),
+    /// SQLite in a process that may not grow any file, as on a full disk: its write-ahead log
+    /// is first emptied (a TRUNCATE checkpoint), so every commit must grow it and fails, while
+    /// reads go on. `RLIMIT_FSIZE` is per process; nextest runs each test in its own.
+    FullDisk(String),
+}
+
+fn set_file_size_limit(limit: libc::rlim_t) {
+    let l = libc::rlimit {
+        rlim_cur: limit,
+        rlim_max: libc::RLIM_INFINITY,
+    };
+    // SAFETY: plain libc calls on this process; SIGXFSZ ignored turns an oversize write into an
+    // EFBIG error instead of killing the process.
+    unsafe {
+        libc::signal(libc::SIGXFSZ, libc::SIG_IGN);
+        assert_eq!(libc::setrlimit(libc::RLIMIT_FSIZE, &l), 0);
+    }
+}
+
+impl Outage {
+    async fn start(&self) {
+        match self {
+            Outage::Network(p) => p.cut(),
+            Outage::FullDisk(url) => {
+                let db = sea_orm::Database::connect(url).await.unwrap();
+                // Retried until no reader holds the log back (`busy` 0: truncated).
+                for _ in 0..100 {
+                    let row = db
+                        .query_one_raw(sea_orm::Statement::from_string(
+                            sea_orm::DbBackend::Sqlite,
+                            "PRAGMA wal_checkpoint(TRUNCATE)",
+                        ))
+                        .await
+                        .unwrap()
+                        .unwrap();
+                    if row.try_get_by_index::<i32>(0).unwrap() == 0 {
+                        break;
+                    }
+                    tokio::time::sleep(Duration::from_millis(10)).await;
+                }
+                db.close().await.unwrap();
+                set_file_size_limit(0);
+            }
+        }
+    }
+
+    fn end(&self) {
+        match self {
+            Outage::Network(p) => p.restore(),
+            Outage::FullDisk(_) => set_file_size_limit(libc::RLIM_INFINITY),
+        }
+    }
+}
+
+/// A shop whose chain calls go through a fault proxy and whose database can be taken away.
+async fn shop() -> (Shop, FaultProxy, Outage) {
+    shop_with(|_| {}).await
+}
+
+async fn shop_with(
+    f: impl FnOnce(&mut journal_market::config::Settings),
+) -> (Shop, FaultProxy, Outage) {
+    let chain = TestChain::start().await;
+    let proxy = FaultProxy::start(&chain.devnet.rpc_url).await;
+    let db = TestDb::new().await;
+    let (url, outage) = match backend() {
+        Backend::Sqlite => (db.url.clone(), Outage::FullDisk(db.url.clone())),
+        Backend::Postgres { .. } => {
+            let cut = TcpCut::start("127.0.0.1:5432".parse().unwrap()).await;
+            let url = db.url.replace("127.0.0.1:5432", &cut.addr.to_string());
+            assert_ne!(url, db.url, "the test database is at 127.0.0.1:5432");
+            (url, Outage::Network(cut))
+        }
+    };
+    let mut s = chain.settings(&db);
+    s.database.url = journal_market::config::Secret::new(url);
+    s.demo.load_on_first_start = true;
+    s.cache.public_ttl_ms = 0;
+    s.chain.rpc_urls = vec![journal_market::config::Secret::new(proxy.url.clone())];
+    s.payments.reconcile_every_ms = 200;
+    s.database.acquire_timeout_secs = 2;
+    f(&mut s);
+    let app = TestApp::start(s, db).await;
+    app.wait_chain(true).await;
+    (Shop { chain, app }, proxy, outage)
+}
+
+#[actix_web::test]
+async fn the_database_going_away_mid_purchase_answers_503_and_loses_nothing() {
+    let (shop, proxy, outage) = shop().await;
+    let journals = shop.swarm_journals().await;
+    let (first, second, third) = (shop.buyer(0), shop.buyer(1), shop.buyer(2));
+    // A purchase before the outage: its rows are committed.
+    let before = shop.client();
+    before
+        .buy(&journals[0].slug, &first.signer().unwrap())
+        .await
+        .unwrap();
+
+    // A purchase whose settle transaction is on its way when the database goes away.
+    let id = journals[1].journal_id;
+    let offer = shop.offer("pay/burn", id).await;
+    let payment = with_payment_id(
+        sign_payment(&offer.accepts[0], None, &second.signer().unwrap(), now()).unwrap(),
+        "pay_outage_0123456789",
+    );
+    proxy.set(
+        "eth_sendRawTransaction",
+        Fault::Delay(Duration::from_millis(1500)),
+        Some(1),
+    );
+    let buying = {
+        let client = shop.client();
+        let payment = payment.clone();
+        tokio::spawn(async move {
+            let r = client
+                .pay_request("pay/burn", id, Some(&payment))
+                .await
+                .unwrap();
+            (
+                r.status(),
+                r.headers().get("retry-after").cloned(),
+                r.text().await.unwrap(),
+            )
+        })
+    };
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    outage.start().await;
+    let (status, retry, body) = buying.await.unwrap();
+    // 503 when the write failed at once; 409 "still settling" when it was retried until the
+    // request's deadline. Either way: later, with the same request.
+    assert!(
+        status == StatusCode::SERVICE_UNAVAILABLE || status == StatusCode::CONFLICT,
+        "{status} {body}"
+    );
+    assert!(retry.is_some(), "Retry-After");
+    assert!(body.contains("\"error\""), "{body}");
+    assert!(!body.contains("\"body\""), "{body}");
+
+    // While it lasts: writes answer 503 with Retry-After at once, and nothing moves.
+    let offer = shop
+        .offer_or_unavailable("pay/burn", journals[2].journal_id)
+        .await;
+    if let Some(offer) = offer {
+        let late = sign_payment(&offer.accepts[0], None, &third.signer().unwrap(), now()).unwrap();
+        let started = std::time::Instant::now();
+        let (s, b, h) = shop
+            .raw_pay("pay/burn", journals[2].journal_id, Some(&late))
+            .await;
+        assert_eq!(s, StatusCode::SERVICE_UNAVAILABLE, "{b}");
+        assert!(h.get("retry-after").is_some());
+        assert!(started.elapsed() < Duration::from_secs(10), "fails fast");
+    }
+    if let Outage::Network(_) = outage {
+        let (s, body) = shop.app.get("/health/ready").await;
+        assert_eq!(s, StatusCode::SERVICE_UNAVAILABLE, "{body}");
+        assert!(
+            body["database"]
+                .as_str()
+                .unwrap()
+                .starts_with("the database does not answer"),
+            "{body}"
+        );
+        let (s, b) = shop.app.get("/journals").await;
+        assert_eq!(s, StatusCode::SERVICE_UNAVAILABLE, "{b}");
+    }
+    assert!(charges(&shop, third.address).await.is_empty());
+
+    // Over, without a restart: the payment on its way is reconciled from the chain, and its
+    // retry with the same payment-identifier gets the text.
+    outage.end();
+    let mut answer = None;
+    for _ in 0..300 {
+        let (s, b, _) = shop.raw_pay("pay/burn", id, Some(&payment)).await;
+        if s == StatusCode::OK {
+            answer = Some(b);
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    let answer = answer.expect("the retry got the text once the database was back");
+    assert!(answer["body"].as_str().unwrap().starts_with("## "));
+    let (s, _) = shop.app.get("/health/ready").await;
+    assert_eq!(s, StatusCode::OK);
+    // The chain: each buyer paid exactly what they bought, once; the one refused paid nothing.
+    let price =
+        |i: usize| alloy::primitives::U256::from(journals[i].price_units.parse::<u64>().unwrap());
+    assert_eq!(
+        charges(&shop, first.address).await,
+        vec![(shop.buyback(), price(0))]
+    );
+    assert_eq!(
+        charges(&shop, second.address).await,
+        vec![(shop.buyback(), price(1))]
+    );
+    assert!(charges(&shop, third.address).await.is_empty());
+    // The committed purchase is still there.
+    assert!(before.journal(&journals[0].slug).await.unwrap().unlocked);
+    // And the service takes new purchases.
+    shop.client()
+        .buy(&journals[2].slug, &third.signer().unwrap())
+        .await
+        .unwrap();
+    assert_eq!(charges(&shop, third.address).await.len(), 1);
+}
+
+impl Shop {
+    /// The challenge of a step, or `None` when the service answers 503 (its database is away).
+    async fn offer_or_unavailable(
+        &self,
+        path: &str,
+        journal_id: i64,
+    ) -> Option<jm_chain::x402::PaymentRequired> {
+        let (status, body, headers) = self.raw_pay(path, journal_id, None).await;
+        if status == StatusCode::SERVICE_UNAVAILABLE {
+            assert!(headers.get("retry-after").is_some(), "{body}");
+            return None;
+        }
+        assert_eq!(status, StatusCode::PAYMENT_REQUIRED, "{body}");
+        Some(
+            jm_chain::x402::decode_header(
+                headers.get("payment-required").unwrap().to_str().unwrap(),
+            )
+            .unwrap(),
+        )
+    }
+}
+
+/// Waits (up to 20 s) until `/config` says payments are open or closed.
+async fn wait_payments(app: &TestApp, open: bool) {
+    for _ in 0..200 {
+        if app.client.config().await.unwrap().payments_open == open {
+            return;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    panic!(
+        "payments never became {}",
+        if open { "open" } else { "closed" }
+    );
+}
+
+/// An outside facilitator that stops answering: its watch notices within a check, payments
+/// close (a purchase is 503 with Retry-After at once, not after the facilitator's time limit),
+/// health names it, and everything reopens when it is back, without a restart.
+#[actix_web::test]
+async fn a_facilitator_that_goes_away_closes_payments_until_it_is_back() {
+    let chain = TestChain::start().await;
+    let facilitator = crate::pay::start_facilitator(&chain).await;
+    let proxy = FaultProxy::start(&facilitator).await;
+    let url = proxy.url.clone();
+    let app = chain
+        .app_with(|s| {
+            s.demo.load_on_first_start = true;
+            s.cache.public_ttl_ms = 0;
+            s.payments.facilitator = url;
+            s.payments.facilitator_token =
+                journal_market::config::Secret::new(crate::pay::FACILITATOR_TOKEN);
+            s.payments.relayer_key = journal_market::config::Secret::new("");
+        })
+        .await;
+    let shop = Shop { chain, app };
+    wait_payments(&shop.app, true).await;
+    let (_, ready) = shop.app.get("/health/ready").await;
+    assert_eq!(ready["facilitator"], "ok", "{ready}");
+    let journals = shop.swarm_journals().await;
+    let (first, second) = (shop.buyer(0), shop.buyer(1));
+    shop.client()
+        .buy(&journals[0].slug, &first.signer().unwrap())
+        .await
+        .unwrap();
+
+    proxy.set("", Fault::Refuse, None);
+    wait_payments(&shop.app, false).await;
+    let (status, ready) = shop.app.get("/health/ready").await;
+    assert_eq!(status, StatusCode::OK, "the archive still serves: {ready}");
+    assert!(
+        ready["facilitator"]
+            .as_str()
+            .unwrap()
+            .starts_with("the facilitator does not answer"),
+        "{ready}"
+    );
+    let started = std::time::Instant::now();
+    let (s, b, h) = shop.raw_pay("pay/burn", journals[1].journal_id, None).await;
+    assert_eq!(s, StatusCode::SERVICE_UNAVAILABLE, "{b}");
+    assert!(h.get("retry-after").is_some());
+    assert!(b["error"].as_str().unwrap().contains("facilitator"), "{b}");
+    assert!(started.elapsed() < Duration::from_secs(2), "fails at once");
+    let (_, actors) = shop.app.get("/health/actors").await;
+    let watch = actors["actors"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|a| a["name"] == "facilitator_watch")
+        .unwrap()
+        .clone();
+    assert!(
+        watch["last_error"]
+            .as_str()
+            .is_some_and(|e| e.contains("does not answer")),
+        "{watch}"
+    );
+
+    proxy.set("", Fault::Pass, None);
+    wait_payments(&shop.app, true).await;
+    shop.client()
+        .buy(&journals[1].slug, &second.signer().unwrap())
+        .await
+        .unwrap();
+    let price =
+        |i: usize| alloy::primitives::U256::from(journals[i].price_units.parse::<u64>().unwrap());
+    assert_eq!(
+        charges(&shop, first.address).await,
+        vec![(shop.buyback(), price(0))]
+    );
+    assert_eq!(
+        charges(&shop, second.address).await,
+        vec![(shop.buyback(), price(1))]
+    );
+}
+
+/// Pauses a process (SIGSTOP) until dropped (SIGCONT), as a node that hangs.
+struct Paused(i32);
+
+impl Paused {
+    fn node(chain: &TestChain) -> Paused {
+        let pid = chain.anvil.pid().unwrap() as i32;
+        // SAFETY: signals to a child process of this test.
+        assert_eq!(unsafe { libc::kill(pid, libc::SIGSTOP) }, 0);
+        Paused(pid)
+    }
+}
+
+impl Drop for Paused {
+    fn drop(&mut self) {
+        // SAFETY: as above.
+        unsafe { libc::kill(self.0, libc::SIGCONT) };
+    }
+}
+
+/// The node hangs while a settle transaction is on its way: the request gives up within its
+/// limits (409 "still settling" or 503, with Retry-After), ChainWatch closes payments so later
+/// purchases are refused at once, health says the chain is down; once the node answers again
+/// the pending payment is reconciled from the chain, its retry gets the text, and nothing was
+/// charged twice.
+#[actix_web::test]
+async fn a_node_that_hangs_mid_purchase_is_waited_out() {
+    let (shop, proxy, _outage) = shop_with(|s| {
+        s.chain.rpc_timeout_ms = 500;
+        s.payments.deadline_secs = 3;
+    })
+    .await;
+    let journals = shop.swarm_journals().await;
+    let (first, second, third) = (shop.buyer(0), shop.buyer(1), shop.buyer(2));
+    shop.client()
+        .buy(&journals[0].slug, &first.signer().unwrap())
+        .await
+        .unwrap();
+
+    let id = journals[1].journal_id;
+    let offer = shop.offer("pay/burn", id).await;
+    let payment = with_payment_id(
+        sign_payment(&offer.accepts[0], None, &second.signer().unwrap(), now()).unwrap(),
+        "pay_paused_0123456789",
+    );
+    // The send reaches the node; the node hangs before it mines (instant mining: the pause
+    // lands while the proxy holds the answer back).
+    proxy.set(
+        "eth_sendRawTransaction",
+        Fault::Delay(Duration::from_millis(1000)),
+        Some(1),
+    );
+    let buying = {
+        let client = shop.client();
+        let payment = payment.clone();
+        tokio::spawn(async move {
+            let r = client
+                .pay_request("pay/burn", id, Some(&payment))
+                .await
+                .unwrap();
+            (r.status(), r.headers().get("retry-after").cloned())
+        })
+    };
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    let paused = Paused::node(&shop.chain);
+    let (status, retry) = buying.await.unwrap();
+    assert!(
+        status == StatusCode::SERVICE_UNAVAILABLE || status == StatusCode::CONFLICT,
+        "{status}"
+    );
+    assert!(retry.is_some());
+
+    wait_payments(&shop.app, false).await;
+    let (_, ready) = shop.app.get("/health/ready").await;
+    assert_ne!(ready["chain"], "ok", "{ready}");
+    let started = std::time::Instant::now();
+    let (s, _, h) = shop.raw_pay("pay/burn", journals[2].journal_id, None).await;
+    assert_eq!(s, StatusCode::SERVICE_UNAVAILABLE);
+    assert!(h.get("retry-after").is_some());
+    assert!(started.elapsed() < Duration::from_secs(2), "fails at once");
+
+    drop(paused);
+    wait_payments(&shop.app, true).await;
+    let mut answer = None;
+    for _ in 0..300 {
+        let (s, b, _) = shop.raw_pay("pay/burn", id, Some(&payment)).await;
+        if s == StatusCode::OK {
+            answer = Some(b);
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    let answer = answer.expect("the retry got the text once the node was back");
+    assert!(answer["body"].as_str().unwrap().starts_with("## "));
+    shop.client()
+        .buy(&journals[2].slug, &third.signer().unwrap())
+        .await
+        .unwrap();
+    let price =
+        |i: usize| alloy::primitives::U256::from(journals[i].price_units.parse::<u64>().unwrap());
+    for (i, b) in [first, second, third].iter().enumerate() {
+        assert_eq!(
+            charges(&shop, b.address).await,
+            vec![(shop.buyback(), price(i))]
+        );
+    }
+}
