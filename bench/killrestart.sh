@@ -1,14 +1,21 @@
 #!/usr/bin/env bash
-# Purchases while the service is killed: PURCHASES purchases by BUYERS buyers on a local anvil
-# while the service (SQLite) is killed with SIGKILL every KILL_EVERY seconds (0.5) and started again.
-# At the end one clean instance reconciles what is pending, and the chain's USDG transfers are
-# compared with the payments and unlocks the service recorded: the run fails on a transfer
-# without a settled payment, a double charge or a lost unlock.
+# Purchases while the service is killed: rounds of PURCHASES purchases by BUYERS new buyers on a
+# local anvil while an instance of the service is killed with SIGKILL every KILL_EVERY seconds
+# (0.5) and started again, until KILLS kills (0: one round). DB=sqlite (one instance) or
+# DB=postgres (INSTANCES=2 share a fresh database on $PG_ADMIN_URL; the kills alternate between
+# them and each retry of a purchase goes to the other one). At the end the instances reconcile
+# what is pending, and the chain's USDG transfers are compared with the payments and unlocks
+# the service recorded: the run fails on a transfer without a settled payment, a double charge,
+# a lost unlock, or a bought journal its buyer cannot read.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 PURCHASES="${PURCHASES:-200}"
 BUYERS="${BUYERS:-20}"
 KILL_EVERY="${KILL_EVERY:-0.5}"
+KILLS="${KILLS:-0}"
+DB="${DB:-sqlite}"
+INSTANCES="${INSTANCES:-$([ "$DB" = postgres ] && echo 2 || echo 1)}"
+PG_ADMIN_URL="${PG_ADMIN_URL:-postgres://postgres@127.0.0.1:5432/postgres}"
 SVC_PORT="${SVC_PORT:-18295}"
 ANVIL_PORT="${ANVIL_PORT:-18646}"
 . bench/lib.sh
@@ -16,11 +23,14 @@ npm ci --no-audit --no-fund --loglevel=error >/dev/null
 cargo build --release --locked --bins --examples >&2
 
 work=$(mktemp -d)
-svc=""; anvil=""; load=""
+pgdb="jm_killrestart_$$"
+declare -a svc=()
+anvil=""; load=""
 cleanup() {
-  kill -9 $svc 2>/dev/null || true
+  for p in "${svc[@]}"; do kill -9 "$p" 2>/dev/null || true; done
   kill $anvil $load 2>/dev/null || true
   wait 2>/dev/null || true
+  [ "$DB" = postgres ] && psql -q "$PG_ADMIN_URL" -c "DROP DATABASE IF EXISTS $pgdb WITH (FORCE)" >/dev/null 2>&1
   rm -rf "$work"
 }
 trap cleanup EXIT
@@ -28,16 +38,34 @@ trap cleanup EXIT
 node_modules/.bin/anvil --host 127.0.0.1 --port "$ANVIL_PORT" --chain-id 4663 \
   --accounts 10 --balance 10000 --hardfork cancun --prune-history 256 >/dev/null 2>&1 &
 anvil=$!
-api="http://127.0.0.1:$SVC_PORT/api"
-db="sqlite://$work/kr.db"
-export JM__SERVER__LISTEN="127.0.0.1:$SVC_PORT" JM__DATABASE__URL="$db" \
-  JM__CHAIN__DEVNET_FILE="$work/devnet.json" JM__LOG__FILTER=warn \
+case "$DB" in
+  sqlite) db="sqlite://$work/kr.db" ;;
+  postgres)
+    psql -q "$PG_ADMIN_URL" -c "CREATE DATABASE $pgdb" >/dev/null
+    db="${PG_ADMIN_URL%/*}/$pgdb" ;;
+  *) echo "DB must be sqlite or postgres" >&2; exit 2 ;;
+esac
+export JM__DATABASE__URL="$db" JM__CHAIN__DEVNET_FILE="$work/devnet.json" JM__LOG__FILTER=warn \
   JM__PAYMENTS__LEASE_SECS=3 JM__PAYMENTS__RECONCILE_EVERY_MS=500
+apis=""
+for i in $(seq 0 $((INSTANCES - 1))); do
+  apis="${apis:+$apis,}http://127.0.0.1:$((SVC_PORT + i))/api"
+done
 
+# start I: instance I on SVC_PORT + I, once ready.
 start() {
-  "$REL/journal-market" serve >>"$work/svc.log" 2>&1 &
-  svc=$!
-  wait_for "$api/health/ready"
+  local port=$((SVC_PORT + $1))
+  JM__SERVER__LISTEN="127.0.0.1:$port" "$REL/journal-market" serve >>"$work/svc$1.log" 2>&1 &
+  svc[$1]=$!
+  wait_for "http://127.0.0.1:$port/api/health/ready"
+}
+
+pending() {
+  if [ "$DB" = sqlite ]; then
+    python3 -c "import sqlite3,sys; print(sqlite3.connect(sys.argv[1]).execute(\"select count(*) from payments where state='pending'\").fetchone()[0])" "$work/kr.db"
+  else
+    psql -tAq "$db" -c "select count(*) from payments where state='pending'"
+  fi
 }
 
 # The contracts, the service's database with the demo, the person-written journals.
@@ -48,31 +76,35 @@ for _ in $(seq 1 100); do
   sleep 0.1
 done
 "$REL"/examples/kill_restart deploy "http://127.0.0.1:$ANVIL_PORT" "$work/devnet.json"
-start
-(cd "$work" && "$REL/examples/kill_restart" seed "$api" "$work/devnet.json")
+for i in $(seq 0 $((INSTANCES - 1))); do start "$i"; done
+(cd "$work" && "$REL/examples/kill_restart" seed "${apis%%,*}" "$work/devnet.json")
 
 started=$(date +%s)
-(cd "$work" && "$REL/examples/kill_restart" run "$api" "$work/devnet.json" \
-  "$PURCHASES" "$BUYERS" >"$work/run.out" 2>&1) &
-load=$!
-kills=0
-while kill -0 "$load" 2>/dev/null; do
-  sleep "$KILL_EVERY"
-  kill -0 "$load" 2>/dev/null || break
-  kill -9 "$svc" 2>/dev/null || true
-  wait "$svc" 2>/dev/null || true
-  kills=$((kills + 1))
-  start
+kills=0; rounds=0
+while :; do
+  rounds=$((rounds + 1))
+  (cd "$work" && "$REL/examples/kill_restart" run "$apis" "$work/devnet.json" \
+    "$PURCHASES" "$BUYERS" >"$work/run.out" 2>&1) &
+  load=$!
+  while kill -0 "$load" 2>/dev/null; do
+    sleep "$KILL_EVERY"
+    kill -0 "$load" 2>/dev/null || break
+    victim=$((kills % INSTANCES))
+    kill -9 "${svc[$victim]}" 2>/dev/null || true
+    wait "${svc[$victim]}" 2>/dev/null || true
+    kills=$((kills + 1))
+    start "$victim"
+  done
+  wait "$load" || { cat "$work/run.out"; exit 1; }
+  load=""
+  echo "round $rounds: $(cat "$work/run.out")"
+  [ "$kills" -ge "$KILLS" ] && break
 done
-wait "$load" || { cat "$work/run.out"; exit 1; }
-load=""
-cat "$work/run.out"
-echo "service killed with SIGKILL $kills times in $(( $(date +%s) - started )) s"
+echo "$DB, $INSTANCES instance(s): killed with SIGKILL $kills times in $(( $(date +%s) - started )) s, $rounds round(s) of $PURCHASES purchases"
 
-# The last instance reconciles what is pending (a lease of a killed instance ends in 3 s).
+# The instances reconcile what is pending (a lease of a killed instance ends in 3 s).
 for _ in $(seq 1 120); do
-  pending=$(python3 -c "import sqlite3,sys; print(sqlite3.connect(sys.argv[1]).execute(\"select count(*) from payments where state='pending'\").fetchone()[0])" "$work/kr.db")
-  [ "$pending" = 0 ] && break
+  [ "$(pending)" = 0 ] && break
   sleep 1
 done
 (cd "$work" && "$REL/examples/kill_restart" verify "$db" "$work/devnet.json")

@@ -2,10 +2,13 @@
 //! - `deploy <rpc-url> <devnet.json>`: the dev contracts on a running node, and the devnet file;
 //! - `seed <api> <devnet.json>`: publishes the demo's person-written journals through the
 //!   running service's API (save, audit, register on the identity registry, minted);
-//! - `run <api> <devnet.json> <purchases> <buyers>`: funds BUYERS wallets and makes PURCHASES
-//!   purchases across them, each step retried as a careful client would while the service is
-//!   killed under it: the same signed payment is sent again after a connection error, a 5xx or
-//!   409 "still settling"; a new one is signed only after a 402;
+//! - `run <api[,api…]> <devnet.json> <purchases> <buyers>`: funds BUYERS new wallets and makes
+//!   PURCHASES purchases across them, each step retried as a careful client would while the
+//!   service is killed under it: the same signed payment (with its payment-identifier) is sent
+//!   again after a connection error, a 5xx or 409 "still settling", to the next instance when
+//!   there are several; a new one is signed only after a 402. Then every buyer signs in and
+//!   reads the text of every journal it bought (the run fails on one it cannot read). Buyers
+//!   are added to `buyers.json`, so several runs are verified together;
 //! - `verify <db-url> <devnet.json>`: compares the chain's USDG transfers from the buyers with
 //!   the payments and unlocks the service recorded, and fails on a lost unlock or a double
 //!   charge.
@@ -26,6 +29,8 @@ use journal_market_entity::{payments, unlocks};
 use sea_orm::{ColumnTrait, Database, EntityTrait, QueryFilter};
 
 const BUYERS_FILE: &str = "buyers.json";
+/// A purchase is given up after this long (a node paused for a minute is waited out).
+const GIVE_UP: Duration = Duration::from_secs(300);
 
 fn now() -> u64 {
     std::time::SystemTime::now()
@@ -97,16 +102,25 @@ async fn post(
 
 /// One purchase, retried through kills: every step until it is paid.
 async fn purchase(
-    base: &str,
+    bases: &[String],
     buyer: &PrivateKeySigner,
     id: i64,
     swarm: bool,
     c: &mut Counts,
 ) -> Outcome {
     let started = Instant::now();
-    let client = match jm_client::Client::new(base.to_string()) {
-        Ok(c) => c,
-        Err(_) => return Outcome::GaveUp,
+    let Ok(clients) = bases
+        .iter()
+        .map(|b| jm_client::Client::new(b.clone()))
+        .collect::<Result<Vec<_>, _>>()
+    else {
+        return Outcome::GaveUp;
+    };
+    // Each try goes to the next instance: a retry lands on another one half the time.
+    let mut tries = 0usize;
+    let mut next = || {
+        tries += 1;
+        &clients[tries % clients.len()]
     };
     let steps: &[&str] = if swarm {
         &["pay/burn"]
@@ -116,11 +130,11 @@ async fn purchase(
     let pause = |d: Duration| tokio::time::sleep(d.min(Duration::from_secs(1)));
     'steps: for step in steps {
         loop {
-            if started.elapsed() > Duration::from_secs(180) {
+            if started.elapsed() > GIVE_UP {
                 return Outcome::GaveUp;
             }
             // The challenge.
-            let Some((status, body, header)) = post(&client, step, id, None).await else {
+            let Some((status, body, header)) = post(next(), step, id, None).await else {
                 pause(Duration::from_millis(200)).await;
                 continue;
             };
@@ -146,11 +160,11 @@ async fn purchase(
             let payment = with_payment_id(payment, &pid);
             // The same payment until it is settled or provably refused.
             loop {
-                if started.elapsed() > Duration::from_secs(180) {
+                if started.elapsed() > GIVE_UP {
                     return Outcome::GaveUp;
                 }
                 c.sent += 1;
-                match post(&client, step, id, Some(&payment)).await {
+                match post(next(), step, id, Some(&payment)).await {
                     Some((200, _, _)) => continue 'steps,
                     Some((402, _, _)) => {
                         c.resigned += 1;
@@ -169,21 +183,30 @@ async fn purchase(
     Outcome::Bought
 }
 
-async fn run(base: &str, devnet_path: &str, purchases: usize, buyers: usize) -> anyhow::Result<()> {
+async fn run(
+    bases: &str,
+    devnet_path: &str,
+    purchases: usize,
+    buyers: usize,
+) -> anyhow::Result<()> {
+    let bases: Vec<String> = bases.split(',').map(str::to_string).collect();
     let devnet = Devnet::load(std::path::Path::new(devnet_path))?;
     let mut wallets = Vec::new();
     for _ in 0..buyers {
         wallets.push(devnet.funded_buyer(1_000_000_000).await?);
     }
-    let addresses: Vec<Address> = wallets.iter().map(|w| w.address()).collect();
+    let mut addresses: Vec<Address> = std::fs::read_to_string(BUYERS_FILE)
+        .ok()
+        .and_then(|s| serde_json::from_str(&s).ok())
+        .unwrap_or_default();
+    addresses.extend(wallets.iter().map(|w| w.address()));
     std::fs::write(BUYERS_FILE, serde_json::to_string(&addresses)?)?;
-    let journals = loop {
-        // The service may be down at this moment.
-        if let Ok(l) = jm_client::Client::new(base.to_string())?
-            .journals(None)
-            .await
-        {
-            break l.journals;
+    let journals = 'listed: loop {
+        // The services may be down at this moment.
+        for base in &bases {
+            if let Ok(l) = jm_client::Client::new(base.clone())?.journals(None).await {
+                break 'listed l.journals;
+            }
         }
         tokio::time::sleep(Duration::from_millis(300)).await;
     };
@@ -198,12 +221,12 @@ async fn run(base: &str, devnet_path: &str, purchases: usize, buyers: usize) -> 
         .into_iter()
         .enumerate()
         .map(|(i, w)| {
-            let mine: Vec<(i64, bool)> = (0..per_buyer)
+            let mine: Vec<(i64, bool, String)> = (0..per_buyer)
                 .map(|k| &journals[(i + k) % journals.len()])
-                .map(|j| (j.journal_id, j.author.swarm))
+                .map(|j| (j.journal_id, j.author.swarm, j.slug.clone()))
                 .take(purchases.saturating_sub(i * per_buyer).min(per_buyer))
                 .collect();
-            let base = base.to_string();
+            let bases = bases.clone();
             tokio::spawn(async move {
                 let mut c = Counts {
                     sent: 0,
@@ -211,29 +234,78 @@ async fn run(base: &str, devnet_path: &str, purchases: usize, buyers: usize) -> 
                     resigned: 0,
                 };
                 let mut outcomes = Vec::new();
-                for (id, swarm) in mine {
-                    outcomes.push(purchase(&base, &w, id, swarm, &mut c).await);
+                let mut bought = Vec::new();
+                // PACE_MS spreads a buyer's purchases over time (bench/faults.sh), starting at
+                // an offset of its own so the buyers do not move in step.
+                let pace = Duration::from_millis(
+                    std::env::var("PACE_MS")
+                        .ok()
+                        .and_then(|p| p.parse().ok())
+                        .unwrap_or(0),
+                );
+                tokio::time::sleep(pace * i as u32 / buyers.max(1) as u32).await;
+                for (k, (id, swarm, slug)) in mine.into_iter().enumerate() {
+                    if k > 0 {
+                        tokio::time::sleep(pace).await;
+                    }
+                    let o = purchase(&bases, &w, id, swarm, &mut c).await;
+                    if o == Outcome::Bought {
+                        bought.push(slug);
+                    }
+                    outcomes.push(o);
                 }
-                (outcomes, c)
+                let unread = unreadable(&bases, &w, &bought).await;
+                (outcomes, c, unread)
             })
         })
         .collect();
     let mut outcomes: BTreeMap<String, usize> = BTreeMap::new();
-    let (mut sent, mut retried, mut resigned) = (0, 0, 0);
+    let (mut sent, mut retried, mut resigned, mut unread) = (0, 0, 0, Vec::new());
     for t in tasks {
-        let (o, c) = t.await?;
+        let (o, c, u) = t.await?;
         for x in o {
             *outcomes.entry(format!("{x:?}")).or_default() += 1;
         }
         sent += c.sent;
         retried += c.retried_same;
         resigned += c.resigned;
+        unread.extend(u);
     }
     println!(
-        "purchases: {outcomes:?}; payment requests sent {sent}, same payment sent again {retried}, signed again after a 402 {resigned}; {:.0} s",
+        "purchases: {outcomes:?}; payment requests sent {sent}, same payment sent again {retried}, signed again after a 402 {resigned}; bought but not readable: {}; {:.0} s",
+        unread.len(),
         started.elapsed().as_secs_f64()
     );
+    anyhow::ensure!(unread.is_empty(), "bought but not readable: {unread:?}");
     Ok(())
+}
+
+/// The bought journals `buyer` cannot read after signing in (tried for a while on every
+/// instance: the services may be down or restarting).
+async fn unreadable(bases: &[String], buyer: &PrivateKeySigner, bought: &[String]) -> Vec<String> {
+    let mut unread = Vec::new();
+    'journals: for slug in bought {
+        let until = Instant::now() + Duration::from_secs(120);
+        while Instant::now() < until {
+            for base in bases {
+                let Ok(client) = jm_client::Client::new(base.clone()) else {
+                    continue;
+                };
+                if client.login(buyer).await.is_err() {
+                    continue;
+                }
+                if let Ok(j) = client.journal(slug).await
+                    && j.unlocked
+                    && j.body.is_some()
+                {
+                    continue 'journals;
+                }
+            }
+            tokio::time::sleep(Duration::from_millis(500)).await;
+        }
+        unread.push(format!("{} {slug}", buyer.address()));
+    }
+    unread
 }
 
 async fn verify(db_url: &str, devnet_path: &str) -> anyhow::Result<()> {

@@ -144,7 +144,7 @@ impl Application {
             Some(l) => {
                 let addr = l.local_addr()?;
                 tracing::info!("metrics on http://{addr}/metrics");
-                Some((addr, crate::metrics::scrape::server(l, state.clone())?))
+                Some((addr, crate::routes::metrics::server(l, state.clone())?))
             }
             None => None,
         };

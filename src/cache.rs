@@ -2,13 +2,16 @@
 //! [`TtlCache::invalidate`]; the time-to-live bounds how stale another instance's writes look.
 
 use std::hash::Hash;
-use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
+use actix_web::web::Bytes;
 use dashmap::DashMap;
 
+use crate::error::ApiError;
 use crate::metrics::CacheStats;
+use crate::queries::token::PoolSettings;
 
 /// Entries beyond this are dropped wholesale; keys come from client input (tickers, slugs), so
 /// the map must not grow without bound.
@@ -119,6 +122,36 @@ impl<K: Eq + Hash + Clone, V: Clone> TtlCache<K, V> {
         self.flights
             .remove_if(&key, |_, f| Arc::strong_count(f) <= 2);
         outcome
+    }
+}
+
+/// A value as the JSON bytes a cache keeps and a response sends.
+pub fn to_bytes<T: serde::Serialize>(v: &T) -> Result<Bytes, ApiError> {
+    serde_json::to_vec(v)
+        .map(Bytes::from)
+        .map_err(ApiError::internal)
+}
+
+/// `GET /token.json`'s last answer (`services::ledger` computes it).
+pub struct LedgerCache {
+    pub(crate) cached: Mutex<Option<(Instant, Bytes)>>,
+    pub(crate) computing: tokio::sync::Mutex<()>,
+    pub(crate) pool: tokio::sync::OnceCell<PoolSettings>,
+    pub(crate) max_age: Duration,
+}
+
+impl LedgerCache {
+    pub fn new(max_age: Duration) -> Self {
+        LedgerCache {
+            cached: Mutex::new(None),
+            computing: tokio::sync::Mutex::new(()),
+            pool: tokio::sync::OnceCell::new(),
+            max_age,
+        }
+    }
+
+    pub(crate) fn get(&self) -> Option<(Instant, Bytes)> {
+        self.cached.lock().ok().and_then(|c| c.clone())
     }
 }
 

@@ -51,7 +51,7 @@ pub struct AppState {
     pub client: jm_chain::client::ChainClient,
     pub clock: SharedClock,
     /// `GET /token.json`'s last answer.
-    pub ledger: crate::services::ledger::LedgerCache,
+    pub ledger: crate::cache::LedgerCache,
     /// Counted as requests are answered; read by the metrics listener.
     pub metrics: Arc<Metrics>,
 }
@@ -143,9 +143,7 @@ impl AppState {
             confirm: w.confirm,
             client: w.client,
             clock: w.clock,
-            ledger: crate::services::ledger::LedgerCache::new(Duration::from_millis(
-                settings_ledger_age,
-            )),
+            ledger: crate::cache::LedgerCache::new(Duration::from_millis(settings_ledger_age)),
             metrics: Arc::new(Metrics::new()),
         }
     }

@@ -16,7 +16,7 @@ use alloy::rpc::client::RpcClient;
 use alloy::rpc::json_rpc::{Id, Request, RequestPacket, Response, ResponsePacket, ResponsePayload};
 use alloy::rpc::types::{Filter, Log};
 
-use crate::logs::WireLog;
+use crate::wire_log::WireLog;
 use alloy::transports::http::reqwest;
 use alloy::transports::{TransportError, TransportErrorKind, TransportFut};
 use serde::Serialize;

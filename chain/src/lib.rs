@@ -13,6 +13,7 @@ pub mod facilitator;
 pub mod logs;
 pub mod permit2;
 pub mod signature;
+mod wire_log;
 pub mod x402;
 
 /// Canonical addresses, the same on every chain (protocols.md §1).

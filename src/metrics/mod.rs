@@ -21,7 +21,7 @@ use prometheus_client::metrics::histogram::Histogram;
 use prometheus_client::registry::Registry;
 
 pub use counters::{CacheCounts, CacheStats, RpcCounts, RpcStats};
-pub use scrape::Snapshot;
+pub use scrape::{PoolUse, Snapshot};
 
 /// The content type of the exposition (OpenMetrics text, which Prometheus reads).
 pub const CONTENT_TYPE: &str = "application/openmetrics-text; version=1.0.0; charset=utf-8";

@@ -1,21 +1,15 @@
 //! What is read when `/metrics` is scraped, and the listener that serves it.
 
-use std::net::TcpListener;
-
-use actix_web::dev::Server;
-use actix_web::{App, HttpResponse, HttpServer, web};
 use jm_chain::client::UpstreamStats;
 use journal_market_actors::health::ComponentHealth;
-use journal_market_actors::settlement::{SponsorTally, sponsor};
+use journal_market_actors::settlement::SponsorTally;
 use prometheus_client::collector::Collector;
 use prometheus_client::encoding::{DescriptorEncoder, EncodeLabelSet, EncodeMetric};
 use prometheus_client::metrics::MetricType;
 use prometheus_client::metrics::counter::ConstCounter;
 use prometheus_client::metrics::gauge::ConstGauge;
-use sea_orm::{DatabaseConnection, DatabaseConnectionType};
 
-use super::{CONTENT_TYPE, CacheCounts, RpcCounts};
-use crate::state::AppState;
+use super::{CacheCounts, RpcCounts};
 
 /// How the database pool is used right now.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -48,56 +42,6 @@ pub struct Snapshot {
     /// Sponsored approvals by what became of their payment, from the database (every
     /// instance's); none while this instance does not sponsor.
     pub sponsorships: Option<SponsorTally>,
-}
-
-impl Snapshot {
-    pub fn of(state: &AppState) -> Snapshot {
-        let rpc_cache = state.rpc.cache_size();
-        Snapshot {
-            actors: state.health.snapshot(),
-            db_pool: pool_use(&state.db),
-            caches: vec![
-                ("lists", state.lists.stats().counts()),
-                ("journals", state.journals.stats().counts()),
-                ("challenges", state.challenges.stats().counts()),
-            ],
-            rpc: state.rpc.stats().counts(),
-            rpc_cache_entries: rpc_cache.1 as u64,
-            rpc_cache_bytes: rpc_cache.0,
-            chain: state.client.stats(),
-            settlement: state.pay.settlement.as_ref().map(|s| {
-                let s = s.stats();
-                (
-                    s.requests()
-                        .into_iter()
-                        .map(|(o, n)| (o.as_str(), n))
-                        .collect(),
-                    s.rows().into_iter().map(|(o, n)| (o.as_str(), n)).collect(),
-                )
-            }),
-            sponsorships: None,
-        }
-    }
-}
-
-/// The sqlx pool's use, for the backends this service runs on.
-fn pool_use(db: &DatabaseConnection) -> Option<PoolUse> {
-    let (open, idle, max) = match &db.inner {
-        DatabaseConnectionType::SqlxSqlitePoolConnection(_) => {
-            let p = db.get_sqlite_connection_pool();
-            (p.size(), p.num_idle(), p.options().get_max_connections())
-        }
-        DatabaseConnectionType::SqlxPostgresPoolConnection(_) => {
-            let p = db.get_postgres_connection_pool();
-            (p.size(), p.num_idle(), p.options().get_max_connections())
-        }
-        _ => return None,
-    };
-    Some(PoolUse {
-        open,
-        idle: u32::try_from(idle).unwrap_or(u32::MAX),
-        max,
-    })
 }
 
 /// One metric family: its descriptor, then one sample per label set.
@@ -355,36 +299,6 @@ impl Collector for Snapshot {
         }
         Ok(())
     }
-}
-
-async fn scrape(state: web::Data<AppState>) -> HttpResponse {
-    let mut snapshot = Snapshot::of(&state);
-    if state.pay.sponsoring() && state.pay.settlement.is_some() {
-        match sponsor::tally(&state.db).await {
-            Ok(t) => snapshot.sponsorships = Some(t),
-            Err(e) => tracing::warn!(error = %e, "the sponsorships could not be counted"),
-        }
-    }
-    match state.metrics.render(snapshot) {
-        Ok(text) => HttpResponse::Ok().content_type(CONTENT_TYPE).body(text),
-        Err(e) => {
-            tracing::error!(error = %e, "encoding the metrics failed");
-            HttpResponse::InternalServerError().finish()
-        }
-    }
-}
-
-/// The metrics listener: `GET /metrics` and nothing else, on one worker.
-pub fn server(listener: TcpListener, state: web::Data<AppState>) -> std::io::Result<Server> {
-    Ok(HttpServer::new(move || {
-        App::new()
-            .app_data(state.clone())
-            .route("/metrics", web::get().to(scrape))
-    })
-    .workers(1)
-    .disable_signals()
-    .listen(listener)?
-    .run())
 }
 
 #[cfg(test)]

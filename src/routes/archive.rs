@@ -6,7 +6,8 @@ use serde::Deserialize;
 use utoipa::IntoParams;
 
 use super::journals::known_ticker;
-use super::{json_bytes, to_bytes};
+use super::json_bytes;
+use crate::cache::to_bytes;
 use crate::error::{ApiError, ApiResult};
 use crate::queries::{entries, swarm};
 use crate::state::AppState;

@@ -1,16 +1,16 @@
 //! `GET /journals` and `GET /journals/{slug or id}`.
 
-use std::sync::Arc;
-
 use actix_web::{HttpRequest, HttpResponse, web};
 use jm_client::api::{JournalDetail, JournalList};
 use serde::Deserialize;
 use utoipa::IntoParams;
 
-use super::{json_bytes, to_bytes};
+use super::json_bytes;
+use crate::cache::to_bytes;
 use crate::domain::accession::is_ticker;
 use crate::error::{ApiError, ApiResult};
 use crate::queries::{entries, journals};
+use crate::services::catalog::live;
 use crate::session::{Viewer, proof_header, prove};
 use crate::state::AppState;
 
@@ -65,21 +65,6 @@ pub async fn list(state: web::Data<AppState>, q: web::Query<ListQuery>) -> ApiRe
         })
         .await?;
     Ok(json_bytes(bytes))
-}
-
-/// A live journal by slug or id, through the public cache.
-pub async fn live(state: &AppState, key: &str) -> ApiResult<Arc<journals::LiveJournal>> {
-    state
-        .journals
-        .get_or_try(key.to_string(), || async {
-            journals::find_live(&state.db, state.origin(), key)
-                .await?
-                .map(Arc::new)
-                .ok_or_else(|| {
-                    ApiError::not_found(format!("no published journal has the slug or id {key:?}"))
-                })
-        })
-        .await
 }
 
 #[utoipa::path(get, path = "/journals/{key}", tag = "journals",

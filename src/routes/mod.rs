@@ -11,6 +11,7 @@ pub mod chain;
 pub mod discovery;
 pub mod journals;
 pub mod meta;
+pub mod metrics;
 pub mod openapi;
 pub mod pay;
 pub mod publish;
@@ -56,10 +57,4 @@ pub fn json_bytes(bytes: Bytes) -> HttpResponse {
     HttpResponse::Ok()
         .content_type(ContentType::json())
         .body(bytes)
-}
-
-pub fn to_bytes<T: serde::Serialize>(v: &T) -> Result<Bytes, crate::error::ApiError> {
-    serde_json::to_vec(v)
-        .map(Bytes::from)
-        .map_err(crate::error::ApiError::internal)
 }

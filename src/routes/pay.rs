@@ -14,7 +14,7 @@ use utoipa::{IntoParams, ToSchema};
 use crate::domain::render::to_html;
 use crate::error::{ApiError, ApiResult};
 use crate::payments::{Fresh, Step, Template, Terms};
-use crate::routes::journals::live;
+use crate::services::catalog::live;
 use crate::services::purchase::{self, Caller, Outcome, Want};
 use crate::services::receipts;
 use crate::session::{SignedIn, Viewer, proof_header, session_cookie};

@@ -3,12 +3,10 @@
 //! pokes the indexer, starts one recomputation (one at a time), and waits for it at most a
 //! short deadline before answering with what there is.
 
-use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 use actix_web::web::{self, Bytes};
 use jm_chain::bindings::{IFeeLocker, IPool};
-use tokio::sync::OnceCell;
 
 use crate::chain::{ETH, LedgerContracts};
 use crate::error::{ApiError, ApiResult};
@@ -17,28 +15,6 @@ use crate::state::AppState;
 
 /// How long a reader waits for a recomputation before taking the previous answer.
 const WAIT: Duration = Duration::from_millis(500);
-
-pub struct LedgerCache {
-    cached: Mutex<Option<(Instant, Bytes)>>,
-    computing: tokio::sync::Mutex<()>,
-    pool: OnceCell<PoolSettings>,
-    max_age: Duration,
-}
-
-impl LedgerCache {
-    pub fn new(max_age: Duration) -> Self {
-        LedgerCache {
-            cached: Mutex::new(None),
-            computing: tokio::sync::Mutex::new(()),
-            pool: OnceCell::new(),
-            max_age,
-        }
-    }
-
-    fn get(&self) -> Option<(Instant, Bytes)> {
-        self.cached.lock().ok().and_then(|c| c.clone())
-    }
-}
 
 fn chain_err(e: alloy::contract::Error) -> ApiError {
     ApiError::unavailable(format!(
@@ -87,7 +63,7 @@ async fn compute(state: &AppState, c: LedgerContracts) -> ApiResult<Bytes> {
         eth_usd: state.quotes.mid(ETH).await.ok(),
     };
     let ledger = token::ledger(&state.db, (c.token, c.pool), settings, now).await?;
-    let bytes = crate::routes::to_bytes(&Some(ledger))?;
+    let bytes = crate::cache::to_bytes(&Some(ledger))?;
     if let Ok(mut slot) = cache.cached.lock() {
         *slot = Some((Instant::now(), bytes.clone()));
     }

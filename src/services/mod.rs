@@ -1,5 +1,6 @@
 //! What a request does beyond a read: handlers call these and stay thin.
 
+pub mod catalog;
 pub mod ledger;
 pub mod publish;
 pub mod purchase;

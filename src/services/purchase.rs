@@ -15,7 +15,7 @@ use sea_orm::EntityTrait;
 use crate::error::{ApiError, ApiResult};
 use crate::payments::{Fresh, Route, Step, Terms, challenge, requirements, signed_for};
 use crate::queries::journals::LiveJournal;
-use crate::routes::journals::live;
+use crate::services::catalog::live;
 use crate::session::prove;
 use crate::state::AppState;
 

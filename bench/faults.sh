@@ -1,0 +1,130 @@
+#!/usr/bin/env bash
+# Purchases through outages: PURCHASES (200) purchases by BUYERS (20) buyers, spread over a few
+# minutes (PACE_MS between a buyer's purchases), on two instances sharing a fresh PostgreSQL
+# database, while
+#   (a) PostgreSQL is restarted PG_RESTARTS (3) times,
+#   (b) anvil is paused with SIGSTOP for PAUSE_SECS (60) seconds, twice,
+#   (c) one instance or the other is killed with SIGKILL every KILL_EVERY (3) seconds and started
+#       again.
+# Each purchase step is retried as a careful client would (the same payment and
+# payment-identifier until it is settled or refused, to either instance). At the end the
+# instances reconcile what is pending, every buyer signs in and reads every journal it bought,
+# and the chain's USDG transfers are compared with the payments and unlocks: the run fails on a
+# transfer without a settled payment, a double charge, a lost unlock or an unreadable purchase.
+# It restarts the machine's PostgreSQL (PG_RESTART, default the first cluster pg_lsclusters
+# lists): run it where nothing else uses that server.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+PURCHASES="${PURCHASES:-200}"
+BUYERS="${BUYERS:-20}"
+PACE_MS="${PACE_MS:-15000}"
+KILL_EVERY="${KILL_EVERY:-3}"
+PG_RESTARTS="${PG_RESTARTS:-3}"
+PAUSE_SECS="${PAUSE_SECS:-60}"
+PG_ADMIN_URL="${PG_ADMIN_URL:-postgres://postgres@127.0.0.1:5432/postgres}"
+PG_RESTART="${PG_RESTART:-pg_ctlcluster $(pg_lsclusters -h | awk 'NR==1 {print $1, $2}') restart}"
+SVC_PORT="${SVC_PORT:-18395}"
+ANVIL_PORT="${ANVIL_PORT:-18746}"
+. bench/lib.sh
+npm ci --no-audit --no-fund --loglevel=error >/dev/null
+cargo build --release --locked --bins --examples >&2
+
+work=$(mktemp -d)
+pgdb="jm_faults_$$"
+declare -a svc=()
+anvil=""; load=""
+cleanup() {
+  for p in "${svc[@]}"; do kill -9 "$p" 2>/dev/null || true; done
+  [ -n "$anvil" ] && kill -CONT "$anvil" 2>/dev/null
+  kill $anvil $load 2>/dev/null || true
+  wait 2>/dev/null || true
+  psql -q "$PG_ADMIN_URL" -c "DROP DATABASE IF EXISTS $pgdb WITH (FORCE)" >/dev/null 2>&1 || true
+  rm -rf "$work"
+}
+trap cleanup EXIT
+node_modules/.bin/anvil --host 127.0.0.1 --port "$ANVIL_PORT" --chain-id 4663 \
+  --accounts 10 --balance 10000 --hardfork cancun --prune-history 256 >/dev/null 2>&1 &
+anvil=$!
+psql -q "$PG_ADMIN_URL" -c "CREATE DATABASE $pgdb" >/dev/null
+db="${PG_ADMIN_URL%/*}/$pgdb"
+export JM__DATABASE__URL="$db" JM__CHAIN__DEVNET_FILE="$work/devnet.json" JM__LOG__FILTER=warn \
+  JM__PAYMENTS__LEASE_SECS=3 JM__PAYMENTS__RECONCILE_EVERY_MS=500 JM__CHAIN__CHECK_INTERVAL_SECS=1 \
+  JM__CHAIN__RPC_TIMEOUT_MS=2000 JM__DATABASE__ACQUIRE_TIMEOUT_SECS=2
+apis="http://127.0.0.1:$SVC_PORT/api,http://127.0.0.1:$((SVC_PORT + 1))/api"
+
+# start I: instance I on SVC_PORT + I, once ready; started again while it cannot start (the
+# database may be restarting at that moment).
+start() {
+  local port=$((SVC_PORT + $1))
+  for _ in $(seq 1 60); do
+    JM__SERVER__LISTEN="127.0.0.1:$port" "$REL/journal-market" serve >>"$work/svc$1.log" 2>&1 &
+    svc[$1]=$!
+    for _ in $(seq 1 100); do
+      curl -sf "http://127.0.0.1:$port/api/health/ready" >/dev/null && return 0
+      kill -0 "${svc[$1]}" 2>/dev/null || break
+      sleep 0.2
+    done
+    kill -9 "${svc[$1]}" 2>/dev/null || true
+    wait "${svc[$1]}" 2>/dev/null || true
+    sleep 0.5
+  done
+  echo "instance $1 did not start" >&2
+  return 1
+}
+
+for _ in $(seq 1 100); do
+  curl -sf -X POST -H 'content-type: application/json' \
+    -d '{"jsonrpc":"2.0","id":1,"method":"eth_chainId","params":[]}' \
+    "http://127.0.0.1:$ANVIL_PORT" >/dev/null && break
+  sleep 0.1
+done
+"$REL"/examples/kill_restart deploy "http://127.0.0.1:$ANVIL_PORT" "$work/devnet.json"
+start 0
+start 1
+(cd "$work" && "$REL/examples/kill_restart" seed "${apis%%,*}" "$work/devnet.json")
+
+# The faults' timeline, in seconds from the start of the purchases: PostgreSQL restarts spread
+# over the first two thirds, the two pauses at a quarter and at two thirds.
+span=$(( PURCHASES / BUYERS * PACE_MS / 1000 ))
+declare -a restarts=() pauses=($(( span / 4 )) $(( span * 2 / 3 )))
+for k in $(seq 1 "$PG_RESTARTS"); do restarts+=($(( span * 2 * k / (3 * PG_RESTARTS) ))); done
+echo "faults over ~${span} s: PostgreSQL restarts at ${restarts[*]} s; anvil paused ${PAUSE_SECS} s at ${pauses[*]} s; an instance killed every ${KILL_EVERY} s"
+
+started=$(date +%s)
+(cd "$work" && PACE_MS="$PACE_MS" "$REL/examples/kill_restart" run "$apis" "$work/devnet.json" \
+  "$PURCHASES" "$BUYERS" >"$work/run.out" 2>&1) &
+load=$!
+kills=0; pg_done=0; paused_at=""; pauses_done=0; last_kill=$started
+while kill -0 "$load" 2>/dev/null; do
+  sleep 0.5
+  now=$(( $(date +%s) - started ))
+  if [ "$pg_done" -lt "$PG_RESTARTS" ] && [ "$now" -ge "${restarts[$pg_done]}" ]; then
+    $PG_RESTART
+    pg_done=$((pg_done + 1))
+    echo "t=${now}s PostgreSQL restarted ($pg_done)"
+  fi
+  if [ -z "$paused_at" ] && [ "$pauses_done" -lt 2 ] && [ "$now" -ge "${pauses[$pauses_done]}" ]; then
+    kill -STOP "$anvil"; paused_at=$now; echo "t=${now}s anvil paused"
+  fi
+  if [ -n "$paused_at" ] && [ $(( now - paused_at )) -ge "$PAUSE_SECS" ]; then
+    kill -CONT "$anvil"; paused_at=""; pauses_done=$((pauses_done + 1)); echo "t=${now}s anvil resumed"
+  fi
+  if [ $(( $(date +%s) - last_kill )) -ge "$KILL_EVERY" ]; then
+    victim=$((kills % 2))
+    kill -9 "${svc[$victim]}" 2>/dev/null || true
+    wait "${svc[$victim]}" 2>/dev/null || true
+    kills=$((kills + 1))
+    start "$victim"
+    last_kill=$(date +%s)
+  fi
+done
+[ -n "$paused_at" ] && kill -CONT "$anvil" && pauses_done=$((pauses_done + 1))
+wait "$load" || { cat "$work/run.out"; exit 1; }
+load=""
+cat "$work/run.out"
+echo "faults: PostgreSQL restarted $pg_done times, anvil paused $pauses_done times for ${PAUSE_SECS} s, instances killed $kills times; $(( $(date +%s) - started )) s"
+for _ in $(seq 1 120); do
+  [ "$(psql -tAq "$db" -c "select count(*) from payments where state='pending'")" = 0 ] && break
+  sleep 1
+done
+(cd "$work" && "$REL/examples/kill_restart" verify "$db" "$work/devnet.json")
