@@ -42,9 +42,7 @@ cleanup() {
   rm -rf "$work"
 }
 trap cleanup EXIT
-node_modules/.bin/anvil --host 127.0.0.1 --port "$ANVIL_PORT" --chain-id 4663 \
-  --accounts 10 --balance 10000 --hardfork cancun --prune-history 256 >/dev/null 2>&1 &
-anvil=$!
+start_anvil "$ANVIL_PORT"
 psql -q "$PG_ADMIN_URL" -c "CREATE DATABASE $pgdb" >/dev/null
 db="${PG_ADMIN_URL%/*}/$pgdb"
 export JM__DATABASE__URL="$db" JM__CHAIN__DEVNET_FILE="$work/devnet.json" JM__LOG__FILTER=warn \
@@ -52,35 +50,10 @@ export JM__DATABASE__URL="$db" JM__CHAIN__DEVNET_FILE="$work/devnet.json" JM__LO
   JM__CHAIN__RPC_TIMEOUT_MS=2000 JM__DATABASE__ACQUIRE_TIMEOUT_SECS=2
 apis="http://127.0.0.1:$SVC_PORT/api,http://127.0.0.1:$((SVC_PORT + 1))/api"
 
-# start I: instance I on SVC_PORT + I, once ready; started again while it cannot start (the
-# database may be restarting at that moment).
-start() {
-  local port=$((SVC_PORT + $1))
-  for _ in $(seq 1 60); do
-    JM__SERVER__LISTEN="127.0.0.1:$port" "$REL/journal-market" serve >>"$work/svc$1.log" 2>&1 &
-    svc[$1]=$!
-    for _ in $(seq 1 100); do
-      curl -sf "http://127.0.0.1:$port/api/health/ready" >/dev/null && return 0
-      kill -0 "${svc[$1]}" 2>/dev/null || break
-      sleep 0.2
-    done
-    kill -9 "${svc[$1]}" 2>/dev/null || true
-    wait "${svc[$1]}" 2>/dev/null || true
-    sleep 0.5
-  done
-  echo "instance $1 did not start" >&2
-  return 1
-}
 
-for _ in $(seq 1 100); do
-  curl -sf -X POST -H 'content-type: application/json' \
-    -d '{"jsonrpc":"2.0","id":1,"method":"eth_chainId","params":[]}' \
-    "http://127.0.0.1:$ANVIL_PORT" >/dev/null && break
-  sleep 0.1
-done
 "$REL"/examples/kill_restart deploy "http://127.0.0.1:$ANVIL_PORT" "$work/devnet.json"
-start 0
-start 1
+start_instance 0
+start_instance 1
 (cd "$work" && "$REL/examples/kill_restart" seed "${apis%%,*}" "$work/devnet.json")
 
 # The faults' timeline, in seconds from the start of the purchases: PostgreSQL restarts spread
@@ -114,7 +87,7 @@ while kill -0 "$load" 2>/dev/null; do
     kill -9 "${svc[$victim]}" 2>/dev/null || true
     wait "${svc[$victim]}" 2>/dev/null || true
     kills=$((kills + 1))
-    start "$victim"
+    start_instance "$victim"
     last_kill=$(date +%s)
   fi
 done

@@ -34,10 +34,7 @@ cleanup() {
   rm -rf "$work"
 }
 trap cleanup EXIT
-# The dev chain's flags (jm_chain::anvil::DEV_CHAIN_ARGS).
-node_modules/.bin/anvil --host 127.0.0.1 --port "$ANVIL_PORT" --chain-id 4663 \
-  --accounts 10 --balance 10000 --hardfork cancun --prune-history 256 >/dev/null 2>&1 &
-anvil=$!
+start_anvil "$ANVIL_PORT"
 case "$DB" in
   sqlite) db="sqlite://$work/kr.db" ;;
   postgres)
@@ -52,14 +49,6 @@ for i in $(seq 0 $((INSTANCES - 1))); do
   apis="${apis:+$apis,}http://127.0.0.1:$((SVC_PORT + i))/api"
 done
 
-# start I: instance I on SVC_PORT + I, once ready.
-start() {
-  local port=$((SVC_PORT + $1))
-  JM__SERVER__LISTEN="127.0.0.1:$port" "$REL/journal-market" serve >>"$work/svc$1.log" 2>&1 &
-  svc[$1]=$!
-  wait_for "http://127.0.0.1:$port/api/health/ready"
-}
-
 pending() {
   if [ "$DB" = sqlite ]; then
     python3 -c "import sqlite3,sys; print(sqlite3.connect(sys.argv[1]).execute(\"select count(*) from payments where state='pending'\").fetchone()[0])" "$work/kr.db"
@@ -69,14 +58,8 @@ pending() {
 }
 
 # The contracts, the service's database with the demo, the person-written journals.
-for _ in $(seq 1 100); do
-  curl -sf -X POST -H 'content-type: application/json' \
-    -d '{"jsonrpc":"2.0","id":1,"method":"eth_chainId","params":[]}' \
-    "http://127.0.0.1:$ANVIL_PORT" >/dev/null && break
-  sleep 0.1
-done
 "$REL"/examples/kill_restart deploy "http://127.0.0.1:$ANVIL_PORT" "$work/devnet.json"
-for i in $(seq 0 $((INSTANCES - 1))); do start "$i"; done
+for i in $(seq 0 $((INSTANCES - 1))); do start_instance "$i"; done
 (cd "$work" && "$REL/examples/kill_restart" seed "${apis%%,*}" "$work/devnet.json")
 
 started=$(date +%s)
@@ -93,7 +76,7 @@ while :; do
     kill -9 "${svc[$victim]}" 2>/dev/null || true
     wait "${svc[$victim]}" 2>/dev/null || true
     kills=$((kills + 1))
-    start "$victim"
+    start_instance "$victim"
   done
   wait "$load" || { cat "$work/run.out"; exit 1; }
   load=""

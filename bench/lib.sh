@@ -55,3 +55,40 @@ wait_for() {
   echo "timed out waiting for $1" >&2
   return 1
 }
+
+# start_anvil PORT: the dev chain's node in the background (the flags of
+# jm_chain::anvil::DEV_CHAIN_ARGS), once it answers; its pid in $anvil.
+start_anvil() {
+  node_modules/.bin/anvil --host 127.0.0.1 --port "$1" --chain-id 4663 \
+    --accounts 10 --balance 10000 --hardfork cancun --prune-history 256 >/dev/null 2>&1 &
+  anvil=$!
+  for _ in $(seq 1 100); do
+    curl -sf -X POST -H 'content-type: application/json' \
+      -d '{"jsonrpc":"2.0","id":1,"method":"eth_chainId","params":[]}' \
+      "http://127.0.0.1:$1" >/dev/null && return 0
+    sleep 0.1
+  done
+  echo "anvil did not answer on port $1" >&2
+  return 1
+}
+
+# start_instance I: `journal-market serve` on port SVC_PORT + I (logging to $work/svcI.log), its
+# pid in ${svc[I]}, once ready; started again while it cannot start (the database may be
+# restarting at that moment).
+start_instance() {
+  local port=$((SVC_PORT + $1))
+  for _ in $(seq 1 60); do
+    JM__SERVER__LISTEN="127.0.0.1:$port" "$REL/journal-market" serve >>"$work/svc$1.log" 2>&1 &
+    svc[$1]=$!
+    for _ in $(seq 1 100); do
+      curl -sf "http://127.0.0.1:$port/api/health/ready" >/dev/null && return 0
+      kill -0 "${svc[$1]}" 2>/dev/null || break
+      sleep 0.2
+    done
+    kill -9 "${svc[$1]}" 2>/dev/null || true
+    wait "${svc[$1]}" 2>/dev/null || true
+    sleep 0.5
+  done
+  echo "instance $1 did not start" >&2
+  return 1
+}

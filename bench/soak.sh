@@ -29,16 +29,7 @@ cleanup() {
 trap cleanup EXIT
 psql -q "$PG/postgres" -c "create database $db" >/dev/null
 
-# The dev chain's flags (jm_chain::anvil::DEV_CHAIN_ARGS).
-node_modules/.bin/anvil --host 127.0.0.1 --port "$ANVIL_PORT" --chain-id 4663 \
-  --accounts 10 --balance 10000 --hardfork cancun --prune-history 256 >/dev/null 2>&1 &
-anvil=$!
-for _ in $(seq 1 100); do
-  curl -sf -X POST -H 'content-type: application/json' \
-    -d '{"jsonrpc":"2.0","id":1,"method":"eth_chainId","params":[]}' \
-    "http://127.0.0.1:$ANVIL_PORT" >/dev/null && break
-  sleep 0.1
-done
+start_anvil "$ANVIL_PORT"
 "$REL"/examples/kill_restart deploy "http://127.0.0.1:$ANVIL_PORT" "$work/devnet.json"
 
 export JM__DATABASE__URL="$PG/$db" JM__CHAIN__DEVNET_FILE="$work/devnet.json" \

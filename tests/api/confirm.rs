@@ -62,6 +62,42 @@ async fn history(c: &jm_client::Client) -> History {
     c.history().await.unwrap()
 }
 
+/// A swarm journal bought by buyer 0 right after a chain snapshot.
+struct Bought {
+    slug: String,
+    price: i64,
+    /// The buyer's USDG before the purchase.
+    before: U256,
+    snap: U256,
+    /// The buyer's client (signed in by the purchase).
+    client: jm_client::Client,
+    /// The settle transaction.
+    tx: String,
+}
+
+async fn bought_after_a_snapshot() -> (Shop, DynProvider, Bought) {
+    let shop = shop().await;
+    let p = rpc(&shop);
+    let (_, slug, price) = shop.swarm_journal().await;
+    let buyer = shop.buyer(0);
+    let before = shop.usdg(buyer.address).await;
+    let snap = snapshot(&p).await;
+    let client = shop.client();
+    let bought = client.buy(&slug, &buyer.signer().unwrap()).await.unwrap();
+    assert_eq!(charges(&shop, buyer.address).await.len(), 1);
+    assert!(client.journal(&slug).await.unwrap().unlocked);
+    let tx = bought.txs[0].clone();
+    let b = Bought {
+        slug,
+        price,
+        before,
+        snap,
+        client,
+        tx,
+    };
+    (shop, p, b)
+}
+
 #[actix_web::test]
 async fn a_purchase_is_final_only_once_deep_enough() {
     let shop = shop().await;
@@ -90,15 +126,16 @@ async fn a_purchase_is_final_only_once_deep_enough() {
 
 #[actix_web::test]
 async fn a_settle_transaction_a_reorg_drops_is_sent_again_and_charged_once() {
-    let shop = shop().await;
-    let p = rpc(&shop);
-    let (_, slug, price) = shop.swarm_journal().await;
+    let (shop, p, bought) = bought_after_a_snapshot().await;
+    let Bought {
+        slug,
+        price,
+        before,
+        snap,
+        client,
+        tx,
+    } = bought;
     let buyer = shop.buyer(0);
-    let before = shop.usdg(buyer.address).await;
-    let snap = snapshot(&p).await;
-    let client = shop.client();
-    let bought = client.buy(&slug, &buyer.signer().unwrap()).await.unwrap();
-    assert_eq!(charges(&shop, buyer.address).await.len(), 1);
 
     // The settle transaction's block is orphaned and the chain grows past it without it: the
     // permit is unused again and the buyer is charged nothing.
@@ -124,11 +161,7 @@ async fn a_settle_transaction_a_reorg_drops_is_sent_again_and_charged_once() {
     let (_, again, _) = crate::settle::transfers_from(&shop.chain, buyer.address)
         .await
         .remove(0);
-    assert_ne!(
-        format!("{again:#x}"),
-        bought.txs[0],
-        "a new transaction paid it"
-    );
+    assert_ne!(format!("{again:#x}"), tx, "a new transaction paid it");
     // The buyer still reads it; nothing was withdrawn.
     assert!(client.journal(&slug).await.unwrap().unlocked);
     assert!(history(&client).await.withdrawn.is_empty());
@@ -136,15 +169,16 @@ async fn a_settle_transaction_a_reorg_drops_is_sent_again_and_charged_once() {
 
 #[actix_web::test]
 async fn a_settle_transaction_a_reorg_drops_after_its_permit_expired_withdraws_the_unlock() {
-    let shop = shop().await;
-    let p = rpc(&shop);
-    let (_, slug, price) = shop.swarm_journal().await;
+    let (shop, p, bought) = bought_after_a_snapshot().await;
+    let Bought {
+        slug,
+        price,
+        before,
+        snap,
+        client,
+        ..
+    } = bought;
     let buyer = shop.buyer(0);
-    let before = shop.usdg(buyer.address).await;
-    let snap = snapshot(&p).await;
-    let client = shop.client();
-    client.buy(&slug, &buyer.signer().unwrap()).await.unwrap();
-    assert!(client.journal(&slug).await.unwrap().unlocked);
 
     // Orphaned, and the chain's clock is past the permit's deadline (300 s) before it grows on.
     revert(&p, snap).await;

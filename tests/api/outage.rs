@@ -166,43 +166,11 @@ async fn the_database_going_away_mid_purchase_answers_503_and_loses_nothing() {
 
     // A purchase whose settle transaction is on its way when the database goes away.
     let id = journals[1].journal_id;
-    let offer = shop.offer("pay/burn", id).await;
-    let payment = with_payment_id(
-        sign_payment(&offer.accepts[0], None, &second.signer().unwrap(), now()).unwrap(),
-        "pay_outage_0123456789",
-    );
-    proxy.set(
-        "eth_sendRawTransaction",
-        Fault::Delay(Duration::from_millis(1500)),
-        Some(1),
-    );
-    let buying = {
-        let client = shop.client();
-        let payment = payment.clone();
-        tokio::spawn(async move {
-            let r = client
-                .pay_request("pay/burn", id, Some(&payment))
-                .await
-                .unwrap();
-            (
-                r.status(),
-                r.headers().get("retry-after").cloned(),
-                r.text().await.unwrap(),
-            )
-        })
-    };
+    let (payment, buying) = pay_held_back(&shop, &proxy, id, second, 1500).await;
     tokio::time::sleep(Duration::from_millis(500)).await;
     outage.start().await;
     let (status, retry, body) = buying.await.unwrap();
-    // 503 when the write failed at once; 409 "still settling" when it was retried until the
-    // request's deadline. Either way: later, with the same request.
-    assert!(
-        status == StatusCode::SERVICE_UNAVAILABLE || status == StatusCode::CONFLICT,
-        "{status} {body}"
-    );
-    assert!(retry.is_some(), "Retry-After");
-    assert!(body.contains("\"error\""), "{body}");
-    assert!(!body.contains("\"body\""), "{body}");
+    assert_try_later(status, retry.is_some(), &body);
 
     // While it lasts: writes answer 503 with Retry-After at once, and nothing moves.
     let offer = shop
@@ -236,31 +204,12 @@ async fn the_database_going_away_mid_purchase_answers_503_and_loses_nothing() {
     // Over, without a restart: the payment on its way is reconciled from the chain, and its
     // retry with the same payment-identifier gets the text.
     outage.end();
-    let mut answer = None;
-    for _ in 0..300 {
-        let (s, b, _) = shop.raw_pay("pay/burn", id, Some(&payment)).await;
-        if s == StatusCode::OK {
-            answer = Some(b);
-            break;
-        }
-        tokio::time::sleep(Duration::from_millis(100)).await;
-    }
-    let answer = answer.expect("the retry got the text once the database was back");
-    assert!(answer["body"].as_str().unwrap().starts_with("## "));
+    retry_until_text(&shop, id, &payment).await;
     let (s, _) = shop.app.get("/health/ready").await;
     assert_eq!(s, StatusCode::OK);
     // The chain: each buyer paid exactly what they bought, once; the one refused paid nothing.
-    let price =
-        |i: usize| alloy::primitives::U256::from(journals[i].price_units.parse::<u64>().unwrap());
-    assert_eq!(
-        charges(&shop, first.address).await,
-        vec![(shop.buyback(), price(0))]
-    );
-    assert_eq!(
-        charges(&shop, second.address).await,
-        vec![(shop.buyback(), price(1))]
-    );
     assert!(charges(&shop, third.address).await.is_empty());
+    charged_once_each(&shop, &journals, &[first, second]).await;
     // The committed purchase is still there.
     assert!(before.journal(&journals[0].slug).await.unwrap().unlocked);
     // And the service takes new purchases.
@@ -268,7 +217,7 @@ async fn the_database_going_away_mid_purchase_answers_503_and_loses_nothing() {
         .buy(&journals[2].slug, &third.signer().unwrap())
         .await
         .unwrap();
-    assert_eq!(charges(&shop, third.address).await.len(), 1);
+    charged_once_each(&shop, &journals, &[first, second, third]).await;
 }
 
 impl Shop {
@@ -312,21 +261,7 @@ async fn wait_payments(app: &TestApp, open: bool) {
 /// health names it, and everything reopens when it is back, without a restart.
 #[actix_web::test]
 async fn a_facilitator_that_goes_away_closes_payments_until_it_is_back() {
-    let chain = TestChain::start().await;
-    let facilitator = crate::pay::start_facilitator(&chain).await;
-    let proxy = FaultProxy::start(&facilitator).await;
-    let url = proxy.url.clone();
-    let app = chain
-        .app_with(|s| {
-            s.demo.load_on_first_start = true;
-            s.cache.public_ttl_ms = 0;
-            s.payments.facilitator = url;
-            s.payments.facilitator_token =
-                journal_market::config::Secret::new(crate::pay::FACILITATOR_TOKEN);
-            s.payments.relayer_key = journal_market::config::Secret::new("");
-        })
-        .await;
-    let shop = Shop { chain, app };
+    let (shop, proxy) = crate::settle::shop_behind_facilitator_proxy(|_| {}).await;
     wait_payments(&shop.app, true).await;
     let (_, ready) = shop.app.get("/health/ready").await;
     assert_eq!(ready["facilitator"], "ok", "{ready}");
@@ -375,16 +310,7 @@ async fn a_facilitator_that_goes_away_closes_payments_until_it_is_back() {
         .buy(&journals[1].slug, &second.signer().unwrap())
         .await
         .unwrap();
-    let price =
-        |i: usize| alloy::primitives::U256::from(journals[i].price_units.parse::<u64>().unwrap());
-    assert_eq!(
-        charges(&shop, first.address).await,
-        vec![(shop.buyback(), price(0))]
-    );
-    assert_eq!(
-        charges(&shop, second.address).await,
-        vec![(shop.buyback(), price(1))]
-    );
+    charged_once_each(&shop, &journals, &[first, second]).await;
 }
 
 /// Pauses a process (SIGSTOP) until dropped (SIGCONT), as a node that hangs.
@@ -425,38 +351,14 @@ async fn a_node_that_hangs_mid_purchase_is_waited_out() {
         .await
         .unwrap();
 
-    let id = journals[1].journal_id;
-    let offer = shop.offer("pay/burn", id).await;
-    let payment = with_payment_id(
-        sign_payment(&offer.accepts[0], None, &second.signer().unwrap(), now()).unwrap(),
-        "pay_paused_0123456789",
-    );
     // The send reaches the node; the node hangs before it mines (instant mining: the pause
     // lands while the proxy holds the answer back).
-    proxy.set(
-        "eth_sendRawTransaction",
-        Fault::Delay(Duration::from_millis(1000)),
-        Some(1),
-    );
-    let buying = {
-        let client = shop.client();
-        let payment = payment.clone();
-        tokio::spawn(async move {
-            let r = client
-                .pay_request("pay/burn", id, Some(&payment))
-                .await
-                .unwrap();
-            (r.status(), r.headers().get("retry-after").cloned())
-        })
-    };
+    let id = journals[1].journal_id;
+    let (payment, buying) = pay_held_back(&shop, &proxy, id, second, 1000).await;
     tokio::time::sleep(Duration::from_millis(300)).await;
     let paused = Paused::node(&shop.chain);
-    let (status, retry) = buying.await.unwrap();
-    assert!(
-        status == StatusCode::SERVICE_UNAVAILABLE || status == StatusCode::CONFLICT,
-        "{status}"
-    );
-    assert!(retry.is_some());
+    let (status, retry, body) = buying.await.unwrap();
+    assert_try_later(status, retry.is_some(), &body);
 
     wait_payments(&shop.app, false).await;
     let (_, ready) = shop.app.get("/health/ready").await;
@@ -469,27 +371,91 @@ async fn a_node_that_hangs_mid_purchase_is_waited_out() {
 
     drop(paused);
     wait_payments(&shop.app, true).await;
-    let mut answer = None;
-    for _ in 0..300 {
-        let (s, b, _) = shop.raw_pay("pay/burn", id, Some(&payment)).await;
-        if s == StatusCode::OK {
-            answer = Some(b);
-            break;
-        }
-        tokio::time::sleep(Duration::from_millis(100)).await;
-    }
-    let answer = answer.expect("the retry got the text once the node was back");
-    assert!(answer["body"].as_str().unwrap().starts_with("## "));
+    retry_until_text(&shop, id, &payment).await;
     shop.client()
         .buy(&journals[2].slug, &third.signer().unwrap())
         .await
         .unwrap();
-    let price =
-        |i: usize| alloy::primitives::U256::from(journals[i].price_units.parse::<u64>().unwrap());
-    for (i, b) in [first, second, third].iter().enumerate() {
+    charged_once_each(&shop, &journals, &[first, second, third]).await;
+}
+
+/// What a request in flight when a dependency went away answers.
+type Answer = (StatusCode, Option<reqwest::header::HeaderValue>, String);
+
+/// A payment by `buyer` for journal `id`'s one step, with a payment-identifier, sent in the
+/// background while the proxy holds its settle transaction's send back for `hold_ms`.
+async fn pay_held_back(
+    shop: &Shop,
+    proxy: &FaultProxy,
+    id: i64,
+    buyer: &jm_chain::devnet::Account,
+    hold_ms: u64,
+) -> (
+    jm_chain::x402::PaymentPayload,
+    tokio::task::JoinHandle<Answer>,
+) {
+    let offer = shop.offer("pay/burn", id).await;
+    let payment = with_payment_id(
+        sign_payment(&offer.accepts[0], None, &buyer.signer().unwrap(), now()).unwrap(),
+        &format!("pay_outage_{id}_{}", buyer.address),
+    );
+    proxy.set(
+        "eth_sendRawTransaction",
+        Fault::Delay(Duration::from_millis(hold_ms)),
+        Some(1),
+    );
+    let client = shop.client();
+    let sent = payment.clone();
+    let buying = tokio::spawn(async move {
+        let r = client
+            .pay_request("pay/burn", id, Some(&sent))
+            .await
+            .unwrap();
+        (
+            r.status(),
+            r.headers().get("retry-after").cloned(),
+            r.text().await.unwrap(),
+        )
+    });
+    (payment, buying)
+}
+
+/// 503 when the write failed at once, 409 "still settling" when it was retried until the
+/// request's deadline: either way "later, with the same request", and no text.
+fn assert_try_later(status: StatusCode, retry_after: bool, body: &str) {
+    assert!(
+        status == StatusCode::SERVICE_UNAVAILABLE || status == StatusCode::CONFLICT,
+        "{status} {body}"
+    );
+    assert!(retry_after, "Retry-After");
+    assert!(body.contains("\"error\""), "{body}");
+    assert!(!body.contains("\"body\""), "{body}");
+}
+
+/// The same payment, sent again until it gets the text (30 s at most).
+async fn retry_until_text(shop: &Shop, id: i64, payment: &jm_chain::x402::PaymentPayload) {
+    for _ in 0..300 {
+        let (s, b, _) = shop.raw_pay("pay/burn", id, Some(payment)).await;
+        if s == StatusCode::OK {
+            assert!(b["body"].as_str().unwrap().starts_with("## "), "{b}");
+            return;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    panic!("the retry never got the text once the outage was over");
+}
+
+/// Each buyer was charged once, the price of the journal of the same index.
+async fn charged_once_each(
+    shop: &Shop,
+    journals: &[jm_client::api::JournalListItem],
+    buyers: &[&jm_chain::devnet::Account],
+) {
+    for (i, b) in buyers.iter().enumerate() {
+        let price = alloy::primitives::U256::from(journals[i].price_units.parse::<u64>().unwrap());
         assert_eq!(
-            charges(&shop, b.address).await,
-            vec![(shop.buyback(), price(i))]
+            charges(shop, b.address).await,
+            vec![(shop.buyback(), price)]
         );
     }
 }

@@ -251,6 +251,28 @@ async fn shop_behind_proxy(
     (Shop { chain, app }, proxy)
 }
 
+/// A shop that settles through `journal-market facilitator` reached through a fault proxy.
+pub(crate) async fn shop_behind_facilitator_proxy(
+    f: impl FnOnce(&mut journal_market::config::Settings),
+) -> (Shop, FaultProxy) {
+    let chain = TestChain::start().await;
+    let facilitator = crate::pay::start_facilitator(&chain).await;
+    let proxy = FaultProxy::start(&facilitator).await;
+    let url = proxy.url.clone();
+    let app = chain
+        .app_with(|s| {
+            s.demo.load_on_first_start = true;
+            s.cache.public_ttl_ms = 0;
+            s.payments.facilitator = url;
+            s.payments.facilitator_token =
+                journal_market::config::Secret::new(crate::pay::FACILITATOR_TOKEN);
+            s.payments.relayer_key = journal_market::config::Secret::new("");
+            f(s);
+        })
+        .await;
+    (Shop { chain, app }, proxy)
+}
+
 /// Only this payment's transfer left the buyer, once, to `to`.
 async fn charged_once(shop: &Shop, buyer: Address, to: Address, amount: i64) {
     let paid = transfers_from(&shop.chain, buyer).await;
@@ -435,22 +457,7 @@ async fn a_front_run_settle_of_the_same_permit_still_unlocks(backend: Backend) {
 /// on the chain by the permit's nonce, and answers with the text; one charge.
 #[actix_web::test]
 async fn a_facilitator_that_settles_and_never_answers() {
-    let chain = TestChain::start().await;
-    let facilitator = crate::pay::start_facilitator(&chain).await;
-    let proxy = FaultProxy::start(&facilitator).await;
-    let url = proxy.url.clone();
-    let app = chain
-        .app_with(|s| {
-            s.demo.load_on_first_start = true;
-            s.cache.public_ttl_ms = 0;
-            s.chain.rpc_timeout_ms = 500;
-            s.payments.facilitator = url;
-            s.payments.facilitator_token =
-                journal_market::config::Secret::new(crate::pay::FACILITATOR_TOKEN);
-            s.payments.relayer_key = journal_market::config::Secret::new("");
-        })
-        .await;
-    let shop = Shop { chain, app };
+    let (shop, proxy) = shop_behind_facilitator_proxy(|s| s.chain.rpc_timeout_ms = 500).await;
     let (id, _, price) = shop.swarm_journal().await;
     let buyer = shop.buyer(0);
     let offer = shop.offer("pay/burn", id).await;
