@@ -7,7 +7,8 @@ pub mod compress;
 pub mod config;
 pub mod db;
 pub mod devnet;
-pub mod domain;
+/// The pure rules, from their own crate (the actors use them too).
+pub use journal_market_domain as domain;
 pub mod error;
 pub mod facilitator_server;
 pub mod import;

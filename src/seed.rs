@@ -7,6 +7,7 @@
 use alloy::signers::local::PrivateKeySigner;
 use jm_client::api::DraftInput;
 use jm_client::{Client, publisher};
+use journal_market_domain::status;
 use serde::Deserialize;
 
 use crate::domain::money;
@@ -68,7 +69,7 @@ pub async fn publish(
         .map_err(|e| anyhow::anyhow!("saving {}: {e}", spec.slug))?;
     let audit = client.audit(saved.id).await?;
     anyhow::ensure!(
-        audit.status == "approved",
+        audit.status == status::APPROVED,
         "the audit did not approve {}: {} {:?}",
         spec.slug,
         audit.report.summary,

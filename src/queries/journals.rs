@@ -1,6 +1,7 @@
 //! Journals as the public sees them. Derived figures (readers, votes, entries cited, covers,
 //! reading time, signatures) are computed from the rows on every read, never stored.
 
+use journal_market_domain::status;
 use std::collections::HashMap;
 
 use jm_client::api::{
@@ -22,7 +23,6 @@ use crate::domain::text::{is_slug, read_minutes};
 use crate::domain::time::{date, ts};
 
 pub const LIST_LIMIT: u64 = 100;
-pub const STATUS_LIVE: &str = "live";
 
 #[derive(Default)]
 struct Aggregates {
@@ -164,7 +164,7 @@ pub async fn list_live(
     origin: &str,
     company: Option<&str>,
 ) -> Result<Vec<JournalListItem>, DbErr> {
-    let mut q = journals::Entity::find().filter(journals::Column::Status.eq(STATUS_LIVE));
+    let mut q = journals::Entity::find().filter(journals::Column::Status.eq(status::LIVE));
     if let Some(t) = company {
         q = q.filter(journals::Column::Ticker.eq(t));
     }
@@ -198,7 +198,7 @@ pub async fn find_live(
     origin: &str,
     key: &str,
 ) -> Result<Option<LiveJournal>, DbErr> {
-    let mut q = journals::Entity::find().filter(journals::Column::Status.eq(STATUS_LIVE));
+    let mut q = journals::Entity::find().filter(journals::Column::Status.eq(status::LIVE));
     // A key that is neither an id nor a slug cannot match; it never reaches the database.
     q = match key.parse::<i32>() {
         Ok(id) if key.bytes().all(|b| b.is_ascii_digit()) => q.filter(journals::Column::Id.eq(id)),

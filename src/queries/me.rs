@@ -1,5 +1,7 @@
 //! The signed-in wallet's own views: the writing desk and the reading history.
 
+use journal_market_domain::status;
+use journal_market_domain::wallet::lower;
 use std::collections::{HashMap, HashSet};
 
 use alloy::primitives::Address;
@@ -8,13 +10,8 @@ use journal_market_actors::settlement::store::FAILED;
 use journal_market_entity::{journals, payments, unlocks, votes};
 use sea_orm::{ColumnTrait, DatabaseConnection, DbErr, EntityTrait, QueryFilter, QueryOrder};
 
-use super::journals::STATUS_LIVE;
 use crate::domain::money::split;
 use crate::domain::time::ts;
-
-fn lower(a: &Address) -> String {
-    format!("{a:#x}")
-}
 
 /// Journals the wallet wrote, with reads, the author's 90% earned, and votes.
 pub async fn desk(db: &DatabaseConnection, who: Address) -> Result<Desk, DbErr> {
@@ -70,7 +67,7 @@ pub async fn desk(db: &DatabaseConnection, who: Address) -> Result<Desk, DbErr> 
         address: who.to_checksum(None),
         totals: DeskTotals {
             earned_units: written.iter().map(|w| w.earned).sum(),
-            live: mine.iter().filter(|j| j.status == STATUS_LIVE).count() as i64,
+            live: mine.iter().filter(|j| j.status == status::LIVE).count() as i64,
             reads: written.iter().map(|w| w.reads).sum(),
         },
         written,

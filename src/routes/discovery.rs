@@ -4,6 +4,7 @@
 //! payment step, its price and the journal it sells.
 
 use actix_web::{HttpResponse, web};
+use journal_market_domain::status;
 use journal_market_entity::journals;
 use sea_orm::{ColumnTrait, EntityTrait, QueryFilter, QueryOrder};
 use serde_json::{Value, json};
@@ -11,7 +12,6 @@ use serde_json::{Value, json};
 use crate::error::ApiResult;
 use crate::payments::{Route, Step, Terms, answer_example, requirements, text_route};
 use crate::queries::journal_url;
-use crate::queries::journals::STATUS_LIVE;
 use crate::state::AppState;
 
 /// Mounted at the site's root, outside the API prefix (a well-known URI).
@@ -22,7 +22,7 @@ pub fn configure_root(cfg: &mut web::ServiceConfig) {
 
 pub async fn document(state: web::Data<AppState>) -> ApiResult<HttpResponse> {
     let live = journals::Entity::find()
-        .filter(journals::Column::Status.eq(STATUS_LIVE))
+        .filter(journals::Column::Status.eq(status::LIVE))
         .order_by_asc(journals::Column::Id)
         .all(&state.db)
         .await?;

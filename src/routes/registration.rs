@@ -3,13 +3,13 @@
 
 use actix_web::{HttpResponse, web};
 use jm_client::api::{ErrorBody, RegistrationEntry, RegistrationFile, RegistrationService};
+use journal_market_domain::status;
 use journal_market_entity::journals;
 use sea_orm::EntityTrait;
 
 use crate::error::{ApiError, ApiResult};
 use crate::payments::Step;
 use crate::queries::journal_url;
-use crate::queries::journals::STATUS_LIVE;
 use crate::state::AppState;
 
 pub const REGISTRATION_V1: &str = "https://eips.ethereum.org/EIPS/eip-8004#registration-v1";
@@ -26,7 +26,7 @@ async fn registered(state: &AppState, id: &str) -> ApiResult<journals::Model> {
     journals::Entity::find_by_id(key)
         .one(&state.db)
         .await?
-        .filter(|j| !j.swarm && (j.status == "approved" || j.status == STATUS_LIVE))
+        .filter(|j| !j.swarm && (j.status == status::APPROVED || j.status == status::LIVE))
         .ok_or_else(not_found)
 }
 
@@ -65,7 +65,7 @@ pub async fn registration(
         image: format!("{base}/meta/{}/image.svg", j.id),
         services: services(&state, page, j.slug.as_deref()),
         x402_support: true,
-        active: j.status == STATUS_LIVE,
+        active: j.status == status::LIVE,
         registrations,
         supported_trust: vec!["reputation".into()],
         content_hash: j.content_hash,

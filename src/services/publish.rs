@@ -5,6 +5,8 @@
 use alloy::primitives::Address;
 use jm_client::api::{AuditIssue, AuditOutcome, AuditReport, DraftView, Published, Saved};
 use journal_market_actors::audit::{AuditError, Outcome};
+use journal_market_domain::status;
+use journal_market_domain::wallet::lower;
 use journal_market_entity::{audit_reports, entries, journals};
 use sea_orm::{ColumnTrait, EntityTrait, QueryFilter, QueryOrder};
 use serde::Deserialize;
@@ -15,7 +17,6 @@ use crate::domain::text::citations;
 use crate::domain::time::ts;
 use crate::error::{ApiError, ApiResult};
 use crate::queries::entries::company_exists;
-use crate::queries::journals::STATUS_LIVE;
 use crate::state::AppState;
 use crate::store::journals::{self as store, Created, DraftRow, Minted, Updated, WentLive};
 
@@ -32,10 +33,6 @@ pub struct SaveRequest {
     pub body: Option<String>,
     pub price_usdg: Option<f64>,
     pub author_name: Option<String>,
-}
-
-fn lower(a: &Address) -> String {
-    format!("{a:#x}")
 }
 
 fn journal_id(id: i64) -> ApiResult<i32> {
@@ -194,8 +191,8 @@ impl From<AuditError> for ApiError {
 pub async fn audit(state: &AppState, wallet: Address, id: i64) -> ApiResult<AuditOutcome> {
     let j = own(state, wallet, id).await?;
     match j.status.as_str() {
-        store::STATUS_DRAFT => Ok(outcome_view(state.audit.audit(j.id, j.revision).await?)),
-        STATUS_LIVE => Err(ApiError::Conflict(
+        status::DRAFT => Ok(outcome_view(state.audit.audit(j.id, j.revision).await?)),
+        status::LIVE => Err(ApiError::Conflict(
             "the journal is published; published journals are not audited again".into(),
         )),
         status => match state.audit.last_outcome(&j).await? {
@@ -251,13 +248,13 @@ pub async fn minted(state: &AppState, wallet: Address, id: i64, tx: &str) -> Api
     let tx = format!("{hash:#x}");
     let j = own(state, wallet, id).await?;
     // A live journal whose registration a reorg dropped (token cleared) takes a new one.
-    if j.status == STATUS_LIVE && j.token_id.is_some() {
+    if j.status == status::LIVE && j.token_id.is_some() {
         return match (j.mint_tx.as_deref() == Some(tx.as_str()), j.slug) {
             (true, Some(slug)) => Ok(Published { slug }),
             _ => Err(ApiError::Conflict("the journal is already live".into())),
         };
     }
-    if j.status != store::STATUS_APPROVED && j.status != STATUS_LIVE {
+    if j.status != status::APPROVED && j.status != status::LIVE {
         return Err(ApiError::Conflict(format!(
             "the journal is {}: only an approved journal goes live",
             j.status

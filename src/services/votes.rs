@@ -12,11 +12,11 @@ use jm_chain::erc8004::parse_tx_hash;
 use jm_client::api::{VoteRecorded, Votes};
 use journal_market_actors::indexer::store::{self, Applied};
 use journal_market_actors::indexer::votes::{self as rules, Event};
+use journal_market_domain::status;
 use journal_market_entity::{journals, unlocks, votes};
 use sea_orm::{ColumnTrait, EntityTrait, QueryFilter};
 
 use crate::error::{ApiError, ApiResult};
-use crate::queries::journals::STATUS_LIVE;
 use crate::state::AppState;
 
 fn not_a_vote(why: impl Into<String>) -> ApiError {
@@ -76,7 +76,7 @@ pub async fn record(state: &AppState, tx: &str) -> ApiResult<VoteRecorded> {
     let token = feedback.token.to_string();
     let journal = journals::Entity::find()
         .filter(journals::Column::TokenId.eq(token.clone()))
-        .filter(journals::Column::Status.eq(STATUS_LIVE))
+        .filter(journals::Column::Status.eq(status::LIVE))
         .one(&state.db)
         .await?
         .ok_or_else(|| not_a_vote(format!("token {token} is not a live journal's")))?;

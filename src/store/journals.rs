@@ -5,6 +5,7 @@
 //! writes: the daily draft quota, the author, "live is final", one journal per token.
 
 use chrono::{DateTime, Duration, Utc};
+use journal_market_domain::status;
 use journal_market_entity::{audit_reports, journal_citations, journals};
 use sea_orm::sea_query::{Expr, ExprTrait};
 use sea_orm::{
@@ -12,11 +13,6 @@ use sea_orm::{
     DatabaseConnection, DatabaseTransaction, DbBackend, DbErr, EntityTrait, QueryFilter,
     QueryOrder, SqlErr, Statement,
 };
-
-use crate::queries::journals::STATUS_LIVE;
-
-pub const STATUS_DRAFT: &str = "draft";
-pub const STATUS_APPROVED: &str = "approved";
 
 /// A validated draft, ready to store.
 pub struct DraftRow<'a> {
@@ -135,7 +131,7 @@ pub async fn insert_swarm(db: &impl ConnectionTrait, j: &SwarmJournal<'_>) -> Re
         dek: Set(j.dek.to_string()),
         body: Set(j.body.to_string()),
         price_units: Set(j.price_units),
-        status: Set(STATUS_LIVE.to_string()),
+        status: Set(status::LIVE.to_string()),
         content_hash: Set(Some(format!("{hash:#x}"))),
         stock_price_at_publication: Set(j.stock_price),
         audit_count: Set(0),
@@ -208,7 +204,7 @@ pub async fn create_draft(
         dek: Set(d.dek.to_string()),
         body: Set(d.body.to_string()),
         price_units: Set(d.price_units),
-        status: Set(STATUS_DRAFT.into()),
+        status: Set(status::DRAFT.into()),
         audit_count: Set(0),
         revision: Set(1),
         created_at: Set(now),
@@ -238,7 +234,7 @@ pub async fn update_draft(
     if j.swarm || j.author_wallet.as_deref() != Some(wallet) {
         return Ok(Updated::NotFound);
     }
-    if j.status == STATUS_LIVE {
+    if j.status == status::LIVE {
         return Ok(Updated::Live);
     }
     let res = journals::Entity::update_many()
@@ -248,7 +244,7 @@ pub async fn update_draft(
         .col_expr(journals::Column::Body, Expr::value(d.body))
         .col_expr(journals::Column::PriceUnits, Expr::value(d.price_units))
         .col_expr(journals::Column::AuthorName, Expr::value(d.author_name))
-        .col_expr(journals::Column::Status, Expr::value(STATUS_DRAFT))
+        .col_expr(journals::Column::Status, Expr::value(status::DRAFT))
         .col_expr(journals::Column::ContentHash, Expr::value(None::<String>))
         .col_expr(
             journals::Column::Revision,
@@ -256,7 +252,7 @@ pub async fn update_draft(
         )
         .col_expr(journals::Column::UpdatedAt, Expr::value(now))
         .filter(journals::Column::Id.eq(id))
-        .filter(journals::Column::Status.ne(STATUS_LIVE))
+        .filter(journals::Column::Status.ne(status::LIVE))
         .exec(&txn)
         .await?;
     if res.rows_affected != 1 {
@@ -291,7 +287,7 @@ pub async fn go_live(db: &DatabaseConnection, id: i32, m: &Minted<'_>) -> Result
         .and_then(|j| j.stock_price_at_publication)
         .or(m.stock_price);
     let res = journals::Entity::update_many()
-        .col_expr(journals::Column::Status, Expr::value(STATUS_LIVE))
+        .col_expr(journals::Column::Status, Expr::value(status::LIVE))
         .col_expr(journals::Column::TokenId, Expr::value(m.token_id))
         .col_expr(journals::Column::MintTx, Expr::value(m.tx))
         .col_expr(
@@ -309,10 +305,10 @@ pub async fn go_live(db: &DatabaseConnection, id: i32, m: &Minted<'_>) -> Result
         // Approved, or live with the token a reorg took back (a new registration).
         .filter(
             Condition::any()
-                .add(journals::Column::Status.eq(STATUS_APPROVED))
+                .add(journals::Column::Status.eq(status::APPROVED))
                 .add(
                     Condition::all()
-                        .add(journals::Column::Status.eq(STATUS_LIVE))
+                        .add(journals::Column::Status.eq(status::LIVE))
                         .add(journals::Column::TokenId.is_null()),
                 ),
         )

@@ -62,20 +62,23 @@ async fn history(c: &jm_client::Client) -> History {
     c.history().await.unwrap()
 }
 
-/// A swarm journal bought by buyer 0 right after a chain snapshot.
-struct Bought {
+/// A swarm journal bought by buyer 0, whose settle transaction a reorg then dropped: the chain
+/// went back to a snapshot taken just before the purchase, its clock moved on by
+/// `clock_forward` seconds, and it grew 13 blocks past the purchase's without it.
+struct Orphaned {
+    shop: Shop,
+    p: DynProvider,
     slug: String,
     price: i64,
     /// The buyer's USDG before the purchase.
     before: U256,
-    snap: U256,
     /// The buyer's client (signed in by the purchase).
     client: jm_client::Client,
-    /// The settle transaction.
+    /// The dropped settle transaction.
     tx: String,
 }
 
-async fn bought_after_a_snapshot() -> (Shop, DynProvider, Bought) {
+async fn bought_then_orphaned(clock_forward: u64) -> Orphaned {
     let shop = shop().await;
     let p = rpc(&shop);
     let (_, slug, price) = shop.swarm_journal().await;
@@ -86,16 +89,23 @@ async fn bought_after_a_snapshot() -> (Shop, DynProvider, Bought) {
     let bought = client.buy(&slug, &buyer.signer().unwrap()).await.unwrap();
     assert_eq!(charges(&shop, buyer.address).await.len(), 1);
     assert!(client.journal(&slug).await.unwrap().unlocked);
-    let tx = bought.txs[0].clone();
-    let b = Bought {
+    revert(&p, snap).await;
+    if clock_forward > 0 {
+        let _: serde_json::Value = p
+            .raw_request("evm_increaseTime".into(), (U256::from(clock_forward),))
+            .await
+            .unwrap();
+    }
+    mine(&p, 13).await;
+    Orphaned {
+        tx: bought.txs[0].clone(),
+        shop,
+        p,
         slug,
         price,
         before,
-        snap,
         client,
-        tx,
-    };
-    (shop, p, b)
+    }
 }
 
 #[actix_web::test]
@@ -126,21 +136,17 @@ async fn a_purchase_is_final_only_once_deep_enough() {
 
 #[actix_web::test]
 async fn a_settle_transaction_a_reorg_drops_is_sent_again_and_charged_once() {
-    let (shop, p, bought) = bought_after_a_snapshot().await;
-    let Bought {
+    // The permit is unused again on the new chain and the buyer is charged nothing.
+    let Orphaned {
+        shop,
+        p,
         slug,
         price,
         before,
-        snap,
         client,
         tx,
-    } = bought;
+    } = bought_then_orphaned(0).await;
     let buyer = shop.buyer(0);
-
-    // The settle transaction's block is orphaned and the chain grows past it without it: the
-    // permit is unused again and the buyer is charged nothing.
-    revert(&p, snap).await;
-    mine(&p, 13).await;
     assert_eq!(shop.usdg(buyer.address).await, before);
     assert!(charges(&shop, buyer.address).await.is_empty());
 
@@ -169,41 +175,27 @@ async fn a_settle_transaction_a_reorg_drops_is_sent_again_and_charged_once() {
 
 #[actix_web::test]
 async fn a_settle_transaction_a_reorg_drops_after_its_permit_expired_withdraws_the_unlock() {
-    let (shop, p, bought) = bought_after_a_snapshot().await;
-    let Bought {
-        slug,
-        price,
-        before,
-        snap,
-        client,
-        ..
-    } = bought;
+    // The chain's clock is past the permit's deadline (300 s) before it grows on.
+    let o = bought_then_orphaned(3_600).await;
+    let (shop, p, client, slug) = (&o.shop, &o.p, &o.client, &o.slug);
     let buyer = shop.buyer(0);
 
-    // Orphaned, and the chain's clock is past the permit's deadline (300 s) before it grows on.
-    revert(&p, snap).await;
-    let _: serde_json::Value = p
-        .raw_request("evm_increaseTime".into(), (U256::from(3_600),))
-        .await
-        .unwrap();
-    mine(&p, 13).await;
-
-    mine_until(&p, "the unlock withdrawn", || async {
-        !history(&client).await.withdrawn.is_empty()
+    mine_until(p, "the unlock withdrawn", || async {
+        !history(client).await.withdrawn.is_empty()
     })
     .await;
-    let h = history(&client).await;
+    let h = history(client).await;
     assert!(h.unlocks.is_empty(), "{h:?}");
     let w = &h.withdrawn[0];
     assert_eq!((w.slug.as_str(), w.step.as_str()), (slug.as_str(), "burn"));
-    assert_eq!(w.paid_units, price);
+    assert_eq!(w.paid_units, o.price);
     assert!(w.reason.contains("reorganisation"), "{}", w.reason);
     assert!(w.reason.contains("expired"), "{}", w.reason);
     // The text is closed again and, on the chain, nothing was paid.
-    let d = client.journal(&slug).await.unwrap();
+    let d = client.journal(slug).await.unwrap();
     assert!(!d.unlocked && d.body.is_none());
-    assert!(charges(&shop, buyer.address).await.is_empty());
-    assert_eq!(shop.usdg(buyer.address).await, before);
+    assert!(charges(shop, buyer.address).await.is_empty());
+    assert_eq!(shop.usdg(buyer.address).await, o.before);
 }
 
 #[actix_web::test]

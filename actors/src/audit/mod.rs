@@ -4,9 +4,9 @@
 //! bounds the engines running at a time; the handle's deadline bounds how long a request waits.
 
 pub mod engine;
-pub mod slug;
 pub mod store;
 
+use journal_market_domain::status;
 use std::collections::HashMap;
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
@@ -283,10 +283,10 @@ impl Inner {
 
 /// The outcome a finished report stands for.
 pub fn outcome_of(report: audit_reports::Model, journal: &journals::Model) -> Outcome {
-    let status = store::status_of(&report.verdict);
+    let status = status::after_verdict(&report.verdict);
     Outcome {
         status,
-        meta_url: (status == "approved")
+        meta_url: (status == status::APPROVED)
             .then(|| journal.meta_url.clone())
             .flatten(),
         report,

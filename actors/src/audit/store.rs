@@ -4,6 +4,7 @@
 //! only to the revision of the draft the engine read.
 
 use chrono::{DateTime, Utc};
+use journal_market_domain::status;
 use journal_market_entity::{audit_jobs, audit_reports, journals};
 use sea_orm::sea_query::{Expr, ExprTrait};
 use sea_orm::{
@@ -12,7 +13,7 @@ use sea_orm::{
     SqlErr,
 };
 
-use super::slug::slugify;
+use journal_market_domain::text::slugify;
 
 pub const QUEUED: &str = "queued";
 pub const RUNNING: &str = "running";
@@ -21,19 +22,8 @@ pub const FAILED: &str = "failed";
 /// The draft was saved again while the job waited or ran: its report would describe old text.
 pub const SUPERSEDED: &str = "superseded";
 
-pub const STATUS_DRAFT: &str = "draft";
-
 fn unique_violation(e: &DbErr) -> bool {
     matches!(e.sql_err(), Some(SqlErr::UniqueConstraintViolation(_)))
-}
-
-/// The status a verdict moves a draft to.
-pub fn status_of(verdict: &str) -> &'static str {
-    match verdict {
-        "approve" => "approved",
-        "reject" => "rejected",
-        _ => "revise",
-    }
 }
 
 #[derive(Debug, PartialEq, Eq)]
@@ -227,7 +217,7 @@ pub async fn finish(
     let journal = journals::Entity::find_by_id(job.journal_id)
         .one(&txn)
         .await?;
-    let Some(journal) = journal.filter(|j| j.revision == job.revision && j.status == STATUS_DRAFT)
+    let Some(journal) = journal.filter(|j| j.revision == job.revision && j.status == status::DRAFT)
     else {
         audit_jobs::Entity::update_many()
             .col_expr(audit_jobs::Column::State, Expr::value(SUPERSEDED))
@@ -250,7 +240,7 @@ pub async fn finish(
     }
     .insert(&txn)
     .await?;
-    let status = status_of(&f.verdict);
+    let status = status::after_verdict(&f.verdict);
     let mut update = journals::Entity::update_many()
         .col_expr(journals::Column::Status, Expr::value(status))
         .col_expr(
@@ -262,7 +252,7 @@ pub async fn finish(
             Expr::value(f.holds_stock),
         )
         .col_expr(journals::Column::UpdatedAt, Expr::value(f.audited_at));
-    if status == "approved" {
+    if status == status::APPROVED {
         let slug = match journal.slug.clone() {
             Some(s) => s,
             None => free_slug(&txn, &slugify(&journal.ticker, &journal.title)).await?,

@@ -2,6 +2,8 @@
 //! range's rows and the cursor after it are written in one transaction by the caller; a
 //! rollback removes the rows of orphaned blocks and recomputes the votes they touched.
 
+use journal_market_domain::status;
+use journal_market_domain::wallet::lower;
 use std::collections::BTreeSet;
 
 use chrono::{DateTime, TimeZone, Utc};
@@ -15,11 +17,6 @@ use sea_orm::{
 use super::votes::{Event, rules};
 
 pub const CURSOR: &str = "chain";
-const LIVE: &str = "live";
-
-fn lower(a: &alloy::primitives::Address) -> String {
-    format!("{a:#x}")
-}
 
 /// What applying a vote event did.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -44,7 +41,7 @@ pub async fn apply_vote(
     let token = e.token().to_string();
     let mut find = journals::Entity::find().filter(journals::Column::TokenId.eq(token));
     if matches!(e, Event::Feedback(_)) {
-        find = find.filter(journals::Column::Status.eq(LIVE));
+        find = find.filter(journals::Column::Status.eq(status::LIVE));
     }
     let Some(journal) = find.one(db).await? else {
         return Ok(Applied::NotOurs);

@@ -10,6 +10,7 @@ pub mod siwe;
 pub mod store;
 pub mod used_nonces;
 
+use journal_market_domain::wallet::lower;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -143,11 +144,6 @@ pub fn parse_address(s: &str) -> Result<Address, AuthError> {
         return Err(AuthError::BadAddress);
     }
     s.parse().map_err(|_| AuthError::BadAddress)
-}
-
-/// Addresses are stored and compared in lower case.
-pub fn lower(a: &Address) -> String {
-    format!("{a:#x}")
 }
 
 impl Inner {

@@ -17,6 +17,7 @@ pub mod stats;
 pub mod step;
 pub mod store;
 
+use journal_market_domain::wallet::lower;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicI64, Ordering};
 use std::time::{Duration, Instant};
@@ -178,10 +179,6 @@ struct Inner {
 
 fn now_secs(t: DateTime<Utc>) -> u64 {
     t.timestamp().max(0) as u64
-}
-
-fn lower(a: &Address) -> String {
-    format!("{a:#x}")
 }
 
 fn chrono_of(d: Duration) -> chrono::Duration {

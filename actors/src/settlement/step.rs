@@ -41,17 +41,16 @@ impl Step {
     }
 
     /// What the step costs in base units: the whole price of a swarm journal; of a person's,
-    /// the fee `floor(price × 1000 / 10000)` and the rest. In 128 bits: no overflow.
+    /// the fee and the author's rest of the one split (`money::split`).
     pub fn amount(self, price_units: i64, swarm: bool) -> i64 {
-        let burn = if swarm {
-            price_units
+        let (burn, author) = if swarm {
+            (price_units, 0)
         } else {
-            // |fee| <= |price|, so it fits back into 64 bits.
-            (i128::from(price_units) * 1000 / 10000) as i64
+            journal_market_domain::money::split(price_units)
         };
         match self {
             Step::Burn => burn,
-            Step::Author => price_units - burn,
+            Step::Author => author,
         }
     }
 }

@@ -5,5 +5,7 @@ pub mod draft;
 pub mod ledger;
 pub mod money;
 pub mod render;
+pub mod status;
 pub mod text;
 pub mod time;
+pub mod wallet;
