@@ -50,7 +50,6 @@ export JM__DATABASE__URL="$db" JM__CHAIN__DEVNET_FILE="$work/devnet.json" JM__LO
   JM__CHAIN__RPC_TIMEOUT_MS=2000 JM__DATABASE__ACQUIRE_TIMEOUT_SECS=2
 apis="http://127.0.0.1:$SVC_PORT/api,http://127.0.0.1:$((SVC_PORT + 1))/api"
 
-
 "$REL"/examples/kill_restart deploy "http://127.0.0.1:$ANVIL_PORT" "$work/devnet.json"
 start_instance 0
 start_instance 1
