@@ -7,7 +7,7 @@ use chrono::{DateTime, Utc};
 use jm_chain::extensions::{bazaar, gas_sponsoring, payment_identifier, siwx};
 use jm_chain::x402::{self, Extra, PaymentPayload, PaymentRequired, PaymentRequirements, Resource};
 
-pub use journal_market_actors::settlement::Step;
+pub use crate::domain::purchase::Step;
 
 pub struct Terms {
     /// The site's origin (the SIWX challenge's domain), and the service's time now.

@@ -4,6 +4,7 @@ pub mod accession;
 pub mod draft;
 pub mod ledger;
 pub mod money;
+pub mod purchase;
 pub mod render;
 pub mod status;
 pub mod text;

@@ -3,11 +3,11 @@
 //! again in the write that records a payment (the settlement store); the checks here shape the
 //! answer early (409 and `{ ok, already }` before a challenge).
 
+use crate::domain::purchase::{Standing, Verdict, rules};
 use alloy::primitives::{Address, B256, U256};
 use jm_chain::bindings::IIdentityRegistry;
 use jm_chain::extensions::payment_identifier;
 use jm_chain::x402::{self, PaymentPayload};
-use journal_market_actors::settlement::step::{Standing, Verdict, rules};
 use journal_market_actors::settlement::{Paid, PayError, PayStep, store};
 use journal_market_entity::unlocks;
 use sea_orm::EntityTrait;

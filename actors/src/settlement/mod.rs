@@ -14,7 +14,6 @@ pub mod replay;
 pub mod settler;
 pub mod sponsor;
 pub mod stats;
-pub mod step;
 pub mod store;
 
 use journal_market_domain::wallet::lower;
@@ -36,13 +35,13 @@ use crate::clock::SharedClock;
 use crate::handle::{ActorHandle, CallError};
 use crate::health::HealthRegistry;
 use crate::supervise::{self, Stop, Turn};
+pub use journal_market_domain::purchase::{Refusal, Step};
+use journal_market_domain::purchase::{Verdict, rules};
 use reconcile::{Evidence, Next};
 pub use settler::{HttpSettler, LocalSettler, Settler};
 pub use sponsor::{SponsorSettings, Tally as SponsorTally};
 pub use stats::SettlementStats;
 use stats::{RequestOutcome, RowOutcome};
-pub use step::{Refusal, Step};
-use step::{Verdict, rules};
 use store::Claim;
 
 const NAME: &str = "settlement";

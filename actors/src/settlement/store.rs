@@ -12,7 +12,7 @@ use sea_orm::{
     EntityTrait, QueryFilter, QueryOrder, QuerySelect, Select, SqlErr,
 };
 
-use super::step::{Standing, Step, Verdict, rules};
+use journal_market_domain::purchase::{Standing, Step, Verdict, rules};
 
 pub const PENDING: &str = "pending";
 pub const SETTLED: &str = "settled";

@@ -46,7 +46,7 @@ impl Step {
         let (burn, author) = if swarm {
             (price_units, 0)
         } else {
-            journal_market_domain::money::split(price_units)
+            crate::money::split(price_units)
         };
         match self {
             Step::Burn => burn,
