@@ -7,10 +7,10 @@
 use alloy::signers::local::PrivateKeySigner;
 use jm_client::api::DraftInput;
 use jm_client::{Client, publisher};
-use journal_market_domain::status;
 use serde::Deserialize;
 
 use crate::domain::money;
+use crate::domain::status;
 
 pub const DEMO_PERSON_JOURNALS: &str = include_str!("../data/demo/person-journals.json");
 

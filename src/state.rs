@@ -88,22 +88,21 @@ impl PaymentParts {
         self.sponsoring.load(std::sync::atomic::Ordering::Relaxed)
     }
 
-    /// `ok`, `built-in`, or why the outside facilitator is unusable.
-    pub fn facilitator_status(&self) -> String {
-        match &self.facilitator_problem {
-            None => "built-in".into(),
-            Some(p) => p
-                .read()
-                .ok()
-                .and_then(|p| p.clone())
-                .unwrap_or_else(|| "ok".into()),
-        }
-    }
-
-    fn facilitator_up(&self) -> bool {
+    /// Why the outside facilitator is unusable now; `None` while it answers, or for the
+    /// built-in settler.
+    pub fn facilitator_problem(&self) -> Option<String> {
         self.facilitator_problem
             .as_ref()
-            .is_none_or(|p| p.read().is_ok_and(|p| p.is_none()))
+            .and_then(|p| p.read().ok().and_then(|p| p.clone()))
+    }
+
+    /// `ok`, `built-in`, or why the outside facilitator is unusable.
+    pub fn facilitator_status(&self) -> String {
+        match (&self.facilitator_problem, self.facilitator_problem()) {
+            (None, _) => "built-in".into(),
+            (Some(_), None) => "ok".into(),
+            (Some(_), Some(why)) => why,
+        }
     }
 }
 
@@ -163,7 +162,7 @@ impl AppState {
             && self.pay.settlement.is_some()
             && self.pay.buyback.is_some()
             && self.chain.is_ready()
-            && self.pay.facilitator_up()
+            && self.pay.facilitator_problem().is_none()
     }
 
     /// The public address of a payment endpoint (the x402 `resource.url`).

@@ -1,7 +1,6 @@
 //! Journals as the public sees them. Derived figures (readers, votes, entries cited, covers,
 //! reading time, signatures) are computed from the rows on every read, never stored.
 
-use journal_market_domain::status;
 use std::collections::HashMap;
 
 use jm_client::api::{
@@ -19,6 +18,7 @@ use sea_orm::{
 
 use super::{entry_url, journal_url};
 use crate::domain::money::{units_string, units_to_usdg};
+use crate::domain::status;
 use crate::domain::text::{is_slug, read_minutes};
 use crate::domain::time::{date, ts};
 

@@ -1,7 +1,5 @@
 //! The signed-in wallet's own views: the writing desk and the reading history.
 
-use journal_market_domain::status;
-use journal_market_domain::wallet::lower;
 use std::collections::{HashMap, HashSet};
 
 use alloy::primitives::Address;
@@ -11,7 +9,9 @@ use journal_market_entity::{journals, payments, unlocks, votes};
 use sea_orm::{ColumnTrait, DatabaseConnection, DbErr, EntityTrait, QueryFilter, QueryOrder};
 
 use crate::domain::money::split;
+use crate::domain::status;
 use crate::domain::time::ts;
+use crate::domain::wallet::lower;
 
 /// Journals the wallet wrote, with reads, the author's 90% earned, and votes.
 pub async fn desk(db: &DatabaseConnection, who: Address) -> Result<Desk, DbErr> {

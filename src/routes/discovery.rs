@@ -4,11 +4,11 @@
 //! payment step, its price and the journal it sells.
 
 use actix_web::{HttpResponse, web};
-use journal_market_domain::status;
 use journal_market_entity::journals;
 use sea_orm::{ColumnTrait, EntityTrait, QueryFilter, QueryOrder};
 use serde_json::{Value, json};
 
+use crate::domain::status;
 use crate::error::ApiResult;
 use crate::payments::{Route, Step, Terms, answer_example, requirements, text_route};
 use crate::queries::journal_url;

@@ -3,10 +3,10 @@
 
 use actix_web::{HttpResponse, web};
 use jm_client::api::{ErrorBody, RegistrationEntry, RegistrationFile, RegistrationService};
-use journal_market_domain::status;
 use journal_market_entity::journals;
 use sea_orm::EntityTrait;
 
+use crate::domain::status;
 use crate::error::{ApiError, ApiResult};
 use crate::payments::Step;
 use crate::queries::journal_url;

@@ -5,16 +5,16 @@
 use alloy::primitives::Address;
 use jm_client::api::{AuditIssue, AuditOutcome, AuditReport, DraftView, Published, Saved};
 use journal_market_actors::audit::{AuditError, Outcome};
-use journal_market_domain::status;
-use journal_market_domain::wallet::lower;
 use journal_market_entity::{audit_reports, entries, journals};
 use sea_orm::{ColumnTrait, EntityTrait, QueryFilter, QueryOrder};
 use serde::Deserialize;
 
 use crate::domain::draft::{self, Draft, Known};
 use crate::domain::money::{units_string, units_to_usdg};
+use crate::domain::status;
 use crate::domain::text::citations;
 use crate::domain::time::ts;
+use crate::domain::wallet::lower;
 use crate::error::{ApiError, ApiResult};
 use crate::queries::entries::company_exists;
 use crate::state::AppState;

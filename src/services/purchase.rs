@@ -3,7 +3,6 @@
 //! again in the write that records a payment (the settlement store); the checks here shape the
 //! answer early (409 and `{ ok, already }` before a challenge).
 
-use crate::domain::purchase::{Standing, Verdict, rules};
 use alloy::primitives::{Address, B256, U256};
 use jm_chain::bindings::IIdentityRegistry;
 use jm_chain::extensions::payment_identifier;
@@ -12,6 +11,7 @@ use journal_market_actors::settlement::{Paid, PayError, PayStep, store};
 use journal_market_entity::unlocks;
 use sea_orm::EntityTrait;
 
+use crate::domain::purchase::{Standing, Verdict, rules};
 use crate::error::{ApiError, ApiResult};
 use crate::payments::{Fresh, Route, Step, Terms, challenge, requirements, signed_for};
 use crate::queries::journals::LiveJournal;
@@ -157,14 +157,13 @@ pub async fn pay_step(
         return Err(ApiError::unavailable("payments are not open"));
     };
     if !state.payments_open() {
-        let facilitator = state.pay.facilitator_status();
-        return Err(ApiError::unavailable(
-            if state.chain.is_ready() && facilitator != "ok" && facilitator != "built-in" {
-                format!("payments are not open: {facilitator}; retry shortly")
-            } else {
-                "payments are not open: the chain is not ready; retry shortly".into()
-            },
-        ));
+        let why = match state.pay.facilitator_problem() {
+            Some(facilitator) if state.chain.is_ready() => facilitator,
+            _ => "the chain is not ready".into(),
+        };
+        return Err(ApiError::unavailable(format!(
+            "payments are not open: {why}; retry shortly"
+        )));
     }
     let (j, fixed) = match &want {
         Want::Step { journal_id, step } => {

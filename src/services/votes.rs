@@ -12,10 +12,10 @@ use jm_chain::erc8004::parse_tx_hash;
 use jm_client::api::{VoteRecorded, Votes};
 use journal_market_actors::indexer::store::{self, Applied};
 use journal_market_actors::indexer::votes::{self as rules, Event};
-use journal_market_domain::status;
 use journal_market_entity::{journals, unlocks, votes};
 use sea_orm::{ColumnTrait, EntityTrait, QueryFilter};
 
+use crate::domain::status;
 use crate::error::{ApiError, ApiResult};
 use crate::state::AppState;
 

@@ -1,11 +1,11 @@
-//! The one writer of journals: imported swarm journals, person-written drafts, their edits and
-//! going live. (An audit's
-//! outcome is written by the AuditActor, `journal_market_actors::audit::store`, in the
-//! transaction that ends its job.) Each rule that must hold is checked in the transaction that
+//! The writer of journals: imported swarm journals, person-written drafts, their edits and
+//! going live. (An audit's outcome is written by the AuditActor,
+//! `journal_market_actors::audit::store`, in the transaction that ends its job; a
+//! registration's block, finality and a token id a reorg changed, by the ConfirmActor,
+//! `journal_market_actors::confirm`.) Each rule that must hold is checked in the transaction that
 //! writes: the daily draft quota, the author, "live is final", one journal per token.
 
 use chrono::{DateTime, Duration, Utc};
-use journal_market_domain::status;
 use journal_market_entity::{audit_reports, journal_citations, journals};
 use sea_orm::sea_query::{Expr, ExprTrait};
 use sea_orm::{
@@ -13,6 +13,8 @@ use sea_orm::{
     DatabaseConnection, DatabaseTransaction, DbBackend, DbErr, EntityTrait, QueryFilter,
     QueryOrder, SqlErr, Statement,
 };
+
+use crate::domain::status;
 
 /// A validated draft, ready to store.
 pub struct DraftRow<'a> {

@@ -224,6 +224,15 @@ impl Shop {
             .unwrap()
     }
 
+    /// A new wallet holding `units` of USDG and nothing else (no gas, no Permit2 allowance).
+    pub(crate) async fn usdg_only_buyer(&self, units: i64) -> PrivateKeySigner {
+        self.chain
+            .devnet
+            .usdg_only_buyer(units as u64)
+            .await
+            .unwrap()
+    }
+
     pub(crate) fn buyer(&self, n: usize) -> &Account {
         self.chain.account("buyer", n)
     }

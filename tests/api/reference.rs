@@ -231,12 +231,7 @@ async fn the_python_client_buys_retries_with_its_id_and_rereads_with_a_proof() {
 async fn the_python_client_buys_a_first_journal_without_gas_through_a_sponsored_approval() {
     let shop = reference_shop().await;
     let (_, slug, price) = shop.swarm_journal().await;
-    let w = shop
-        .chain
-        .devnet
-        .usdg_only_buyer(price as u64)
-        .await
-        .unwrap();
+    let w = shop.usdg_only_buyer(price).await;
     let key = alloy::hex::encode_prefixed(w.to_bytes());
     let url = format!("{}/journals/{slug}/text", shop.app.base);
 

@@ -123,12 +123,7 @@ async fn sponsored_buyer(
     price: i64,
     map: impl FnOnce(PaymentPayload) -> PaymentPayload,
 ) -> (PrivateKeySigner, PaymentPayload) {
-    let w = shop
-        .chain
-        .devnet
-        .usdg_only_buyer(price as u64)
-        .await
-        .unwrap();
+    let w = shop.usdg_only_buyer(price).await;
     let (_, p) = payment(shop, id, &w).await;
     let a = Approve::reference(shop, w.address()).await;
     let paid = with_approval(map(p), a.info(&w, w.address()));
@@ -153,12 +148,7 @@ async fn scrape(shop: &Shop) -> String {
 async fn a_wallet_with_only_usdg_buys_its_first_journal_through_a_sponsored_approval() {
     let shop = Shop::open_with(|s| s.metrics.listen = "127.0.0.1:0".into()).await;
     let (id, _, price) = shop.swarm_journal().await;
-    let w = shop
-        .chain
-        .devnet
-        .usdg_only_buyer(price as u64 * 2)
-        .await
-        .unwrap();
+    let w = shop.usdg_only_buyer(price * 2).await;
     assert_eq!(eth(&shop, w.address()).await, U256::ZERO);
     assert_eq!(allowance(&shop, w.address()).await, U256::ZERO);
 
@@ -253,12 +243,7 @@ async fn a_wallet_with_only_usdg_buys_its_first_journal_through_a_sponsored_appr
 async fn bad_sponsored_approvals_are_refused_and_nothing_moves() {
     let shop = Shop::open().await;
     let (id, _, price) = shop.swarm_journal().await;
-    let w = shop
-        .chain
-        .devnet
-        .usdg_only_buyer(price as u64)
-        .await
-        .unwrap();
+    let w = shop.usdg_only_buyer(price).await;
     let other = PrivateKeySigner::random();
     let sponsor_before = eth(&shop, sponsor(&shop)).await;
 

@@ -6,7 +6,6 @@
 pub mod engine;
 pub mod store;
 
-use journal_market_domain::status;
 use std::collections::HashMap;
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
@@ -17,6 +16,7 @@ use alloy::primitives::{Address, U256};
 use dashmap::DashSet;
 use jm_chain::client::ChainClient;
 use journal_market_audit::{Source, Submission};
+use journal_market_domain::status;
 use journal_market_entity::{audit_jobs, audit_reports, entries, journal_citations, journals};
 use sea_orm::{ColumnTrait, DatabaseConnection, DbErr, EntityTrait, QueryFilter, QueryOrder};
 use tokio::sync::Semaphore;

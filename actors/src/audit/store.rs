@@ -5,6 +5,7 @@
 
 use chrono::{DateTime, Utc};
 use journal_market_domain::status;
+use journal_market_domain::text::slugify;
 use journal_market_entity::{audit_jobs, audit_reports, journals};
 use sea_orm::sea_query::{Expr, ExprTrait};
 use sea_orm::{
@@ -12,8 +13,6 @@ use sea_orm::{
     DatabaseConnection, DbErr, EntityTrait, PaginatorTrait, QueryFilter, QueryOrder, QuerySelect,
     SqlErr,
 };
-
-use journal_market_domain::text::slugify;
 
 pub const QUEUED: &str = "queued";
 pub const RUNNING: &str = "running";

@@ -40,14 +40,6 @@ pub fn due(block: Option<u64>, head: u64, distance: u64) -> bool {
     block.is_none_or(|b| b.saturating_add(distance) <= head)
 }
 
-/// How many blocks deep a transaction mined at `block` is, counting its own (0 when unknown).
-pub fn confirmations(block: Option<u64>, head: Option<u64>) -> u64 {
-    match (block, head) {
-        (Some(b), Some(h)) if h >= b => h - b + 1,
-        _ => 0,
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -85,17 +77,5 @@ mod tests {
         assert!(!due(Some(100), 111, 12));
         assert!(due(Some(100), 112, 12));
         assert!(due(Some(u64::MAX), u64::MAX, 12), "no overflow");
-    }
-
-    #[test]
-    fn confirmations_count_the_block_itself() {
-        assert_eq!(confirmations(Some(10), Some(10)), 1);
-        assert_eq!(confirmations(Some(10), Some(21)), 12);
-        assert_eq!(
-            confirmations(Some(10), Some(9)),
-            0,
-            "a head behind (another node)"
-        );
-        assert_eq!(confirmations(None, Some(9)), 0);
     }
 }

@@ -2,11 +2,11 @@
 //! range's rows and the cursor after it are written in one transaction by the caller; a
 //! rollback removes the rows of orphaned blocks and recomputes the votes they touched.
 
-use journal_market_domain::status;
-use journal_market_domain::wallet::lower;
 use std::collections::BTreeSet;
 
 use chrono::{DateTime, TimeZone, Utc};
+use journal_market_domain::status;
+use journal_market_domain::wallet::lower;
 use journal_market_entity::{indexer_cursors, journals, unlocks, vote_events, votes};
 use sea_orm::sea_query::OnConflict;
 use sea_orm::{

@@ -10,7 +10,6 @@ pub mod siwe;
 pub mod store;
 pub mod used_nonces;
 
-use journal_market_domain::wallet::lower;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -21,6 +20,7 @@ use dashmap::DashMap;
 use jm_chain::client::ChainClient;
 use jm_chain::extensions::siwx;
 use jm_chain::signature::{self, SignatureError};
+use journal_market_domain::wallet::lower;
 use sea_orm::{DatabaseConnection, DbErr};
 use sha2::{Digest, Sha256};
 

@@ -16,7 +16,6 @@ pub mod sponsor;
 pub mod stats;
 pub mod store;
 
-use journal_market_domain::wallet::lower;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicI64, Ordering};
 use std::time::{Duration, Instant};
@@ -28,6 +27,8 @@ use futures::future::BoxFuture;
 use jm_chain::extensions::{gas_sponsoring, payment_identifier};
 use jm_chain::facilitator::{Checked, Facilitator, Permit, Sent, SettleError, TxStatus};
 use jm_chain::x402::{PaymentPayload, PaymentRequirements};
+use journal_market_domain::purchase::{Verdict, rules};
+use journal_market_domain::wallet::lower;
 use journal_market_entity::payments;
 use sea_orm::{DatabaseConnection, DbErr};
 
@@ -36,7 +37,6 @@ use crate::handle::{ActorHandle, CallError};
 use crate::health::HealthRegistry;
 use crate::supervise::{self, Stop, Turn};
 pub use journal_market_domain::purchase::{Refusal, Step};
-use journal_market_domain::purchase::{Verdict, rules};
 use reconcile::{Evidence, Next};
 pub use settler::{HttpSettler, LocalSettler, Settler};
 pub use sponsor::{SponsorSettings, Tally as SponsorTally};

@@ -5,14 +5,13 @@
 //! the transaction that settles it. Failed rows stay as history.
 
 use chrono::{DateTime, Utc};
+use journal_market_domain::purchase::{Standing, Step, Verdict, rules};
 use journal_market_entity::{journals, payment_txs, payments, relayer_leases, unlocks};
 use sea_orm::sea_query::{Expr, ExprTrait, OnConflict};
 use sea_orm::{
     ActiveValue::Set, ColumnTrait, Condition, ConnectionTrait, DatabaseConnection, DbErr,
     EntityTrait, QueryFilter, QueryOrder, QuerySelect, Select, SqlErr,
 };
-
-use journal_market_domain::purchase::{Standing, Step, Verdict, rules};
 
 pub const PENDING: &str = "pending";
 pub const SETTLED: &str = "settled";
