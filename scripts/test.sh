@@ -23,7 +23,9 @@ echo "== unit and integration tests on SQLite"
 cargo nextest run --workspace --locked --no-fail-fast
 
 echo "== schemathesis against /api/openapi.json of a devnet service"
+# The service as released: no test fault points (the actors' `faults` feature is off).
 cargo build --locked --workspace --bins
+cargo test --locked -p journal-market-actors --lib fault_points
 bash scripts/schemathesis.sh debug
 
 if [ -n "${TEST_DATABASE_URL:-}" ]; then

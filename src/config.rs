@@ -132,8 +132,9 @@ pub struct ChainSettings {
     pub devnet_file: String,
     #[serde(default)]
     pub stock_tokens: BTreeMap<String, StockTokenSettings>,
-    /// Test-only: while a file exists at this path, every ChainWatch check panics (the actor is
-    /// dead, restarted and counted until the file is removed). Not in config.toml on purpose.
+    /// Test-only (builds with the `faults` feature; others refuse it): while a file exists at
+    /// this path, every ChainWatch check panics (the actor is dead, restarted and counted until
+    /// the file is removed). Not in config.toml on purpose.
     #[serde(default)]
     pub fault_panic_file: String,
 }
@@ -191,7 +192,8 @@ pub struct PaymentSettings {
     pub lease_secs: u64,
     pub reconcile_every_ms: u64,
     pub instance_id: String,
-    /// Test-only: where settlements stop as a crash would. Not in config.toml on purpose.
+    /// Test-only: where settlements stop as a crash would. Not in config.toml on purpose; a
+    /// build without the `faults` feature accepts only `none`.
     #[serde(default)]
     pub fault: journal_market_actors::settlement::FaultPoint,
     pub sponsor: SponsorConfig,
@@ -314,6 +316,11 @@ impl Settings {
         if self.auth.cookie_prefix == "__Host-" && !self.server.origin.starts_with("https://") {
             return Err(ConfigError(
                 "auth.cookie_prefix __Host- needs an https server.origin (the cookie must be Secure)".into(),
+            ));
+        }
+        if !journal_market_actors::FAULTS && !self.chain.fault_panic_file.trim().is_empty() {
+            return Err(ConfigError(
+                "chain.fault_panic_file is a test fault point; this build has none (the `faults` feature)".into(),
             ));
         }
         if self.database.max_connections == Some(0) {

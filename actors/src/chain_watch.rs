@@ -92,13 +92,14 @@ impl Probe {
     }
 }
 
-/// Test-only: while a file exists at this path, every check panics (its actor is dead and
-/// restarted until the file is gone): in the actor's synchronous code when the file says
-/// `sync`, else in the check's future.
+/// Test-only (the `faults` feature; without it nothing strikes): while a file exists at this
+/// path, every check panics (its actor is dead and restarted until the file is gone): in the
+/// actor's synchronous code when the file says `sync`, else in the check's future.
 #[derive(Debug, Clone, Default)]
 pub struct PanicFault(pub Option<PathBuf>);
 
 impl PanicFault {
+    #[cfg(feature = "faults")]
     fn strike(&self, in_sync_code: bool) {
         if let Some(path) = &self.0
             && let Ok(text) = std::fs::read_to_string(path)
@@ -107,6 +108,9 @@ impl PanicFault {
             panic!("fault point: {} exists", path.display());
         }
     }
+
+    #[cfg(not(feature = "faults"))]
+    fn strike(&self, _in_sync_code: bool) {}
 }
 
 pub struct ChainWatch {

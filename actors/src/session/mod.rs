@@ -420,10 +420,6 @@ struct Verify {
 #[rtype(result = "Result<(), AuthError>")]
 struct Logout(String);
 
-#[derive(Message)]
-#[rtype(result = "Result<NewSession, AuthError>")]
-struct OpenFor(Address);
-
 // Each handler returns a future that runs beside the mailbox, so a slow chain call for one
 // sign-in never holds up another.
 impl Handler<IssueNonce> for SessionActor {
@@ -449,14 +445,6 @@ impl Handler<Logout> for SessionActor {
     fn handle(&mut self, m: Logout, ctx: &mut Self::Context) -> Self::Result {
         let inner = self.inner.clone();
         self.guarded(ctx, async move { inner.logout(&m.0).await })
-    }
-}
-
-impl Handler<OpenFor> for SessionActor {
-    type Result = ResponseFuture<Result<NewSession, AuthError>>;
-    fn handle(&mut self, m: OpenFor, ctx: &mut Self::Context) -> Self::Result {
-        let inner = self.inner.clone();
-        self.guarded(ctx, async move { inner.open_for(m.0).await })
     }
 }
 
@@ -561,9 +549,14 @@ impl SessionHandle {
         self.inner.verify_siwx(proof).await
     }
 
-    /// Opens a session for a wallet proven otherwise (a settled payment).
+    /// Opens a session for a wallet proven otherwise (a settled payment). One insert and the
+    /// cache: run on the caller's task, so a purchase step makes one actor round trip (the
+    /// settlement's), not two. Same in-flight limit.
     pub async fn open_for(&self, address: Address) -> Result<NewSession, AuthError> {
-        self.call(Op::OpenFor, OpenFor(address)).await?
+        let Ok(_slot) = self.ops[Op::OpenFor as usize].try_acquire() else {
+            return Err(AuthError::Busy);
+        };
+        self.inner.open_for(address).await
     }
 
     /// The wallet of a session cookie, or `None` when it is unknown or expired.

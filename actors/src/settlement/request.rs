@@ -1,0 +1,269 @@
+//! The request path: one payment step from its signed payload to a pending row, the send, and
+//! the answer; what it cannot finish is left to reconciliation.
+
+use std::sync::atomic::Ordering;
+use std::time::{Duration, Instant};
+
+use alloy::primitives::{Address, B256};
+use chrono::{DateTime, Utc};
+use jm_chain::extensions::payment_identifier;
+use jm_chain::facilitator::{Checked, SettleError};
+use jm_chain::x402::{PaymentPayload, PaymentRequirements};
+use journal_market_domain::purchase::{Refusal, Step, Verdict, rules};
+use journal_market_domain::wallet::lower;
+use sea_orm::DbErr;
+
+use super::row::RowState;
+use super::store::{self, Claim};
+use super::{Inner, chrono_of, now_secs, replay};
+
+/// One payment step to settle. Who pays is the payload's signer, proven inside.
+#[derive(Debug, Clone)]
+pub struct PayStep {
+    pub journal_id: i32,
+    /// The journal's author (lower-case address), for the "you wrote it" rule.
+    pub author_wallet: Option<String>,
+    pub swarm: bool,
+    pub step: Step,
+    pub amount_units: i64,
+    pub pay_to: Address,
+    pub payload: PaymentPayload,
+    pub requirements: PaymentRequirements,
+    /// The payload's x402 `payment-identifier`, if it carries one (checked well-formed).
+    pub payment_id: Option<String>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Paid {
+    /// The step is settled by this transaction: by this request, or by the first request with
+    /// this request's payment-identifier and payment (a retry gets the first answer).
+    Settled { payer: Address, tx: B256 },
+    /// The permit was settled by an earlier request, and this one has no claim to its answer:
+    /// a permit is public once settled, so it proves the payment, not who is asking.
+    Used { payer: Address, tx: B256 },
+    /// The fee of a person-written journal was paid already: `{ ok, already }`.
+    FeeAlreadyPaid,
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum PayError {
+    /// The payload must not be settled, or settling it failed without moving money (402).
+    #[error("{0}")]
+    Rejected(String),
+    /// The purchase rules refuse the signer (409).
+    #[error("{0}")]
+    Refused(Refusal),
+    /// The step's payment is on its way; the outcome is not known yet (409 + Retry-After).
+    #[error("the payment for this step is still settling; retry the same request shortly")]
+    StillSettling,
+    /// The payment-identifier came first with another payment (409).
+    #[error(
+        "this payment-identifier was already used with another payment; use a new id for a new payment"
+    )]
+    IdReused,
+    /// The in-flight limit is full (503 + Retry-After).
+    #[error("payments are busy; retry shortly")]
+    Busy,
+    #[error("the chain could not be reached: {0}")]
+    Chain(String),
+    #[error("the settlement actor is restarting; retry shortly")]
+    Stopped,
+    #[error("the payment store failed")]
+    Db(#[from] DbErr),
+    /// A test fault point stopped the settlement, as a crash would (only in builds with the
+    /// `faults` feature).
+    #[error("settlement interrupted by a fault point")]
+    Interrupted,
+}
+
+pub(super) fn rejected(e: SettleError) -> PayError {
+    match e {
+        SettleError::Invalid(i) => PayError::Rejected(i.message),
+        SettleError::Chain(e) => PayError::Chain(e),
+        SettleError::Failed(e) => PayError::Rejected(format!("settlement failed: {e}")),
+    }
+}
+
+impl Inner {
+    pub(super) async fn pay(&self, s: PayStep) -> Result<Paid, PayError> {
+        let started = Instant::now();
+        let now = self.clock.now();
+        // Who pays: the signer, proven before anything is looked up for that wallet.
+        let t = Instant::now();
+        let permit = self
+            .chain
+            .verify_signature(&s.payload, &s.requirements, now_secs(now))
+            .await
+            .map_err(rejected)?;
+        let mut chain_time = t.elapsed();
+        let wallet = lower(&permit.from);
+        let nonce = permit.permit.nonce.to_string();
+        let fingerprint = payment_identifier::fingerprint(&s.payload);
+        let id = s.payment_id.as_deref();
+        let asked = replay::Asked {
+            journal_id: s.journal_id,
+            step: s.step,
+            id,
+            fingerprint: &fingerprint,
+            signer: &wallet,
+        };
+        if let Some(row) = store::known(&self.db, id, &wallet, &nonce).await? {
+            return replay::answer(row, asked);
+        }
+        let standing =
+            store::standing(&self.db, &wallet, s.journal_id, s.author_wallet.as_deref()).await?;
+        match rules(standing, s.step, s.swarm) {
+            Verdict::Pay => {}
+            Verdict::FeeAlreadyPaid => return Ok(Paid::FeeAlreadyPaid),
+            Verdict::Refused(r) => return Err(PayError::Refused(r)),
+        }
+        if store::open_step(&self.db, &wallet, s.journal_id, s.step)
+            .await?
+            .is_some()
+        {
+            return Err(PayError::StillSettling);
+        }
+        // A payment that arrives before the first reconciliation pass took the relayer's lease
+        // takes it here, so it is sent at once rather than left to that pass.
+        if !self.relayer_tried.load(Ordering::Relaxed) {
+            self.renew_relayer().await?;
+        }
+        let sender = self.can_send();
+        let t = Instant::now();
+        let sponsored = self.sponsorable(&s, &permit, sender).await?;
+        // A spent nonce may have paid us (a front-runner settled this permit): the row is
+        // claimed and the chain searched, instead of refusing a buyer whose money moved.
+        // `None`: the nonce is spent.
+        let checked = match sponsored {
+            // Without the allowance the settle cannot be simulated yet: it is, once approved.
+            Some(_) => Some(Checked::default()),
+            None => match self
+                .settler
+                .verify(&s.payload, &s.requirements, &permit)
+                .await
+            {
+                Ok(checked) => Some(checked),
+                Err(SettleError::Invalid(i)) if i.code == "permit2_invalid_nonce" => None,
+                Err(e) => return Err(rejected(e)),
+            },
+        };
+        chain_time += t.elapsed();
+        let payload = serde_json::to_string(&s.payload)
+            .map_err(|e| PayError::Rejected(format!("the payload cannot be stored: {e}")))?;
+        let lease = self.lease_until();
+        let claim = store::claim(
+            &self.db,
+            &store::NewPayment {
+                wallet: &wallet,
+                journal_id: s.journal_id,
+                author_wallet: s.author_wallet.as_deref(),
+                swarm: s.swarm,
+                step: s.step,
+                amount_units: s.amount_units,
+                pay_to: &lower(&s.pay_to),
+                permit_nonce: &nonce,
+                permit_deadline: DateTime::<Utc>::from_timestamp(
+                    permit.permit.deadline.saturating_to::<i64>(),
+                    0,
+                )
+                .unwrap_or(now),
+                payload: &payload,
+                payment_id: id,
+                fingerprint: &fingerprint,
+                now,
+                lease: sender.then_some((self.instance.as_str(), lease)),
+            },
+        )
+        .await?;
+        let id = match claim {
+            Claim::Claimed(id) => id,
+            Claim::Rules(Verdict::FeeAlreadyPaid) => return Ok(Paid::FeeAlreadyPaid),
+            Claim::Rules(Verdict::Refused(r)) => return Err(PayError::Refused(r)),
+            Claim::Rules(Verdict::Pay) | Claim::StepHeld(_) => {
+                return Err(PayError::StillSettling);
+            }
+            Claim::Known(row) => {
+                return replay::answer(*row, asked);
+            }
+        };
+        if !sender {
+            // Another instance holds the relayer key: its reconciliation sends this row.
+            return self.await_row(id, permit.from).await;
+        }
+        let t = Instant::now();
+        if let Some((approval, need)) = sponsored {
+            self.sponsor(id, &wallet, &approval, need).await?;
+        }
+        let sent = match checked {
+            Some(checked) => {
+                self.send(id, &s.payload, &s.requirements, &permit, checked)
+                    .await?
+            }
+            None => None,
+        };
+        let row = store::find(&self.db, id).await?;
+        let state = match self.paid_by_sent(&row, sent) {
+            Some(tx) => self.settle_with(&row, tx, self.is_last(&row).await?).await,
+            None => self.settle_row(&row, self.settings.receipt_wait).await,
+        };
+        chain_time += t.elapsed();
+        let state = match state {
+            Ok(state) => state,
+            Err(PayError::Interrupted) => return Err(PayError::Interrupted),
+            Err(e) => {
+                // The payment may be on its way: the row is reconciliation's now.
+                tracing::warn!(payment = id, error = %e, "settling is left to reconciliation");
+                self.give_back(id).await?;
+                return Err(PayError::StillSettling);
+            }
+        };
+        tracing::debug!(
+            total_ms = started.elapsed().as_secs_f64() * 1000.0,
+            chain_ms = chain_time.as_secs_f64() * 1000.0,
+            "payment settled"
+        );
+        match state {
+            RowState::Settled(tx) => Ok(Paid::Settled {
+                payer: permit.from,
+                tx,
+            }),
+            RowState::Failed(why) => Err(PayError::Rejected(format!("settlement failed: {why}"))),
+            RowState::Pending => {
+                self.give_back(id).await?;
+                Err(PayError::StillSettling)
+            }
+        }
+    }
+
+    /// Hands a row this request worked on to reconciliation.
+    pub(super) async fn give_back(&self, id: i32) -> Result<(), DbErr> {
+        let next = self.clock.now() + chrono_of(self.settings.reconcile_every);
+        store::release(&self.db, id, &self.instance, next, false).await
+    }
+
+    /// Waits for a row another instance settles.
+    pub(super) async fn await_row(&self, id: i32, payer: Address) -> Result<Paid, PayError> {
+        let until = Instant::now() + self.settings.receipt_wait;
+        let mut pause = Duration::from_millis(20);
+        while Instant::now() < until {
+            tokio::time::sleep(pause).await;
+            pause = (pause * 2).min(Duration::from_millis(250));
+            let row = store::find(&self.db, id).await?;
+            match row.state.as_str() {
+                store::PENDING => continue,
+                store::SETTLED => {
+                    if let Some(Ok(tx)) = row.tx.as_deref().map(str::parse) {
+                        return Ok(Paid::Settled { payer, tx });
+                    }
+                }
+                _ => {
+                    return Err(PayError::Rejected(format!(
+                        "settlement failed: {}",
+                        row.error.unwrap_or_default()
+                    )));
+                }
+            }
+        }
+        Err(PayError::StillSettling)
+    }
+}

@@ -1,0 +1,285 @@
+//! One payment row against the chain: its send, what its transactions did, and the write that
+//! settles or fails it. Shared by the request path and reconciliation.
+
+use std::time::Duration;
+
+use alloy::primitives::{Address, B256, U256};
+use futures::future::BoxFuture;
+use jm_chain::facilitator::{Checked, Permit, Sent, SettleError, TxStatus};
+use jm_chain::x402::{PaymentPayload, PaymentRequirements};
+use journal_market_domain::purchase::Step;
+use journal_market_entity::payments;
+use sea_orm::DbErr;
+
+#[cfg(feature = "faults")]
+use super::FaultPoint;
+use super::reconcile::{self, Evidence, Next};
+use super::request::PayError;
+use super::stats::RowOutcome;
+use super::store;
+use super::{Inner, NAME, now_secs};
+
+/// The outcome of settling one row, as far as it got.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(super) enum RowState {
+    Settled(B256),
+    Failed(String),
+    Pending,
+}
+
+/// The parsed money terms of a row.
+pub(super) struct Terms {
+    from: Address,
+    to: Address,
+    amount: U256,
+    nonce: U256,
+    deadline: u64,
+}
+
+pub(super) fn terms(row: &payments::Model) -> Option<Terms> {
+    Some(Terms {
+        from: row.wallet.parse().ok()?,
+        to: row.pay_to.parse().ok()?,
+        amount: U256::from(u64::try_from(row.amount_units).ok()?),
+        nonce: U256::from_str_radix(&row.permit_nonce, 10).ok()?,
+        deadline: now_secs(row.permit_deadline),
+    })
+}
+
+impl Inner {
+    /// The transaction that paid the row's permit, when the send answered with its receipt
+    /// (the node's own word on the transaction signed for this permit: nothing else to read).
+    pub(super) fn paid_by_sent(&self, row: &payments::Model, sent: Option<Sent>) -> Option<B256> {
+        let (sent, t) = (sent?, terms(row)?);
+        self.chain
+            .sent_pays(&sent, t.from, t.to, t.amount)
+            .then_some(sent.tx)
+    }
+
+    /// Whether the row's step is the purchase's last (it unlocks the journal).
+    pub(super) async fn is_last(&self, row: &payments::Model) -> Result<bool, DbErr> {
+        Ok(Step::parse(&row.step) == Some(Step::Author)
+            || store::journal_is_swarm(&self.db, row.journal_id).await?)
+    }
+
+    /// Sends the row's permit through the back-end, recording every hash it learns. Send
+    /// errors are logged, not returned: what happened is read from the chain afterwards.
+    /// `Some` when the back-end took it.
+    pub(super) async fn send(
+        &self,
+        id: i32,
+        p: &PaymentPayload,
+        r: &PaymentRequirements,
+        permit: &Permit,
+        checked: Checked,
+    ) -> Result<Option<Sent>, PayError> {
+        #[cfg(feature = "faults")]
+        let fault = self.settings.fault;
+        #[cfg(feature = "faults")]
+        if fault == FaultPoint::BeforeSend {
+            return Err(PayError::Interrupted);
+        }
+        let db = self.db.clone();
+        let clock = self.clock.clone();
+        let record = move |tx: B256| -> BoxFuture<'_, Result<(), String>> {
+            let (db, clock) = (db.clone(), clock.clone());
+            Box::pin(async move {
+                #[cfg(feature = "faults")]
+                if fault == FaultPoint::BeforeRecord {
+                    return Ok(());
+                }
+                match store::record_tx(&db, id, &format!("{tx:#x}"), clock.now()).await {
+                    Ok(true) => {}
+                    Ok(false) => return Err("the hash belongs to another payment".into()),
+                    Err(e) => return Err(format!("recording the hash failed: {e}")),
+                }
+                #[cfg(feature = "faults")]
+                if fault == FaultPoint::AfterRecord {
+                    return Err("stopped by a fault point".into());
+                }
+                Ok(())
+            })
+        };
+        let sent = self.settler.submit(p, r, permit, checked, &record).await;
+        #[cfg(feature = "faults")]
+        if matches!(
+            fault,
+            FaultPoint::AfterRecord | FaultPoint::BeforeRecord | FaultPoint::AfterSend
+        ) {
+            return Err(PayError::Interrupted);
+        }
+        match sent {
+            Ok(sent) => Ok(Some(sent)),
+            Err(e) => {
+                tracing::warn!(payment = id, error = %e, "the settle call failed; the chain decides");
+                self.health.error(NAME, format!("payment {id}: {e}"));
+                Ok(None)
+            }
+        }
+    }
+
+    /// Settles, fails or leaves pending one row from what the chain says, sending its permit
+    /// (again) when nothing is on the way and it is still valid. Waits up to `wait` for the
+    /// receipt of its newest transaction.
+    pub(super) async fn settle_row(
+        &self,
+        row: &payments::Model,
+        wait: Duration,
+    ) -> Result<RowState, PayError> {
+        let chain = |e: SettleError| PayError::Chain(e.to_string());
+        let Some(t) = terms(row) else {
+            store::fail(&self.db, row.id, "the row is unreadable", self.clock.now()).await?;
+            self.stats.row(RowOutcome::Failed);
+            return Ok(RowState::Failed("the row is unreadable".into()));
+        };
+        let last = self.is_last(row).await?;
+        let (paid_by, in_flight) = self.look_at_txs(row.id, &t, wait).await?;
+        let evidence = match paid_by {
+            Some(tx) => Evidence {
+                paid_by: Some(tx),
+                in_flight,
+                nonce_used: true,
+                head_time: 0,
+                deadline: t.deadline,
+            },
+            None => {
+                // One block for both facts: unspent at a block past the deadline is final.
+                let head = self.chain.head().await.map_err(chain)?;
+                Evidence {
+                    paid_by: None,
+                    in_flight,
+                    nonce_used: self
+                        .chain
+                        .nonce_used_at(t.from, t.nonce, head.number)
+                        .await
+                        .map_err(chain)?,
+                    head_time: head.timestamp,
+                    deadline: t.deadline,
+                }
+            }
+        };
+        match reconcile::next(&evidence) {
+            Next::Settle(tx) => self.settle_with(row, tx, last).await,
+            Next::Search => {
+                let found = self
+                    .chain
+                    .find_settlement(
+                        t.from,
+                        t.to,
+                        t.amount,
+                        t.nonce,
+                        now_secs(row.created_at).saturating_sub(600),
+                        t.deadline.min(evidence.head_time),
+                    )
+                    .await
+                    .map_err(chain)?;
+                match found {
+                    Some(tx) => {
+                        tracing::info!(payment = row.id, tx = %tx, "found the transaction that paid the permit");
+                        self.settle_with(row, tx, last).await
+                    }
+                    None => self.fail(row.id, reconcile::SPENT_ELSEWHERE).await,
+                }
+            }
+            Next::Fail(why) => self.fail(row.id, why).await,
+            Next::Wait => Ok(RowState::Pending),
+            Next::Send if self.can_send() => {
+                let Ok(p) = serde_json::from_str::<PaymentPayload>(&row.payload) else {
+                    return self.fail(row.id, "the stored payload is unreadable").await;
+                };
+                if row.reorged_at.is_some() {
+                    self.settler.resync_nonces().await;
+                }
+                let r = p.accepted.clone();
+                let permit = match self
+                    .chain
+                    .verify_signature(&p, &r, now_secs(self.clock.now()))
+                    .await
+                {
+                    Ok(permit) => permit,
+                    // Too close to its deadline for the terms check, or the chain is away:
+                    // the next look decides.
+                    Err(_) => return Ok(RowState::Pending),
+                };
+                let sent = self
+                    .send(row.id, &p, &r, &permit, Checked::default())
+                    .await?;
+                if let Some(tx) = self.paid_by_sent(row, sent) {
+                    return self.settle_with(row, tx, last).await;
+                }
+                let (paid_by, _) = self.look_at_txs(row.id, &t, wait).await?;
+                match paid_by {
+                    Some(tx) => self.settle_with(row, tx, last).await,
+                    None => Ok(RowState::Pending),
+                }
+            }
+            Next::Send => Ok(RowState::Pending),
+        }
+    }
+
+    /// Looks at every transaction known for the row, newest first (waiting up to `wait` for
+    /// the newest one's receipt): the one that paid the permit, and whether one is in flight.
+    pub(super) async fn look_at_txs(
+        &self,
+        id: i32,
+        t: &Terms,
+        wait: Duration,
+    ) -> Result<(Option<B256>, bool), PayError> {
+        let mut in_flight = false;
+        let txs = store::txs(&self.db, id).await?;
+        for (i, tx) in txs.iter().rev().enumerate() {
+            let Ok(tx) = tx.parse::<B256>() else { continue };
+            let w = if i == 0 { wait } else { Duration::ZERO };
+            match self
+                .chain
+                .tx_status(tx, t.from, t.nonce, t.to, t.amount, w)
+                .await
+                .map_err(|e| PayError::Chain(e.to_string()))?
+            {
+                TxStatus::Paid => return Ok((Some(tx), in_flight)),
+                TxStatus::Pending => in_flight = true,
+                TxStatus::NotPaid | TxStatus::Unknown => {}
+            }
+        }
+        Ok((None, in_flight))
+    }
+
+    pub(super) async fn settle_with(
+        &self,
+        row: &payments::Model,
+        tx: B256,
+        last: bool,
+    ) -> Result<RowState, PayError> {
+        if store::settle(
+            &self.db,
+            row.id,
+            &format!("{tx:#x}"),
+            last,
+            self.clock.now(),
+        )
+        .await?
+        {
+            self.stats.row(RowOutcome::Settled);
+            return Ok(RowState::Settled(tx));
+        }
+        // Settled by someone else meanwhile, or the hash settled another payment.
+        let now = store::find(&self.db, row.id).await?;
+        Ok(match now.state.as_str() {
+            store::SETTLED => match now.tx.as_deref().map(str::parse) {
+                Some(Ok(tx)) => RowState::Settled(tx),
+                _ => RowState::Pending,
+            },
+            store::FAILED => RowState::Failed(now.error.unwrap_or_default()),
+            _ => {
+                tracing::error!(payment = row.id, tx = %tx, "the transaction settled another payment");
+                RowState::Pending
+            }
+        })
+    }
+
+    pub(super) async fn fail(&self, id: i32, why: &str) -> Result<RowState, PayError> {
+        store::fail(&self.db, id, why, self.clock.now()).await?;
+        self.stats.row(RowOutcome::Failed);
+        Ok(RowState::Failed(why.to_string()))
+    }
+}
