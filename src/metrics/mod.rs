@@ -1,13 +1,12 @@
 //! Prometheus (OpenMetrics text) metrics, served at `/metrics` on a listener of their own
 //! (`metrics.listen`), never on the public port. `docs/metrics.md` lists every metric.
 //!
-//! Two kinds of figures: HTTP requests are counted as they are answered (the [`middleware`]);
-//! everything else is read when scraped from what its owner keeps anyway (the health registry,
+//! Two kinds of figures: HTTP requests are counted as they are answered
+//! (`crate::middleware::metrics`); everything else is read when scraped from what its owner keeps anyway (the health registry,
 //! the database pool, the caches' and the RPC proxy's [`counters`], the chain client's and the
 //! settlement actor's counts), so the hot paths pay one atomic add at most.
 
 pub mod counters;
-pub mod middleware;
 pub mod scrape;
 
 use std::time::Duration;

@@ -9,10 +9,12 @@ use std::net::IpAddr;
 use std::num::NonZeroU32;
 use std::time::Duration;
 
+use actix_web::dev::ServiceRequest;
 use governor::clock::{Clock, DefaultClock};
 use governor::{DefaultKeyedRateLimiter, Quota, RateLimiter};
 
 use crate::config::{ClassLimit, LimitSettings};
+use crate::error::ApiError;
 
 /// The route classes, each with its own quota.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -144,6 +146,26 @@ impl RateLimits {
         limiter.check_key(&ip).map_err(|not_until| Limited {
             class,
             retry_after: not_until.wait_time_from(self.clock.now()),
+        })
+    }
+
+    /// The 429 for a request whose client has used up its class's quota (whole seconds,
+    /// rounded up: a client that waits them gets through).
+    pub fn refusal(&self, path: &str, req: &ServiceRequest) -> Option<ApiError> {
+        let forwarded = req
+            .headers()
+            .get("x-forwarded-for")
+            .and_then(|v| v.to_str().ok());
+        let l = self
+            .check(path, req.peer_addr().map(|a| a.ip()), forwarded)
+            .err()?;
+        let secs = l.retry_after.as_secs() + 1;
+        Some(ApiError::RateLimited {
+            message: format!(
+                "too many {} requests from this address; retry in {secs} s",
+                l.class.name()
+            ),
+            retry_after_secs: secs,
         })
     }
 

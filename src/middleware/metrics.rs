@@ -11,7 +11,7 @@ use actix_web::Error;
 use actix_web::body::MessageBody;
 use actix_web::dev::{Service, ServiceRequest, ServiceResponse, Transform};
 
-use super::Metrics;
+use crate::metrics::Metrics;
 
 /// Wrap the app with it (outermost, so the time and status are what the client gets).
 #[derive(Clone)]

@@ -1,0 +1,81 @@
+//! What every request passes through, one concern per module: rate limits, the cross-site
+//! check, request ids, the access log, panic catching (composed in [`Edge`], one layer: each
+//! layer of actix middleware costs a boxed future per request), response compression and the
+//! request metrics (layers of their own, each switched off as a whole by settings).
+
+pub mod access_log;
+pub mod compress;
+pub mod csrf;
+pub mod metrics;
+pub mod panics;
+pub mod rate_limit;
+pub mod request_id;
+
+use std::future::Future;
+use std::sync::Arc;
+
+use actix_web::dev::{Service, ServiceRequest, ServiceResponse};
+use actix_web::http::header::{HeaderName, HeaderValue};
+use actix_web::{Error, ResponseError};
+use futures::future::Either;
+use tracing::Instrument;
+
+use crate::error::ApiError;
+use rate_limit::RateLimits;
+
+/// The per-request layer: refusals first (429, then 403 for a cross-site change), then the
+/// handler with panics caught, all inside the request's span; the id goes back in the answer.
+pub struct Edge {
+    pub limits: Arc<RateLimits>,
+    /// The API prefix's length: rate-limit classes are told by the path below it.
+    pub prefix_len: usize,
+    pub cookie_name: String,
+    pub origin: String,
+}
+
+impl Edge {
+    pub fn call<S>(
+        &self,
+        req: ServiceRequest,
+        srv: &S,
+    ) -> impl Future<Output = Result<ServiceResponse, Error>> + use<S>
+    where
+        S: Service<ServiceRequest, Response = ServiceResponse, Error = Error>,
+    {
+        let id = request_id::of(
+            req.headers()
+                .get(request_id::HEADER)
+                .and_then(|v| v.to_str().ok()),
+        );
+        let span = tracing::info_span!("request", id = %id);
+        let line = access_log::Line::start(req.method().as_str(), req.path());
+        let path = req.path().get(self.prefix_len..).unwrap_or("");
+        let refusal = self.limits.refusal(path, &req).or_else(|| {
+            csrf::foreign_origin(&req, &self.cookie_name, &self.origin).map(ApiError::Forbidden)
+        });
+        let answer = match refusal {
+            Some(e) => {
+                let resp = e.error_response();
+                Either::Left(futures::future::ready(Ok(req.into_response(resp))))
+            }
+            None => Either::Right(panics::caught(srv.call(req).instrument(span.clone()))),
+        };
+        async move {
+            let mut res = answer.await;
+            if let Ok(r) = &mut res
+                && let Ok(v) = HeaderValue::from_str(&id)
+            {
+                r.headers_mut()
+                    .insert(HeaderName::from_static(request_id::HEADER), v);
+            }
+            if let Some(line) = line {
+                let status = match &res {
+                    Ok(r) => r.status(),
+                    Err(e) => e.as_response_error().status_code(),
+                };
+                span.in_scope(|| line.finish(status));
+            }
+            res
+        }
+    }
+}
