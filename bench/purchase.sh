@@ -48,10 +48,14 @@ echo "| service | $s_rps | $s_p50 | $s_p99 |"
 echo "| minimal | $m_rps | $m_p50 | $m_p99 |"
 awk -v a="$s_rps" -v b="$m_rps" 'BEGIN { printf "ratio: %.0f%%\n\n", 100*a/b }'
 
-read -r n rate p50 p95 errs < <("$REL"/examples/purchase_load "$api" "$work/devnet.json" "$BUYERS")
+# CPU per purchase over the buying alone (/proc), the service's and anvil's (its child).
+anvil=$(pgrep -P "$svc" -f anvil | head -1)
+read -r n rate p50 p95 errs < <(CPU_PIDS="service:$svc,anvil:$anvil" \
+  "$REL"/examples/purchase_load "$api" "$work/devnet.json" "$BUYERS" 2>"$work/cpu.txt")
 echo "| purchases ($BUYERS buyers) | count | per second | p50 ms | p95 ms | errors |"
 echo "|---|---|---|---|---|---|"
 echo "| swarm journals, one payment each | $n | $rate | $p50 | $p95 | $errs |"
+awk '/^cpu / { printf "CPU per purchase (its 402 challenge and payment): %s %s ms\n", $2, $3 }' "$work/cpu.txt"
 read -r sn srate sp50 sp95 serrs < <("$REL"/examples/sponsored_load "$api" "$work/devnet.json" "$BUYERS")
 echo "| first purchases without gas (sponsored approval, then settle) | $sn | $srate | $sp50 | $sp95 | $serrs |"
 python3 - "$work/svc.log" <<'PY'

@@ -2,6 +2,8 @@
 //! approved) each buy every swarm journal through the x402 payer, concurrently; prints
 //! purchases per second, p50 and p95 latency, and errors.
 //! `cargo run --release --example purchase_load -- http://127.0.0.1:18095/api data/devnet.json 16`
+//! With `CPU_PIDS=svc:1234,anvil:5678`, also prints to stderr each process's CPU per purchase
+//! over the buying alone (`/proc/<pid>/stat`, user + system), as `cpu <name> <ms>`.
 
 #[path = "common/latency.rs"]
 mod common;
@@ -33,6 +35,15 @@ async fn main() -> anyhow::Result<()> {
         .map(|j| j.slug)
         .collect();
 
+    let pids: Vec<(String, u32)> = std::env::var("CPU_PIDS")
+        .unwrap_or_default()
+        .split(',')
+        .filter_map(|p| {
+            let (name, pid) = p.split_once(':')?;
+            Some((name.to_string(), pid.parse().ok()?))
+        })
+        .collect();
+    let before: Vec<Option<u64>> = pids.iter().map(|(_, p)| cpu_ticks(*p)).collect();
     let started = Instant::now();
     let tasks: Vec<_> = wallets
         .into_iter()
@@ -64,6 +75,23 @@ async fn main() -> anyhow::Result<()> {
         all.extend(l);
         errors += e;
     }
-    common::report(all, started.elapsed(), errors);
+    let elapsed = started.elapsed();
+    let bought = all.len().max(1) as f64;
+    for ((name, pid), b) in pids.iter().zip(before) {
+        if let (Some(b), Some(a)) = (b, cpu_ticks(*pid)) {
+            // Linux reports CPU time in USER_HZ ticks, 100 per second.
+            eprintln!("cpu {name} {:.2}", (a - b) as f64 * 10.0 / bought);
+        }
+    }
+    common::report(all, elapsed, errors);
     Ok(())
+}
+
+/// A process's user + system CPU so far, in clock ticks.
+fn cpu_ticks(pid: u32) -> Option<u64> {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+    // Fields after the command (which may hold spaces) start after the last ')'.
+    let rest = &stat[stat.rfind(')')? + 2..];
+    let f: Vec<&str> = rest.split(' ').collect();
+    Some(f.get(11)?.parse::<u64>().ok()? + f.get(12)?.parse::<u64>().ok()?)
 }

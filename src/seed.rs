@@ -10,7 +10,7 @@ use jm_client::{Client, publisher};
 use serde::Deserialize;
 
 use crate::domain::money;
-use crate::domain::status;
+use crate::domain::status::JournalStatus;
 
 pub const DEMO_PERSON_JOURNALS: &str = include_str!("../data/demo/person-journals.json");
 
@@ -69,7 +69,7 @@ pub async fn publish(
         .map_err(|e| anyhow::anyhow!("saving {}: {e}", spec.slug))?;
     let audit = client.audit(saved.id).await?;
     anyhow::ensure!(
-        audit.status == status::APPROVED,
+        audit.status == JournalStatus::Approved.as_str(),
         "the audit did not approve {}: {} {:?}",
         spec.slug,
         audit.report.summary,

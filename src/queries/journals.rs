@@ -18,7 +18,7 @@ use sea_orm::{
 
 use super::{entry_url, journal_url};
 use crate::domain::money::{units_string, units_to_usdg};
-use crate::domain::status;
+use crate::domain::status::JournalStatus;
 use crate::domain::text::{is_slug, read_minutes};
 use crate::domain::time::{date, ts};
 
@@ -164,7 +164,8 @@ pub async fn list_live(
     origin: &str,
     company: Option<&str>,
 ) -> Result<Vec<JournalListItem>, DbErr> {
-    let mut q = journals::Entity::find().filter(journals::Column::Status.eq(status::LIVE));
+    let mut q =
+        journals::Entity::find().filter(journals::Column::Status.eq(JournalStatus::Live.as_str()));
     if let Some(t) = company {
         q = q.filter(journals::Column::Ticker.eq(t));
     }
@@ -198,7 +199,8 @@ pub async fn find_live(
     origin: &str,
     key: &str,
 ) -> Result<Option<LiveJournal>, DbErr> {
-    let mut q = journals::Entity::find().filter(journals::Column::Status.eq(status::LIVE));
+    let mut q =
+        journals::Entity::find().filter(journals::Column::Status.eq(JournalStatus::Live.as_str()));
     // A key that is neither an id nor a slug cannot match; it never reaches the database.
     q = match key.parse::<i32>() {
         Ok(id) if key.bytes().all(|b| b.is_ascii_digit()) => q.filter(journals::Column::Id.eq(id)),

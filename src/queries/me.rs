@@ -9,7 +9,7 @@ use journal_market_entity::{journals, payments, unlocks, votes};
 use sea_orm::{ColumnTrait, DatabaseConnection, DbErr, EntityTrait, QueryFilter, QueryOrder};
 
 use crate::domain::money::split;
-use crate::domain::status;
+use crate::domain::status::{self, JournalStatus};
 use crate::domain::time::ts;
 use crate::domain::wallet::lower;
 
@@ -67,7 +67,10 @@ pub async fn desk(db: &DatabaseConnection, who: Address) -> Result<Desk, DbErr> 
         address: who.to_checksum(None),
         totals: DeskTotals {
             earned_units: written.iter().map(|w| w.earned).sum(),
-            live: mine.iter().filter(|j| j.status == status::LIVE).count() as i64,
+            live: mine
+                .iter()
+                .filter(|j| status::is(&j.status, JournalStatus::Live))
+                .count() as i64,
             reads: written.iter().map(|w| w.reads).sum(),
         },
         written,

@@ -8,7 +8,7 @@ use journal_market_entity::journals;
 use sea_orm::{ColumnTrait, EntityTrait, QueryFilter, QueryOrder};
 use serde_json::{Value, json};
 
-use crate::domain::status;
+use crate::domain::status::JournalStatus;
 use crate::error::ApiResult;
 use crate::payments::{Route, Step, Terms, answer_example, requirements, text_route};
 use crate::queries::journal_url;
@@ -22,7 +22,7 @@ pub fn configure_root(cfg: &mut web::ServiceConfig) {
 
 pub async fn document(state: web::Data<AppState>) -> ApiResult<HttpResponse> {
     let live = journals::Entity::find()
-        .filter(journals::Column::Status.eq(status::LIVE))
+        .filter(journals::Column::Status.eq(JournalStatus::Live.as_str()))
         .order_by_asc(journals::Column::Id)
         .all(&state.db)
         .await?;

@@ -6,7 +6,7 @@ use jm_client::api::{ErrorBody, RegistrationEntry, RegistrationFile, Registratio
 use journal_market_entity::journals;
 use sea_orm::EntityTrait;
 
-use crate::domain::status;
+use crate::domain::status::JournalStatus;
 use crate::error::{ApiError, ApiResult};
 use crate::payments::Step;
 use crate::queries::journal_url;
@@ -26,7 +26,9 @@ async fn registered(state: &AppState, id: &str) -> ApiResult<journals::Model> {
     journals::Entity::find_by_id(key)
         .one(&state.db)
         .await?
-        .filter(|j| !j.swarm && (j.status == status::APPROVED || j.status == status::LIVE))
+        .filter(|j| {
+            !j.swarm && JournalStatus::parse(&j.status).is_some_and(JournalStatus::registrable)
+        })
         .ok_or_else(not_found)
 }
 
@@ -65,7 +67,7 @@ pub async fn registration(
         image: format!("{base}/meta/{}/image.svg", j.id),
         services: services(&state, page, j.slug.as_deref()),
         x402_support: true,
-        active: j.status == status::LIVE,
+        active: JournalStatus::parse(&j.status) == Some(JournalStatus::Live),
         registrations,
         supported_trust: vec!["reputation".into()],
         content_hash: j.content_hash,

@@ -11,7 +11,7 @@ use serde::Deserialize;
 
 use crate::domain::draft::{self, Draft, Known};
 use crate::domain::money::{units_string, units_to_usdg};
-use crate::domain::status;
+use crate::domain::status::{self, JournalStatus};
 use crate::domain::text::citations;
 use crate::domain::time::ts;
 use crate::domain::wallet::lower;
@@ -190,15 +190,16 @@ impl From<AuditError> for ApiError {
 /// (a retry after a lost answer), without counting another.
 pub async fn audit(state: &AppState, wallet: Address, id: i64) -> ApiResult<AuditOutcome> {
     let j = own(state, wallet, id).await?;
-    match j.status.as_str() {
-        status::DRAFT => Ok(outcome_view(state.audit.audit(j.id, j.revision).await?)),
-        status::LIVE => Err(ApiError::Conflict(
+    match JournalStatus::parse(&j.status) {
+        Some(s) if s.auditable() => Ok(outcome_view(state.audit.audit(j.id, j.revision).await?)),
+        Some(JournalStatus::Live) => Err(ApiError::Conflict(
             "the journal is published; published journals are not audited again".into(),
         )),
-        status => match state.audit.last_outcome(&j).await? {
+        _ => match state.audit.last_outcome(&j).await? {
             Some(o) => Ok(outcome_view(o)),
             None => Err(ApiError::Conflict(format!(
-                "the journal is {status}; save it again to audit it"
+                "the journal is {}; save it again to audit it",
+                j.status
             ))),
         },
     }
@@ -248,13 +249,13 @@ pub async fn minted(state: &AppState, wallet: Address, id: i64, tx: &str) -> Api
     let tx = format!("{hash:#x}");
     let j = own(state, wallet, id).await?;
     // A live journal whose registration a reorg dropped (token cleared) takes a new one.
-    if j.status == status::LIVE && j.token_id.is_some() {
+    if status::is(&j.status, JournalStatus::Live) && j.token_id.is_some() {
         return match (j.mint_tx.as_deref() == Some(tx.as_str()), j.slug) {
             (true, Some(slug)) => Ok(Published { slug }),
             _ => Err(ApiError::Conflict("the journal is already live".into())),
         };
     }
-    if j.status != status::APPROVED && j.status != status::LIVE {
+    if !JournalStatus::parse(&j.status).is_some_and(JournalStatus::registrable) {
         return Err(ApiError::Conflict(format!(
             "the journal is {}: only an approved journal goes live",
             j.status

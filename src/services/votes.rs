@@ -15,7 +15,7 @@ use journal_market_actors::indexer::votes::{self as rules, Event};
 use journal_market_entity::{journals, unlocks, votes};
 use sea_orm::{ColumnTrait, EntityTrait, QueryFilter};
 
-use crate::domain::status;
+use crate::domain::status::JournalStatus;
 use crate::error::{ApiError, ApiResult};
 use crate::state::AppState;
 
@@ -76,7 +76,7 @@ pub async fn record(state: &AppState, tx: &str) -> ApiResult<VoteRecorded> {
     let token = feedback.token.to_string();
     let journal = journals::Entity::find()
         .filter(journals::Column::TokenId.eq(token.clone()))
-        .filter(journals::Column::Status.eq(status::LIVE))
+        .filter(journals::Column::Status.eq(JournalStatus::Live.as_str()))
         .one(&state.db)
         .await?
         .ok_or_else(|| not_a_vote(format!("token {token} is not a live journal's")))?;

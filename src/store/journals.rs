@@ -14,7 +14,7 @@ use sea_orm::{
     QueryOrder, SqlErr, Statement,
 };
 
-use crate::domain::status;
+use crate::domain::status::JournalStatus;
 
 /// A validated draft, ready to store.
 pub struct DraftRow<'a> {
@@ -133,7 +133,7 @@ pub async fn insert_swarm(db: &impl ConnectionTrait, j: &SwarmJournal<'_>) -> Re
         dek: Set(j.dek.to_string()),
         body: Set(j.body.to_string()),
         price_units: Set(j.price_units),
-        status: Set(status::LIVE.to_string()),
+        status: Set(JournalStatus::Live.to_string()),
         content_hash: Set(Some(format!("{hash:#x}"))),
         stock_price_at_publication: Set(j.stock_price),
         audit_count: Set(0),
@@ -206,7 +206,7 @@ pub async fn create_draft(
         dek: Set(d.dek.to_string()),
         body: Set(d.body.to_string()),
         price_units: Set(d.price_units),
-        status: Set(status::DRAFT.into()),
+        status: Set(JournalStatus::Draft.to_string()),
         audit_count: Set(0),
         revision: Set(1),
         created_at: Set(now),
@@ -236,7 +236,7 @@ pub async fn update_draft(
     if j.swarm || j.author_wallet.as_deref() != Some(wallet) {
         return Ok(Updated::NotFound);
     }
-    if j.status == status::LIVE {
+    if !JournalStatus::parse(&j.status).is_some_and(JournalStatus::editable) {
         return Ok(Updated::Live);
     }
     let res = journals::Entity::update_many()
@@ -246,7 +246,10 @@ pub async fn update_draft(
         .col_expr(journals::Column::Body, Expr::value(d.body))
         .col_expr(journals::Column::PriceUnits, Expr::value(d.price_units))
         .col_expr(journals::Column::AuthorName, Expr::value(d.author_name))
-        .col_expr(journals::Column::Status, Expr::value(status::DRAFT))
+        .col_expr(
+            journals::Column::Status,
+            Expr::value(JournalStatus::Draft.as_str()),
+        )
         .col_expr(journals::Column::ContentHash, Expr::value(None::<String>))
         .col_expr(
             journals::Column::Revision,
@@ -254,7 +257,7 @@ pub async fn update_draft(
         )
         .col_expr(journals::Column::UpdatedAt, Expr::value(now))
         .filter(journals::Column::Id.eq(id))
-        .filter(journals::Column::Status.ne(status::LIVE))
+        .filter(journals::Column::Status.ne(JournalStatus::Live.as_str()))
         .exec(&txn)
         .await?;
     if res.rows_affected != 1 {
@@ -289,7 +292,10 @@ pub async fn go_live(db: &DatabaseConnection, id: i32, m: &Minted<'_>) -> Result
         .and_then(|j| j.stock_price_at_publication)
         .or(m.stock_price);
     let res = journals::Entity::update_many()
-        .col_expr(journals::Column::Status, Expr::value(status::LIVE))
+        .col_expr(
+            journals::Column::Status,
+            Expr::value(JournalStatus::Live.as_str()),
+        )
         .col_expr(journals::Column::TokenId, Expr::value(m.token_id))
         .col_expr(journals::Column::MintTx, Expr::value(m.tx))
         .col_expr(
@@ -307,10 +313,10 @@ pub async fn go_live(db: &DatabaseConnection, id: i32, m: &Minted<'_>) -> Result
         // Approved, or live with the token a reorg took back (a new registration).
         .filter(
             Condition::any()
-                .add(journals::Column::Status.eq(status::APPROVED))
+                .add(journals::Column::Status.eq(JournalStatus::Approved.as_str()))
                 .add(
                     Condition::all()
-                        .add(journals::Column::Status.eq(status::LIVE))
+                        .add(journals::Column::Status.eq(JournalStatus::Live.as_str()))
                         .add(journals::Column::TokenId.is_null()),
                 ),
         )

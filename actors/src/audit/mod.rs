@@ -16,7 +16,7 @@ use alloy::primitives::{Address, U256};
 use dashmap::DashSet;
 use jm_chain::client::ChainClient;
 use journal_market_audit::{Source, Submission};
-use journal_market_domain::status;
+use journal_market_domain::status::JournalStatus;
 use journal_market_entity::{audit_jobs, audit_reports, entries, journal_citations, journals};
 use sea_orm::{ColumnTrait, DatabaseConnection, DbErr, EntityTrait, QueryFilter, QueryOrder};
 use tokio::sync::Semaphore;
@@ -72,7 +72,7 @@ pub enum AuditError {
 /// approved.
 #[derive(Debug, Clone)]
 pub struct Outcome {
-    pub status: &'static str,
+    pub status: JournalStatus,
     pub report: audit_reports::Model,
     pub meta_url: Option<String>,
 }
@@ -283,10 +283,10 @@ impl Inner {
 
 /// The outcome a finished report stands for.
 pub fn outcome_of(report: audit_reports::Model, journal: &journals::Model) -> Outcome {
-    let status = status::after_verdict(&report.verdict);
+    let status = JournalStatus::after_verdict(&report.verdict);
     Outcome {
         status,
-        meta_url: (status == status::APPROVED)
+        meta_url: (status == JournalStatus::Approved)
             .then(|| journal.meta_url.clone())
             .flatten(),
         report,

@@ -4,7 +4,7 @@
 //! only to the revision of the draft the engine read.
 
 use chrono::{DateTime, Utc};
-use journal_market_domain::status;
+use journal_market_domain::status::{self, JournalStatus};
 use journal_market_domain::text::slugify;
 use journal_market_entity::{audit_jobs, audit_reports, journals};
 use sea_orm::sea_query::{Expr, ExprTrait};
@@ -216,7 +216,8 @@ pub async fn finish(
     let journal = journals::Entity::find_by_id(job.journal_id)
         .one(&txn)
         .await?;
-    let Some(journal) = journal.filter(|j| j.revision == job.revision && j.status == status::DRAFT)
+    let Some(journal) = journal
+        .filter(|j| j.revision == job.revision && status::is(&j.status, JournalStatus::Draft))
     else {
         audit_jobs::Entity::update_many()
             .col_expr(audit_jobs::Column::State, Expr::value(SUPERSEDED))
@@ -239,9 +240,9 @@ pub async fn finish(
     }
     .insert(&txn)
     .await?;
-    let status = status::after_verdict(&f.verdict);
+    let status = JournalStatus::after_verdict(&f.verdict);
     let mut update = journals::Entity::update_many()
-        .col_expr(journals::Column::Status, Expr::value(status))
+        .col_expr(journals::Column::Status, Expr::value(status.as_str()))
         .col_expr(
             journals::Column::AuditCount,
             Expr::col(journals::Column::AuditCount).add(1),
@@ -251,7 +252,7 @@ pub async fn finish(
             Expr::value(f.holds_stock),
         )
         .col_expr(journals::Column::UpdatedAt, Expr::value(f.audited_at));
-    if status == status::APPROVED {
+    if status == JournalStatus::Approved {
         let slug = match journal.slug.clone() {
             Some(s) => s,
             None => free_slug(&txn, &slugify(&journal.ticker, &journal.title)).await?,

@@ -5,7 +5,7 @@
 use std::collections::BTreeSet;
 
 use chrono::{DateTime, TimeZone, Utc};
-use journal_market_domain::status;
+use journal_market_domain::status::JournalStatus;
 use journal_market_domain::wallet::lower;
 use journal_market_entity::{indexer_cursors, journals, unlocks, vote_events, votes};
 use sea_orm::sea_query::OnConflict;
@@ -41,7 +41,7 @@ pub async fn apply_vote(
     let token = e.token().to_string();
     let mut find = journals::Entity::find().filter(journals::Column::TokenId.eq(token));
     if matches!(e, Event::Feedback(_)) {
-        find = find.filter(journals::Column::Status.eq(status::LIVE));
+        find = find.filter(journals::Column::Status.eq(JournalStatus::Live.as_str()));
     }
     let Some(journal) = find.one(db).await? else {
         return Ok(Applied::NotOurs);
