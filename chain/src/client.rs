@@ -202,8 +202,13 @@ pub enum ChainError {
 
 /// Error texts of transports can carry URLs with keys; keep the start only.
 pub fn short(s: &str) -> String {
+    short_to(s, 200)
+}
+
+/// [`short`], at most `max` characters.
+pub fn short_to(s: &str, max: usize) -> String {
     let s = s.split(" for url").next().unwrap_or(s);
-    s.chars().take(200).collect()
+    s.chars().take(max).collect()
 }
 
 impl ChainError {

@@ -16,6 +16,7 @@ use alloy::signers::local::PrivateKeySigner;
 use alloy::sol_types::{SolCall, SolEvent};
 
 use crate::bindings::{IERC20, IPermit2, IX402ExactPermit2Proxy};
+use crate::client::short;
 use crate::extensions::gas_sponsoring;
 use crate::permit2::{PermitWitnessTransferFrom, TokenPermissions, Witness, nonce_position};
 use crate::signature;
@@ -377,15 +378,6 @@ pub enum SettleError {
     Failed(String),
     #[error("the chain could not be reached: {0}")]
     Chain(String),
-}
-
-fn short(s: &str) -> String {
-    s.split(" for url")
-        .next()
-        .unwrap_or(s)
-        .chars()
-        .take(200)
-        .collect()
 }
 
 impl Facilitator {

@@ -8,7 +8,7 @@ use alloy::sol_types::SolValue;
 
 use crate::artifacts;
 use crate::bindings::ISmartWallet;
-use crate::client::ChainError;
+use crate::client::{ChainError, short_to};
 
 /// The 32-byte suffix of an EIP-6492 wrapped signature.
 pub const MAGIC_6492: B256 =
@@ -16,6 +16,8 @@ pub const MAGIC_6492: B256 =
 /// Gas allowed to a wallet's signature check (ERC-1271, or EIP-6492's deploy and check) unless
 /// the caller says otherwise: a wallet that burns more is refused rather than waited for.
 pub const SIGNATURE_GAS: u64 = 3_000_000;
+/// The most characters of a node's error text that [`SignatureError::Chain`] carries.
+const CHAIN_ERROR_CHARS: usize = 160;
 /// `isValidSignature` answers this for a valid signature.
 const ERC1271_OK: [u8; 4] = [0x16, 0x26, 0xba, 0x7e];
 
@@ -43,6 +45,13 @@ pub enum SignatureError {
     ContractRejected,
     #[error("the chain could not be asked to check a contract wallet's signature: {0}")]
     Chain(String),
+}
+
+impl SignatureError {
+    /// A failed call to the chain, its text shortened (it may carry a provider's URL).
+    fn chain(e: impl std::fmt::Display) -> SignatureError {
+        SignatureError::Chain(short_to(&e.to_string(), CHAIN_ERROR_CHARS))
+    }
 }
 
 pub fn parse_hex(s: &str) -> Result<Bytes, SignatureError> {
@@ -102,7 +111,7 @@ pub async fn verify_hash<P: Provider>(
     let code = provider
         .get_code_at(signer)
         .await
-        .map_err(|e| SignatureError::Chain(short(&e.to_string())))?;
+        .map_err(SignatureError::chain)?;
     if !code.is_empty() {
         let answer = ISmartWallet::new(signer, provider)
             .isValidSignature(hash, Bytes::copy_from_slice(sig))
@@ -116,7 +125,7 @@ pub async fn verify_hash<P: Provider>(
             | Err(alloy::contract::Error::ZeroData(..))
             | Err(alloy::contract::Error::AbiError(_)) => Err(SignatureError::ContractRejected),
             Err(alloy::contract::Error::TransportError(e)) => Err(rejected_or_unknown(&e)),
-            Err(e) => Err(SignatureError::Chain(short(&e.to_string()))),
+            Err(e) => Err(SignatureError::chain(e)),
         };
     }
     match ecdsa {
@@ -180,15 +189,6 @@ pub fn wrap_6492(factory: Address, factory_calldata: Bytes, sig: Bytes) -> Bytes
     let mut out = (factory, factory_calldata, sig).abi_encode_params();
     out.extend_from_slice(MAGIC_6492.as_slice());
     Bytes::from(out)
-}
-
-fn short(s: &str) -> String {
-    s.split(" for url")
-        .next()
-        .unwrap_or(s)
-        .chars()
-        .take(160)
-        .collect()
 }
 
 #[cfg(test)]
