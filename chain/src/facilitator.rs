@@ -380,6 +380,13 @@ pub enum SettleError {
     Chain(String),
 }
 
+impl SettleError {
+    /// A failed call to the chain, its text shortened (it may carry a provider's URL).
+    fn chain(e: impl std::fmt::Display) -> SettleError {
+        SettleError::Chain(short(&e.to_string()))
+    }
+}
+
 impl Facilitator {
     /// `relayer` signs the settle transactions; without it the facilitator only verifies.
     pub fn new(
@@ -512,7 +519,7 @@ impl Facilitator {
         match self.reader.estimate_gas(self.settle_request(permit)).await {
             Ok(gas) => Ok(gas),
             // No answer from the node is no verdict on the permit.
-            Err(e) if e.as_error_resp().is_none() => Err(SettleError::Chain(short(&e.to_string()))),
+            Err(e) if e.as_error_resp().is_none() => Err(SettleError::chain(e)),
             Err(e) => Err(self.why_not(permit, &e.to_string()).await),
         }
     }
@@ -520,7 +527,6 @@ impl Facilitator {
     /// Why a permit's settle would revert: the first of the reference checks it fails, else
     /// the node's own words.
     async fn why_not(&self, permit: &Permit, node_said: &str) -> SettleError {
-        let chain = |e: alloy::contract::Error| SettleError::Chain(short(&e.to_string()));
         let (word, bit) = nonce_position(permit.permit.nonce);
         let usdg = IERC20::new(self.usdg, &self.reader);
         let permit2 = IPermit2::new(self.permit2, &self.reader);
@@ -534,7 +540,7 @@ impl Facilitator {
         );
         let amount = permit.permit.permitted.amount;
         let (code, message) = match (bitmap, balance, allowance) {
-            (Err(e), _, _) | (_, Err(e), _) | (_, _, Err(e)) => return chain(e),
+            (Err(e), _, _) | (_, Err(e), _) | (_, _, Err(e)) => return SettleError::chain(e),
             (Ok(b), _, _) if b.bit(bit) => (
                 "permit2_invalid_nonce",
                 "the permit's nonce was already used".to_string(),
@@ -576,7 +582,7 @@ impl Facilitator {
             .reader
             .estimate_eip1559_fees()
             .await
-            .map_err(|e| SettleError::Chain(short(&e.to_string())))?;
+            .map_err(SettleError::chain)?;
         if let Ok(mut f) = self.fees.lock() {
             *f = Some((std::time::Instant::now(), fees));
         }
@@ -628,8 +634,6 @@ impl Facilitator {
         gas_limit: u64,
         record: Record<'_>,
     ) -> Result<Sent, SettleError> {
-        let chain =
-            |e: alloy::transports::TransportError| SettleError::Chain(short(&e.to_string()));
         // Fees before the nonce lock: they read the chain and may take a while.
         let fees = self.fees().await?;
         let nonce = {
@@ -642,7 +646,7 @@ impl Facilitator {
                         .get_transaction_count(sender.address)
                         .pending()
                         .await
-                        .map_err(chain)?;
+                        .map_err(SettleError::chain)?;
                     book.start_at(pending);
                     book.take().unwrap_or(pending)
                 }
@@ -674,11 +678,7 @@ impl Facilitator {
         }
         let raw = envelope.encoded_2718();
         match self.send_raw(&raw, hash).await {
-            Ok(receipt) => Ok(Sent {
-                tx: hash,
-                // A receipt of another transaction is no answer about this one.
-                receipt: receipt.filter(|r| r.transaction_hash == hash),
-            }),
+            Ok(receipt) => Ok(Sent { tx: hash, receipt }),
             Err(e) => {
                 let why = match &e {
                     SendError::Node(message) => SendFailure::of(message),
@@ -728,7 +728,6 @@ impl Facilitator {
         a: &gas_sponsoring::Approval,
         amount: U256,
     ) -> Result<U256, SettleError> {
-        let chain = |e: String| SettleError::Chain(short(&e));
         let usdg = IERC20::new(self.usdg, &self.reader);
         let allowance_read = usdg.allowance(a.from, self.permit2);
         let usdg_read = usdg.balanceOf(a.from);
@@ -745,19 +744,19 @@ impl Facilitator {
                 .into_future(),
         );
         let refuse = |code, message: String| Err(SettleError::Invalid(invalid(code, message)));
-        if allowance.map_err(|e| chain(e.to_string()))? >= amount {
+        if allowance.map_err(SettleError::chain)? >= amount {
             return refuse(
                 "erc20_approval_not_needed",
                 "the payer has approved Permit2 already: pay without a sponsored approval".into(),
             );
         }
-        if tokens.map_err(|e| chain(e.to_string()))? < amount {
+        if tokens.map_err(SettleError::chain)? < amount {
             return refuse(
                 "permit2_insufficient_balance",
                 "the payer's USDG balance is too low".into(),
             );
         }
-        let next = nonce.map_err(|e| chain(e.to_string()))?;
+        let next = nonce.map_err(SettleError::chain)?;
         if a.nonce != next {
             return refuse(
                 "erc20_approval_tx_wrong_nonce",
@@ -768,7 +767,7 @@ impl Facilitator {
             );
         }
         let base_fee = block
-            .map_err(|e| chain(e.to_string()))?
+            .map_err(SettleError::chain)?
             .and_then(|b| b.header.base_fee_per_gas)
             .unwrap_or(0);
         if a.max_fee_per_gas < u128::from(base_fee) {
@@ -780,7 +779,7 @@ impl Facilitator {
                 ),
             );
         }
-        let balance = balance.map_err(|e| chain(e.to_string()))?;
+        let balance = balance.map_err(SettleError::chain)?;
         Ok(a.cost().saturating_sub(balance))
     }
 
@@ -804,7 +803,7 @@ impl Facilitator {
             .reader
             .estimate_gas(call.clone())
             .await
-            .map_err(|e| SettleError::Chain(short(&e.to_string())))?;
+            .map_err(SettleError::chain)?;
         self.send_from(sponsor, call, gas, record).await
     }
 
@@ -816,7 +815,7 @@ impl Facilitator {
         hash: B256,
     ) -> Result<Option<TransactionReceipt>, SettleError> {
         match self.send_raw(raw, hash).await {
-            Ok(receipt) => Ok(receipt.filter(|r| r.transaction_hash == hash)),
+            Ok(receipt) => Ok(receipt),
             // Sent before (a retry): the node knows it; its receipt is read as usual.
             Err(SendError::Node(m)) if SendFailure::of(&m) == SendFailure::NonceTaken => Ok(None),
             Err(SendError::Node(m)) => Err(SettleError::Invalid(invalid(
@@ -829,7 +828,7 @@ impl Facilitator {
 
     /// Hands a signed transaction to the node: with `eth_sendRawTransactionSync` (the receipt
     /// comes back) unless the node has said it does not know that method, then with
-    /// `eth_sendRawTransaction`. `Ok(None)`: taken, no receipt yet.
+    /// `eth_sendRawTransaction`. `Ok(None)`: taken, no receipt of `hash` yet.
     async fn send_raw(
         &self,
         raw: &[u8],
@@ -845,7 +844,8 @@ impl Facilitator {
                 tokio::time::timeout(self.send_wait, self.reader.send_raw_transaction_sync(raw))
                     .await;
             match sent {
-                Ok(Ok(receipt)) => return Ok(Some(receipt)),
+                // A receipt of another transaction is no answer about this one.
+                Ok(Ok(receipt)) => return Ok(Some(receipt).filter(|r| r.transaction_hash == hash)),
                 Ok(Err(e)) => match e.as_error_resp().map(|p| sync_refusal(p.code, &p.message)) {
                     Some(SyncRefusal::Unsupported) => {
                         tracing::info!(
@@ -892,7 +892,7 @@ impl Facilitator {
             match self.reader.get_transaction_receipt(tx).await {
                 Ok(Some(r)) => return Ok(Some(r)),
                 Ok(None) => {}
-                Err(e) => return Err(SettleError::Chain(short(&e.to_string()))),
+                Err(e) => return Err(SettleError::chain(e)),
             }
             let now = tokio::time::Instant::now();
             if now >= deadline {
@@ -915,24 +915,19 @@ impl Facilitator {
         amount: U256,
         wait: Duration,
     ) -> Result<TxStatus, SettleError> {
-        let chain =
-            |e: alloy::transports::TransportError| SettleError::Chain(short(&e.to_string()));
         let (receipt, sent) = tokio::join!(
             self.receipt_within(tx, wait),
             self.reader.get_transaction_by_hash(tx)
         );
         let receipt = receipt?;
-        let Some(sent) = sent.map_err(chain)? else {
+        let Some(sent) = sent.map_err(SettleError::chain)? else {
             return Ok(TxStatus::Unknown);
         };
         let Some(receipt) = receipt else {
             return Ok(TxStatus::Pending);
         };
-        let settles_this = sent.inner.to() == Some(self.proxy)
-            && IX402ExactPermit2Proxy::settleCall::abi_decode(sent.inner.input())
-                .is_ok_and(|c| c.owner == owner && c.permit.nonce == nonce);
         Ok(
-            if settles_this && self.transfer_in(&receipt, owner, to, amount) {
+            if self.settles(&sent, owner, nonce) && self.transfer_in(&receipt, owner, to, amount) {
                 TxStatus::Paid
             } else {
                 TxStatus::NotPaid
@@ -946,7 +941,7 @@ impl Facilitator {
             .reader
             .get_block_by_number(alloy::eips::BlockNumberOrTag::Latest)
             .await
-            .map_err(|e| SettleError::Chain(short(&e.to_string())))?
+            .map_err(SettleError::chain)?
             .ok_or_else(|| SettleError::Chain("the node has no latest block".into()))?;
         Ok(Head {
             number: block.header.number,
@@ -968,7 +963,7 @@ impl Facilitator {
             .call()
             .await
             .map(|b| b.bit(bit))
-            .map_err(|e| SettleError::Chain(short(&e.to_string())))
+            .map_err(SettleError::chain)
     }
 
     /// Whether `sent`, a settle this facilitator signed for the permit of `owner`, paid
@@ -979,6 +974,14 @@ impl Facilitator {
                 && r.to == Some(self.proxy)
                 && self.transfer_in(r, owner, to, amount)
         })
+    }
+
+    /// Whether `tx` is the proxy's `settle` of the permit of `owner` and `nonce`: only the
+    /// calldata names the permit (Permit2 logs no nonce).
+    fn settles(&self, tx: &alloy::rpc::types::Transaction, owner: Address, nonce: U256) -> bool {
+        tx.inner.to() == Some(self.proxy)
+            && IX402ExactPermit2Proxy::settleCall::abi_decode(tx.inner.input())
+                .is_ok_and(|c| c.owner == owner && c.permit.nonce == nonce)
     }
 
     /// Whether the receipt holds a USDG `Transfer` of exactly `amount` from `from` to `to`.
@@ -1013,9 +1016,11 @@ impl Facilitator {
         since: u64,
         until: u64,
     ) -> Result<Option<B256>, SettleError> {
-        let chain =
-            |e: alloy::transports::TransportError| SettleError::Chain(short(&e.to_string()));
-        let head = self.reader.get_block_number().await.map_err(chain)?;
+        let head = self
+            .reader
+            .get_block_number()
+            .await
+            .map_err(SettleError::chain)?;
         let mut from = self.first_block_from(since, head).await?;
         let end = self.first_block_from(until.saturating_add(1), head).await?;
         while from < end {
@@ -1027,7 +1032,12 @@ impl Facilitator {
                 .topic2(to.into_word())
                 .from_block(from)
                 .to_block(to_block);
-            for log in self.reader.get_logs(&filter).await.map_err(chain)? {
+            for log in self
+                .reader
+                .get_logs(&filter)
+                .await
+                .map_err(SettleError::chain)?
+            {
                 let matches =
                     IERC20::Transfer::decode_log(&log.inner).is_ok_and(|t| t.value == amount);
                 let Some(hash) = log.transaction_hash.filter(|_| matches) else {
@@ -1037,14 +1047,11 @@ impl Facilitator {
                     .reader
                     .get_transaction_by_hash(hash)
                     .await
-                    .map_err(chain)?
+                    .map_err(SettleError::chain)?
                 else {
                     continue;
                 };
-                if tx.inner.to() == Some(self.proxy)
-                    && IX402ExactPermit2Proxy::settleCall::abi_decode(tx.inner.input())
-                        .is_ok_and(|c| c.owner == owner && c.permit.nonce == nonce)
-                {
+                if self.settles(&tx, owner, nonce) {
                     return Ok(Some(hash));
                 }
             }
@@ -1063,7 +1070,7 @@ impl Facilitator {
                 .reader
                 .get_block_by_number(mid.into())
                 .await
-                .map_err(|e| SettleError::Chain(short(&e.to_string())))?
+                .map_err(SettleError::chain)?
                 .ok_or_else(|| SettleError::Chain(format!("block {mid} is missing")))?;
             if block.header.timestamp < t {
                 lo = mid + 1;
