@@ -194,18 +194,12 @@ pub fn extension(receipt: &SignedReceipt) -> Value {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::test_key as key;
     use alloy::primitives::{address, b256};
 
     // x402-extensions.md §5.3.
     const SIGNER: Address = address!("0x1a642f0E3c3aF545E7AcBD38b07251B3990914F1");
     const RECEIPT_SIG: &str = "0x3664dc906a1a489b07026ee1d4aa5d51873eb5ff9b21de14a1c7977c82d091a30d19a2ee841d4781a4fc8e45e015f599a33f266120551b441dcf8ea17cb89e7b1b";
-
-    fn key() -> PrivateKeySigner {
-        "0x0101010101010101010101010101010101010101010101010101010101010101"
-            .parse()
-            .unwrap()
-    }
-
     fn receipt() -> ReceiptPayload {
         ReceiptPayload {
             version: 1,
