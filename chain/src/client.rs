@@ -233,6 +233,18 @@ impl ChainError {
             None => ChainError::Unreachable(short(&e.to_string())),
         }
     }
+
+    /// A contract call's failure: the transport's as [`ChainError::of`] reads it; any other
+    /// (an answer that does not decode) is the node's answer, with no code.
+    pub fn of_call(e: alloy::contract::Error) -> ChainError {
+        match e {
+            alloy::contract::Error::TransportError(t) => ChainError::of(&t),
+            other => ChainError::Rpc {
+                code: 0,
+                message: short(&other.to_string()),
+            },
+        }
+    }
 }
 
 /// The chain as the service sees it: one provider over every upstream. Cheap to clone.

@@ -100,13 +100,7 @@ pub async fn token_uri(
         .tokenURI(id)
         .call()
         .await
-        .map_err(|e| match e {
-            alloy::contract::Error::TransportError(t) => ChainError::of(&t),
-            other => ChainError::Rpc {
-                code: 0,
-                message: crate::client::short(&other.to_string()),
-            },
-        })
+        .map_err(ChainError::of_call)
 }
 
 /// The balance of `owner` in an ERC-20 (a stock token).
@@ -119,13 +113,7 @@ pub async fn balance_of(
         .balanceOf(owner)
         .call()
         .await
-        .map_err(|e| match e {
-            alloy::contract::Error::TransportError(t) => ChainError::of(&t),
-            other => ChainError::Rpc {
-                code: 0,
-                message: crate::client::short(&other.to_string()),
-            },
-        })
+        .map_err(ChainError::of_call)
 }
 
 /// A transaction hash as an API client sends it.
