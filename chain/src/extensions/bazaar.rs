@@ -27,34 +27,42 @@ pub fn declare_get(
     if !query_params.is_empty() {
         properties["queryParams"] = json!({ "type": "object", "properties": query_params });
     }
-    json!({
-        "info": {
-            "input": { "type": "http", "method": "GET", "pathParams": path_params },
-            "output": { "type": "json", "example": output_example },
-        },
-        "schema": {
-            "$schema": SCHEMA,
-            "type": "object",
-            "properties": {
-                "input": {
-                    "type": "object",
-                    "properties": properties,
-                    "required": ["type", "method"],
-                    "additionalProperties": false,
-                },
-                "output": output_schema(),
-            },
-            "required": ["input"],
-        },
-        "routeTemplate": route_template,
-    })
+    let mut d = declaration(
+        json!({ "type": "http", "method": "GET", "pathParams": path_params }),
+        properties,
+        &["type", "method"],
+        output_example,
+    );
+    d["routeTemplate"] = json!(route_template);
+    d
 }
 
 /// A POST resource taking a JSON body: an example body and its schema, and an example answer.
 pub fn declare_post_json(body_example: Value, body_schema: Value, output_example: Value) -> Value {
+    declaration(
+        json!({ "type": "http", "method": "POST", "bodyType": "json", "body": body_example }),
+        json!({
+            "type": { "type": "string", "const": "http" },
+            "method": { "type": "string", "enum": ["POST"] },
+            "bodyType": { "type": "string", "enum": ["json"] },
+            "body": body_schema,
+        }),
+        &["type", "method", "bodyType", "body"],
+        output_example,
+    )
+}
+
+/// `info` (an example `input` and answer) and the `schema` that validates it, for any method:
+/// `input` takes exactly the keys of `input_properties`.
+fn declaration(
+    input: Value,
+    input_properties: Value,
+    required: &[&str],
+    output_example: Value,
+) -> Value {
     json!({
         "info": {
-            "input": { "type": "http", "method": "POST", "bodyType": "json", "body": body_example },
+            "input": input,
             "output": { "type": "json", "example": output_example },
         },
         "schema": {
@@ -63,30 +71,21 @@ pub fn declare_post_json(body_example: Value, body_schema: Value, output_example
             "properties": {
                 "input": {
                     "type": "object",
-                    "properties": {
-                        "type": { "type": "string", "const": "http" },
-                        "method": { "type": "string", "enum": ["POST"] },
-                        "bodyType": { "type": "string", "enum": ["json"] },
-                        "body": body_schema,
-                    },
-                    "required": ["type", "method", "bodyType", "body"],
+                    "properties": input_properties,
+                    "required": required,
                     "additionalProperties": false,
                 },
-                "output": output_schema(),
+                "output": {
+                    "type": "object",
+                    "properties": {
+                        "type": { "type": "string" },
+                        "example": { "type": "object" },
+                    },
+                    "required": ["type"],
+                },
             },
             "required": ["input"],
         },
-    })
-}
-
-fn output_schema() -> Value {
-    json!({
-        "type": "object",
-        "properties": {
-            "type": { "type": "string" },
-            "example": { "type": "object" },
-        },
-        "required": ["type"],
     })
 }
 
