@@ -121,37 +121,47 @@ mod tests {
 
     #[test]
     fn selectors_and_topics_match_protocols_md() {
-        assert_eq!(
-            IX402ExactPermit2Proxy::settleCall::SELECTOR,
-            [0x13, 0xcd, 0x3b, 0x53]
-        );
-        assert_eq!(
-            IIdentityRegistry::register_0Call::SELECTOR,
-            [0xf2, 0xc2, 0x98, 0xbe]
-        );
-        assert_eq!(
-            IIdentityRegistry::tokenURICall::SELECTOR,
-            [0xc8, 0x7b, 0x56, 0xdd]
-        );
-        assert_eq!(
-            IIdentityRegistry::ownerOfCall::SELECTOR,
-            [0x63, 0x52, 0x21, 0x1e]
-        );
-        assert_eq!(
-            IReputationRegistry::giveFeedbackCall::SELECTOR,
-            [0x3c, 0x03, 0x6a, 0x7e]
-        );
-        assert_eq!(
-            IReputationRegistry::NewFeedback::SIGNATURE_HASH,
-            b256!("0x6a4a61743519c9d648a14e6493f47dbe3ff1aa29e7785c96c8326a205e58febc")
-        );
-        assert_eq!(
-            IPool::Swap::SIGNATURE_HASH,
-            b256!("0xc42079f94a6350d7e6235f29174924f928cc2ac818eb64fed8004e115fbcca67")
-        );
-        assert_eq!(
-            IERC20::Transfer::SIGNATURE_HASH,
-            b256!("0xddf252ad1be2c89b69c2b068fc378daa952ba7f163c4a11628f55a4df523b3ef")
-        );
+        let selectors = [
+            (
+                IX402ExactPermit2Proxy::settleCall::SELECTOR,
+                [0x13, 0xcd, 0x3b, 0x53],
+            ),
+            (
+                IIdentityRegistry::register_0Call::SELECTOR,
+                [0xf2, 0xc2, 0x98, 0xbe],
+            ),
+            (
+                IIdentityRegistry::tokenURICall::SELECTOR,
+                [0xc8, 0x7b, 0x56, 0xdd],
+            ),
+            (
+                IIdentityRegistry::ownerOfCall::SELECTOR,
+                [0x63, 0x52, 0x21, 0x1e],
+            ),
+            (
+                IReputationRegistry::giveFeedbackCall::SELECTOR,
+                [0x3c, 0x03, 0x6a, 0x7e],
+            ),
+        ];
+        for (n, (ours, theirs)) in selectors.iter().enumerate() {
+            assert_eq!(ours, theirs, "selector {n}");
+        }
+        let topics = [
+            (
+                IReputationRegistry::NewFeedback::SIGNATURE_HASH,
+                b256!("0x6a4a61743519c9d648a14e6493f47dbe3ff1aa29e7785c96c8326a205e58febc"),
+            ),
+            (
+                IPool::Swap::SIGNATURE_HASH,
+                b256!("0xc42079f94a6350d7e6235f29174924f928cc2ac818eb64fed8004e115fbcca67"),
+            ),
+            (
+                IERC20::Transfer::SIGNATURE_HASH,
+                b256!("0xddf252ad1be2c89b69c2b068fc378daa952ba7f163c4a11628f55a4df523b3ef"),
+            ),
+        ];
+        for (n, (ours, theirs)) in topics.iter().enumerate() {
+            assert_eq!(ours, theirs, "topic {n}");
+        }
     }
 }
