@@ -194,12 +194,7 @@ impl Facilitator {
         let hash = signed.lock().ok().and_then(|s| *s);
         let (tx, receipt) = match (sent, hash) {
             (Ok(sent), _) => (sent.tx, sent.receipt),
-            (Err(e), Some(tx)) => {
-                return answer(Some(tx), Some((UNEXPECTED, e.to_string())));
-            }
-            (Err(e), None) => {
-                return answer(None, Some((UNEXPECTED, e.to_string())));
-            }
+            (Err(e), hash) => return answer(hash, Some((UNEXPECTED, e.to_string()))),
         };
         let (from, to, amount) = (
             permit.from,
