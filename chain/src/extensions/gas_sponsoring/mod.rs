@@ -20,6 +20,7 @@ pub use declaration::declare;
 pub use echoed::{Info, of};
 pub use transaction::APPROVE_SELECTOR;
 
+/// The extension's name under `extensions`, in a challenge and in a payload.
 pub const KEY: &str = "erc20ApprovalGasSponsoring";
 
 /// Why a sponsored approval is refused, with the reference error code.
@@ -37,6 +38,7 @@ fn refuse(code: &'static str, message: impl Into<String>) -> Refusal {
     }
 }
 
+/// The reference's code for any field of the echoed info that is not of the declared form.
 const FORMAT: &str = "invalid_erc20_approval_extension_format";
 
 /// What this facilitator allows a sponsored approval to be.
