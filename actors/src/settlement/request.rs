@@ -4,7 +4,7 @@
 use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
 
-use alloy::primitives::{Address, B256};
+use alloy::primitives::{Address, B256, U256};
 use chrono::{DateTime, Utc};
 use jm_chain::extensions::payment_identifier;
 use jm_chain::facilitator::{Checked, SettleError};
@@ -13,8 +13,8 @@ use journal_market_domain::purchase::{Refusal, Step, Verdict, rules};
 use journal_market_domain::wallet::lower;
 use sea_orm::DbErr;
 
-use super::row::RowState;
-use super::store::{self, Claim};
+use super::row::{RowState, Terms};
+use super::store::{self, Claim, RowKey};
 use super::{Inner, chrono_of, now_secs, replay};
 
 /// One payment step to settle. Who pays is the payload's signer, proven inside.
@@ -107,20 +107,19 @@ impl Inner {
             fingerprint: &fingerprint,
             signer: &wallet,
         };
-        if let Some(row) = store::known(&self.db, id, &wallet, &nonce).await? {
-            return replay::answer(row, asked);
+        // What the claim's write checks again, read once here so a replay or a refusal never
+        // costs a simulation on the chain.
+        let seen = store::seen(&self.db, id, &wallet, &nonce, s.journal_id).await?;
+        if let Some(row) = seen.known(id, &wallet, &nonce) {
+            return replay::answer(row.clone(), asked);
         }
-        let standing =
-            store::standing(&self.db, &wallet, s.journal_id, s.author_wallet.as_deref()).await?;
+        let standing = seen.standing(&wallet, s.journal_id, s.author_wallet.as_deref());
         match rules(standing, s.step, s.swarm) {
             Verdict::Pay => {}
             Verdict::FeeAlreadyPaid => return Ok(Paid::FeeAlreadyPaid),
             Verdict::Refused(r) => return Err(PayError::Refused(r)),
         }
-        if store::open_step(&self.db, &wallet, s.journal_id, s.step)
-            .await?
-            .is_some()
-        {
+        if seen.open_step(&wallet, s.journal_id, s.step).is_some() {
             return Err(PayError::StillSettling);
         }
         // A payment that arrives before the first reconciliation pass took the relayer's lease
@@ -201,10 +200,26 @@ impl Inner {
             }
             None => None,
         };
-        let row = store::find(&self.db, id).await?;
-        let state = match self.paid_by_sent(&row, sent) {
-            Some(tx) => self.settle_with(&row, tx, self.is_last(&row).await?).await,
-            None => self.settle_row(&row, self.settings.receipt_wait).await,
+        // The request knows the row's terms and whether its step is the last: no re-read
+        // unless the chain has to be asked.
+        let terms = Terms {
+            from: permit.from,
+            to: s.pay_to,
+            amount: U256::from(u64::try_from(s.amount_units).unwrap_or_default()),
+            nonce: permit.permit.nonce,
+            deadline: permit.permit.deadline.saturating_to(),
+        };
+        let key = RowKey {
+            id,
+            wallet: &wallet,
+            journal_id: s.journal_id,
+        };
+        let state = match self.paid_by_sent(&terms, sent) {
+            Some(tx) => self.settle_with(key, tx, s.step.is_last(s.swarm)).await,
+            None => {
+                let row = store::find(&self.db, id).await?;
+                self.settle_row(&row, self.settings.receipt_wait).await
+            }
         };
         chain_time += t.elapsed();
         let state = match state {

@@ -16,7 +16,7 @@ use super::FaultPoint;
 use super::reconcile::{self, Evidence, Next};
 use super::request::PayError;
 use super::stats::RowOutcome;
-use super::store;
+use super::store::{self, RowKey};
 use super::{Inner, NAME, now_secs};
 
 /// The outcome of settling one row, as far as it got.
@@ -29,11 +29,11 @@ pub(super) enum RowState {
 
 /// The parsed money terms of a row.
 pub(super) struct Terms {
-    from: Address,
-    to: Address,
-    amount: U256,
-    nonce: U256,
-    deadline: u64,
+    pub(super) from: Address,
+    pub(super) to: Address,
+    pub(super) amount: U256,
+    pub(super) nonce: U256,
+    pub(super) deadline: u64,
 }
 
 pub(super) fn terms(row: &payments::Model) -> Option<Terms> {
@@ -49,8 +49,8 @@ pub(super) fn terms(row: &payments::Model) -> Option<Terms> {
 impl Inner {
     /// The transaction that paid the row's permit, when the send answered with its receipt
     /// (the node's own word on the transaction signed for this permit: nothing else to read).
-    pub(super) fn paid_by_sent(&self, row: &payments::Model, sent: Option<Sent>) -> Option<B256> {
-        let (sent, t) = (sent?, terms(row)?);
+    pub(super) fn paid_by_sent(&self, t: &Terms, sent: Option<Sent>) -> Option<B256> {
+        let sent = sent?;
         self.chain
             .sent_pays(&sent, t.from, t.to, t.amount)
             .then_some(sent.tx)
@@ -159,7 +159,7 @@ impl Inner {
             }
         };
         match reconcile::next(&evidence) {
-            Next::Settle(tx) => self.settle_with(row, tx, last).await,
+            Next::Settle(tx) => self.settle_with(RowKey::of(row), tx, last).await,
             Next::Search => {
                 let found = self
                     .chain
@@ -176,7 +176,7 @@ impl Inner {
                 match found {
                     Some(tx) => {
                         tracing::info!(payment = row.id, tx = %tx, "found the transaction that paid the permit");
-                        self.settle_with(row, tx, last).await
+                        self.settle_with(RowKey::of(row), tx, last).await
                     }
                     None => self.fail(row.id, reconcile::SPENT_ELSEWHERE).await,
                 }
@@ -204,12 +204,12 @@ impl Inner {
                 let sent = self
                     .send(row.id, &p, &r, &permit, Checked::default())
                     .await?;
-                if let Some(tx) = self.paid_by_sent(row, sent) {
-                    return self.settle_with(row, tx, last).await;
+                if let Some(tx) = self.paid_by_sent(&t, sent) {
+                    return self.settle_with(RowKey::of(row), tx, last).await;
                 }
                 let (paid_by, _) = self.look_at_txs(row.id, &t, wait).await?;
                 match paid_by {
-                    Some(tx) => self.settle_with(row, tx, last).await,
+                    Some(tx) => self.settle_with(RowKey::of(row), tx, last).await,
                     None => Ok(RowState::Pending),
                 }
             }
@@ -246,19 +246,11 @@ impl Inner {
 
     pub(super) async fn settle_with(
         &self,
-        row: &payments::Model,
+        row: RowKey<'_>,
         tx: B256,
         last: bool,
     ) -> Result<RowState, PayError> {
-        if store::settle(
-            &self.db,
-            row.id,
-            &format!("{tx:#x}"),
-            last,
-            self.clock.now(),
-        )
-        .await?
-        {
+        if store::settle(&self.db, row, &format!("{tx:#x}"), last, self.clock.now()).await? {
             self.stats.row(RowOutcome::Settled);
             return Ok(RowState::Settled(tx));
         }

@@ -40,6 +40,24 @@ pub struct NewPayment<'a> {
     pub lease: Option<(&'a str, DateTime<Utc>)>,
 }
 
+/// Which row a write is about: its id, and the wallet and journal its unlock is for.
+#[derive(Debug, Clone, Copy)]
+pub struct RowKey<'a> {
+    pub id: i32,
+    pub wallet: &'a str,
+    pub journal_id: i32,
+}
+
+impl<'a> RowKey<'a> {
+    pub fn of(row: &'a payments::Model) -> Self {
+        RowKey {
+            id: row.id,
+            wallet: &row.wallet,
+            journal_id: row.journal_id,
+        }
+    }
+}
+
 /// The outcome of claiming a step for settlement.
 #[derive(Debug)]
 pub enum Claim {
@@ -73,6 +91,92 @@ pub async fn standing(
         unlocked,
         fee_paid,
     })
+}
+
+/// What a payment request is judged by, read in two statements: the rows of the
+/// payment-identifier, of the permit and of the wallet's steps of the journal, and the unlock.
+pub struct Seen {
+    rows: Vec<payments::Model>,
+    unlocked: bool,
+}
+
+/// Reads what a payment of `wallet` for `journal_id` with this permit nonce (and
+/// payment-identifier) is judged by, inside `db` (a transaction when writing). Each term of the
+/// `OR` is a lookup of its own index, so the cost does not grow with the table.
+pub async fn seen(
+    db: &impl ConnectionTrait,
+    payment_id: Option<&str>,
+    wallet: &str,
+    nonce: &str,
+    journal_id: i32,
+) -> Result<Seen, DbErr> {
+    let mut any = Condition::any()
+        .add(
+            Condition::all()
+                .add(payments::Column::Wallet.eq(wallet))
+                .add(payments::Column::JournalId.eq(journal_id)),
+        )
+        .add(
+            Condition::all()
+                .add(payments::Column::Wallet.eq(wallet))
+                .add(payments::Column::PermitNonce.eq(nonce)),
+        );
+    if let Some(id) = payment_id {
+        any = any.add(payments::Column::PaymentId.eq(id));
+    }
+    let rows = payments::Entity::find().filter(any).all(db).await?;
+    let unlocked = unlocks::Entity::find_by_id((wallet.to_string(), journal_id))
+        .one(db)
+        .await?
+        .is_some();
+    Ok(Seen { rows, unlocked })
+}
+
+impl Seen {
+    /// The row the payment-identifier came with first, else the row of the permit: a request
+    /// that has one is a retry or a replay (as [`known`]).
+    pub fn known(
+        &self,
+        payment_id: Option<&str>,
+        wallet: &str,
+        nonce: &str,
+    ) -> Option<&payments::Model> {
+        payment_id
+            .and_then(|id| {
+                self.rows
+                    .iter()
+                    .find(|r| r.payment_id.as_deref() == Some(id))
+            })
+            .or_else(|| {
+                self.rows
+                    .iter()
+                    .find(|r| r.wallet == wallet && r.permit_nonce == nonce)
+            })
+    }
+
+    /// Where `wallet` stands with the journal (as [`standing`]).
+    pub fn standing(&self, wallet: &str, journal_id: i32, author_wallet: Option<&str>) -> Standing {
+        Standing {
+            wrote_it: author_wallet == Some(wallet),
+            unlocked: self.unlocked,
+            fee_paid: self.rows.iter().any(|p| {
+                p.wallet == wallet
+                    && p.journal_id == journal_id
+                    && p.state == SETTLED
+                    && p.step == Step::Burn.as_str()
+            }),
+        }
+    }
+
+    /// The pending or settled row of a step, if any (as [`open_step`]).
+    pub fn open_step(&self, wallet: &str, journal_id: i32, step: Step) -> Option<&payments::Model> {
+        self.rows.iter().find(|p| {
+            p.wallet == wallet
+                && p.journal_id == journal_id
+                && p.step == step.as_str()
+                && p.state != FAILED
+        })
+    }
 }
 
 /// The payments of `wallet` for a journal. Read in every payment's write transaction, so it
@@ -158,12 +262,14 @@ pub async fn open_step(
 /// mistake can record an author step without a settled fee, or a step of an unlocked journal.
 pub async fn claim(db: &DatabaseConnection, p: &NewPayment<'_>) -> Result<Claim, DbErr> {
     let txn = crate::db::begin_write(db).await?;
-    if let Some(row) = known(&txn, p.payment_id, p.wallet, p.permit_nonce).await? {
+    let seen = seen(&txn, p.payment_id, p.wallet, p.permit_nonce, p.journal_id).await?;
+    if let Some(row) = seen.known(p.payment_id, p.wallet, p.permit_nonce) {
+        let row = row.clone();
         txn.rollback().await?;
         return Ok(Claim::Known(Box::new(row)));
     }
     let verdict = rules(
-        standing(&txn, p.wallet, p.journal_id, p.author_wallet).await?,
+        seen.standing(p.wallet, p.journal_id, p.author_wallet),
         p.step,
         p.swarm,
     );
@@ -241,7 +347,7 @@ pub async fn record_tx(
         payment_id: Set(id),
         created_at: Set(now),
     };
-    payment_txs::Entity::insert(row)
+    let inserted = payment_txs::Entity::insert(row)
         .on_conflict(
             OnConflict::column(payment_txs::Column::Tx)
                 .do_nothing()
@@ -249,10 +355,16 @@ pub async fn record_tx(
         )
         .exec_without_returning(db)
         .await?;
+    // Known already: whose is it?
+    Ok(inserted == 1 || owns_tx(db, id, tx).await? == Some(true))
+}
+
+/// Whether a recorded hash is payment `id`'s; `None` when it is not recorded.
+async fn owns_tx(db: &impl ConnectionTrait, id: i32, tx: &str) -> Result<Option<bool>, DbErr> {
     Ok(payment_txs::Entity::find_by_id(tx.to_string())
         .one(db)
         .await?
-        .is_some_and(|t| t.payment_id == id))
+        .map(|t| t.payment_id == id))
 }
 
 /// Every transaction hash learned for a payment, oldest first.
@@ -386,13 +498,19 @@ pub async fn reorged(db: &DatabaseConnection, id: i32, now: DateTime<Utc>) -> Re
 /// payment already.
 pub async fn settle(
     db: &DatabaseConnection,
-    id: i32,
+    row: RowKey<'_>,
     tx: &str,
     unlock: bool,
     now: DateTime<Utc>,
 ) -> Result<bool, DbErr> {
+    let id = row.id;
     let txn = crate::db::begin_write(db).await?;
-    if !record_tx(&txn, id, tx, now).await? {
+    // Usually recorded before it was sent: one lookup, and an insert only when it is new.
+    let ours = match owns_tx(&txn, id, tx).await? {
+        Some(ours) => ours,
+        None => record_tx(&txn, id, tx, now).await?,
+    };
+    if !ours {
         txn.rollback().await?;
         return Ok(false);
     }
@@ -414,14 +532,13 @@ pub async fn settle(
         return Ok(false);
     }
     if unlock {
-        let row = find(&txn, id).await?;
-        let paid: i64 = settled(&txn, &row.wallet, row.journal_id)
+        let paid: i64 = settled(&txn, row.wallet, row.journal_id)
             .await?
             .iter()
             .map(|p| p.amount_units)
             .sum();
         unlocks::Entity::insert(unlocks::ActiveModel {
-            wallet: Set(row.wallet),
+            wallet: Set(row.wallet.to_string()),
             journal_id: Set(row.journal_id),
             paid_units: Set(paid),
             paid_at: Set(now),
