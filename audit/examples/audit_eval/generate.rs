@@ -1,0 +1,356 @@
+//! The generated drafts: three entries of one company restated, one paragraph each; in a
+//! faithful draft every restatement keeps the entry's meaning (some in other words), in a
+//! faulty one the target paragraph changes it in one way.
+
+use std::collections::{BTreeMap, HashSet};
+
+use journal_market_audit::Submission;
+
+use crate::archive::{Entry, Fact, Lead, short};
+use crate::mutate::{self, cap, decap};
+
+/// Drafts per generated kind and half, at most.
+const CAP: usize = 40;
+
+pub const FAITHFUL_KINDS: &[&str] = &["verbatim", "reordered", "synonyms", "said-for-told"];
+pub const FAULT_KINDS: &[&str] = &[
+    "negation",
+    "antonym",
+    "up-down",
+    "attribution",
+    "certainty",
+    "scale",
+    "name",
+    "date",
+];
+
+/// Tickers the engine is tuned on; the others make the report half.
+pub const TUNE_TICKERS: &[&str] = &["NVDA", "MSFT", "PLTR"];
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Half {
+    Tune,
+    Report,
+}
+
+pub fn half_of(ticker: &str) -> Half {
+    if TUNE_TICKERS.contains(&ticker) {
+        Half::Tune
+    } else {
+        Half::Report
+    }
+}
+
+#[derive(Debug, Clone)]
+pub struct Case {
+    pub id: String,
+    pub kind: String,
+    pub faithful: bool,
+    pub handwritten: bool,
+    pub half: Half,
+    /// The sentence that differs from the entry (or restates it, in a faithful draft).
+    pub target: String,
+    pub sub: Submission,
+}
+
+#[derive(Clone, Copy)]
+enum Style {
+    /// The entry's summary as it stands.
+    Summary,
+    /// "On August 14, Reuters reported that …".
+    Dated,
+    /// "Reuters reported that …".
+    Plain,
+}
+
+fn lead_phrase(lead: &Lead, verb: &str) -> Option<String> {
+    Some(match lead {
+        Lead::Outlet { outlet, .. } => format!("{outlet} {verb} that"),
+        Lead::Post { who: Some(n) } => format!("{n} {verb} on X that"),
+        Lead::Post { who: None } => format!("the company {verb} on X that"),
+        Lead::Filing { form } => {
+            let article = if form.starts_with('8') { "an" } else { "a" };
+            format!("{article} {form} filing {verb} that")
+        }
+        Lead::Bare => return None,
+    })
+}
+
+fn default_verb(lead: &Lead) -> &'static str {
+    match lead {
+        Lead::Outlet { .. } => "reported",
+        Lead::Post { who: Some(_) } => "posted",
+        Lead::Post { who: None } => "said",
+        _ => "showed",
+    }
+}
+
+/// The fact with its lead, `text` standing for the fact's words.
+fn with_lead(lead: &Lead, verb: &str, text: &str, date: Option<&str>) -> String {
+    let said = match lead_phrase(lead, verb) {
+        Some(l) => format!("{l} {text}"),
+        None => decap(text),
+    };
+    match date {
+        Some(d) => format!("On {d}, {said}"),
+        None => cap(&said),
+    }
+}
+
+fn restate(e: &Entry, f: &Fact, style: Style) -> String {
+    let verb = default_verb(&f.lead);
+    match style {
+        Style::Summary if f.main => e.source.summary.trim_end_matches('.').to_string(),
+        Style::Dated => with_lead(&f.lead, verb, &f.text, Some(&e.date())),
+        _ => with_lead(&f.lead, verb, &f.text, None),
+    }
+}
+
+fn style_of(n: usize) -> Style {
+    [Style::Dated, Style::Plain, Style::Summary][n % 3]
+}
+
+/// The statement with the fact's own words replaced by `text`, in a style picked by `n`.
+fn restate_as(e: &Entry, f: &Fact, text: &str, n: usize) -> String {
+    let date = (n.is_multiple_of(2)).then(|| e.date());
+    with_lead(&f.lead, default_verb(&f.lead), text, date.as_deref())
+}
+
+fn reordered(e: &Entry, f: &Fact, n: usize) -> Option<String> {
+    let t = cap(&f.text);
+    Some(match &f.lead {
+        Lead::Outlet { people, .. } if n.is_multiple_of(2) => {
+            format!("According to {people}, {}", f.text)
+        }
+        Lead::Outlet { outlet, people } => {
+            format!("{t}, {outlet} reported on {}, citing {people}", e.date())
+        }
+        Lead::Post { who } => format!(
+            "{t}, {} said on X on {}",
+            who.as_deref().unwrap_or("the company"),
+            e.date()
+        ),
+        Lead::Filing { form } => format!("{t}, according to a {form} filing"),
+        Lead::Bare => {
+            let at = [
+                ", under ",
+                ", with ",
+                ", while ",
+                ", after ",
+                ", mostly ",
+                ", including ",
+                ", starting ",
+                ", citing ",
+                ", compared with ",
+                ", removing ",
+            ]
+            .iter()
+            .find_map(|m| f.text.find(m))?;
+            let clause = &f.text[at + 2..];
+            format!("{}, {}", cap(clause), decap(&f.text[..at]))
+        }
+    })
+}
+
+fn said_for_told(e: &Entry, f: &Fact, n: usize) -> Option<String> {
+    if f.text.contains(" told the ") {
+        let text = f.text.replace(" told the ", " said at the ");
+        return Some(restate_as(e, f, &text, n));
+    }
+    if f.text.contains(", said the development ") {
+        let text = f
+            .text
+            .replace(", said the development ", ", wrote that the development ");
+        return Some(restate_as(e, f, &text, n));
+    }
+    if f.text.contains("filed an 8-K saying") {
+        let text = f
+            .text
+            .replace("filed an 8-K saying", "filed an 8-K stating");
+        return Some(restate_as(e, f, &text, n));
+    }
+    let verb = match &f.lead {
+        Lead::Outlet { .. } => ["said", "wrote", "reports"][n % 3],
+        Lead::Post { .. } => ["said", "wrote"][n % 2],
+        Lead::Filing { .. } => "said",
+        Lead::Bare => return None,
+    };
+    let date = (n.is_multiple_of(2)).then(|| e.date());
+    Some(with_lead(&f.lead, verb, &f.text, date.as_deref()))
+}
+
+/// The target sentence of a draft of `kind` about fact `f` of `e`; `None` when the kind does
+/// not apply to the fact.
+fn target(kind: &str, e: &Entry, f: &Fact, n: usize) -> Option<String> {
+    let changed = |text: Option<String>| text.map(|t| restate_as(e, f, &t, n));
+    match kind {
+        "verbatim" => Some(restate(e, f, style_of(n))),
+        "reordered" => reordered(e, f, n),
+        "synonyms" => match mutate::up_down_wording(&f.text) {
+            Some((same, _)) => Some(restate_as(e, f, &same, n)),
+            None => changed(mutate::synonyms(&f.text)),
+        },
+        "said-for-told" => said_for_told(e, f, n),
+        "negation" => changed(mutate::negation(&f.text)),
+        "antonym" => changed(mutate::antonym(&f.text)),
+        "up-down" => match mutate::up_down_wording(&f.text) {
+            Some((_, other)) => Some(restate_as(e, f, &other, n)),
+            None => changed(mutate::up_from(&f.text)),
+        },
+        "attribution" => match &f.lead {
+            Lead::Outlet { .. } if f.main => Some(if n.is_multiple_of(2) {
+                format!("On {}, {}", e.date(), f.text)
+            } else {
+                cap(&f.text)
+            }),
+            _ => None,
+        },
+        "certainty" => changed(mutate::certainty(&f.text)),
+        "scale" => changed(mutate::scale(&f.text)),
+        "name" => changed(mutate::name(&f.text, e)),
+        "date" => match mutate::moved_day(&f.text) {
+            Some(t) => Some(restate_as(e, f, &t, n)),
+            None => Some(with_lead(
+                &f.lead,
+                default_verb(&f.lead),
+                &f.text,
+                Some(&mutate::moved_date(e)),
+            )),
+        },
+        _ => None,
+    }
+}
+
+const HEADINGS: &[&str] = &[
+    "What the record says",
+    "The filings",
+    "What to watch",
+    "The numbers",
+    "Where the story stands",
+];
+
+const ANALYSIS: &[&str] = &[
+    "That matters because investors have spent most of the year debating the outlook.",
+    "The pattern is familiar from earlier cycles: announcements first, revenue later, and margins last.",
+    "It is worth separating what the company said from what suppliers and customers said.",
+    "The sell side has mostly treated this as noise; the archive suggests it deserves more attention.",
+    "Management has been consistent on this point for several quarters.",
+    "Taken together, the entries point in one direction, even if the timing remains uncertain.",
+];
+
+/// A draft of three paragraphs: the target sentence about `list[at]`, and two neighbours.
+fn draft(list: &[&Entry], at: usize, target: &str, n: usize) -> Submission {
+    let mut picked = vec![at];
+    let main = |i: usize| list[i].facts.first().map(|f| f.text.clone());
+    for k in 1..list.len() {
+        for i in [at.wrapping_sub(k), at + k] {
+            if picked.len() < 3
+                && i < list.len()
+                && !picked.iter().any(|&p| main(p) == main(i))
+                && !list[i].facts.is_empty()
+            {
+                picked.push(i);
+            }
+        }
+    }
+    let slot = n % picked.len();
+    picked.swap(0, slot);
+    let mut body = String::new();
+    let mut dek = String::new();
+    for (k, &i) in picked.iter().enumerate() {
+        let e = list[i];
+        let sentence = if i == at {
+            target.to_string()
+        } else {
+            let f = &e.facts[0];
+            if dek.is_empty() {
+                dek = format!("{}.", cap(&f.text));
+            }
+            restate(e, f, style_of(n + k + 1))
+        };
+        let cited = if n.is_multiple_of(2) {
+            format!("{sentence} [{}].", e.id)
+        } else {
+            format!("{sentence}. [{}]", e.id)
+        };
+        if k != 1 {
+            body.push_str(&format!("## {}\n", HEADINGS[(n + k) % HEADINGS.len()]));
+        }
+        body.push_str(&format!(
+            "{cited} {}\n\n",
+            ANALYSIS[(n + k) % ANALYSIS.len()]
+        ));
+    }
+    if dek.chars().count() < 120 {
+        dek.push_str(" The archive shows how the record moved over the season, entry by entry.");
+    }
+    let ticker = list[at].ticker.clone();
+    Submission {
+        title: format!("{}: the record this season", short(&ticker)),
+        ticker,
+        dek,
+        body,
+        sources: picked.iter().map(|&i| list[i].source.clone()).collect(),
+    }
+}
+
+/// A draft to be: its id, the ticker's entries, the target entry and the target sentence.
+type Candidate<'a> = (String, &'a [&'a Entry], usize, String);
+
+/// Every generated draft, at most [`CAP`] of each kind and half, the tickers taking turns.
+pub fn cases(entries: &[Entry]) -> Vec<Case> {
+    let mut by_ticker: BTreeMap<&str, Vec<&Entry>> = BTreeMap::new();
+    for e in entries {
+        by_ticker.entry(e.ticker.as_str()).or_default().push(e);
+    }
+    let mut out = Vec::new();
+    for (k, kind) in FAITHFUL_KINDS.iter().chain(FAULT_KINDS).enumerate() {
+        for half in [Half::Tune, Half::Report] {
+            // Candidates of each ticker in date order, then interleaved.
+            let mut per: Vec<Vec<Candidate>> = Vec::new();
+            for (ticker, list) in by_ticker.iter().filter(|(t, _)| half_of(t) == half) {
+                let mut c = Vec::new();
+                for (i, e) in list.iter().enumerate() {
+                    for (j, f) in e.facts.iter().enumerate() {
+                        let n = i + j + k;
+                        if let Some(t) = target(kind, e, f, n) {
+                            c.push((format!("{ticker}-{i}-{j}"), list.as_slice(), i, t));
+                        }
+                    }
+                }
+                per.push(c);
+            }
+            let mut seen = HashSet::new();
+            let mut taken = 0;
+            'fill: for round in 0.. {
+                let mut any = false;
+                for c in &per {
+                    let Some((id, list, i, t)) = c.get(round) else {
+                        continue;
+                    };
+                    any = true;
+                    if taken == CAP {
+                        break 'fill;
+                    }
+                    if !seen.insert(t.clone()) {
+                        continue;
+                    }
+                    taken += 1;
+                    out.push(Case {
+                        id: format!("{kind}/{id}"),
+                        kind: kind.to_string(),
+                        faithful: FAITHFUL_KINDS.contains(kind),
+                        handwritten: false,
+                        half,
+                        target: t.clone(),
+                        sub: draft(list, *i, t, round + k),
+                    });
+                }
+                if !any {
+                    break;
+                }
+            }
+        }
+    }
+    out
+}

@@ -1,0 +1,84 @@
+//! The hand-written drafts (`audit/corpus/handwritten.json`): subtle faults and paraphrases
+//! that keep the meaning, each citing entries of the demo archive.
+
+use serde::Deserialize;
+
+use journal_market_audit::Submission;
+
+use crate::archive::Entry;
+use crate::generate::{Case, half_of};
+
+const FILE: &str = include_str!("../../corpus/handwritten.json");
+
+#[derive(Deserialize)]
+struct File {
+    cases: Vec<Written>,
+}
+
+#[derive(Deserialize)]
+struct Written {
+    id: String,
+    /// `faithful`, or the kind of fault.
+    kind: String,
+    ticker: String,
+    body: String,
+    /// Why the draft is labelled so.
+    #[allow(dead_code)]
+    note: String,
+}
+
+/// The accession numbers in brackets of `body`.
+fn cited(body: &str) -> Vec<String> {
+    body.split('[')
+        .skip(1)
+        .filter_map(|s| s.split(']').next())
+        .flat_map(|s| s.split([',', ';']))
+        .map(|s| s.trim().to_string())
+        .filter(|s| s.starts_with("JM-"))
+        .collect()
+}
+
+pub fn cases(entries: &[Entry]) -> Vec<Case> {
+    let file: File = serde_json::from_str(FILE).expect("corpus/handwritten.json parses");
+    file.cases
+        .into_iter()
+        .map(|w| {
+            let ids = cited(&w.body);
+            let sources = entries
+                .iter()
+                .filter(|e| ids.contains(&e.id))
+                .map(|e| e.source.clone())
+                .collect();
+            // The dek: the draft's first paragraph, without its citations.
+            let first = w
+                .body
+                .lines()
+                .find(|l| !l.trim().is_empty() && !l.starts_with("## "))
+                .unwrap_or("");
+            let mut dek: String = first.split('[').next().unwrap_or("").trim().to_string();
+            if dek.chars().count() < 120 {
+                dek.push_str(" The archive shows how the record moved over the season.");
+            }
+            let faithful = w.kind == "faithful";
+            Case {
+                id: format!("hand/{}", w.id),
+                kind: if faithful {
+                    "hand-written".into()
+                } else {
+                    w.kind
+                },
+                faithful,
+                handwritten: true,
+                half: half_of(&w.ticker),
+                target: w.body.clone(),
+                sub: Submission {
+                    title: "A reading of the record".into(),
+                    ticker: w.ticker,
+                    dek,
+                    body: w.body,
+                    sources,
+                },
+            }
+        })
+        .collect()
+}

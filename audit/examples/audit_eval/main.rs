@@ -1,0 +1,125 @@
+//! The built-in engine on a labelled corpus: drafts made from the demo archive's entries, each
+//! faithful or with one fault of a known kind (`generate.rs` for the mechanical ones,
+//! `audit/corpus/handwritten.json` for the subtle ones). Tuned on half the tickers, reported
+//! on the other half; both halves are printed, the report half is the one that counts.
+//! `cargo run -p journal-market-audit --example audit_eval [-- --misses [report] | --show KIND]`
+
+mod archive;
+mod generate;
+mod handwritten;
+mod mutate;
+
+use journal_market_audit::{Report, Verdict, builtin};
+
+use generate::{Case, FAITHFUL_KINDS, FAULT_KINDS, Half, TUNE_TICKERS};
+
+fn approved(r: &Report) -> bool {
+    r.verdict == Verdict::Approve
+}
+
+fn table(half: Half, results: &[(Case, Report)]) {
+    let name = match half {
+        Half::Tune => format!("Tuning half ({})", TUNE_TICKERS.join(", ")),
+        Half::Report => "Report half (AAPL, AMD, TSLA): the one that counts".to_string(),
+    };
+    println!("\n{name}\n");
+    println!(
+        "| kind | drafts (hand-written) | approved | not approved | rate |\n|---|---|---|---|---|"
+    );
+    let kinds = FAITHFUL_KINDS
+        .iter()
+        .chain(&["hand-written"])
+        .chain(FAULT_KINDS);
+    let (mut ok, mut faithful, mut caught, mut faults) = (0, 0, 0, 0);
+    let mut lowest: Option<(f64, &str)> = None;
+    for kind in kinds {
+        let rows: Vec<_> = results
+            .iter()
+            .filter(|(c, _)| c.half == half && c.kind == *kind)
+            .collect();
+        if rows.is_empty() {
+            continue;
+        }
+        let hand = rows.iter().filter(|(c, _)| c.handwritten).count();
+        let yes = rows.iter().filter(|(_, r)| approved(r)).count();
+        let no = rows.len() - yes;
+        let is_faithful = rows[0].0.faithful;
+        let rate = if is_faithful { yes } else { no } as f64 * 100.0 / rows.len() as f64;
+        let what = if is_faithful {
+            "approved"
+        } else {
+            "not approved"
+        };
+        println!(
+            "| {kind} | {} ({hand}) | {yes} | {no} | {rate:.1}% {what} |",
+            rows.len()
+        );
+        if is_faithful {
+            ok += yes;
+            faithful += rows.len();
+        } else {
+            caught += no;
+            faults += rows.len();
+            if lowest.is_none_or(|(r, _)| rate < r) {
+                lowest = Some((rate, kind));
+            }
+        }
+    }
+    let pct = |a: usize, b: usize| a as f64 * 100.0 / b.max(1) as f64;
+    println!(
+        "\nfaithful drafts approved: {ok} of {faithful} ({:.1}%); faulty drafts not approved: {caught} of {faults} ({:.1}%); lowest fault kind: {}",
+        pct(ok, faithful),
+        pct(caught, faults),
+        lowest
+            .map(|(r, k)| format!("{k} {r:.1}%"))
+            .unwrap_or_default()
+    );
+}
+
+fn misses(half: Half, results: &[(Case, Report)]) {
+    for (c, r) in results.iter().filter(|(c, _)| c.half == half) {
+        if approved(r) == c.faithful {
+            continue;
+        }
+        println!("\n== {} [{}] {:?}\n  {}", c.id, c.kind, r.verdict, c.target);
+        for i in &r.issues {
+            println!("  - {:?} {} {}", i.severity, i.check.as_str(), i.detail);
+        }
+    }
+}
+
+fn main() {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let entries = archive::entries();
+    let mut cases = generate::cases(&entries);
+    cases.extend(handwritten::cases(&entries));
+    let results: Vec<(Case, Report)> = cases
+        .into_iter()
+        .map(|c| {
+            let r = builtin::audit(&c.sub);
+            (c, r)
+        })
+        .collect();
+    println!(
+        "{} drafts ({} hand-written), engine {}",
+        results.len(),
+        results.iter().filter(|(c, _)| c.handwritten).count(),
+        builtin::ENGINE
+    );
+    table(Half::Tune, &results);
+    table(Half::Report, &results);
+    if args.first().map(String::as_str) == Some("--show") {
+        let kind = args.get(1).cloned().unwrap_or_default();
+        for (c, _) in results.iter().filter(|(c, _)| c.kind == kind).take(6) {
+            println!("\n== {}\n{}", c.id, c.sub.body);
+        }
+    }
+    if args.first().map(String::as_str) == Some("--misses") {
+        let half = if args.get(1).map(String::as_str) == Some("report") {
+            Half::Report
+        } else {
+            Half::Tune
+        };
+        misses(half, &results);
+    }
+}
