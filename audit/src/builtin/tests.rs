@@ -2,11 +2,12 @@
 
 use serde_json::Value;
 
+use super::figures::Kind;
 use super::*;
 use crate::Verdict;
 
-const ARCHIVE: &str = include_str!("../../data/demo/archive.json");
-const PERSON: &str = include_str!("../../data/demo/person-journals.json");
+const ARCHIVE: &str = include_str!("../../../data/demo/archive.json");
+const PERSON: &str = include_str!("../../../data/demo/person-journals.json");
 
 fn archive() -> Value {
     serde_json::from_str(ARCHIVE).unwrap()

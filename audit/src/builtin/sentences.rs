@@ -1,0 +1,73 @@
+//! The body's paragraphs and sentences, with the citations of each sentence.
+
+use super::citations::{leading_citations, strip_citations};
+
+#[derive(Debug)]
+pub(super) struct Sentence {
+    pub(super) text: String,
+    pub(super) cites: Vec<String>,
+    pub(super) paragraph: usize,
+}
+
+/// Splits at `.`, `!` or `?` followed by white space (so `1.2` and `U.S.-made` stay whole).
+pub(super) fn split_sentences(paragraph: &str) -> Vec<&str> {
+    let mut out = Vec::new();
+    let bytes = paragraph.as_bytes();
+    let mut start = 0;
+    for i in 0..bytes.len() {
+        if matches!(bytes[i], b'.' | b'!' | b'?')
+            && bytes.get(i + 1).is_none_or(|b| b.is_ascii_whitespace())
+        {
+            out.push(&paragraph[start..=i]);
+            start = i + 1;
+        }
+    }
+    if start < paragraph.len() {
+        out.push(&paragraph[start..]);
+    }
+    out
+}
+
+/// The body's sentences (headings are not sentences), with their citations. Citations standing
+/// after a sentence's full stop belong to that sentence.
+pub(super) fn sentences(body: &str) -> Vec<Sentence> {
+    let mut out: Vec<Sentence> = Vec::new();
+    let mut paragraphs: Vec<String> = vec![String::new()];
+    for line in body.lines() {
+        let l = line.trim();
+        if l.is_empty() || l.starts_with("## ") {
+            paragraphs.push(String::new());
+        } else if let Some(p) = paragraphs.last_mut() {
+            p.push_str(l);
+            p.push(' ');
+        }
+    }
+    for (n, p) in paragraphs
+        .iter()
+        .enumerate()
+        .filter(|(_, p)| !p.trim().is_empty())
+    {
+        for raw in split_sentences(p) {
+            // Citations opening a chunk stand after the previous sentence's full stop.
+            let (lead, raw) = leading_citations(raw);
+            if let Some(prev) = out.last_mut().filter(|s| s.paragraph == n) {
+                prev.cites.extend(lead);
+            }
+            let (text, cites) = strip_citations(raw);
+            let bare = text
+                .trim()
+                .trim_matches(|c: char| c.is_ascii_punctuation())
+                .trim();
+            match out.last_mut() {
+                Some(prev) if bare.is_empty() && prev.paragraph == n => prev.cites.extend(cites),
+                _ if bare.is_empty() => {}
+                _ => out.push(Sentence {
+                    text: text.split_whitespace().collect::<Vec<_>>().join(" "),
+                    cites,
+                    paragraph: n,
+                }),
+            }
+        }
+    }
+    out
+}
