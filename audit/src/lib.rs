@@ -6,7 +6,7 @@ pub mod builtin;
 pub mod llm;
 pub mod report;
 
-pub use report::{Check, Issue, Report, Severity, Verdict};
+pub use report::{Check, Issue, Report, Severity, Support, Verdict};
 
 /// An archive entry a draft cites, as the engines read it.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -134,7 +134,9 @@ pub fn parse_reply(reply: &Value) -> Result<Vec<Issue>, Malformed> {
 pub fn merge(builtin: Report, reviewer: Vec<Issue>, model: &str) -> Report {
     let mut issues = builtin.issues;
     issues.extend(reviewer);
-    judge(issues, &format!("{}+llm:{model}", builtin::ENGINE))
+    let mut report = judge(issues, &format!("{}+llm:{model}", builtin::ENGINE));
+    report.support = builtin.support;
+    report
 }
 
 #[cfg(test)]

@@ -36,6 +36,20 @@ pub enum Check {
     ClaimDrift,
     DekUnsupported,
     HedgeDropped,
+    /// The draft negates what the source sentence it restates affirms, or the reverse.
+    NegationFlipped,
+    /// The draft turns a direction around (rose/fell, up/down, beat/miss, …).
+    DirectionFlipped,
+    /// The draft states as certain what the source hedges (plans to, may, expects, …).
+    CertaintyRaised,
+    /// The draft states as fact what the source attributes (people familiar, an analyst, …).
+    AttributionDropped,
+    /// A company or person the cited entries do not name.
+    UnsupportedName,
+    /// A date the cited entries do not give.
+    UnsupportedDate,
+    /// A figure of the sources' value with another currency, period or unit.
+    FigureUnit,
     /// A finding of the LLM reviewer.
     Reviewer,
 }
@@ -51,6 +65,13 @@ impl Check {
             Check::ClaimDrift => "claim-drift",
             Check::DekUnsupported => "dek-unsupported",
             Check::HedgeDropped => "hedge-dropped",
+            Check::NegationFlipped => "negation-flipped",
+            Check::DirectionFlipped => "direction-flipped",
+            Check::CertaintyRaised => "certainty-raised",
+            Check::AttributionDropped => "attribution-dropped",
+            Check::UnsupportedName => "unsupported-name",
+            Check::UnsupportedDate => "unsupported-date",
+            Check::FigureUnit => "figure-unit",
             Check::Reviewer => "reviewer",
         }
     }
@@ -82,13 +103,31 @@ impl Verdict {
     }
 }
 
+/// A sentence of the body and the source sentence that supports it: evidence a reader can
+/// check.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Support {
+    /// The body's sentence, without its citations.
+    pub sentence: String,
+    /// Accession number of the entry that supports it.
+    pub entry: String,
+    /// The entry's sentence it restates (from its title, summary or source text).
+    pub quote: String,
+}
+
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
 pub struct Report {
     pub verdict: Verdict,
     pub score: f64,
     pub summary: String,
     pub issues: Vec<Issue>,
     pub engine: String,
+    /// Beyond the interface's fields: each sentence of the body that restates a cited entry,
+    /// with the entry's sentence (the built-in engine's alignment).
+    #[serde(default)]
+    pub support: Vec<Support>,
 }
 
 /// Below this score a draft without major findings still goes back for revision.
@@ -151,6 +190,7 @@ pub fn judge(mut issues: Vec<Issue>, engine: &str) -> Report {
         summary,
         issues,
         engine: engine.to_string(),
+        support: Vec::new(),
     }
 }
 

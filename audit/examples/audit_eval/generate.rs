@@ -197,12 +197,20 @@ fn target(kind: &str, e: &Entry, f: &Fact, n: usize) -> Option<String> {
             Some((_, other)) => Some(restate_as(e, f, &other, n)),
             None => changed(mutate::up_from(&f.text)),
         },
+        // A claim that names its own speaker (`X told the conference`) keeps an attribution.
         "attribution" => match &f.lead {
-            Lead::Outlet { .. } if f.main => Some(if n.is_multiple_of(2) {
-                format!("On {}, {}", e.date(), f.text)
-            } else {
-                cap(&f.text)
-            }),
+            Lead::Outlet { .. }
+                if f.main
+                    && ![" told ", " said ", " says "]
+                        .iter()
+                        .any(|v| f.text.contains(v)) =>
+            {
+                Some(if n.is_multiple_of(2) {
+                    format!("On {}, {}", e.date(), f.text)
+                } else {
+                    cap(&f.text)
+                })
+            }
             _ => None,
         },
         "certainty" => changed(mutate::certainty(&f.text)),

@@ -9,7 +9,7 @@ mod generate;
 mod handwritten;
 mod mutate;
 
-use journal_market_audit::{Report, Verdict, builtin};
+use journal_market_audit::{Report, Severity, Verdict, builtin};
 
 use generate::{Case, FAITHFUL_KINDS, FAULT_KINDS, Half, TUNE_TICKERS};
 
@@ -24,7 +24,7 @@ fn table(half: Half, results: &[(Case, Report)]) {
     };
     println!("\n{name}\n");
     println!(
-        "| kind | drafts (hand-written) | approved | not approved | rate |\n|---|---|---|---|---|"
+        "| kind | drafts (hand-written) | approved | not approved | rate | checks that held it back |\n|---|---|---|---|---|---|"
     );
     let kinds = FAITHFUL_KINDS
         .iter()
@@ -51,8 +51,9 @@ fn table(half: Half, results: &[(Case, Report)]) {
             "not approved"
         };
         println!(
-            "| {kind} | {} ({hand}) | {yes} | {no} | {rate:.1}% {what} |",
-            rows.len()
+            "| {kind} | {} ({hand}) | {yes} | {no} | {rate:.1}% {what} | {} |",
+            rows.len(),
+            blocking(&rows)
         );
         if is_faithful {
             ok += yes;
@@ -74,6 +75,31 @@ fn table(half: Half, results: &[(Case, Report)]) {
             .map(|(r, k)| format!("{k} {r:.1}%"))
             .unwrap_or_default()
     );
+}
+
+/// The checks of the major or critical findings of drafts not approved, most frequent first.
+fn blocking(rows: &[&(Case, Report)]) -> String {
+    let mut counts: Vec<(&str, usize)> = Vec::new();
+    for (_, r) in rows.iter().filter(|(_, r)| !approved(r)) {
+        let mut seen = Vec::new();
+        for i in r.issues.iter().filter(|i| i.severity != Severity::Minor) {
+            let name = i.check.as_str();
+            if seen.contains(&name) {
+                continue;
+            }
+            seen.push(name);
+            match counts.iter_mut().find(|(n, _)| *n == name) {
+                Some((_, c)) => *c += 1,
+                None => counts.push((name, 1)),
+            }
+        }
+    }
+    counts.sort_by_key(|c| std::cmp::Reverse(c.1));
+    counts
+        .iter()
+        .map(|(n, c)| format!("{n} {c}"))
+        .collect::<Vec<_>>()
+        .join(", ")
 }
 
 fn misses(half: Half, results: &[(Case, Report)]) {

@@ -13,6 +13,149 @@ pub(super) struct Figure {
     pub(super) value: f64,
     pub(super) kind: Kind,
     pub(super) text: String,
+    /// `$`, `£` or `€`, from the sign before the number or the word after it.
+    pub(super) currency: Option<char>,
+    /// The words after the figure (lower case, up to five): its unit and period.
+    pub(super) after: Vec<String>,
+}
+
+/// Nouns that say what a figure counts: a number of shares is not a number of racks.
+const UNITS: &[&str] = &[
+    "share",
+    "rack",
+    "gpu",
+    "job",
+    "trust",
+    "hospital",
+    "gigawatt",
+    "gwh",
+    "seat",
+    "language",
+    "incident",
+    "robot",
+    "vehicle",
+    "car",
+    "unit",
+    "customer",
+    "user",
+    "employee",
+    "store",
+    "time",
+    "week",
+    "day",
+    "month",
+    "year",
+    "quarter",
+    "point",
+    "hour",
+    "wafer",
+    "chip",
+    "server",
+    "licence",
+    "license",
+    "contract",
+    "deal",
+    "order",
+    "mile",
+    "percentage",
+];
+
+/// Words standing between a figure and its unit noun.
+const FILLER: &[&str] = &[
+    "of",
+    "additional",
+    "more",
+    "new",
+    "than",
+    "about",
+    "roughly",
+    "million",
+    "billion",
+    "thousand",
+    "trillion",
+    "dollars",
+    "pounds",
+    "euros",
+    "humanoid",
+    "hospital",
+    "blackwell",
+];
+
+fn singular(w: &str) -> &str {
+    w.strip_suffix('s').filter(|r| r.len() >= 3).unwrap_or(w)
+}
+
+impl Figure {
+    /// The noun the figure counts (`shares`, `racks`), when it is one of [`UNITS`].
+    pub(super) fn unit(&self) -> Option<&str> {
+        self.after
+            .iter()
+            .map(|w| singular(w))
+            .find(|w| !FILLER.contains(w))
+            .filter(|w| UNITS.contains(w))
+    }
+
+    /// `month`, `year`, `quarter`, `week` or `day` when the figure is per one (`$29.99 a month`).
+    pub(super) fn period(&self) -> Option<&str> {
+        let words: Vec<&str> = self.after.iter().map(String::as_str).collect();
+        for (k, w) in words.iter().enumerate() {
+            let per = matches!(*w, "a" | "per" | "each" | "every" | "an");
+            let next = words.get(k + 1).map(|n| singular(n));
+            if per
+                && let Some(p) =
+                    next.filter(|n| ["month", "year", "quarter", "week", "day"].contains(n))
+            {
+                return Some(p);
+            }
+            match *w {
+                "monthly" => return Some("month"),
+                "annually" | "yearly" | "annual" => return Some("year"),
+                "quarterly" => return Some("quarter"),
+                "weekly" => return Some("week"),
+                "daily" => return Some("day"),
+                _ => {}
+            }
+        }
+        None
+    }
+}
+
+/// What a figure of the draft says differently from every figure of equal value in the
+/// sources: its currency, its period or the noun it counts. `None` when they agree, or when no
+/// source figure has that value.
+pub(super) fn unit_clash(f: &Figure, sources: &[&Figure]) -> Option<String> {
+    let equal: Vec<&&Figure> = sources.iter().filter(|g| same(f, g)).collect();
+    if equal.is_empty() {
+        return None;
+    }
+    if let Some(c) = f.currency
+        && equal.iter().all(|g| g.currency.is_some_and(|d| d != c))
+    {
+        let theirs = equal.iter().find_map(|g| g.currency).unwrap_or(c);
+        return Some(format!(
+            "{} is in {c} in the draft and in {theirs} in the entry",
+            f.text
+        ));
+    }
+    if let Some(p) = f.period()
+        && equal.iter().all(|g| g.period().is_some_and(|q| q != p))
+    {
+        let theirs = equal.iter().find_map(|g| g.period()).unwrap_or(p);
+        return Some(format!(
+            "{} is a {p}'s figure in the draft and a {theirs}'s in the entry",
+            f.text
+        ));
+    }
+    if let Some(u) = f.unit()
+        && equal.iter().all(|g| g.unit().is_some_and(|v| v != u))
+    {
+        let theirs = equal.iter().find_map(|g| g.unit()).unwrap_or(u);
+        return Some(format!(
+            "{} counts {u}s in the draft and {theirs}s in the entry",
+            f.text
+        ));
+    }
+    None
 }
 
 fn scale_of(word: &str) -> Option<f64> {
@@ -104,9 +247,13 @@ pub(super) fn figures(text: &str) -> Vec<Figure> {
             i = end.max(i + 1);
             continue;
         };
-        let money = prev == Some('$');
+        let money = matches!(prev, Some('$' | '\u{a3}' | '\u{20ac}'));
         let plain_int = kind == Kind::Number && scale == 1.0 && !money && !digits.contains('.');
-        let before: String = chars[..start].iter().collect::<String>().to_lowercase();
+        // The word before the number: only the last few characters are needed.
+        let before: String = chars[start.saturating_sub(12)..start]
+            .iter()
+            .collect::<String>()
+            .to_lowercase();
         let prev_word = before
             .split(|c: char| !c.is_alphabetic())
             .rfind(|w| !w.is_empty())
@@ -114,14 +261,35 @@ pub(super) fn figures(text: &str) -> Vec<Figure> {
         let is_year = plain_int && (1900.0..=2100.0).contains(&n) && digits.len() == 4;
         let is_day = plain_int && n <= 31.0 && MONTHS.contains(&prev_word);
         if !is_year && !is_day {
+            let tail = end.max(i);
+            let after: Vec<String> = chars[tail..chars.len().min(tail + 60)]
+                .iter()
+                .collect::<String>()
+                .to_lowercase()
+                .split(|c: char| !c.is_alphanumeric())
+                .filter(|w| !w.is_empty())
+                .take(5)
+                .map(str::to_string)
+                .collect();
+            let currency = match prev {
+                Some(c @ ('$' | '\u{a3}' | '\u{20ac}')) => Some(c),
+                _ => after.iter().take(2).find_map(|w| match w.as_str() {
+                    "dollars" => Some('$'),
+                    "pounds" => Some('\u{a3}'),
+                    "euros" => Some('\u{20ac}'),
+                    _ => None,
+                }),
+            };
             out.push(Figure {
                 value: n * scale,
                 kind,
-                text: chars[start..end.max(i)]
+                text: chars[start..tail]
                     .iter()
                     .collect::<String>()
                     .trim()
                     .to_string(),
+                currency,
+                after,
             });
         }
         i = end.max(i + 1);

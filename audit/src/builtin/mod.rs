@@ -1,27 +1,38 @@
 //! The built-in engine: deterministic, no network. It reads every sentence of the body against
-//! the entries it cites (title, summary and `source.says`) and reports what they do not carry.
+//! the entries it cites (title, summary and `source.says`) and reports what they do not carry:
+//! figures, quotations and dates they do not hold, and, where a sentence restates one of their
+//! sentences, a meaning they do not have (negation, direction, certainty, attribution, names).
 //! Checks, thresholds and weights: docs/audit-engine.md.
 
+mod align;
 mod citations;
+mod claims;
+mod cues;
 mod dates;
 mod figures;
 mod hedges;
+mod lexicon;
+mod meaning;
+mod names;
 mod quotes;
+mod read;
 mod sentences;
+mod tokens;
 mod words;
 
 use std::collections::{HashMap, HashSet};
 
-use crate::report::{Check, Issue, Report, Severity, judge};
+use crate::report::{Check, Issue, Report, Severity, Support, judge};
 use crate::{Source, Submission};
+pub use align::{ALIGN_AT, ALIGN_SHARED};
 pub use citations::is_accession;
 use citations::strip_citations;
+use claims::{Claim, check};
 use dates::has_month_day;
-use figures::{Figure, figures, same};
-use hedges::{HEDGE_WORDS, HEDGED_SOURCE};
-use quotes::quotations;
-use sentences::sentences;
-use words::{content_words, normal};
+use figures::{figures, same};
+use read::{Read, read};
+use sentences::{Sentence, sentences};
+use words::content_words;
 
 pub const ENGINE: &str = "builtin-1";
 /// A cited sentence needs this many content words before its drift is measured.
@@ -43,27 +54,6 @@ fn short(s: &str) -> String {
     out
 }
 
-/// What the engine knows of one source, read once.
-struct Read<'a> {
-    source: &'a Source,
-    figures: Vec<Figure>,
-    words: HashSet<String>,
-    text: String,
-    hedged: bool,
-}
-
-fn read(s: &Source) -> Read<'_> {
-    let all = format!("{} {} {}", s.title, s.summary, s.says);
-    let lower = all.to_lowercase();
-    Read {
-        source: s,
-        figures: figures(&all),
-        words: content_words(&all).into_iter().collect(),
-        text: normal(&all),
-        hedged: HEDGED_SOURCE.iter().any(|h| lower.contains(h)),
-    }
-}
-
 fn issue(severity: Severity, check: Check, detail: String) -> Issue {
     Issue {
         severity,
@@ -72,18 +62,15 @@ fn issue(severity: Severity, check: Check, detail: String) -> Issue {
     }
 }
 
-pub fn audit(sub: &Submission) -> Report {
-    let sources: HashMap<&str, Read<'_>> = sub
-        .sources
-        .iter()
-        .map(|s| (s.accession.as_str(), read(s)))
-        .collect();
+/// Citations the archive does not hold, or of another company.
+fn citation_issues(
+    sub: &Submission,
+    sents: &[Sentence],
+    reads: &HashMap<&str, Read<'_>>,
+) -> Vec<Issue> {
     let mut issues = Vec::new();
-    let sents = sentences(&sub.body);
-
-    // Citations the archive does not hold, or of another company.
     let mut cited: Vec<&str> = Vec::new();
-    for s in &sents {
+    for s in sents {
         for c in &s.cites {
             if !cited.contains(&c.as_str()) {
                 cited.push(c);
@@ -91,7 +78,7 @@ pub fn audit(sub: &Submission) -> Report {
         }
     }
     for c in &cited {
-        match sources.get(c) {
+        match reads.get(c) {
             None => issues.push(issue(
                 Severity::Critical,
                 Check::UnknownCitation,
@@ -108,30 +95,94 @@ pub fn audit(sub: &Submission) -> Report {
             Some(_) => {}
         }
     }
+    issues
+}
 
-    // Citations of each paragraph: they cover its uncited sentences.
+/// Names the company's entries use in most of their titles and summaries: the company's own
+/// name, which a draft may use where a single entry does not.
+fn company_names(sub: &Submission) -> Vec<String> {
+    let own: Vec<&Source> = sub
+        .sources
+        .iter()
+        .filter(|s| s.ticker == sub.ticker)
+        .collect();
+    let mut counts: HashMap<String, usize> = HashMap::new();
+    for s in &own {
+        let names: HashSet<String> = format!("{} {}", s.title, s.summary)
+            .split(|c: char| !c.is_alphanumeric())
+            .filter(|w| w.chars().next().is_some_and(char::is_uppercase))
+            .map(str::to_lowercase)
+            .collect();
+        for n in names {
+            *counts.entry(n).or_default() += 1;
+        }
+    }
+    let mut out: Vec<String> = counts
+        .into_iter()
+        .filter(|(_, n)| own.len() >= 2 && 2 * n >= own.len())
+        .map(|(w, _)| w)
+        .collect();
+    out.push(sub.ticker.to_lowercase());
+    out
+}
+
+/// Words written with a lower-case first letter somewhere in the body or the cited entries:
+/// common words, which a capital at the start of a sentence does not make names.
+fn lower_case_words(sub: &Submission) -> HashSet<String> {
+    let mut texts = vec![sub.body.as_str()];
+    for s in &sub.sources {
+        texts.extend([s.title.as_str(), s.summary.as_str(), s.says.as_str()]);
+    }
+    texts
+        .iter()
+        .flat_map(|t| t.split(|c: char| !c.is_alphanumeric() && c != '-'))
+        .filter(|w| w.starts_with(char::is_lowercase))
+        .map(str::to_string)
+        .collect()
+}
+
+/// Every sentence of the body with the entries that cover it: its own citations, else its
+/// paragraph's.
+fn covered(sents: &[Sentence]) -> Vec<(&Sentence, bool, Vec<&str>)> {
     let mut paragraph_cites: HashMap<usize, Vec<&str>> = HashMap::new();
-    for s in &sents {
+    for s in sents {
         paragraph_cites
             .entry(s.paragraph)
             .or_default()
             .extend(s.cites.iter().map(String::as_str));
     }
+    sents
+        .iter()
+        .map(|s| {
+            let own: Vec<&str> = s.cites.iter().map(String::as_str).collect();
+            if own.is_empty() {
+                let para = paragraph_cites
+                    .get(&s.paragraph)
+                    .cloned()
+                    .unwrap_or_default();
+                (s, false, para)
+            } else {
+                (s, true, own)
+            }
+        })
+        .collect()
+}
 
-    for s in &sents {
-        let own: Vec<&str> = s.cites.iter().map(String::as_str).collect();
-        let covering = if own.is_empty() {
-            paragraph_cites
-                .get(&s.paragraph)
-                .cloned()
-                .unwrap_or_default()
-        } else {
-            own.clone()
-        };
-        let figs = figures(&s.text);
-        let quotes = quotations(&s.text);
-        let factual = !figs.is_empty() || !quotes.is_empty() || has_month_day(&s.text);
+/// The findings of every sentence, and the support of those that restate a cited entry.
+fn claim_issues(
+    sub: &Submission,
+    sents: &[Sentence],
+    reads: &HashMap<&str, Read<'_>>,
+) -> (Vec<Issue>, Vec<Support>) {
+    let company = company_names(sub);
+    let lower_case = lower_case_words(sub);
+    let mut issues = Vec::new();
+    let mut support = Vec::new();
+    for (s, own, covering) in covered(sents) {
         if covering.is_empty() {
+            let factual = !figures(&s.text).is_empty()
+                || !quotes::quotations(&s.text).is_empty()
+                || has_month_day(&s.text);
             if factual {
                 issues.push(issue(
                     Severity::Major,
@@ -144,83 +195,36 @@ pub fn audit(sub: &Submission) -> Report {
             }
             continue;
         }
-        let reads: Vec<&Read<'_>> = covering
+        let cited: Vec<&Read<'_>> = covering
             .iter()
-            .filter_map(|c| sources.get(c))
+            .filter_map(|c| reads.get(c))
             .filter(|r| r.source.ticker == sub.ticker)
             .collect();
-        if reads.is_empty() {
+        if cited.is_empty() {
             continue;
         }
-        let ids = covering.join(", ");
-        for f in &figs {
-            if !reads.iter().any(|r| r.figures.iter().any(|g| same(f, g))) {
-                issues.push(issue(
-                    Severity::Major,
-                    Check::UnsupportedFigure,
-                    format!(
-                        "{} is in none of the cited entries [{ids}]: \u{ab}{}\u{bb}",
-                        f.text,
-                        short(&s.text)
-                    ),
-                ));
-            }
-        }
-        for q in &quotes {
-            let nq = normal(q);
-            if !reads.iter().any(|r| r.text.contains(&nq)) {
-                issues.push(issue(
-                    Severity::Major,
-                    Check::UnverifiedQuote,
-                    format!(
-                        "the quotation \u{201c}{}\u{201d} is not in the cited entries [{ids}]",
-                        short(q)
-                    ),
-                ));
-            }
-        }
-        let lower = format!("{} ", s.text.to_lowercase());
-        // A claim of record (a figure, a quotation, a date) resting on an unconfirmed source.
-        if !own.is_empty()
-            && factual
-            && reads.iter().any(|r| r.hedged)
-            && !HEDGE_WORDS.iter().any(|h| lower.contains(h))
-        {
-            issues.push(issue(
-                Severity::Major,
-                Check::HedgeDropped,
-                format!("a cited entry is unconfirmed but the sentence states it as fact: \u{ab}{}\u{bb}", short(&s.text)),
-            ));
-        }
-        if !own.is_empty() {
-            let words = content_words(&s.text);
-            if words.len() >= DRIFT_MIN_WORDS {
-                let shared = words
-                    .iter()
-                    .filter(|w| reads.iter().any(|r| r.words.contains(*w)))
-                    .count();
-                let share = shared as f64 / words.len() as f64;
-                if share < DRIFT_MINOR {
-                    issues.push(issue(
-                        if share < DRIFT_MAJOR { Severity::Major } else { Severity::Minor },
-                        Check::ClaimDrift,
-                        format!(
-                            "the cited entries [{ids}] share {:.0}% of this sentence's words: \u{ab}{}\u{bb}",
-                            share * 100.0,
-                            short(&s.text)
-                        ),
-                    ));
-                }
-            }
-        }
+        let (found, supported) = check(&Claim {
+            text: &s.text,
+            own,
+            ids: covering.join(", "),
+            reads: cited,
+            company: &company,
+            lower_case: &lower_case,
+        });
+        issues.extend(found);
+        support.extend(supported);
     }
+    (issues, support)
+}
 
-    // The dek: no figure that neither the body nor a source holds; about what the body is about.
+/// The dek: no figure that neither the body nor a source holds; about what the body is about.
+fn dek_issues(sub: &Submission, reads: &HashMap<&str, Read<'_>>) -> Vec<Issue> {
+    let mut issues = Vec::new();
     let (body_text, _) = strip_citations(&sub.body);
     let body_figs = figures(&body_text);
     for f in figures(&sub.dek) {
         let known = body_figs.iter().any(|g| same(&f, g))
-            || sources
+            || reads
                 .values()
                 .any(|r| r.figures.iter().any(|g| same(&f, g)));
         if !known {
@@ -247,7 +251,29 @@ pub fn audit(sub: &Submission) -> Report {
             ));
         }
     }
-    judge(issues, ENGINE)
+    issues
+}
+
+pub fn audit(sub: &Submission) -> Report {
+    let reads: HashMap<&str, Read<'_>> = sub
+        .sources
+        .iter()
+        .map(|s| (s.accession.as_str(), read(s)))
+        .collect();
+    let sents = sentences(&sub.body);
+    let mut issues = citation_issues(sub, &sents, &reads);
+    let (found, support) = claim_issues(sub, &sents, &reads);
+    issues.extend(found);
+    issues.extend(dek_issues(sub, &reads));
+    let mut report = judge(issues, ENGINE);
+    report.support = support;
+    report
+}
+
+/// Each sentence of the body that restates a cited entry, with the entry's sentence: the
+/// alignment alone, without the checks.
+pub fn support(sub: &Submission) -> Vec<Support> {
+    audit(sub).support
 }
 
 #[cfg(test)]

@@ -9,14 +9,48 @@ pub(super) struct Sentence {
     pub(super) paragraph: usize,
 }
 
-/// Splits at `.`, `!` or `?` followed by white space (so `1.2` and `U.S.-made` stay whole).
+/// Words after which a full stop does not end a sentence.
+const ABBREVIATIONS: &[&str] = &[
+    "inc", "corp", "co", "ltd", "mr", "ms", "mrs", "dr", "st", "no", "vs", "jr", "sr", "gen",
+];
+
+/// Whether the `.` at byte `i` ends an abbreviation or initials (`Inc.`, `J.P.`, `U.S.`, `J.`)
+/// rather than a sentence.
+pub(super) fn abbreviation_at(text: &str, i: usize) -> bool {
+    // `U.S..`: the second stop ends the sentence.
+    if text[..i].ends_with('.') {
+        return false;
+    }
+    let word = text[..i]
+        .rsplit(|c: char| c.is_whitespace() || c == '(' || c == '"')
+        .next()
+        .unwrap_or("");
+    let single_capital = word.chars().count() == 1 && word.starts_with(char::is_uppercase);
+    let initials = word.contains('.')
+        && word.chars().all(|c| c == '.' || c.is_uppercase())
+        && word.chars().count() <= 5;
+    single_capital || initials || ABBREVIATIONS.contains(&word.to_lowercase().as_str())
+}
+
+/// Splits at `.`, `!` or `?` followed by white space and then not by a lower-case letter, and
+/// not after an abbreviation unless a citation follows (so `1.2`, `U.S.-made`, `U.S. commercial revenue` and
+/// `J.P. Morgan` stay whole).
 pub(super) fn split_sentences(paragraph: &str) -> Vec<&str> {
     let mut out = Vec::new();
     let bytes = paragraph.as_bytes();
     let mut start = 0;
     for i in 0..bytes.len() {
+        // An ASCII stop: the byte after it starts a character.
         if matches!(bytes[i], b'.' | b'!' | b'?')
             && bytes.get(i + 1).is_none_or(|b| b.is_ascii_whitespace())
+            && !paragraph[i + 1..]
+                .trim_start()
+                .chars()
+                .next()
+                .is_some_and(char::is_lowercase)
+            && !(bytes[i] == b'.'
+                && abbreviation_at(paragraph, i)
+                && !paragraph[i + 1..].trim_start().starts_with('['))
         {
             out.push(&paragraph[start..=i]);
             start = i + 1;

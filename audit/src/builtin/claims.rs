@@ -1,0 +1,264 @@
+//! The checks of one sentence of the body against the entries that cover it: its figures,
+//! quotations and dates must be theirs, and where it restates one of their sentences it must
+//! keep that sentence's meaning (negation, direction, certainty, attribution, names).
+
+use std::collections::HashSet;
+
+use super::align::{Parsed, parse, score};
+use super::cues::attributes;
+use super::dates::date_refs;
+use super::figures::{figures, same, unit_clash};
+use super::hedges::HEDGE_WORDS;
+use super::meaning::compare;
+use super::names;
+use super::quotes::quotations;
+use super::read::{Part, Read, SourceSentence};
+use super::words::{content_words, normal};
+use super::{DRIFT_MAJOR, DRIFT_MIN_WORDS, DRIFT_MINOR, has_month_day, short};
+use crate::report::{Check, Issue, Severity, Support};
+
+/// Source sentences a draft's sentence is compared with, at most (the best aligned).
+const MAX_ALIGNED: usize = 4;
+
+/// A source sentence a draft's sentence restates.
+pub(super) struct Aligned<'a> {
+    pub(super) read: &'a Read<'a>,
+    pub(super) sentence: &'a SourceSentence,
+    pub(super) score: f64,
+}
+
+/// The sentences of `reads` that `d` restates, best first.
+pub(super) fn align<'a>(d: &Parsed, reads: &[&'a Read<'a>]) -> Vec<Aligned<'a>> {
+    let mut out: Vec<Aligned<'a>> = reads
+        .iter()
+        .flat_map(|r| {
+            r.sentences.iter().filter_map(move |s| {
+                score(d, &s.parsed).map(|score| Aligned {
+                    read: r,
+                    sentence: s,
+                    score,
+                })
+            })
+        })
+        .collect();
+    // Stable: of equal scores, the summary and source text come before the title.
+    out.sort_by(|a, b| {
+        b.score
+            .total_cmp(&a.score)
+            .then((a.sentence.part == Part::Title).cmp(&(b.sentence.part == Part::Title)))
+    });
+    out.truncate(MAX_ALIGNED);
+    out
+}
+
+/// One sentence of the body with what covers it.
+pub(super) struct Claim<'a> {
+    pub(super) text: &'a str,
+    /// It has citations of its own (not only its paragraph's).
+    pub(super) own: bool,
+    /// The covering citations, as written: `A, B`.
+    pub(super) ids: String,
+    pub(super) reads: Vec<&'a Read<'a>>,
+    /// Names the company's entries use throughout (its own name), lower case.
+    pub(super) company: &'a [String],
+    /// Words the draft or the entries write in lower case somewhere.
+    pub(super) lower_case: &'a HashSet<String>,
+}
+
+const CLIP: usize = 160;
+
+fn clip(s: &str) -> String {
+    let mut out: String = s.chars().take(CLIP).collect();
+    if s.chars().count() > CLIP {
+        out.push('…');
+    }
+    out
+}
+
+fn issue(severity: Severity, check: Check, detail: String) -> Issue {
+    Issue {
+        severity,
+        check,
+        detail,
+    }
+}
+
+/// The findings of one covered sentence, and the source sentence that supports it.
+pub(super) fn check(c: &Claim<'_>) -> (Vec<Issue>, Option<Support>) {
+    let mut issues = Vec::new();
+    let ids = &c.ids;
+    let figs = figures(c.text);
+    let quotes = quotations(c.text);
+    let factual = !figs.is_empty() || !quotes.is_empty() || has_month_day(c.text);
+    let d = parse(c.text, true);
+    let aligned = align(&d, &c.reads);
+    let against = |a: &Aligned<'_>| {
+        format!(
+            "\u{ab}{}\u{bb} [{ids}]; [{}] says \u{ab}{}\u{bb}",
+            clip(c.text),
+            a.read.source.accession,
+            clip(&a.sentence.parsed.text)
+        )
+    };
+
+    let source_figs: Vec<_> = c.reads.iter().flat_map(|r| r.figures.iter()).collect();
+    for f in &figs {
+        if !source_figs.iter().any(|g| same(f, g)) {
+            issues.push(issue(
+                Severity::Major,
+                Check::UnsupportedFigure,
+                format!(
+                    "{} is in none of the cited entries [{ids}]: \u{ab}{}\u{bb}",
+                    f.text,
+                    short(c.text)
+                ),
+            ));
+        } else if let Some(what) = unit_clash(f, &source_figs) {
+            issues.push(issue(
+                Severity::Major,
+                Check::FigureUnit,
+                format!("{what}: \u{ab}{}\u{bb} [{ids}]", clip(c.text)),
+            ));
+        }
+    }
+    for q in &quotes {
+        let nq = normal(q);
+        if !c.reads.iter().any(|r| r.text.contains(&nq)) {
+            issues.push(issue(
+                Severity::Major,
+                Check::UnverifiedQuote,
+                format!(
+                    "the quotation \u{201c}{}\u{201d} is not in the cited entries [{ids}]",
+                    short(q)
+                ),
+            ));
+        }
+    }
+    // Dates: a day of a month must be a date of the entries wherever it stands; a month or a
+    // year alone only where the sentence restates one of their sentences.
+    for date in date_refs(c.text) {
+        if date.day.is_none() && aligned.is_empty() {
+            continue;
+        }
+        if !c
+            .reads
+            .iter()
+            .any(|r| r.dates.iter().any(|s| date.within(s)))
+        {
+            let records: Vec<String> = c
+                .reads
+                .iter()
+                .filter_map(|r| r.dates.first().map(|d| d.show()))
+                .collect();
+            issues.push(issue(
+                Severity::Major,
+                Check::UnsupportedDate,
+                format!(
+                    "{} is no date of the cited entries (of record: {}): \u{ab}{}\u{bb} [{ids}]",
+                    date.show(),
+                    records.join(", "),
+                    clip(c.text)
+                ),
+            ));
+        }
+    }
+
+    let lower = format!("{} ", c.text.to_lowercase());
+    // A claim of record resting on an unconfirmed source: the entry's claim itself, or a
+    // sentence of it that says it is unconfirmed.
+    let hedged_source = if aligned.is_empty() {
+        c.reads.iter().any(|r| r.hedged)
+    } else {
+        aligned
+            .iter()
+            .any(|a| a.sentence.hedged || (a.sentence.lead && a.read.hedged))
+    };
+    let hedge_dropped = c.own
+        && factual
+        && hedged_source
+        && !attributes(&lower)
+        && !HEDGE_WORDS.iter().any(|h| lower.contains(h));
+    if hedge_dropped {
+        issues.push(issue(
+            Severity::Major,
+            Check::HedgeDropped,
+            format!(
+                "a cited entry is unconfirmed but the sentence states it as fact: \u{ab}{}\u{bb}",
+                short(c.text)
+            ),
+        ));
+    } else if !attributes(&lower)
+        && let Some(a) = aligned.iter().find(|a| a.sentence.attributed)
+    {
+        issues.push(issue(
+            Severity::Major,
+            Check::AttributionDropped,
+            format!(
+                "the draft states as fact what the entry attributes to its sources: {}",
+                against(a)
+            ),
+        ));
+    }
+
+    if !aligned.is_empty() {
+        let sentences: Vec<&Parsed> = aligned.iter().map(|a| &a.sentence.parsed).collect();
+        for m in compare(&d, &sentences) {
+            issues.push(issue(
+                Severity::Major,
+                m.check,
+                format!("{}: {}", m.what, against(&aligned[m.source])),
+            ));
+        }
+        let word = |w: &str| {
+            c.company.iter().any(|n| n == w) || c.reads.iter().any(|r| r.lower_words.contains(w))
+        };
+        let handles: Vec<String> = c.reads.iter().flat_map(|r| r.handles.clone()).collect();
+        let known = names::Known {
+            word: &word,
+            handles: &handles,
+            lower_case: c.lower_case,
+        };
+        for name in names::unsupported(&d, &known) {
+            issues.push(issue(
+                Severity::Major,
+                Check::UnsupportedName,
+                format!(
+                    "{name} is named in none of the cited entries: {}",
+                    against(&aligned[0])
+                ),
+            ));
+        }
+    }
+
+    if c.own {
+        let words = content_words(c.text);
+        if words.len() >= DRIFT_MIN_WORDS {
+            let shared = words
+                .iter()
+                .filter(|w| c.reads.iter().any(|r| r.words.contains(*w)))
+                .count();
+            let share = shared as f64 / words.len() as f64;
+            if share < DRIFT_MINOR {
+                issues.push(issue(
+                    if share < DRIFT_MAJOR {
+                        Severity::Major
+                    } else {
+                        Severity::Minor
+                    },
+                    Check::ClaimDrift,
+                    format!(
+                        "the cited entries [{ids}] share {:.0}% of this sentence's words: \u{ab}{}\u{bb}",
+                        share * 100.0,
+                        short(c.text)
+                    ),
+                ));
+            }
+        }
+    }
+    let support = aligned.first().map(|a| Support {
+        sentence: c.text.to_string(),
+        entry: a.read.source.accession.clone(),
+        quote: a.sentence.parsed.text.clone(),
+    });
+    (issues, support)
+}

@@ -1,0 +1,145 @@
+//! The words that carry a sentence's meaning beyond its facts: negation, direction (and its
+//! antonyms), certainty, and attribution to a source. Each is a cue at a token.
+
+use super::lexicon::{
+    ATTRIBUTING_PHRASES, ATTRIBUTING_WORDS, CITED_SOURCES, DOWN, DRAFT_HEDGES, HEDGES,
+    NEGATING_VERBS, NEGATIONS, PLAN_NOUN, SOURCED, UP, UP_DOWN_NEXT,
+};
+use super::tokens::{Kind, Tok};
+
+/// Families of words with opposite directions; a word's opposite is in its own family only.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub(super) enum Family {
+    /// rise / fall, up / down, raise / cut, expand / reduce, more / less, above / below.
+    Amount,
+    /// strong / weak, improve / worsen, beat / miss, ahead / behind, positive / negative.
+    Quality,
+    /// highest / lowest, largest / smallest, record / low.
+    Extreme,
+    /// buy / sell.
+    Trade,
+    /// open / close, start / stop, launch / halt.
+    Start,
+    /// approve / reject, agree / refuse, win / lose.
+    Assent,
+    /// profit / loss.
+    Result,
+    /// before / after.
+    Timing,
+    /// more than / less than, fewer than.
+    Bound,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Cue {
+    Negation,
+    /// A direction word: its family and whether it points up (`true`) or down.
+    Direction(Family, bool),
+    /// A word that makes a statement less than certain: may, could, plans to, expects, …
+    Hedge,
+}
+
+fn word_at(toks: &[Tok], i: usize) -> &str {
+    toks.get(i).map(|t| t.word.as_str()).unwrap_or("")
+}
+
+/// The cue at token `i`, if any. `draft` adds the forecasting verbs a draft may hedge with.
+fn cue_at(toks: &[Tok], i: usize, draft: bool) -> Option<Cue> {
+    let t = &toks[i];
+    if t.kind != Kind::Word {
+        return None;
+    }
+    let w = t.word.as_str();
+    let prev = if i > 0 { word_at(toks, i - 1) } else { "" };
+    let next = word_at(toks, i + 1);
+    let next_is_number = toks.get(i + 1).is_some_and(|n| n.kind == Kind::Number)
+        || (matches!(next, "about" | "roughly" | "nearly" | "around")
+            && toks.get(i + 2).is_some_and(|n| n.kind == Kind::Number));
+    // `not only`, `no doubt`: no negation.
+    if (w == "not" && next == "only") || (w == "no" && next == "doubt") {
+        return None;
+    }
+    if NEGATIONS.contains(&w) || w.ends_with("n't") {
+        return Some(Cue::Negation);
+    }
+    if NEGATING_VERBS.contains(&w) && next == "to" || (w == "denied" || w == "denies") {
+        return Some(Cue::Negation);
+    }
+    if w == "longer" && prev == "no" {
+        return None;
+    }
+    // `could not`: a negation, not a hedge.
+    if matches!(w, "may" | "might" | "could" | "would") && next == "not" {
+        return None;
+    }
+    // `May 4` is a date; `may` after a capital is the month too.
+    if w == "may" && (t.raw.starts_with('M') || next_is_number) {
+        return None;
+    }
+    if w == "plan" && next == "to" && !PLAN_NOUN.contains(&prev) {
+        return Some(Cue::Hedge);
+    }
+    if matches!(w, "plans" | "planned" | "planning") && PLAN_NOUN.contains(&prev) {
+        return None;
+    }
+    if w == "expected" && prev == "than" {
+        return None;
+    }
+    if (w == "track" || w == "pace" || w == "course") && prev == "on" {
+        return Some(Cue::Hedge);
+    }
+    if matches!(w, "target" | "targets" | "targeting") && next_is_number {
+        return Some(Cue::Hedge);
+    }
+    if HEDGES.contains(&w) || (draft && DRAFT_HEDGES.contains(&w)) {
+        return Some(Cue::Hedge);
+    }
+    if next == "than" && matches!(w, "more" | "less" | "fewer") {
+        return Some(Cue::Direction(Family::Bound, w == "more"));
+    }
+    if w == "up" || w == "down" {
+        return (next_is_number || UP_DOWN_NEXT.contains(&next))
+            .then_some(Cue::Direction(Family::Amount, w == "up"));
+    }
+    // `closes part of the gap` narrows it.
+    if matches!(w, "close" | "closes" | "closed" | "closing")
+        && toks[i + 1..].iter().take(4).any(|t| t.word == "gap")
+    {
+        return Some(Cue::Direction(Family::Amount, false));
+    }
+    if let Some((_, f)) = UP.iter().find(|(u, _)| *u == w) {
+        return Some(Cue::Direction(*f, true));
+    }
+    DOWN.iter()
+        .find(|(d, _)| *d == w)
+        .map(|(_, f)| Cue::Direction(*f, false))
+}
+
+/// Every cue of a sentence, with its token index.
+pub(super) fn cues(toks: &[Tok], draft: bool) -> Vec<(usize, Cue)> {
+    (0..toks.len())
+        .filter_map(|i| cue_at(toks, i, draft).map(|c| (i, c)))
+        .collect()
+}
+
+/// Whether a source sentence attributes what it says to someone (a person who said it, people
+/// familiar, documents seen, …) rather than stating it as the entry's own record.
+pub(super) fn attributed(lower: &str) -> bool {
+    let padded = format!(" {lower} ");
+    SOURCED.iter().any(|p| padded.contains(p))
+}
+
+/// Whether a draft's sentence names where its statement comes from, or hedges it.
+pub(super) fn attributes(lower: &str) -> bool {
+    if ATTRIBUTING_PHRASES.iter().any(|p| lower.contains(p)) {
+        return true;
+    }
+    let words: Vec<&str> = lower
+        .split(|c: char| !c.is_alphanumeric() && c != '-')
+        .filter(|w| !w.is_empty())
+        .collect();
+    words.iter().enumerate().any(|(i, w)| {
+        ATTRIBUTING_WORDS.contains(w)
+            || (*w == "citing" && words.get(i + 1).is_some_and(|n| CITED_SOURCES.contains(n)))
+    })
+}

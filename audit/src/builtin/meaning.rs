@@ -1,0 +1,163 @@
+//! Reading meaning: a draft's sentence against the source sentences it restates. Where the two
+//! line up (their shared words, in order), the draft must keep the source's negation, direction
+//! and hedges there, and not add a negation or turn a direction around.
+
+use std::ops::Range;
+
+use super::align::Parsed;
+use super::cues::Cue;
+use super::tokens::{counterpart, matched};
+use crate::report::Check;
+
+/// A mismatch between the draft's sentence and one of the source sentences it restates.
+#[derive(Debug, Clone, PartialEq)]
+pub(super) struct Mismatch {
+    pub(super) check: Check,
+    /// What differs, in a few words.
+    pub(super) what: String,
+    /// Which of the aligned source sentences it differs from.
+    pub(super) source: usize,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Verdict {
+    Match,
+    Mismatch,
+    Unknown,
+}
+
+fn region_has(p: &Parsed, r: &Range<usize>, want: impl Fn(Cue) -> bool) -> bool {
+    p.cues.iter().any(|(i, c)| r.contains(i) && want(*c))
+}
+
+/// The words of a region, as written, for a finding's detail.
+fn words(p: &Parsed, r: &Range<usize>) -> String {
+    p.toks[r.start.min(p.toks.len())..r.end.min(p.toks.len())]
+        .iter()
+        .map(|t| t.raw.as_str())
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// One aligned pair: the draft's sentence, a source sentence and their matched anchors.
+struct Pair<'a> {
+    source: &'a Parsed,
+    pairs: Vec<(usize, usize)>,
+}
+
+/// A draft's cue judged against every aligned source sentence: a mismatch when some sentence
+/// contradicts it and none agrees.
+fn judge_draft_cue(at: usize, cue: Cue, aligned: &[Pair<'_>]) -> Option<(usize, Range<usize>)> {
+    let mut first_mismatch = None;
+    for (k, p) in aligned.iter().enumerate() {
+        // An empty region is informative for a negation (the source has no room for one),
+        // not for a direction.
+        let negation = cue == Cue::Negation;
+        let Some(r) = counterpart(&p.pairs, at, p.source.toks.len(), false, negation)
+            .filter(|r| negation || !r.is_empty())
+        else {
+            continue;
+        };
+        let v = match cue {
+            Cue::Negation => {
+                if region_has(p.source, &r, |c| c == Cue::Negation) {
+                    Verdict::Match
+                } else {
+                    Verdict::Mismatch
+                }
+            }
+            Cue::Direction(f, up) => {
+                if region_has(p.source, &r, |c| c == Cue::Direction(f, up)) {
+                    Verdict::Match
+                } else if region_has(p.source, &r, |c| c == Cue::Direction(f, !up)) {
+                    Verdict::Mismatch
+                } else {
+                    Verdict::Unknown
+                }
+            }
+            Cue::Hedge => Verdict::Unknown,
+        };
+        match v {
+            Verdict::Match => return None,
+            Verdict::Mismatch if first_mismatch.is_none() => first_mismatch = Some((k, r)),
+            _ => {}
+        }
+    }
+    first_mismatch
+}
+
+/// Every mismatch of the draft's sentence `d` with the source sentences it restates.
+pub(super) fn compare(d: &Parsed, aligned: &[&Parsed]) -> Vec<Mismatch> {
+    let pairs: Vec<Pair<'_>> = aligned
+        .iter()
+        .map(|s| Pair {
+            source: s,
+            pairs: matched(&d.toks, &s.toks),
+        })
+        .collect();
+    let mut out = Vec::new();
+    // The draft's own negations and directions.
+    for &(at, cue) in &d.cues {
+        let Some((k, r)) = judge_draft_cue(at, cue, &pairs) else {
+            continue;
+        };
+        let mine = &d.toks[at].raw;
+        let (check, what) = match cue {
+            Cue::Negation => (
+                Check::NegationFlipped,
+                format!("the draft negates (\u{ab}{mine}\u{bb}) what the entry affirms"),
+            ),
+            _ => (
+                Check::DirectionFlipped,
+                format!(
+                    "the draft says \u{ab}{mine}\u{bb} where the entry says \u{ab}{}\u{bb}",
+                    words(pairs[k].source, &r)
+                ),
+            ),
+        };
+        out.push(Mismatch {
+            check,
+            what,
+            source: k,
+        });
+    }
+    // The sources' negations and hedges the draft restates without them.
+    let draft_hedged = d.cues.iter().any(|(_, c)| *c == Cue::Hedge);
+    for (k, p) in pairs.iter().enumerate() {
+        for &(at, cue) in &p.source.cues {
+            let want = match cue {
+                Cue::Negation => Cue::Negation,
+                Cue::Hedge if !draft_hedged => Cue::Hedge,
+                _ => continue,
+            };
+            let Some(r) = counterpart(&p.pairs, at, d.toks.len(), true, true) else {
+                continue;
+            };
+            if region_has(d, &r, |c| c == want) {
+                continue;
+            }
+            let theirs = &p.source.toks[at].raw;
+            let (check, what) = if want == Cue::Negation {
+                (
+                    Check::NegationFlipped,
+                    format!("the draft drops the entry's negation (\u{ab}{theirs}\u{bb})"),
+                )
+            } else {
+                (
+                    Check::CertaintyRaised,
+                    format!(
+                        "the draft states as certain what the entry hedges (\u{ab}{theirs}\u{bb})"
+                    ),
+                )
+            };
+            if !out.iter().any(|m: &Mismatch| m.check == check) {
+                out.push(Mismatch {
+                    check,
+                    what,
+                    source: k,
+                });
+            }
+        }
+    }
+    out
+}

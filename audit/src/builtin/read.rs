@@ -1,0 +1,107 @@
+//! What the engine knows of one cited entry, read once: its figures, words, dates, names, and
+//! each of its sentences parsed for alignment.
+
+use std::collections::HashSet;
+
+use super::align::{Parsed, parse, source_sentences};
+use super::cues::attributed;
+use super::dates::{DateRef, date_of_record, date_refs};
+use super::figures::{Figure, figures};
+use super::hedges::HEDGED_SOURCE;
+use super::words::{content_words, normal};
+use crate::Source;
+
+/// Where in the entry a sentence stands.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Part {
+    Title,
+    Summary,
+    Says,
+}
+
+#[derive(Debug)]
+pub(super) struct SourceSentence {
+    pub(super) parsed: Parsed,
+    pub(super) part: Part,
+    /// The title, or the first sentence of the summary or of the source text: where the entry
+    /// states its claim.
+    pub(super) lead: bool,
+    /// It names who says what it says (people familiar, an analyst who said it, …).
+    pub(super) attributed: bool,
+    /// It says itself that it is unconfirmed.
+    pub(super) hedged: bool,
+}
+
+pub(super) struct Read<'a> {
+    pub(super) source: &'a Source,
+    pub(super) figures: Vec<Figure>,
+    pub(super) words: HashSet<String>,
+    /// Letters and digits, lower case, single spaces: for finding quotations.
+    pub(super) text: String,
+    /// Some sentence of the entry says it is unconfirmed.
+    pub(super) hedged: bool,
+    pub(super) sentences: Vec<SourceSentence>,
+    /// The date of record (from the accession number) and the dates the text gives.
+    pub(super) dates: Vec<DateRef>,
+    /// Every word of the entry, lower case (names are looked up here).
+    pub(super) lower_words: HashSet<String>,
+    /// Handles of the posts the entry cites (`@ssankar`: `ssankar`), lower case.
+    pub(super) handles: Vec<String>,
+}
+
+fn is_hedged(lower: &str) -> bool {
+    HEDGED_SOURCE.iter().any(|h| lower.contains(h))
+}
+
+pub(super) fn read(s: &Source) -> Read<'_> {
+    let all = format!("{} {} {}", s.title, s.summary, s.says);
+    let lower = all.to_lowercase();
+    let mut sentences = Vec::new();
+    for (part, text) in [
+        (Part::Title, s.title.as_str()),
+        (Part::Summary, s.summary.as_str()),
+        (Part::Says, s.says.as_str()),
+    ] {
+        let split = if part == Part::Title {
+            vec![text.trim()]
+        } else {
+            source_sentences(text)
+        };
+        for (k, t) in split.into_iter().enumerate().filter(|(_, t)| !t.is_empty()) {
+            let l = t.to_lowercase();
+            sentences.push(SourceSentence {
+                parsed: parse(t, false),
+                part,
+                lead: k == 0,
+                attributed: part != Part::Title && attributed(&l),
+                hedged: is_hedged(&l),
+            });
+        }
+    }
+    let mut dates: Vec<DateRef> = date_of_record(&s.accession).into_iter().collect();
+    dates.extend(date_refs(&all));
+    let handles = all
+        .split('@')
+        .skip(1)
+        .filter_map(|h| h.split(|c: char| !c.is_alphanumeric() && c != '_').next())
+        .filter(|h| !h.is_empty())
+        .map(str::to_lowercase)
+        .collect();
+    Read {
+        source: s,
+        handles,
+        figures: figures(&all),
+        words: content_words(&all).into_iter().collect(),
+        text: normal(&all),
+        hedged: is_hedged(&lower),
+        sentences,
+        dates,
+        // Whole words and their parts: `cowos-l` and `cowos`, `s&p` and `s`.
+        lower_words: lower
+            .split(|c: char| !c.is_alphanumeric() && c != '&' && c != '-')
+            .flat_map(|w| std::iter::once(w).chain(w.split(['-', '&'])))
+            .map(|w| w.trim_matches('-').to_string())
+            .filter(|w| !w.is_empty())
+            .collect(),
+    }
+}

@@ -1,0 +1,169 @@
+//! Sentences as token lists: words (with their case as written), numbers and the punctuation
+//! that ends a clause. Alignment and the meaning checks work on these.
+
+use super::words::{STOP, stem};
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Kind {
+    Word,
+    Number,
+    /// `,` `;` `:` `(` `)` and dashes: where a clause ends.
+    Break,
+}
+
+#[derive(Debug, Clone)]
+pub(super) struct Tok {
+    /// Lower case, a possessive `'s` removed.
+    pub(super) word: String,
+    /// What alignment compares: the stem of a content word, the digits of a number; empty for
+    /// stop words and punctuation.
+    pub(super) anchor: String,
+    pub(super) kind: Kind,
+    /// As written (a possessive `'s` removed).
+    pub(super) raw: String,
+}
+
+fn push_word(out: &mut Vec<Tok>, raw: &str) {
+    let raw = raw
+        .strip_suffix("'s")
+        .or_else(|| raw.strip_suffix("\u{2019}s"))
+        .unwrap_or(raw);
+    let word = raw.to_lowercase();
+    let anchor = if word.len() >= 3 && !STOP.contains(&word.as_str()) {
+        stem(&word)
+    } else {
+        String::new()
+    };
+    out.push(Tok {
+        word,
+        anchor,
+        kind: Kind::Word,
+        raw: raw.to_string(),
+    });
+}
+
+/// The tokens of `text`. A word keeps inner `-`, `'`, `.`, `&` between letters (`U.S`,
+/// `CoWoS-L`, `S&P`); a number keeps its decimal point and loses its thousands commas.
+pub(super) fn tokenize(text: &str) -> Vec<Tok> {
+    let chars: Vec<char> = text.chars().collect();
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < chars.len() {
+        let c = chars[i];
+        if c.is_ascii_digit() {
+            let mut digits = String::new();
+            while i < chars.len() {
+                let d = chars[i];
+                let next_digit = chars.get(i + 1).is_some_and(char::is_ascii_digit);
+                if d.is_ascii_digit() || (d == '.' && next_digit) {
+                    digits.push(d);
+                } else if !(d == ',' && next_digit) {
+                    break;
+                }
+                i += 1;
+            }
+            // Letters glued to a number (`3x`, `10b5`, `2nm`) make one word of it.
+            if chars.get(i).is_some_and(|c| c.is_alphabetic()) {
+                let start = i;
+                while i < chars.len() && chars[i].is_alphanumeric() {
+                    i += 1;
+                }
+                let tail: String = chars[start..i].iter().collect();
+                push_word(&mut out, &format!("{digits}{tail}"));
+            } else {
+                out.push(Tok {
+                    word: digits.clone(),
+                    anchor: digits.trim_end_matches(".0").to_string(),
+                    kind: Kind::Number,
+                    raw: digits,
+                });
+            }
+        } else if c.is_alphabetic() {
+            let start = i;
+            while i < chars.len() {
+                let d = chars[i];
+                let inner = matches!(d, '-' | '\'' | '\u{2019}' | '.' | '&')
+                    && chars.get(i + 1).is_some_and(|n| n.is_alphanumeric());
+                if d.is_alphanumeric() || inner {
+                    i += 1;
+                } else {
+                    break;
+                }
+            }
+            let raw: String = chars[start..i].iter().collect();
+            push_word(&mut out, &raw);
+        } else {
+            if matches!(c, ',' | ';' | ':' | '(' | ')' | '\u{2014}' | '\u{2013}') {
+                out.push(Tok {
+                    word: c.to_string(),
+                    anchor: String::new(),
+                    kind: Kind::Break,
+                    raw: c.to_string(),
+                });
+            }
+            i += 1;
+        }
+    }
+    out
+}
+
+/// Pairs of token indices, one in `a` and one in `b`, whose anchors are equal, in order in both
+/// (a longest common subsequence of the anchors): where one sentence restates the other.
+pub(super) fn matched(a: &[Tok], b: &[Tok]) -> Vec<(usize, usize)> {
+    let ia: Vec<usize> = (0..a.len()).filter(|&i| !a[i].anchor.is_empty()).collect();
+    let ib: Vec<usize> = (0..b.len()).filter(|&j| !b[j].anchor.is_empty()).collect();
+    let (n, m) = (ia.len(), ib.len());
+    let mut table = vec![0u16; (n + 1) * (m + 1)];
+    let at = |i: usize, j: usize| i * (m + 1) + j;
+    for i in (0..n).rev() {
+        for j in (0..m).rev() {
+            table[at(i, j)] = if a[ia[i]].anchor == b[ib[j]].anchor {
+                table[at(i + 1, j + 1)] + 1
+            } else {
+                table[at(i + 1, j)].max(table[at(i, j + 1)])
+            };
+        }
+    }
+    let (mut i, mut j) = (0, 0);
+    let mut out = Vec::new();
+    while i < n && j < m {
+        if a[ia[i]].anchor == b[ib[j]].anchor {
+            out.push((ia[i], ib[j]));
+            i += 1;
+            j += 1;
+        } else if table[at(i + 1, j)] >= table[at(i, j + 1)] {
+            i += 1;
+        } else {
+            j += 1;
+        }
+    }
+    out
+}
+
+/// Tokens a region may reach past its nearest matched anchor when the other side has none.
+const REACH: usize = 4;
+
+/// The tokens of the other sentence that stand where token `i` of this one stands: between the
+/// other sentence's counterparts of the nearest matched anchors before and after `i`. `None`
+/// when `i` has no matched anchor after it within the clause (`need_next`), or none on either
+/// side.
+pub(super) fn counterpart(
+    pairs: &[(usize, usize)],
+    i: usize,
+    other_len: usize,
+    flip: bool,
+    need_next: bool,
+) -> Option<std::ops::Range<usize>> {
+    let side = |p: &(usize, usize)| if flip { (p.1, p.0) } else { *p };
+    let before = pairs.iter().map(side).rfind(|(x, _)| *x < i);
+    let after = pairs.iter().map(side).find(|(x, _)| *x > i);
+    if need_next && after.is_none_or(|(x, _)| x > i + REACH) {
+        return None;
+    }
+    match (before, after) {
+        (Some((_, b)), Some((_, a))) if b < a => Some(b + 1..a),
+        (Some((_, b)), None) => Some(b + 1..(b + 1 + REACH).min(other_len)),
+        (None, Some((_, a))) => Some(a.saturating_sub(REACH)..a),
+        _ => None,
+    }
+}
