@@ -28,7 +28,7 @@ struct Written {
 }
 
 /// The accession numbers in brackets of `body`.
-fn cited(body: &str) -> Vec<String> {
+pub fn cited(body: &str) -> Vec<String> {
     body.split('[')
         .skip(1)
         .filter_map(|s| s.split(']').next())

@@ -1,12 +1,14 @@
 //! The built-in engine on a labelled corpus: drafts made from the demo archive's entries, each
 //! faithful or with one fault of a known kind (`generate.rs` for the mechanical ones,
-//! `audit/corpus/handwritten.json` for the subtle ones). Tuned on half the tickers, reported
+//! `audit/corpus/handwritten.json` for the subtle ones; the demo's own journals as long faithful
+//! drafts). Tuned on half the tickers, reported
 //! on the other half; both halves are printed, the report half is the one that counts.
 //! `cargo run -p journal-market-audit --example audit_eval [-- --misses [report] | --show KIND]`
 
 mod archive;
 mod generate;
 mod handwritten;
+mod journals;
 mod mutate;
 
 use journal_market_audit::{Report, Severity, Verdict, builtin};
@@ -28,7 +30,7 @@ fn table(half: Half, results: &[(Case, Report)]) {
     );
     let kinds = FAITHFUL_KINDS
         .iter()
-        .chain(&["hand-written"])
+        .chain(&["hand-written", "demo journal"])
         .chain(FAULT_KINDS);
     let (mut ok, mut faithful, mut caught, mut faults) = (0, 0, 0, 0);
     let mut lowest: Option<(f64, &str)> = None;
@@ -119,6 +121,7 @@ fn main() {
     let entries = archive::entries();
     let mut cases = generate::cases(&entries);
     cases.extend(handwritten::cases(&entries));
+    cases.extend(journals::cases(&entries));
     let results: Vec<(Case, Report)> = cases
         .into_iter()
         .map(|c| {

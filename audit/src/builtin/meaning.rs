@@ -6,7 +6,7 @@ use std::ops::Range;
 
 use super::align::Parsed;
 use super::cues::Cue;
-use super::tokens::{counterpart, matched};
+use super::tokens::{Scope, Tok, counterpart, matched};
 use crate::report::Check;
 
 /// A mismatch between the draft's sentence and one of the source sentences it restates.
@@ -47,13 +47,19 @@ struct Pair<'a> {
 
 /// A draft's cue judged against every aligned source sentence: a mismatch when some sentence
 /// contradicts it and none agrees.
-fn judge_draft_cue(at: usize, cue: Cue, aligned: &[Pair<'_>]) -> Option<(usize, Range<usize>)> {
+fn judge_draft_cue(
+    d_toks: &[Tok],
+    at: usize,
+    cue: Cue,
+    aligned: &[Pair<'_>],
+) -> Option<(usize, Range<usize>)> {
     let mut first_mismatch = None;
     for (k, p) in aligned.iter().enumerate() {
         // An empty region is informative for a negation (the source has no room for one),
         // not for a direction.
         let negation = cue == Cue::Negation;
-        let Some(r) = counterpart(&p.pairs, at, p.source.toks.len(), false, negation)
+        let scope = if negation { Scope::Head } else { Scope::Any };
+        let Some(r) = counterpart(d_toks, &p.pairs, at, p.source.toks.len(), false, scope)
             .filter(|r| negation || !r.is_empty())
         else {
             continue;
@@ -98,7 +104,7 @@ pub(super) fn compare(d: &Parsed, aligned: &[&Parsed]) -> Vec<Mismatch> {
     let mut out = Vec::new();
     // The draft's own negations and directions.
     for &(at, cue) in &d.cues {
-        let Some((k, r)) = judge_draft_cue(at, cue, &pairs) else {
+        let Some((k, r)) = judge_draft_cue(&d.toks, at, cue, &pairs) else {
             continue;
         };
         let mine = &d.toks[at].raw;
@@ -130,10 +136,20 @@ pub(super) fn compare(d: &Parsed, aligned: &[&Parsed]) -> Vec<Mismatch> {
                 Cue::Hedge if !draft_hedged => Cue::Hedge,
                 _ => continue,
             };
-            let Some(r) = counterpart(&p.pairs, at, d.toks.len(), true, true) else {
+            let scope = if want == Cue::Negation {
+                Scope::Head
+            } else {
+                Scope::Next
+            };
+            let Some(r) = counterpart(&p.source.toks, &p.pairs, at, d.toks.len(), true, scope)
+            else {
                 continue;
             };
-            if region_has(d, &r, |c| c == want) {
+            // A negation where the source hedges (`is weighing` / `has not yet decided`) does
+            // not raise certainty.
+            if region_has(d, &r, |c| {
+                c == want || (want == Cue::Hedge && c == Cue::Negation)
+            }) {
                 continue;
             }
             let theirs = &p.source.toks[at].raw;

@@ -140,25 +140,60 @@ pub(super) fn matched(a: &[Tok], b: &[Tok]) -> Vec<(usize, usize)> {
     out
 }
 
+/// Words between a negation and what it bears on (`no longer`, `not yet fully`).
+const NOT_HEADS: &[&str] = &[
+    "longer",
+    "yet",
+    "ever",
+    "always",
+    "fully",
+    "really",
+    "necessarily",
+    "currently",
+    "immediately",
+];
+
 /// Tokens a region may reach past its nearest matched anchor when the other side has none.
 const REACH: usize = 4;
 
-/// The tokens of the other sentence that stand where token `i` of this one stands: between the
-/// other sentence's counterparts of the nearest matched anchors before and after `i`. `None`
-/// when `i` has no matched anchor after it within the clause (`need_next`), or none on either
-/// side.
+/// What must follow a cue, matched in the other sentence, for it to be compared there.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Scope {
+    /// The word it bears on (the first content word after it: `not` → `build`): a negation of
+    /// a word the other sentence does not have cannot be compared.
+    Head,
+    /// Some matched word within reach after it (`plans to bring about 70,000 GPUs`: `70,000`).
+    Next,
+    /// Nothing: a direction word stands for itself.
+    Any,
+}
+
+/// The tokens of the other sentence that stand where token `i` of this one (`toks`) stands:
+/// between the other sentence's counterparts of the nearest matched anchors before and after
+/// `i`; `None` when `scope` is not met, or when no anchor on either side is matched.
 pub(super) fn counterpart(
+    toks: &[Tok],
     pairs: &[(usize, usize)],
     i: usize,
     other_len: usize,
     flip: bool,
-    need_next: bool,
+    scope: Scope,
 ) -> Option<std::ops::Range<usize>> {
     let side = |p: &(usize, usize)| if flip { (p.1, p.0) } else { *p };
     let before = pairs.iter().map(side).rfind(|(x, _)| *x < i);
     let after = pairs.iter().map(side).find(|(x, _)| *x > i);
-    if need_next && after.is_none_or(|(x, _)| x > i + REACH) {
-        return None;
+    let next = after.map(|(x, _)| x);
+    match scope {
+        Scope::Head => {
+            let head = (i + 1..toks.len().min(i + 1 + REACH)).find(|&j| {
+                !toks[j].anchor.is_empty() && !NOT_HEADS.contains(&toks[j].word.as_str())
+            });
+            if head.is_none() || next != head {
+                return None;
+            }
+        }
+        Scope::Next if next.is_none_or(|x| x > i + REACH) => return None,
+        _ => {}
     }
     match (before, after) {
         (Some((_, b)), Some((_, a))) if b < a => Some(b + 1..a),

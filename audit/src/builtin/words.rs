@@ -104,14 +104,30 @@ pub(super) const STOP: &[&str] = &[
 ];
 
 pub(super) fn stem(w: &str) -> String {
-    for (suffix, keep) in [("ies", "y"), ("ing", ""), ("ed", ""), ("es", ""), ("s", "")] {
+    let mut root = w.to_string();
+    // `verification`, `verified` and `verifies` meet at `verify`; `deployment` at `deploy`.
+    for (suffix, keep) in [
+        ("ication", "y"),
+        ("ies", "y"),
+        ("ied", "y"),
+        ("ing", ""),
+        ("ment", ""),
+        ("ed", ""),
+        ("es", ""),
+        ("s", ""),
+    ] {
         if w.len() > suffix.len() + 3
-            && let Some(root) = w.strip_suffix(suffix)
+            && let Some(r) = w.strip_suffix(suffix)
         {
-            return format!("{root}{keep}");
+            root = format!("{r}{keep}");
+            break;
         }
     }
-    w.to_string()
+    // A final `e` goes too, so `acquire`, `acquired` and `acquires` meet at `acquir`.
+    if root.len() > 4 && root.ends_with('e') {
+        root.pop();
+    }
+    root
 }
 
 /// Lower-cased, stemmed content words.

@@ -6,8 +6,8 @@ use super::figures::Kind;
 use super::*;
 use crate::Verdict;
 
-const ARCHIVE: &str = include_str!("../../../data/demo/archive.json");
-const PERSON: &str = include_str!("../../../data/demo/person-journals.json");
+const ARCHIVE: &str = include_str!("../../../../data/demo/archive.json");
+const PERSON: &str = include_str!("../../../../data/demo/person-journals.json");
 
 fn archive() -> Value {
     serde_json::from_str(ARCHIVE).unwrap()
@@ -259,3 +259,5 @@ fn a_reportedly_source_stated_as_fact_is_caught() {
     ));
     assert!(checks(&s).1.contains(&Check::HedgeDropped));
 }
+
+mod meaning;

@@ -1,0 +1,450 @@
+//! The meaning checks, each unfaithful restatement beside a faithful paraphrase of the same
+//! source sentence.
+
+use super::*;
+
+const A: &str = "JM-NVDA-260814-01";
+const B: &str = "JM-NVDA-260902-01";
+
+fn entry(accession: &str, summary: &str, says: &str) -> Source {
+    Source {
+        accession: accession.into(),
+        ticker: "NVDA".into(),
+        title: "An entry".into(),
+        summary: summary.into(),
+        says: says.into(),
+    }
+}
+
+/// A one-paragraph draft of `sentence` citing `sources`.
+fn draft(sentence: &str, sources: Vec<Source>) -> Submission {
+    Submission {
+        ticker: "NVDA".into(),
+        title: "A draft".into(),
+        dek: sentence.into(),
+        body: format!("## The record\n{sentence}\n"),
+        sources,
+    }
+}
+
+/// The checks of the findings that hold a draft back (critical or major).
+fn blocking(sentence: &str, sources: Vec<Source>) -> Vec<Check> {
+    audit(&draft(sentence, sources))
+        .issues
+        .iter()
+        .filter(|i| i.severity != Severity::Minor)
+        .map(|i| i.check)
+        .collect()
+}
+
+fn assert_clean(sentence: &str, sources: Vec<Source>) {
+    let r = audit(&draft(sentence, sources));
+    assert_eq!(r.verdict, Verdict::Approve, "{sentence}: {:#?}", r.issues);
+}
+
+fn assert_caught(sentence: &str, sources: Vec<Source>, check: Check) {
+    let c = blocking(sentence, sources);
+    assert!(
+        c.contains(&check),
+        "{sentence}: expected {check:?}, got {c:?}"
+    );
+}
+
+fn uk_factory() -> Vec<Source> {
+    vec![entry(
+        A,
+        "@NVIDIAAI posted that NVIDIA and the government of the United Kingdom agreed to build a national AI factory with about 20,000 Blackwell GPUs.",
+        "Proud to share that NVIDIA and the government of the United Kingdom agreed to build a national AI factory with about 20,000 Blackwell GPUs.",
+    )]
+}
+
+#[test]
+fn an_added_negation_is_caught() {
+    assert_clean(
+        &format!(
+            "NVIDIA and the UK government agreed to build a national AI factory with about 20,000 Blackwell GPUs, the company posted [{A}]."
+        ),
+        uk_factory(),
+    );
+    assert_caught(
+        &format!(
+            "NVIDIA and the government of the United Kingdom refused to build a national AI factory with about 20,000 Blackwell GPUs, the company posted [{A}]."
+        ),
+        uk_factory(),
+        Check::NegationFlipped,
+    );
+    let results = || {
+        vec![entry(
+            A,
+            "@nvidia posted that NVIDIA will report quarterly results on September 20 after the market close.",
+            "NVIDIA will report quarterly results on September 20 after the market close.",
+        )]
+    };
+    assert_clean(
+        &format!(
+            "NVIDIA will publish its quarterly results on September 20 after the market close [{A}]."
+        ),
+        results(),
+    );
+    assert_caught(
+        &format!(
+            "NVIDIA will not report quarterly results on September 20 after the market close [{A}]."
+        ),
+        results(),
+        Check::NegationFlipped,
+    );
+}
+
+#[test]
+fn a_dropped_negation_is_caught_and_a_negation_said_otherwise_is_not() {
+    let silent = || {
+        vec![entry(
+            A,
+            "Reuters reported that NVIDIA recorded a charge tied to H20 inventory. NVIDIA did not respond to a request for comment.",
+            "NVIDIA, which reports in November, has not commented publicly on the details.",
+        )]
+    };
+    assert_clean(&format!("NVIDIA declined to comment [{A}]."), silent());
+    assert_clean(
+        &format!(
+            "NVIDIA, which reports in November, did not comment publicly on the details [{A}]."
+        ),
+        silent(),
+    );
+    assert_caught(
+        &format!("NVIDIA, which reports in November, has commented publicly on the details [{A}]."),
+        silent(),
+        Check::NegationFlipped,
+    );
+}
+
+fn xbox() -> Vec<Source> {
+    vec![entry(
+        A,
+        "@satyanadella posted that Xbox content and services revenue rose 16%, while hardware revenue fell about 20%.",
+        "Xbox content and services revenue rose 16%, while hardware revenue fell about 20%.",
+    )]
+}
+
+#[test]
+fn a_turned_direction_is_caught() {
+    assert_clean(
+        &format!(
+            "Xbox content and services revenue climbed 16% while hardware revenue dropped about 20%, Satya Nadella posted [{A}]."
+        ),
+        xbox(),
+    );
+    assert_caught(
+        &format!(
+            "Xbox content and services revenue fell 16%, while hardware revenue slid about 20%, Satya Nadella posted [{A}]."
+        ),
+        xbox(),
+        Check::DirectionFlipped,
+    );
+    let china = || {
+        vec![entry(
+            A,
+            "@nvidia posted that China fell to roughly 4% of NVIDIA's data-center revenue, down from more than 20% two years earlier.",
+            "China fell to roughly 4% of NVIDIA's data-center revenue, down from more than 20% two years earlier.",
+        )]
+    };
+    assert_clean(
+        &format!(
+            "China's share of NVIDIA's data-center revenue dropped to roughly 4%, from more than 20% two years earlier, the company posted [{A}]."
+        ),
+        china(),
+    );
+    assert_caught(
+        &format!(
+            "China now accounts for roughly 4% of NVIDIA's data-center revenue, up from more than 20% two years earlier, the company posted [{A}]."
+        ),
+        china(),
+        Check::DirectionFlipped,
+    );
+    assert_caught(
+        &format!(
+            "China fell to roughly 4% of NVIDIA's data-center revenue, down from less than 20% two years earlier, the company posted [{A}]."
+        ),
+        china(),
+        Check::DirectionFlipped,
+    );
+}
+
+fn clusters() -> Vec<Source> {
+    vec![entry(
+        B,
+        "NVIDIA's quarterly report says Microsoft has taken delivery of its first Blackwell Ultra clusters and plans to bring about 70,000 GPUs online by year-end.",
+        "Management's Discussion and Analysis notes that Microsoft has taken delivery of its first Blackwell Ultra clusters and plans to bring about 70,000 GPUs online by year-end.",
+    )]
+}
+
+#[test]
+fn a_hedge_made_certain_is_caught() {
+    assert_clean(
+        &format!(
+            "Microsoft has taken delivery of its first Blackwell Ultra clusters and intends to bring about 70,000 GPUs online by year-end, a 10-Q filing showed [{B}]."
+        ),
+        clusters(),
+    );
+    // Restating only the part that is not hedged needs no hedge.
+    assert_clean(
+        &format!(
+            "Microsoft has taken delivery of its first Blackwell Ultra clusters, a 10-Q filing showed [{B}]."
+        ),
+        clusters(),
+    );
+    assert_caught(
+        &format!(
+            "Microsoft has taken delivery of its first Blackwell Ultra clusters and has about 70,000 GPUs online, a 10-Q filing showed [{B}]."
+        ),
+        clusters(),
+        Check::CertaintyRaised,
+    );
+    let rivals = || {
+        vec![entry(
+            A,
+            "Reuters reported that NVIDIA booked a charge.",
+            "Rivals are expected to respond with their own announcements in the coming weeks.",
+        )]
+    };
+    assert_clean(
+        &format!(
+            "Rivals are likely to respond with announcements of their own in the coming weeks [{A}]."
+        ),
+        rivals(),
+    );
+    assert_caught(
+        &format!("Rivals will respond with their own announcements in the coming weeks [{A}]."),
+        rivals(),
+        Check::CertaintyRaised,
+    );
+}
+
+fn tsmc() -> Vec<Source> {
+    vec![entry(
+        A,
+        "CNBC reported that TSMC is adding a production line in India dedicated to NVIDIA products.",
+        "TSMC is adding a production line in India dedicated to NVIDIA products, according to a person briefed on the discussions.",
+    )]
+}
+
+#[test]
+fn a_dropped_attribution_is_caught() {
+    assert_clean(
+        &format!(
+            "According to a person briefed on the discussions, TSMC is adding a production line in India dedicated to NVIDIA products [{A}]."
+        ),
+        tsmc(),
+    );
+    assert_clean(
+        &format!(
+            "TSMC is adding a production line in India dedicated to NVIDIA products, CNBC reported [{A}]."
+        ),
+        tsmc(),
+    );
+    assert_caught(
+        &format!("TSMC is adding a production line in India dedicated to NVIDIA products [{A}]."),
+        tsmc(),
+        Check::AttributionDropped,
+    );
+    // An analyst's view is the analyst's.
+    let analyst = || {
+        vec![entry(
+            A,
+            "Reuters reported that NVIDIA booked a charge.",
+            "Kash Rangan, an analyst at Bernstein, said the development was not yet reflected in consensus estimates.",
+        )]
+    };
+    assert_clean(
+        &format!(
+            "Kash Rangan of Bernstein said the development was not yet reflected in consensus estimates [{A}]."
+        ),
+        analyst(),
+    );
+    assert_caught(
+        &format!("The development was not yet reflected in consensus estimates [{A}]."),
+        analyst(),
+        Check::AttributionDropped,
+    );
+}
+
+#[test]
+fn another_name_is_caught() {
+    let oracle = || {
+        vec![entry(
+            A,
+            "NVIDIA's quarterly report says MI355X shipments are ramping, with Oracle among the first large deployments.",
+            "Management's Discussion and Analysis notes that MI355X shipments are ramping, with Oracle among the first large deployments.",
+        )]
+    };
+    assert_clean(
+        &format!(
+            "Shipments of the MI355X are ramping, and Oracle is among the first large deployments, the 10-Q says [{A}]."
+        ),
+        oracle(),
+    );
+    assert_caught(
+        &format!(
+            "MI355X shipments are ramping, with Microsoft among the first large deployments, the 10-Q says [{A}]."
+        ),
+        oracle(),
+        Check::UnsupportedName,
+    );
+    // A name opening the sentence, and a person named for their handle.
+    let post = || {
+        vec![entry(
+            A,
+            "@ssankar posted that the NHTSA asked NVIDIA for data on 5 incidents.",
+            "The National Highway Traffic Safety Administration asked NVIDIA for data on 5 incidents.",
+        )]
+    };
+    assert_clean(
+        &format!("Shyam Sankar posted that the NHTSA asked NVIDIA for data on 5 incidents [{A}]."),
+        post(),
+    );
+    assert_caught(
+        &format!(
+            "Rivian was asked by the National Highway Traffic Safety Administration for data on 5 incidents [{A}]."
+        ),
+        post(),
+        Check::UnsupportedName,
+    );
+}
+
+#[test]
+fn a_moved_date_is_caught() {
+    let charge = || {
+        vec![entry(
+            A,
+            "Reuters reported that NVIDIA will report quarterly results on September 8 after the market close.",
+            "NVIDIA will report quarterly results on September 8 after the market close.",
+        )]
+    };
+    // The date of record comes from the accession number (2026-08-14).
+    assert_clean(
+        &format!(
+            "On August 14, Reuters reported that NVIDIA will report quarterly results on September 8 after the market close [{A}]."
+        ),
+        charge(),
+    );
+    assert_caught(
+        &format!(
+            "On August 21, Reuters reported that NVIDIA will report quarterly results on September 8 after the market close [{A}]."
+        ),
+        charge(),
+        Check::UnsupportedDate,
+    );
+    assert_caught(
+        &format!(
+            "Reuters reported that NVIDIA will report quarterly results on September 18 after the market close [{A}]."
+        ),
+        charge(),
+        Check::UnsupportedDate,
+    );
+    // A year the entry does not give, where the sentence restates it.
+    let roadmap = || {
+        vec![entry(
+            A,
+            "Reuters reported that the Rubin GPU remains on track for volume production in 2027.",
+            "The Rubin GPU remains on track for volume production in 2027, according to people familiar with the matter.",
+        )]
+    };
+    assert_clean(
+        &format!(
+            "Reuters reported that the Rubin GPU remains on track for volume production in 2027 [{A}]."
+        ),
+        roadmap(),
+    );
+    assert_caught(
+        &format!(
+            "Reuters reported that the Rubin GPU remains on track for volume production in 2028 [{A}]."
+        ),
+        roadmap(),
+        Check::UnsupportedDate,
+    );
+}
+
+#[test]
+fn a_figure_with_another_unit_is_caught() {
+    let price = || {
+        vec![entry(
+            A,
+            "The Verge reported that NVIDIA raised the price of its cloud service to $29.99 a month in the U.S.",
+            "NVIDIA raised the price of its cloud service to $29.99 a month in the U.S., according to two people with knowledge of the plans.",
+        )]
+    };
+    assert_clean(
+        &format!(
+            "The Verge reported that NVIDIA lifted the price of its cloud service to $29.99 per month in the U.S. [{A}]"
+        ),
+        price(),
+    );
+    assert_caught(
+        &format!(
+            "The Verge reported that NVIDIA raised the price of its cloud service to $29.99 a year in the U.S. [{A}]"
+        ),
+        price(),
+        Check::FigureUnit,
+    );
+    assert_caught(
+        &format!(
+            "The Verge reported that NVIDIA raised the price of its cloud service to \u{a3}29.99 a month in the U.S. [{A}]"
+        ),
+        price(),
+        Check::FigureUnit,
+    );
+    let racks = || {
+        vec![entry(
+            A,
+            "Reuters reported that shipments run at roughly 5,000 racks a quarter.",
+            "Shipments run at roughly 5,000 racks a quarter, according to supply-chain sources.",
+        )]
+    };
+    assert_caught(
+        &format!("Reuters reported that shipments run at roughly 5,000 GPUs a quarter [{A}]."),
+        racks(),
+        Check::FigureUnit,
+    );
+}
+
+#[test]
+fn the_report_maps_sentences_to_their_source() {
+    let sentence = format!(
+        "NVIDIA and the UK government agreed to build a national AI factory with about 20,000 Blackwell GPUs, the company posted [{A}]."
+    );
+    let mut sub = draft(&sentence, uk_factory());
+    sub.body.push_str("\nThat is a bet on sovereign demand.\n");
+    let r = audit(&sub);
+    assert_eq!(r.support.len(), 1, "{:#?}", r.support);
+    assert_eq!(r.support[0].entry, A);
+    assert!(
+        r.support[0]
+            .sentence
+            .starts_with("NVIDIA and the UK government")
+    );
+    assert!(
+        r.support[0]
+            .quote
+            .contains("agreed to build a national AI factory")
+    );
+    let v = serde_json::to_value(&r).unwrap();
+    assert_eq!(v["support"][0]["entry"], A);
+    assert!(v["support"][0]["quote"].is_string());
+}
+
+#[test]
+fn source_sentences_keep_abbreviations_whole() {
+    let s = super::super::align::source_sentences(
+        "Harlan Sur at J.P. Morgan raised the target. U.S. commercial revenue rose. Tesla, Inc. entered into an amendment. It said \"we ship.\" Then it stopped.",
+    );
+    assert_eq!(
+        s,
+        vec![
+            "Harlan Sur at J.P. Morgan raised the target.",
+            "U.S. commercial revenue rose.",
+            "Tesla, Inc. entered into an amendment.",
+            "It said \"we ship.\"",
+            "Then it stopped.",
+        ]
+    );
+}
