@@ -3,9 +3,11 @@
 //! answer. The AuditActor (crate `journal-market-actors`) runs them and makes the HTTP call.
 
 pub mod builtin;
+pub mod evidence;
 pub mod llm;
 pub mod report;
 
+pub use evidence::{Evidence, evidence};
 pub use report::{Check, Issue, Report, Severity, Support, Verdict};
 
 /// An archive entry a draft cites, as the engines read it.

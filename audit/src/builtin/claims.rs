@@ -29,6 +29,32 @@ pub(super) struct Aligned<'a> {
 
 /// The sentences of `reads` that `d` restates, best first.
 pub(super) fn align<'a>(d: &Parsed, reads: &[&'a Read<'a>]) -> Vec<Aligned<'a>> {
+    let mut all = align_all(d, reads);
+    all.truncate(MAX_ALIGNED);
+    all
+}
+
+/// What a sentence of the body rests on: the best aligned sentence of each entry it restates,
+/// best first.
+pub(super) fn supports(text: &str, d: &Parsed, reads: &[&Read<'_>]) -> Vec<Support> {
+    let mut seen: Vec<&str> = Vec::new();
+    align_all(d, reads)
+        .into_iter()
+        .filter(|a| {
+            let acc = a.read.source.accession.as_str();
+            let new = !seen.contains(&acc);
+            seen.push(acc);
+            new
+        })
+        .map(|a| Support {
+            sentence: text.to_string(),
+            entry: a.read.source.accession.clone(),
+            quote: a.sentence.parsed.text.clone(),
+        })
+        .collect()
+}
+
+fn align_all<'a>(d: &Parsed, reads: &[&'a Read<'a>]) -> Vec<Aligned<'a>> {
     let mut out: Vec<Aligned<'a>> = reads
         .iter()
         .flat_map(|r| {
@@ -47,7 +73,6 @@ pub(super) fn align<'a>(d: &Parsed, reads: &[&'a Read<'a>]) -> Vec<Aligned<'a>> 
             .total_cmp(&a.score)
             .then((a.sentence.part == Part::Title).cmp(&(b.sentence.part == Part::Title)))
     });
-    out.truncate(MAX_ALIGNED);
     out
 }
 
@@ -83,8 +108,8 @@ fn issue(severity: Severity, check: Check, detail: String) -> Issue {
     }
 }
 
-/// The findings of one covered sentence, and the source sentence that supports it.
-pub(super) fn check(c: &Claim<'_>) -> (Vec<Issue>, Option<Support>) {
+/// The findings of one covered sentence, and the source sentences that support it.
+pub(super) fn check(c: &Claim<'_>) -> (Vec<Issue>, Vec<Support>) {
     let mut issues = Vec::new();
     let ids = &c.ids;
     let figs = figures(c.text);
@@ -255,10 +280,5 @@ pub(super) fn check(c: &Claim<'_>) -> (Vec<Issue>, Option<Support>) {
             }
         }
     }
-    let support = aligned.first().map(|a| Support {
-        sentence: c.text.to_string(),
-        entry: a.read.source.accession.clone(),
-        quote: a.sentence.parsed.text.clone(),
-    });
-    (issues, support)
+    (issues, supports(c.text, &d, &c.reads))
 }

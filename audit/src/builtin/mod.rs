@@ -168,6 +168,20 @@ fn covered(sents: &[Sentence]) -> Vec<(&Sentence, bool, Vec<&str>)> {
         .collect()
 }
 
+/// The entries of `covering` the archive holds about the draft's company (the others are
+/// findings of their own).
+fn of_company<'r>(
+    sub: &Submission,
+    covering: &[&str],
+    reads: &'r HashMap<&str, Read<'r>>,
+) -> Vec<&'r Read<'r>> {
+    covering
+        .iter()
+        .filter_map(|c| reads.get(*c))
+        .filter(|r| r.source.ticker == sub.ticker)
+        .collect()
+}
+
 /// The findings of every sentence, and the support of those that restate a cited entry.
 fn claim_issues(
     sub: &Submission,
@@ -195,11 +209,7 @@ fn claim_issues(
             }
             continue;
         }
-        let cited: Vec<&Read<'_>> = covering
-            .iter()
-            .filter_map(|c| reads.get(c))
-            .filter(|r| r.source.ticker == sub.ticker)
-            .collect();
+        let cited = of_company(sub, &covering, reads);
         if cited.is_empty() {
             continue;
         }
@@ -254,12 +264,15 @@ fn dek_issues(sub: &Submission, reads: &HashMap<&str, Read<'_>>) -> Vec<Issue> {
     issues
 }
 
-pub fn audit(sub: &Submission) -> Report {
-    let reads: HashMap<&str, Read<'_>> = sub
-        .sources
+fn read_all(sub: &Submission) -> HashMap<&str, Read<'_>> {
+    sub.sources
         .iter()
         .map(|s| (s.accession.as_str(), read(s)))
-        .collect();
+        .collect()
+}
+
+pub fn audit(sub: &Submission) -> Report {
+    let reads = read_all(sub);
     let sents = sentences(&sub.body);
     let mut issues = citation_issues(sub, &sents, &reads);
     let (found, support) = claim_issues(sub, &sents, &reads);
@@ -270,10 +283,35 @@ pub fn audit(sub: &Submission) -> Report {
     report
 }
 
-/// Each sentence of the body that restates a cited entry, with the entry's sentence: the
-/// alignment alone, without the checks.
+/// Each sentence of the body that restates a cited entry, with the entry's sentence it
+/// restates (one per entry): the alignment alone, without the checks. The same as
+/// [`Report::support`] of [`audit`].
 pub fn support(sub: &Submission) -> Vec<Support> {
-    audit(sub).support
+    let reads = read_all(sub);
+    let sents = sentences(&sub.body);
+    let mut out = Vec::new();
+    for (s, _, covering) in covered(&sents) {
+        let cited = of_company(sub, &covering, &reads);
+        if !cited.is_empty() {
+            out.extend(claims::supports(
+                &s.text,
+                &align::parse(&s.text, true),
+                &cited,
+            ));
+        }
+    }
+    out
+}
+
+/// The accession numbers the body cites, each once, in the order they are first cited.
+pub fn cited(body: &str) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for c in strip_citations(body).1 {
+        if !out.contains(&c) {
+            out.push(c);
+        }
+    }
+    out
 }
 
 #[cfg(test)]

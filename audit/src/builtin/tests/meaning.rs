@@ -427,6 +427,8 @@ fn the_report_maps_sentences_to_their_source() {
             .quote
             .contains("agreed to build a national AI factory")
     );
+    // The alignment alone gives the same.
+    assert_eq!(support(&sub), r.support);
     let v = serde_json::to_value(&r).unwrap();
     assert_eq!(v["support"][0]["entry"], A);
     assert!(v["support"][0]["quote"].is_string());
