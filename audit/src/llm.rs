@@ -17,13 +17,32 @@ const SYSTEM: &str = "You audit a paid journal about one company before it is pu
 Check every claim of the draft (its dek and body) against the cited archive entries only, \
 never against outside knowledge. Report each claim the cited entries do not support, each \
 figure or quotation they do not contain, each citation that does not back its sentence, and \
-each hedged source stated as fact. Severity: critical for invented or foreign sources, major \
-for an unsupported claim, minor for imprecision. Answer only with JSON: \
+each hedged source stated as fact. Compare meaning, not only words: a negation added or \
+dropped, a direction turned around (rose/fell, up from/down from), a hedge made certain \
+(plans to/has, may/will), an attribution dropped (people familiar, an analyst said), another \
+company's or person's name, a moved date, a figure with another scale, currency or unit. \
+Alignment hints name the entry sentence each draft sentence seems to restate; they may be \
+wrong or incomplete. Severity: critical for invented or foreign sources, major for an \
+unsupported claim or a changed meaning, minor for imprecision. Answer only with JSON: \
 {\"issues\": [{\"severity\": \"critical|major|minor\", \"detail\": \"one sentence\"}]}; \
 an empty list when every claim is supported.";
 
 fn clip(s: &str, n: usize) -> String {
     s.chars().take(n).collect()
+}
+
+/// Alignment hints sent, at most.
+const MAX_HINTS: usize = 200;
+
+/// The built-in engine's alignment as hints: each sentence of the body that restates a cited
+/// entry, with the entry's sentence, so the reviewer compares meaning where it matters.
+fn hints(sub: &Submission) -> Value {
+    let support: Vec<Value> = builtin::support(sub)
+        .into_iter()
+        .take(MAX_HINTS)
+        .map(|s| json!({ "sentence": s.sentence, "entry": s.entry, "quote": s.quote }))
+        .collect();
+    Value::Array(support)
 }
 
 /// The chat-completions request body for `model`.
@@ -42,6 +61,12 @@ pub fn request_body(model: &str, sub: &Submission) -> Value {
             clip(&s.says, SOURCE_CHARS)
         ));
     }
+    user.push_str(&format!(
+        "\nAlignment hints (the rules engine's guess of the entry sentence each draft sentence \
+         restates; compare their meaning: negation, direction, certainty, attribution, names, \
+         dates, figures and units):\n{}\n",
+        hints(sub)
+    ));
     json!({
         "model": model,
         "temperature": 0,
@@ -172,6 +197,21 @@ mod tests {
         let user = b["messages"][1]["content"].as_str().unwrap();
         assert!(user.contains("[JM-NVDA-261104-01] (NVDA) Title"));
         assert!(user.len() < 5_000, "sources are clipped");
+    }
+
+    #[test]
+    fn the_request_carries_the_alignment_as_hints() {
+        let mut s = sub();
+        s.body = "## A\nNVIDIA agreed to build a national AI factory with about 20,000 GPUs [JM-NVDA-261104-01].".into();
+        s.sources[0].says =
+            "NVIDIA agreed to build a national AI factory with about 20,000 GPUs. More to come."
+                .into();
+        let b = request_body("m", &s);
+        let user = b["messages"][1]["content"].as_str().unwrap();
+        assert!(user.contains("Alignment hints"));
+        assert!(user.contains(
+            "\"quote\":\"NVIDIA agreed to build a national AI factory with about 20,000 GPUs.\""
+        ));
     }
 
     #[test]
