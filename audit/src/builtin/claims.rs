@@ -90,6 +90,20 @@ pub(super) struct Claim<'a> {
     pub(super) lower_case: &'a HashSet<String>,
 }
 
+/// The attributed sentence a draft's sentence restates best, when it restates no unattributed
+/// sentence (other than a title) as well: an entry that states a claim in its own voice
+/// somewhere (a company's post, a filing) may be restated without attribution.
+fn attribution_dropped<'a>(aligned: &'a [Aligned<'a>]) -> Option<&'a Aligned<'a>> {
+    let best = |attributed: bool| {
+        aligned
+            .iter()
+            .filter(|a| a.sentence.part != Part::Title && a.sentence.attributed == attributed)
+            .max_by(|a, b| a.score.total_cmp(&b.score))
+    };
+    let own_voice = best(false).map_or(f64::MIN, |a| a.score);
+    best(true).filter(|a| a.score > own_voice)
+}
+
 const CLIP: usize = 160;
 
 fn clip(s: &str) -> String {
@@ -213,7 +227,7 @@ pub(super) fn check(c: &Claim<'_>) -> (Vec<Issue>, Vec<Support>) {
             ),
         ));
     } else if !attributes(&lower)
-        && let Some(a) = aligned.iter().find(|a| a.sentence.attributed)
+        && let Some(a) = attribution_dropped(&aligned)
     {
         issues.push(issue(
             Severity::Major,

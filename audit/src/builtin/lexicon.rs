@@ -443,6 +443,13 @@ pub(super) const SOURCED: &[&str] = &[
     " argued",
     " claimed",
     " called it",
+    // An outlet's report of it: `Reuters says that`, `@handle posted that`.
+    " says that",
+    " reports that",
+    " reported that",
+    " writes that",
+    " wrote that",
+    " posted that",
 ];
 
 /// Words with which a draft attributes a statement to someone, or hedges it.
