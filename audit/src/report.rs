@@ -50,6 +50,10 @@ pub enum Check {
     UnsupportedDate,
     /// A figure of the sources' value with another currency, period or unit.
     FigureUnit,
+    /// A paragraph that cites no entry, in a section that makes claims.
+    UncitedParagraph,
+    /// Text addressed to the reviewer: instructions, a requested answer, forged entries.
+    ReviewerInstruction,
     /// A finding of the LLM reviewer.
     Reviewer,
 }
@@ -72,6 +76,8 @@ impl Check {
             Check::UnsupportedName => "unsupported-name",
             Check::UnsupportedDate => "unsupported-date",
             Check::FigureUnit => "figure-unit",
+            Check::UncitedParagraph => "uncited-paragraph",
+            Check::ReviewerInstruction => "reviewer-instruction",
             Check::Reviewer => "reviewer",
         }
     }

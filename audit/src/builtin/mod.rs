@@ -11,9 +11,11 @@ mod cues;
 mod dates;
 mod figures;
 mod hedges;
+mod hostile;
 mod lexicon;
 mod meaning;
 mod names;
+mod paragraphs;
 mod quotes;
 mod read;
 mod sentences;
@@ -30,6 +32,7 @@ use citations::strip_citations;
 use claims::{Claim, check};
 use dates::has_month_day;
 use figures::{figures, same};
+pub use paragraphs::{ANALYSIS_HEADINGS, ANALYSIS_OPENINGS};
 use read::{Read, read};
 use sentences::{Sentence, sentences};
 use words::content_words;
@@ -192,12 +195,15 @@ fn claim_issues(
     let lower_case = lower_case_words(sub);
     let mut issues = Vec::new();
     let mut support = Vec::new();
+    // Paragraphs with an uncited factual sentence: `uncited-paragraph` does not count them twice.
+    let mut flagged = HashSet::new();
     for (s, own, covering) in covered(sents) {
         if covering.is_empty() {
             let factual = !figures(&s.text).is_empty()
                 || !quotes::quotations(&s.text).is_empty()
                 || has_month_day(&s.text);
             if factual {
+                flagged.insert(s.paragraph);
                 issues.push(issue(
                     Severity::Major,
                     Check::UncitedClaim,
@@ -224,6 +230,14 @@ fn claim_issues(
         issues.extend(found);
         support.extend(supported);
     }
+    // In the submission's order: findings name the first entry a paragraph restates.
+    let all: Vec<&Read<'_>> = sub
+        .sources
+        .iter()
+        .filter_map(|s| reads.get(s.accession.as_str()))
+        .filter(|r| r.source.ticker == sub.ticker)
+        .collect();
+    issues.extend(paragraphs::uncited(sents, &all, &lower_case, &flagged));
     (issues, support)
 }
 
@@ -274,7 +288,8 @@ fn read_all(sub: &Submission) -> HashMap<&str, Read<'_>> {
 pub fn audit(sub: &Submission) -> Report {
     let reads = read_all(sub);
     let sents = sentences(&sub.body);
-    let mut issues = citation_issues(sub, &sents, &reads);
+    let mut issues = hostile::instructions(&sub.title, &sub.dek, &sub.body);
+    issues.extend(citation_issues(sub, &sents, &reads));
     let (found, support) = claim_issues(sub, &sents, &reads);
     issues.extend(found);
     issues.extend(dek_issues(sub, &reads));

@@ -188,6 +188,43 @@ fn alias_known(w: &str, known: &dyn Fn(&str) -> bool) -> bool {
     })
 }
 
+/// Whether token `i` of `d` is (a word of) a name: capitalised, not a common word; the
+/// sentence's first word (`first`) only when it looks like a name (an inner capital or digit, a
+/// possessive, another capitalised word after it) or is written in lower case nowhere
+/// (`lower_case`).
+pub(super) fn is_name(
+    d: &Parsed,
+    i: usize,
+    first: Option<usize>,
+    lower_case: &std::collections::HashSet<String>,
+) -> bool {
+    let t = &d.toks[i];
+    let raw = t.raw.as_str();
+    let mut chars = raw.chars();
+    let capital = chars.next().is_some_and(char::is_uppercase);
+    if !capital
+        || raw.chars().count() < 3
+        || raw.contains('.')
+        || COMMON.contains(&t.word.as_str())
+        || d.text.contains(&format!("@{raw}"))
+    {
+        return false;
+    }
+    if Some(i) != first {
+        return true;
+    }
+    // The sentence's first word is capitalised anyway: a name when it looks like one, or
+    // when it is written in lower case nowhere.
+    let inner = chars.any(|c| c.is_uppercase() || c.is_ascii_digit());
+    let next_cap = d
+        .toks
+        .get(i + 1)
+        .is_some_and(|n| n.kind == Kind::Word && n.raw.starts_with(char::is_uppercase));
+    let possessive =
+        d.text.contains(&format!("{raw}'s")) || d.text.contains(&format!("{raw}\u{2019}s"));
+    inner || next_cap || possessive || !lower_case.contains(&t.word)
+}
+
 /// What a name is checked against.
 pub(super) struct Known<'a> {
     /// Whether a word (lower case) occurs in the cited entries or is the company's name.
@@ -205,34 +242,7 @@ pub(super) fn unsupported(d: &Parsed, k: &Known<'_>) -> Vec<String> {
     let words: Vec<usize> = (0..d.toks.len())
         .filter(|&i| d.toks[i].kind == Kind::Word)
         .collect();
-    let first = words.first().copied();
-    let is_name = |i: usize| {
-        let t = &d.toks[i];
-        let raw = t.raw.as_str();
-        let mut chars = raw.chars();
-        let capital = chars.next().is_some_and(char::is_uppercase);
-        if !capital
-            || raw.chars().count() < 3
-            || raw.contains('.')
-            || COMMON.contains(&t.word.as_str())
-            || d.text.contains(&format!("@{raw}"))
-        {
-            return false;
-        }
-        if Some(i) != first {
-            return true;
-        }
-        // The sentence's first word is capitalised anyway: a name when it looks like one, or
-        // when it is written in lower case nowhere.
-        let inner = chars.any(|c| c.is_uppercase() || c.is_ascii_digit());
-        let next_cap = d
-            .toks
-            .get(i + 1)
-            .is_some_and(|n| n.kind == Kind::Word && n.raw.starts_with(char::is_uppercase));
-        let possessive =
-            d.text.contains(&format!("{raw}'s")) || d.text.contains(&format!("{raw}\u{2019}s"));
-        inner || next_cap || possessive || !k.lower_case.contains(&t.word)
-    };
+    let is_name = |i: usize| is_name(d, i, words.first().copied(), k.lower_case);
     // Each capitalised part of a word (`NVIDIA-based`: `NVIDIA`) must be known.
     let unknown_parts = |i: usize| {
         d.toks[i]

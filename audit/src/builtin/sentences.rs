@@ -7,6 +7,8 @@ pub(super) struct Sentence {
     pub(super) text: String,
     pub(super) cites: Vec<String>,
     pub(super) paragraph: usize,
+    /// The heading of its `## ` section (empty before the first heading).
+    pub(super) heading: String,
 }
 
 /// Words after which a full stop does not end a sentence.
@@ -66,20 +68,25 @@ pub(super) fn split_sentences(paragraph: &str) -> Vec<&str> {
 /// after a sentence's full stop belong to that sentence.
 pub(super) fn sentences(body: &str) -> Vec<Sentence> {
     let mut out: Vec<Sentence> = Vec::new();
-    let mut paragraphs: Vec<String> = vec![String::new()];
+    // Each paragraph with the heading of its section.
+    let mut paragraphs: Vec<(String, String)> = vec![(String::new(), String::new())];
+    let mut heading = String::new();
     for line in body.lines() {
         let l = line.trim();
-        if l.is_empty() || l.starts_with("## ") {
-            paragraphs.push(String::new());
-        } else if let Some(p) = paragraphs.last_mut() {
+        if let Some(h) = l.strip_prefix("## ") {
+            heading = h.trim().to_string();
+            paragraphs.push((String::new(), heading.clone()));
+        } else if l.is_empty() {
+            paragraphs.push((String::new(), heading.clone()));
+        } else if let Some((p, _)) = paragraphs.last_mut() {
             p.push_str(l);
             p.push(' ');
         }
     }
-    for (n, p) in paragraphs
+    for (n, (p, heading)) in paragraphs
         .iter()
         .enumerate()
-        .filter(|(_, p)| !p.trim().is_empty())
+        .filter(|(_, (p, _))| !p.trim().is_empty())
     {
         for raw in split_sentences(p) {
             // Citations opening a chunk stand after the previous sentence's full stop.
@@ -99,6 +106,7 @@ pub(super) fn sentences(body: &str) -> Vec<Sentence> {
                     text: text.split_whitespace().collect::<Vec<_>>().join(" "),
                     cites,
                     paragraph: n,
+                    heading: heading.clone(),
                 }),
             }
         }
