@@ -1,6 +1,9 @@
 //! The words that carry a sentence's meaning beyond its facts: negation, direction (and its
 //! antonyms), certainty, and attribution to a source. Each is a cue at a token.
 
+use std::collections::{HashMap, HashSet};
+use std::sync::OnceLock;
+
 use super::lexicon::{
     ATTRIBUTING_PHRASES, ATTRIBUTING_WORDS, CITED_SOURCES, DOWN, DRAFT_HEDGES, HEDGES,
     NEGATING_VERBS, NEGATIONS, PLAN_NOUN, SOURCED, UP, UP_DOWN_NEXT,
@@ -43,6 +46,31 @@ fn word_at(toks: &[Tok], i: usize) -> &str {
     toks.get(i).map(|t| t.word.as_str()).unwrap_or("")
 }
 
+/// The word lists as sets, built once: every token of every sentence is looked up.
+struct Lexicon {
+    negations: HashSet<&'static str>,
+    negating_verbs: HashSet<&'static str>,
+    hedges: HashSet<&'static str>,
+    draft_hedges: HashSet<&'static str>,
+    directions: HashMap<&'static str, (Family, bool)>,
+}
+
+fn lexicon() -> &'static Lexicon {
+    static LEXICON: OnceLock<Lexicon> = OnceLock::new();
+    LEXICON.get_or_init(|| Lexicon {
+        negations: NEGATIONS.iter().copied().collect(),
+        negating_verbs: NEGATING_VERBS.iter().copied().collect(),
+        hedges: HEDGES.iter().copied().collect(),
+        draft_hedges: DRAFT_HEDGES.iter().copied().collect(),
+        // The first listing of a word wins, as a search of the lists in order did.
+        directions: DOWN
+            .iter()
+            .map(|&(w, f)| (w, (f, false)))
+            .chain(UP.iter().map(|&(w, f)| (w, (f, true))))
+            .collect(),
+    })
+}
+
 /// The cue at token `i`, if any. `draft` adds the forecasting verbs a draft may hedge with.
 fn cue_at(toks: &[Tok], i: usize, draft: bool) -> Option<Cue> {
     let t = &toks[i];
@@ -59,10 +87,11 @@ fn cue_at(toks: &[Tok], i: usize, draft: bool) -> Option<Cue> {
     if (w == "not" && next == "only") || (w == "no" && next == "doubt") {
         return None;
     }
-    if NEGATIONS.contains(&w) || w.ends_with("n't") {
+    let lex = lexicon();
+    if lex.negations.contains(w) || w.ends_with("n't") {
         return Some(Cue::Negation);
     }
-    if NEGATING_VERBS.contains(&w) && next == "to" || (w == "denied" || w == "denies") {
+    if lex.negating_verbs.contains(w) && next == "to" || (w == "denied" || w == "denies") {
         return Some(Cue::Negation);
     }
     if w == "longer" && prev == "no" {
@@ -91,7 +120,7 @@ fn cue_at(toks: &[Tok], i: usize, draft: bool) -> Option<Cue> {
     if matches!(w, "target" | "targets" | "targeting") && next_is_number {
         return Some(Cue::Hedge);
     }
-    if HEDGES.contains(&w) || (draft && DRAFT_HEDGES.contains(&w)) {
+    if lex.hedges.contains(w) || (draft && lex.draft_hedges.contains(w)) {
         return Some(Cue::Hedge);
     }
     if next == "than" && matches!(w, "more" | "less" | "fewer") {
@@ -107,12 +136,7 @@ fn cue_at(toks: &[Tok], i: usize, draft: bool) -> Option<Cue> {
     {
         return Some(Cue::Direction(Family::Amount, false));
     }
-    if let Some((_, f)) = UP.iter().find(|(u, _)| *u == w) {
-        return Some(Cue::Direction(*f, true));
-    }
-    DOWN.iter()
-        .find(|(d, _)| *d == w)
-        .map(|(_, f)| Cue::Direction(*f, false))
+    lex.directions.get(w).map(|&(f, up)| Cue::Direction(f, up))
 }
 
 /// Every cue of a sentence, with its token index.

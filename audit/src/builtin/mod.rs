@@ -237,7 +237,12 @@ fn claim_issues(
         .filter_map(|s| reads.get(s.accession.as_str()))
         .filter(|r| r.source.ticker == sub.ticker)
         .collect();
-    issues.extend(paragraphs::uncited(sents, &all, &lower_case, &flagged));
+    issues.extend(paragraphs::uncited(
+        sents,
+        &paragraphs::index(&all),
+        &lower_case,
+        &flagged,
+    ));
     (issues, support)
 }
 

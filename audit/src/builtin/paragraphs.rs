@@ -170,7 +170,7 @@ fn marked_opening(text: &str) -> bool {
 
 /// Why a sentence states something of record: a named party's act or statement, a source it
 /// attributes to, or a sentence of a cited entry it restates.
-fn of_record(s: &Sentence, reads: &[&Read<'_>], lower_case: &HashSet<String>) -> Option<String> {
+fn of_record(s: &Sentence, index: &Index<'_>, lower_case: &HashSet<String>) -> Option<String> {
     let lower = s.text.to_lowercase();
     if let Some(p) = SOURCING.iter().find(|p| lower.contains(*p)) {
         return Some(format!("it attributes to sources (\u{ab}{p}\u{bb})"));
@@ -192,17 +192,54 @@ fn of_record(s: &Sentence, reads: &[&Read<'_>], lower_case: &HashSet<String>) ->
             return Some(format!("it reports what {} {v}", d.toks[i].raw));
         }
     }
-    // Most of the sentence is an entry's sentence: stricter than alignment, which a paragraph
-    // of commentary on the same subject may meet.
-    let restates = |x: &Parsed| {
-        let shared = d.bag.iter().filter(|w| x.bag.contains(*w)).count();
-        shared >= RESTATES_SHARED && shared as f64 >= RESTATES_SHARE * d.bag.len() as f64
-    };
-    reads
-        .iter()
-        .flat_map(|r| r.sentences.iter().map(move |x| (r, x)))
-        .find(|(_, x)| restates(&x.parsed))
-        .map(|(r, _)| format!("it restates [{}]", r.source.accession))
+    restated(&d, index).map(|r| format!("it restates [{}]", r.source.accession))
+}
+
+/// The cited entries' sentences by content word, built once per audit: which entry sentence an
+/// uncited sentence restates is then a count of shared words, not a pass over every sentence.
+pub(super) struct Index<'a> {
+    reads: Vec<&'a Read<'a>>,
+    /// For each sentence (in the entries' order), the entry it belongs to.
+    owner: Vec<usize>,
+    by_word: HashMap<&'a str, Vec<usize>>,
+}
+
+pub(super) fn index<'a>(reads: &[&'a Read<'a>]) -> Index<'a> {
+    let mut owner = Vec::new();
+    let mut by_word: HashMap<&'a str, Vec<usize>> = HashMap::new();
+    for (r, read) in reads.iter().enumerate() {
+        for s in &read.sentences {
+            let id = owner.len();
+            owner.push(r);
+            for w in &s.parsed.bag {
+                by_word.entry(w.as_str()).or_default().push(id);
+            }
+        }
+    }
+    Index {
+        reads: reads.to_vec(),
+        owner,
+        by_word,
+    }
+}
+
+/// The entry one of whose sentences holds most of `d`: at least [`RESTATES_SHARED`] of its
+/// content words and [`RESTATES_SHARE`] of them (stricter than alignment, which commentary on
+/// the same subject may meet). The first such entry, in the entries' order.
+fn restated<'a>(d: &Parsed, index: &Index<'a>) -> Option<&'a Read<'a>> {
+    let need = RESTATES_SHARED.max((RESTATES_SHARE * d.bag.len() as f64).ceil() as usize);
+    let mut shared: HashMap<usize, usize> = HashMap::new();
+    for w in &d.bag {
+        for &id in index.by_word.get(w.as_str()).into_iter().flatten() {
+            *shared.entry(id).or_default() += 1;
+        }
+    }
+    shared
+        .into_iter()
+        .filter(|(_, n)| *n >= need)
+        .map(|(id, _)| id)
+        .min()
+        .map(|id| index.reads[index.owner[id]])
 }
 
 /// `uncited-paragraph` findings: each paragraph none of whose sentences cites an entry and
@@ -210,7 +247,7 @@ fn of_record(s: &Sentence, reads: &[&Read<'_>], lower_case: &HashSet<String>) ->
 /// figure, a quotation or a date).
 pub(super) fn uncited(
     sents: &[Sentence],
-    reads: &[&Read<'_>],
+    index: &Index<'_>,
     lower_case: &HashSet<String>,
     flagged: &HashSet<usize>,
 ) -> Vec<Issue> {
@@ -231,7 +268,7 @@ pub(super) fn uncited(
         }
         // Facts need a citation whatever the paragraph says it is; commentary needs a mark.
         let marked = marked_heading(&first.heading) || marked_opening(&first.text);
-        match p.iter().find_map(|s| of_record(s, reads, lower_case)) {
+        match p.iter().find_map(|s| of_record(s, index, lower_case)) {
             Some(why) => out.push(Issue {
                 severity: Severity::Major,
                 check: Check::UncitedParagraph,

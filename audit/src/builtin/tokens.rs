@@ -1,7 +1,7 @@
 //! Sentences as token lists: words (with their case as written), numbers and the punctuation
 //! that ends a clause. Alignment and the meaning checks work on these.
 
-use super::words::{STOP, stem};
+use super::words::{is_stop, stem};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(super) enum Kind {
@@ -29,7 +29,7 @@ fn push_word(out: &mut Vec<Tok>, raw: &str) {
         .or_else(|| raw.strip_suffix("\u{2019}s"))
         .unwrap_or(raw);
     let word = raw.to_lowercase();
-    let anchor = if word.len() >= 3 && !STOP.contains(&word.as_str()) {
+    let anchor = if word.len() >= 3 && !is_stop(&word) {
         stem(&word)
     } else {
         String::new()

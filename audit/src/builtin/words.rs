@@ -103,6 +103,15 @@ pub(super) const STOP: &[&str] = &[
     "report",
 ];
 
+/// Whether `w` (lower case) is a stop word: looked up in a set built once, as every token of
+/// every sentence asks.
+pub(super) fn is_stop(w: &str) -> bool {
+    static SET: std::sync::OnceLock<std::collections::HashSet<&'static str>> =
+        std::sync::OnceLock::new();
+    SET.get_or_init(|| STOP.iter().copied().collect())
+        .contains(w)
+}
+
 pub(super) fn stem(w: &str) -> String {
     let mut root = w.to_string();
     // `verification`, `verified` and `verifies` meet at `verify`; `deployment` at `deploy`.
@@ -135,7 +144,7 @@ pub(super) fn content_words(text: &str) -> Vec<String> {
     text.split(|c: char| !c.is_alphanumeric() && c != '\'')
         .map(|w| w.trim_matches('\'').to_lowercase())
         .filter(|w| w.len() >= 3 && w.chars().any(char::is_alphabetic))
-        .filter(|w| !STOP.contains(&w.as_str()))
+        .filter(|w| !is_stop(w))
         .map(|w| stem(&w))
         .collect()
 }
