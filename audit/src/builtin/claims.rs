@@ -5,7 +5,7 @@
 use std::collections::HashSet;
 
 use super::align::{Parsed, parse, score};
-use super::cues::attributes;
+use super::cues::{attributes, attributes_by_phrase, attributes_by_word};
 use super::dates::date_refs;
 use super::figures::{figures, same, unit_clash};
 use super::hedges::HEDGE_WORDS;
@@ -13,6 +13,7 @@ use super::meaning::compare;
 use super::names;
 use super::quotes::quotations;
 use super::read::{Part, Read, SourceSentence};
+use super::tokens::matched;
 use super::words::{content_words, normal};
 use super::{DRIFT_MAJOR, DRIFT_MIN_WORDS, DRIFT_MINOR, has_month_day, short};
 use crate::report::{Check, Issue, Severity, Support};
@@ -25,6 +26,13 @@ pub(super) struct Aligned<'a> {
     pub(super) read: &'a Read<'a>,
     pub(super) sentence: &'a SourceSentence,
     pub(super) score: f64,
+    /// Share of the draft sentence's words the source sentence holds.
+    pub(super) coverage: f64,
+}
+
+fn coverage(d: &Parsed, s: &Parsed) -> f64 {
+    let shared = d.bag.iter().filter(|w| s.bag.contains(*w)).count();
+    shared as f64 / d.bag.len().max(1) as f64
 }
 
 /// The sentences of `reads` that `d` restates, best first.
@@ -63,14 +71,17 @@ fn align_all<'a>(d: &Parsed, reads: &[&'a Read<'a>]) -> Vec<Aligned<'a>> {
                     read: r,
                     sentence: s,
                     score,
+                    coverage: coverage(d, &s.parsed),
                 })
             })
         })
         .collect();
-    // Stable: of equal scores, the summary and source text come before the title.
+    // Of equal scores, the sentence that holds more of the draft's; then the summary and the
+    // source text before the title (stable otherwise).
     out.sort_by(|a, b| {
         b.score
             .total_cmp(&a.score)
+            .then(b.coverage.total_cmp(&a.coverage))
             .then((a.sentence.part == Part::Title).cmp(&(b.sentence.part == Part::Title)))
     });
     out
@@ -94,14 +105,34 @@ pub(super) struct Claim<'a> {
 /// sentence (other than a title) as well: an entry that states a claim in its own voice
 /// somewhere (a company's post, a filing) may be restated without attribution.
 fn attribution_dropped<'a>(aligned: &'a [Aligned<'a>]) -> Option<&'a Aligned<'a>> {
+    // By how much of the draft's sentence each holds: a short sentence of the entry's own
+    // (`The shares moved 4% on the report.`) does not outweigh the attributed claim.
     let best = |attributed: bool| {
         aligned
             .iter()
             .filter(|a| a.sentence.part != Part::Title && a.sentence.attributed == attributed)
-            .max_by(|a, b| a.score.total_cmp(&b.score))
+            .max_by(|a, b| a.coverage.total_cmp(&b.coverage))
     };
-    let own_voice = best(false).map_or(f64::MIN, |a| a.score);
-    best(true).filter(|a| a.score > own_voice)
+    let own_voice = best(false).map_or(f64::MIN, |a| a.coverage);
+    best(true).filter(|a| a.coverage > own_voice)
+}
+
+/// The draft sentence's words, lower case, without those it shares (in order) with a source
+/// sentence it restates from unnamed sources: `told` in `regulators have told companies to
+/// pause` belongs to the claim, and does not attribute it. (From a named source, the shared
+/// words may be the attribution itself: `Reuters says that`.)
+fn own_words(d: &Parsed, s: &Parsed) -> String {
+    let shared: HashSet<usize> = matched(&d.toks, &s.toks)
+        .into_iter()
+        .map(|(i, _)| i)
+        .collect();
+    d.toks
+        .iter()
+        .enumerate()
+        .filter(|(i, _)| !shared.contains(i))
+        .map(|(_, t)| t.word.as_str())
+        .collect::<Vec<_>>()
+        .join(" ")
 }
 
 const CLIP: usize = 160;
@@ -226,8 +257,13 @@ pub(super) fn check(c: &Claim<'_>) -> (Vec<Issue>, Vec<Support>) {
                 short(c.text)
             ),
         ));
-    } else if !attributes(&lower)
-        && let Some(a) = attribution_dropped(&aligned)
+    } else if let Some(a) = attribution_dropped(&aligned)
+        && !attributes_by_phrase(&lower)
+        && !attributes_by_word(&if a.sentence.anonymous {
+            own_words(&d, &a.sentence.parsed)
+        } else {
+            lower.clone()
+        })
     {
         issues.push(issue(
             Severity::Major,

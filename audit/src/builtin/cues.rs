@@ -5,8 +5,8 @@ use std::collections::{HashMap, HashSet};
 use std::sync::OnceLock;
 
 use super::lexicon::{
-    ATTRIBUTING_PHRASES, ATTRIBUTING_WORDS, CITED_SOURCES, DOWN, DRAFT_HEDGES, HEDGES,
-    NEGATING_VERBS, NEGATIONS, PLAN_NOUN, SOURCED, UP, UP_DOWN_NEXT,
+    ANONYMOUS, ATTRIBUTING_PHRASES, ATTRIBUTING_WORDS, CITED_SOURCES, DOWN, DRAFT_HEDGES, HEDGES,
+    NAMED, NEGATING_VERBS, NEGATIONS, PLAN_NOUN, UP, UP_DOWN_NEXT,
 };
 use super::tokens::{Kind, Tok};
 
@@ -147,23 +147,43 @@ pub(super) fn cues(toks: &[Tok], draft: bool) -> Vec<(usize, Cue)> {
 }
 
 /// Whether a source sentence attributes what it says to someone (a person who said it, people
-/// familiar, documents seen, …) rather than stating it as the entry's own record.
+/// familiar, documents seen, an outlet's report, …) rather than stating it as the entry's own
+/// record.
 pub(super) fn attributed(lower: &str) -> bool {
     let padded = format!(" {lower} ");
-    SOURCED.iter().any(|p| padded.contains(p))
+    anonymous(lower) || NAMED.iter().any(|p| padded.contains(p))
+}
+
+/// Whether a source sentence has what it says from unnamed or second-hand sources.
+pub(super) fn anonymous(lower: &str) -> bool {
+    let padded = format!(" {lower} ");
+    ANONYMOUS.iter().any(|p| padded.contains(p))
 }
 
 /// Whether a draft's sentence names where its statement comes from, or hedges it.
 pub(super) fn attributes(lower: &str) -> bool {
-    if ATTRIBUTING_PHRASES.iter().any(|p| lower.contains(p)) {
+    attributes_by_phrase(lower) || attributes_by_word(lower)
+}
+
+/// Whether a draft's sentence names unnamed sources (`according to`, `people familiar`,
+/// `supply-chain sources`, `citing two people`): phrases a restated claim does not hold unless
+/// it keeps the source.
+pub(super) fn attributes_by_phrase(lower: &str) -> bool {
+    if anonymous(lower) || ATTRIBUTING_PHRASES.iter().any(|p| lower.contains(p)) {
         return true;
     }
     let words: Vec<&str> = lower
         .split(|c: char| !c.is_alphanumeric() && c != '-')
         .filter(|w| !w.is_empty())
         .collect();
-    words.iter().enumerate().any(|(i, w)| {
-        ATTRIBUTING_WORDS.contains(w)
-            || (*w == "citing" && words.get(i + 1).is_some_and(|n| CITED_SOURCES.contains(n)))
-    })
+    words
+        .windows(2)
+        .any(|w| w[0] == "citing" && CITED_SOURCES.contains(&w[1]))
+}
+
+/// Whether a draft's sentence has a word of attribution or hedging (`said`, `reported`, `may`).
+pub(super) fn attributes_by_word(lower: &str) -> bool {
+    lower
+        .split(|c: char| !c.is_alphanumeric() && c != '-')
+        .any(|w| ATTRIBUTING_WORDS.contains(&w))
 }

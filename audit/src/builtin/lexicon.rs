@@ -85,7 +85,7 @@ pub(super) const UP: &[(&str, Family)] = &[
     ("granted", Family::Assent),
     ("agreed", Family::Assent),
     ("agree", Family::Assent),
-    ("won", Family::Assent),
+    ("won", Family::Amount),
     ("profit", Family::Result),
     ("profits", Family::Result),
     ("before", Family::Timing),
@@ -134,8 +134,8 @@ pub(super) const UP: &[(&str, Family)] = &[
     ("grant", Family::Assent),
     ("grants", Family::Assent),
     ("agrees", Family::Assent),
-    ("win", Family::Assent),
-    ("wins", Family::Assent),
+    ("win", Family::Amount),
+    ("wins", Family::Amount),
     ("accepted", Family::Assent),
     ("allowed", Family::Assent),
     ("allow", Family::Assent),
@@ -222,7 +222,7 @@ pub(super) const DOWN: &[(&str, Family)] = &[
     ("refused", Family::Assent),
     ("denied", Family::Assent),
     ("blocked", Family::Assent),
-    ("lost", Family::Assent),
+    ("lost", Family::Amount),
     ("loss", Family::Result),
     ("losses", Family::Result),
     ("after", Family::Timing),
@@ -285,8 +285,8 @@ pub(super) const DOWN: &[(&str, Family)] = &[
     ("block", Family::Assent),
     ("banned", Family::Assent),
     ("ban", Family::Assent),
-    ("lose", Family::Assent),
-    ("loses", Family::Assent),
+    ("lose", Family::Amount),
+    ("loses", Family::Amount),
     ("later", Family::Timing),
 ];
 
@@ -419,7 +419,7 @@ pub(super) const UP_DOWN_NEXT: &[&str] = &[
 ];
 
 /// Phrases that say a statement comes from unnamed or second-hand sources.
-pub(super) const SOURCED: &[&str] = &[
+pub(super) const ANONYMOUS: &[&str] = &[
     "according to",
     "familiar with",
     "briefed on",
@@ -438,12 +438,16 @@ pub(super) const SOURCED: &[&str] = &[
     "rumour",
     "people close to",
     "person close to",
+];
+
+/// Besides [`ANONYMOUS`], words that name who says a statement: a speaker (`said`, `told`) or
+/// an outlet's report of it (`Reuters says that`, `@handle posted that`).
+pub(super) const NAMED: &[&str] = &[
     " said ",
     " told ",
     " argued",
     " claimed",
     " called it",
-    // An outlet's report of it: `Reuters says that`, `@handle posted that`.
     " says that",
     " reports that",
     " reported that",

@@ -4,7 +4,7 @@
 use std::collections::HashSet;
 
 use super::align::{Parsed, parse, source_sentences};
-use super::cues::attributed;
+use super::cues::{anonymous, attributed};
 use super::dates::{DateRef, date_of_record, date_refs};
 use super::figures::{Figure, figures};
 use super::hedges::HEDGED_SOURCE;
@@ -28,6 +28,8 @@ pub(super) struct SourceSentence {
     pub(super) lead: bool,
     /// It names who says what it says (people familiar, an analyst who said it, …).
     pub(super) attributed: bool,
+    /// It has what it says from unnamed or second-hand sources (people familiar, …).
+    pub(super) anonymous: bool,
     /// It says itself that it is unconfirmed.
     pub(super) hedged: bool,
 }
@@ -74,6 +76,7 @@ pub(super) fn read(s: &Source) -> Read<'_> {
                 part,
                 lead: k == 0,
                 attributed: part != Part::Title && attributed(&l),
+                anonymous: part != Part::Title && anonymous(&l),
                 hedged: is_hedged(&l),
             });
         }

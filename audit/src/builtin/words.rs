@@ -125,7 +125,9 @@ pub(super) fn stem(w: &str) -> String {
         ("es", ""),
         ("s", ""),
     ] {
-        if w.len() > suffix.len() + 3
+        // A root of four letters at least; three for `-ed` (`asked`: `ask`).
+        let least = if suffix == "ed" { 3 } else { 4 };
+        if w.len() >= suffix.len() + least
             && let Some(r) = w.strip_suffix(suffix)
         {
             root = format!("{r}{keep}");
@@ -133,7 +135,12 @@ pub(super) fn stem(w: &str) -> String {
         }
     }
     // A final `e` goes too, so `acquire`, `acquired` and `acquires` meet at `acquir`.
-    if root.len() > 4 && root.ends_with('e') {
+    if root.len() > 3 && root.ends_with('e') {
+        root.pop();
+    }
+    // A doubled final consonant is one: `committed`, `commit`; `stopped`, `stop`.
+    let b = root.as_bytes();
+    if b.len() >= 4 && b[b.len() - 1] == b[b.len() - 2] && !b"aeiou".contains(&b[b.len() - 1]) {
         root.pop();
     }
     root

@@ -450,3 +450,72 @@ fn source_sentences_keep_abbreviations_whole() {
         ]
     );
 }
+
+#[test]
+fn a_claims_own_verbs_are_not_its_attribution() {
+    let regulators = || {
+        vec![entry(
+            A,
+            "Reuters reported that Chinese regulators have told large internet companies to pause new orders of NVIDIA accelerators.",
+            "Chinese regulators have told large internet companies to pause new orders of NVIDIA accelerators, according to people familiar with the matter.",
+        )]
+    };
+    assert_clean(
+        &format!(
+            "According to people familiar with the matter, Chinese regulators have told large internet companies to pause new orders of NVIDIA accelerators [{A}]."
+        ),
+        regulators(),
+    );
+    // `told` is the claim's verb: stating it without the people familiar drops them.
+    assert_caught(
+        &format!(
+            "Chinese regulators have told large internet companies to pause new orders of NVIDIA accelerators [{A}]."
+        ),
+        regulators(),
+        Check::AttributionDropped,
+    );
+}
+
+#[test]
+fn short_and_irregular_words_still_meet() {
+    let asked = || {
+        vec![entry(
+            A,
+            "NVIDIA's quarterly report says NVIDIA asked suppliers to raise production by about 10% for the holiday quarter.",
+            "Management's Discussion and Analysis notes that NVIDIA asked suppliers to raise production by about 10% for the holiday quarter.",
+        )]
+    };
+    assert_clean(
+        &format!(
+            "NVIDIA asked its suppliers to lift production by about 10% for the holiday quarter, the 10-Q says [{A}]."
+        ),
+        asked(),
+    );
+    assert_caught(
+        &format!(
+            "NVIDIA did not ask suppliers to raise production by about 10% for the holiday quarter, the 10-Q says [{A}]."
+        ),
+        asked(),
+        Check::NegationFlipped,
+    );
+    let shares = || {
+        vec![entry(
+            A,
+            "Reuters reported that NVIDIA booked a charge.",
+            "Shares of NVIDIA have climbed 27% this year, compared with a 14% rise in the Nasdaq 100.",
+        )]
+    };
+    assert_clean(
+        &format!(
+            "Shares of NVIDIA have gained 27% this year, against a 14% rise in the Nasdaq 100 [{A}]."
+        ),
+        shares(),
+    );
+    assert_caught(
+        &format!(
+            "Shares of NVIDIA have lost 27% this year, compared with a 14% rise in the Nasdaq 100 [{A}]."
+        ),
+        shares(),
+        Check::DirectionFlipped,
+    );
+}
