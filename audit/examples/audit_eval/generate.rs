@@ -47,6 +47,9 @@ pub struct Case {
     pub kind: String,
     pub faithful: bool,
     pub handwritten: bool,
+    /// A hand-written draft of the second round (written after the report half was first
+    /// measured, to measure the engine on drafts it was not fixed for).
+    pub second_round: bool,
     pub half: Half,
     /// The sentence that differs from the entry (or restates it, in a faithful draft).
     pub target: String,
@@ -349,6 +352,7 @@ pub fn cases(entries: &[Entry]) -> Vec<Case> {
                         kind: kind.to_string(),
                         faithful: FAITHFUL_KINDS.contains(kind),
                         handwritten: false,
+                        second_round: false,
                         half,
                         target: t.clone(),
                         sub: draft(list, *i, t, round + k),

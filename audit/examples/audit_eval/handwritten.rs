@@ -25,6 +25,9 @@ struct Written {
     /// Why the draft is labelled so.
     #[allow(dead_code)]
     note: String,
+    /// 2 for the drafts written after the report half was first measured.
+    #[serde(default)]
+    round: u8,
 }
 
 /// The accession numbers in brackets of `body`.
@@ -61,6 +64,7 @@ pub fn cases(entries: &[Entry]) -> Vec<Case> {
             }
             let faithful = w.kind == "faithful";
             Case {
+                second_round: w.round == 2,
                 id: format!("hand/{}", w.id),
                 kind: if faithful {
                     "hand-written".into()

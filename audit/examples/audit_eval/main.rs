@@ -137,6 +137,22 @@ fn main() {
     );
     table(Half::Tune, &results);
     table(Half::Report, &results);
+    let second: Vec<&(Case, Report)> = results.iter().filter(|(c, _)| c.second_round).collect();
+    if !second.is_empty() {
+        let faithful = second.iter().filter(|(c, _)| c.faithful).count();
+        let ok = second
+            .iter()
+            .filter(|(c, r)| c.faithful && approved(r))
+            .count();
+        let held = second
+            .iter()
+            .filter(|(c, r)| !c.faithful && !approved(r))
+            .count();
+        println!(
+            "\nsecond-round hand-written drafts (report half, written after it was first measured): faithful approved {ok} of {faithful}; faulty held back {held} of {}",
+            second.len() - faithful
+        );
+    }
     if args.first().map(String::as_str) == Some("--show") {
         let kind = args.get(1).cloned().unwrap_or_default();
         for (c, _) in results.iter().filter(|(c, _)| c.kind == kind).take(6) {
