@@ -30,13 +30,13 @@ fn region_has(p: &Parsed, r: &Range<usize>, want: impl Fn(Cue) -> bool) -> bool 
     p.cues.iter().any(|(i, c)| r.contains(i) && want(*c))
 }
 
-/// The words of a region, as written, for a finding's detail.
-fn words(p: &Parsed, r: &Range<usize>) -> String {
-    p.toks[r.start.min(p.toks.len())..r.end.min(p.toks.len())]
+/// The word of a region that carries `want`, as written, for a finding's detail.
+fn word_of(p: &Parsed, r: &Range<usize>, want: Cue) -> String {
+    p.cues
         .iter()
-        .map(|t| t.raw.as_str())
-        .collect::<Vec<_>>()
-        .join(" ")
+        .find(|(i, c)| r.contains(i) && *c == want)
+        .map(|(i, _)| p.toks[*i].raw.clone())
+        .unwrap_or_default()
 }
 
 /// One aligned pair: the draft's sentence, a source sentence and their matched anchors.
@@ -113,13 +113,14 @@ pub(super) fn compare(d: &Parsed, aligned: &[&Parsed]) -> Vec<Mismatch> {
                 Check::NegationFlipped,
                 format!("the draft negates (\u{ab}{mine}\u{bb}) what the entry affirms"),
             ),
-            _ => (
+            Cue::Direction(f, up) => (
                 Check::DirectionFlipped,
                 format!(
                     "the draft says \u{ab}{mine}\u{bb} where the entry says \u{ab}{}\u{bb}",
-                    words(pairs[k].source, &r)
+                    word_of(pairs[k].source, &r, Cue::Direction(f, !up))
                 ),
             ),
+            Cue::Hedge => continue,
         };
         out.push(Mismatch {
             check,
