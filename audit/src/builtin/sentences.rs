@@ -103,7 +103,13 @@ pub(super) fn sentences(body: &str) -> Vec<Sentence> {
                 Some(prev) if bare.is_empty() && prev.paragraph == n => prev.cites.extend(cites),
                 _ if bare.is_empty() => {}
                 _ => out.push(Sentence {
-                    text: text.split_whitespace().collect::<Vec<_>>().join(" "),
+                    // A citation taken out leaves a space before the stop: `earlier [A].`.
+                    text: text
+                        .split_whitespace()
+                        .collect::<Vec<_>>()
+                        .join(" ")
+                        .replace(" .", ".")
+                        .replace(" ,", ","),
                     cites,
                     paragraph: n,
                     heading: heading.clone(),

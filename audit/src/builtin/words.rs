@@ -125,8 +125,12 @@ pub(super) fn stem(w: &str) -> String {
         ("es", ""),
         ("s", ""),
     ] {
-        // A root of four letters at least; three for `-ed` (`asked`: `ask`).
-        let least = if suffix == "ed" { 3 } else { 4 };
+        // A root of four letters at least; three for `-ed` and `-s` (`asked`, `asks`: `ask`).
+        let least = if suffix == "ed" || suffix == "s" {
+            3
+        } else {
+            4
+        };
         if w.len() >= suffix.len() + least
             && let Some(r) = w.strip_suffix(suffix)
         {
@@ -134,8 +138,13 @@ pub(super) fn stem(w: &str) -> String {
             break;
         }
     }
-    // A final `e` goes too, so `acquire`, `acquired` and `acquires` meet at `acquir`.
-    if root.len() > 3 && root.ends_with('e') {
+    // `exceeds` and `exceeded` leave `exceed`, which `exceed` itself lost as `-ed`.
+    if root.ends_with("eed") {
+        root.truncate(root.len() - 2);
+    }
+    // Final `e`s go too, so `acquire`, `acquired` and `acquires` meet at `acquir`, and
+    // `agree`, `agreed` and `agrees` at `agr`.
+    while root.len() > 3 && root.ends_with('e') {
         root.pop();
     }
     // A doubled final consonant is one: `committed`, `commit`; `stopped`, `stop`.

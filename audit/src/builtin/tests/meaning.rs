@@ -519,3 +519,34 @@ fn short_and_irregular_words_still_meet() {
         Check::DirectionFlipped,
     );
 }
+
+#[test]
+fn every_form_of_a_word_meets() {
+    use super::super::words::stem;
+    for forms in [
+        ["exceed", "exceeds", "exceeded"],
+        ["agree", "agreed", "agrees"],
+        ["ask", "asked", "asks"],
+        ["commit", "commits", "committed"],
+        ["acquire", "acquired", "acquires"],
+    ] {
+        let stems: Vec<String> = forms.iter().map(|w| stem(w)).collect();
+        assert!(stems.iter().all(|s| *s == stems[0]), "{forms:?}: {stems:?}");
+    }
+    let supply = || {
+        vec![entry(
+            B,
+            "The company said Blackwell demand exceeds supply.",
+            "Blackwell demand exceeds supply.",
+        )]
+    };
+    assert_clean(
+        &format!("The company said demand for Blackwell still exceeds supply [{B}]."),
+        supply(),
+    );
+    assert_caught(
+        &format!("The company said Blackwell demand does not exceed supply [{B}]."),
+        supply(),
+        Check::NegationFlipped,
+    );
+}
