@@ -94,6 +94,10 @@ pub struct Evidence {
     pub source: String,
     pub source_url: String,
     pub url: String,
+    /// The entry's sentences the journal's claims restate, in the order it restates them (an
+    /// extra field: what a reader can check each claim against).
+    #[serde(default)]
+    pub quotes: Vec<String>,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
@@ -435,6 +439,21 @@ pub struct AuditReport {
     pub issues: Vec<AuditIssue>,
     pub engine: String,
     pub audited_at: String,
+    /// Each sentence of the body that restates a cited entry, with the entry's sentence it
+    /// rests on (an extra field, for the draft's current text).
+    #[serde(default)]
+    pub support: Vec<AuditSupport>,
+}
+
+/// A sentence of a draft and the cited entry's sentence that supports it.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[cfg_attr(feature = "openapi", derive(ToSchema))]
+#[serde(rename_all = "camelCase")]
+pub struct AuditSupport {
+    pub sentence: String,
+    /// The entry's accession number.
+    pub entry: String,
+    pub quote: String,
 }
 
 /// `POST /journal/audit`'s answer: the draft's new status, the report, and on approval the

@@ -226,6 +226,22 @@ pub async fn find_live(
         .into_iter()
         .map(|e| (e.accession.clone(), e))
         .collect();
+    // The lines of each entry the journal's claims restate (pure; the detail is cached).
+    let sub = journal_market_audit::Submission {
+        ticker: j.ticker.clone(),
+        title: j.title.clone(),
+        dek: j.dek.clone(),
+        body: j.body.clone(),
+        sources: cited
+            .values()
+            .cloned()
+            .map(journal_market_actors::audit::source)
+            .collect(),
+    };
+    let mut quotes: HashMap<String, Vec<String>> = journal_market_audit::evidence(&sub)
+        .into_iter()
+        .map(|e| (e.accession, e.quotes))
+        .collect();
     let evidence: Vec<Evidence> = cites
         .iter()
         .filter_map(|c| cited.get(&c.accession).map(|e| (c, e)))
@@ -238,6 +254,7 @@ pub async fn find_live(
             source: e.source_name.clone(),
             source_url: e.canonical_url.clone(),
             url: entry_url(origin, &e.accession),
+            quotes: quotes.remove(&e.accession).unwrap_or_default(),
         })
         .collect();
     let covers = Covers {

@@ -3,7 +3,9 @@
 //! (`crate::store::journals`, the AuditActor's store).
 
 use alloy::primitives::Address;
-use jm_client::api::{AuditIssue, AuditOutcome, AuditReport, DraftView, Published, Saved};
+use jm_client::api::{
+    AuditIssue, AuditOutcome, AuditReport, AuditSupport, DraftView, Published, Saved,
+};
 use journal_market_actors::audit::{AuditError, Outcome};
 use journal_market_entity::{audit_reports, entries, journals};
 use sea_orm::{ColumnTrait, EntityTrait, QueryFilter, QueryOrder};
@@ -147,8 +149,9 @@ pub async fn save(state: &AppState, wallet: Address, req: SaveRequest) -> ApiRes
     }
 }
 
-pub fn report_view(r: &audit_reports::Model) -> AuditReport {
+pub fn report_view(r: &audit_reports::Model, support: Vec<AuditSupport>) -> AuditReport {
     AuditReport {
+        support,
         verdict: r.verdict.clone(),
         score: r.score,
         summary: r.summary.clone(),
@@ -158,12 +161,29 @@ pub fn report_view(r: &audit_reports::Model) -> AuditReport {
     }
 }
 
-fn outcome_view(o: Outcome) -> AuditOutcome {
+fn outcome_view(o: Outcome, support: Vec<AuditSupport>) -> AuditOutcome {
     AuditOutcome {
         status: o.status.to_string(),
-        report: report_view(&o.report),
+        report: report_view(&o.report, support),
         meta_url: o.meta_url,
     }
+}
+
+/// Which sentence of the journal's current text rests on which sentence of a cited entry: the
+/// report's `support`. Pure but not free on a long draft (a few ms), so off the worker thread.
+async fn support(state: &AppState, j: &journals::Model) -> ApiResult<Vec<AuditSupport>> {
+    let sub = journal_market_actors::audit::submission(&state.db, j.clone()).await?;
+    let found = tokio::task::spawn_blocking(move || journal_market_audit::builtin::support(&sub))
+        .await
+        .map_err(|e| ApiError::internal(anyhow::anyhow!("the support reading failed: {e}")))?;
+    Ok(found
+        .into_iter()
+        .map(|s| AuditSupport {
+            sentence: s.sentence,
+            entry: s.entry,
+            quote: s.quote,
+        })
+        .collect())
 }
 
 impl From<AuditError> for ApiError {
@@ -191,12 +211,15 @@ impl From<AuditError> for ApiError {
 pub async fn audit(state: &AppState, wallet: Address, id: i64) -> ApiResult<AuditOutcome> {
     let j = own(state, wallet, id).await?;
     match JournalStatus::parse(&j.status) {
-        Some(s) if s.auditable() => Ok(outcome_view(state.audit.audit(j.id, j.revision).await?)),
+        Some(s) if s.auditable() => {
+            let o = state.audit.audit(j.id, j.revision).await?;
+            Ok(outcome_view(o, support(state, &j).await?))
+        }
         Some(JournalStatus::Live) => Err(ApiError::Conflict(
             "the journal is published; published journals are not audited again".into(),
         )),
         _ => match state.audit.last_outcome(&j).await? {
-            Some(o) => Ok(outcome_view(o)),
+            Some(o) => Ok(outcome_view(o, support(state, &j).await?)),
             None => Err(ApiError::Conflict(format!(
                 "the journal is {}; save it again to audit it",
                 j.status
@@ -215,6 +238,10 @@ pub async fn draft_view(state: &AppState, wallet: Address, id: i64) -> ApiResult
         .one(&state.db)
         .await?;
     let max = i64::from(state.settings.publish.audits_per_draft);
+    let report = match report {
+        Some(r) => Some(report_view(&r, support(state, &j).await?)),
+        None => None,
+    };
     Ok(DraftView {
         id: j.id.into(),
         status: j.status,
@@ -233,7 +260,7 @@ pub async fn draft_view(state: &AppState, wallet: Address, id: i64) -> ApiResult
         author_holds_stock_token: j.author_holds_stock,
         audits: j.audit_count.into(),
         audits_left: (max - i64::from(j.audit_count)).max(0),
-        report: report.as_ref().map(report_view),
+        report,
         updated_at: ts(&j.updated_at),
     })
 }

@@ -137,6 +137,8 @@ pub const EVIDENCE: &[(&str, T)] = &[
     ("source", T::Str),
     ("sourceUrl", T::Str),
     ("url", T::Str),
+    // Extra: the entry's lines the journal's claims restate (docs/decisions.md, Publishing).
+    ("quotes", T::Arr),
 ];
 pub const COVERS: &[(&str, T)] = &[("from", T::Str), ("to", T::Str)];
 

@@ -146,36 +146,7 @@ impl Inner {
             .map_err(db_err)?
             .ok_or("the draft is gone")?;
         let holds_stock = self.holds_stock(&j).await?;
-        let cited: Vec<String> = journal_citations::Entity::find()
-            .filter(journal_citations::Column::JournalId.eq(j.id))
-            .order_by_asc(journal_citations::Column::Position)
-            .all(&self.db)
-            .await
-            .map_err(db_err)?
-            .into_iter()
-            .map(|c| c.accession)
-            .collect();
-        let sources = entries::Entity::find()
-            .filter(entries::Column::Accession.is_in(cited))
-            .all(&self.db)
-            .await
-            .map_err(db_err)?
-            .into_iter()
-            .map(|e| Source {
-                accession: e.accession,
-                ticker: e.ticker,
-                title: e.title,
-                summary: e.summary,
-                says: e.says,
-            })
-            .collect();
-        let sub = Submission {
-            ticker: j.ticker,
-            title: j.title,
-            dek: j.dek,
-            body: j.body,
-            sources,
-        };
+        let sub = submission(&self.db, j).await.map_err(db_err)?;
         let report = self.engine.review(&sub).await.map_err(|e| e.0)?;
         let issues = serde_json::to_value(&report.issues)
             .map_err(|e| format!("the report cannot be stored: {e}"))?;
@@ -278,6 +249,44 @@ impl Inner {
                 .health
                 .error(NAME, format!("the job sweep failed: {e}")),
         }
+    }
+}
+
+/// What the engines read: the journal's text and every entry it cites that the archive holds.
+/// The server builds the same for the report's `support` and the detail's quoted evidence.
+pub async fn submission(db: &DatabaseConnection, j: journals::Model) -> Result<Submission, DbErr> {
+    let cited: Vec<String> = journal_citations::Entity::find()
+        .filter(journal_citations::Column::JournalId.eq(j.id))
+        .order_by_asc(journal_citations::Column::Position)
+        .all(db)
+        .await?
+        .into_iter()
+        .map(|c| c.accession)
+        .collect();
+    let sources = entries::Entity::find()
+        .filter(entries::Column::Accession.is_in(cited))
+        .all(db)
+        .await?
+        .into_iter()
+        .map(source)
+        .collect();
+    Ok(Submission {
+        ticker: j.ticker,
+        title: j.title,
+        dek: j.dek,
+        body: j.body,
+        sources,
+    })
+}
+
+/// An archive entry as the engines read it.
+pub fn source(e: entries::Model) -> Source {
+    Source {
+        accession: e.accession,
+        ticker: e.ticker,
+        title: e.title,
+        summary: e.summary,
+        says: e.says,
     }
 }
 
