@@ -36,7 +36,8 @@ pub struct AppState {
     /// recipient: the hottest answer of the payment endpoints.
     pub challenges: TtlCache<ChallengeKey, Arc<Challenge>>,
     pub health: HealthRegistry,
-    pub chain: ChainWatchHandle,
+    /// The ChainWatch actor's status: chain id and contracts checked, the head.
+    pub watch: ChainWatchHandle,
     pub addresses: ChainAddresses,
     pub rpc: RpcProxy,
     pub quotes: Quotes,
@@ -71,8 +72,8 @@ pub struct Workers {
 pub struct PaymentParts {
     pub settlement: Option<SettlementHandle>,
     pub buyback: Option<alloy::primitives::Address>,
-    /// Chain reads of the purchase flow (`ownerOf`) and receipts.
-    pub chain: Arc<jm_chain::facilitator::Facilitator>,
+    /// The built-in facilitator's chain reads of the purchase flow (`ownerOf`) and receipts.
+    pub facilitator: Arc<jm_chain::facilitator::Facilitator>,
     /// The key that signs purchase receipts, when set.
     pub receipts: Option<alloy::signers::local::PrivateKeySigner>,
     /// Whether challenges declare `erc20ApprovalGasSponsoring`: the built-in settler sponsors,
@@ -108,7 +109,8 @@ impl PaymentParts {
 
 /// The parts of the state that talk to the chain.
 pub struct ChainParts {
-    pub chain: ChainWatchHandle,
+    /// The ChainWatch actor's status: chain id and contracts checked, the head.
+    pub watch: ChainWatchHandle,
     pub addresses: ChainAddresses,
     pub rpc: RpcProxy,
     pub quotes: Quotes,
@@ -131,7 +133,7 @@ impl AppState {
             journals: TtlCache::new(ttl),
             challenges: TtlCache::new(ttl),
             health,
-            chain: chain.chain,
+            watch: chain.watch,
             addresses: chain.addresses,
             rpc: chain.rpc,
             quotes: chain.quotes,
@@ -161,7 +163,7 @@ impl AppState {
         self.settings.payments.enabled
             && self.pay.settlement.is_some()
             && self.pay.buyback.is_some()
-            && self.chain.is_ready()
+            && self.watch.is_ready()
             && self.pay.facilitator_problem().is_none()
     }
 

@@ -140,7 +140,7 @@ pub(super) fn payment_parts(
     Ok(PaymentParts {
         settlement,
         buyback,
-        chain: facilitator,
+        facilitator,
         receipts,
         sponsoring,
         facilitator_problem: (!local).then_some(facilitator_problem),
@@ -347,7 +347,7 @@ pub(super) fn chain_parts(
         Duration::from_secs(c.quote_cache_secs),
     );
     Ok(ChainParts {
-        chain: watch,
+        watch,
         addresses,
         rpc,
         quotes,

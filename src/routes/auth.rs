@@ -94,7 +94,7 @@ pub async fn desk(state: web::Data<AppState>, who: SignedIn) -> ApiResult<web::J
     responses((status = 200, body = History), (status = 401, body = jm_client::api::ErrorBody)))]
 pub async fn history(state: web::Data<AppState>, who: SignedIn) -> ApiResult<web::Json<History>> {
     let depth = me::Depth {
-        head: state.chain.status().head,
+        head: state.watch.status().head,
         distance: state.settings.chain.reorg_safe_distance,
     };
     let mut h = me::history(&state.db, who.0, depth).await?;

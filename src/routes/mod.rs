@@ -7,23 +7,24 @@ use jm_client::api::ErrorBody;
 
 pub mod archive;
 pub mod auth;
-pub mod chain;
 pub mod discovery;
 pub mod journals;
-pub mod meta;
 pub mod metrics;
 pub mod openapi;
 pub mod pay;
 pub mod publish;
+pub mod quote;
 pub mod registration;
+pub mod rpc;
+pub mod service;
 pub mod token;
 pub mod votes;
 
 pub fn configure(cfg: &mut web::ServiceConfig) {
     // Routes are matched in order: the hottest first.
-    chain::configure_rpc(cfg);
+    rpc::configure(cfg);
     pay::configure(cfg);
-    meta::configure(cfg);
+    service::configure(cfg);
     journals::configure(cfg);
     archive::configure(cfg);
     auth::configure(cfg);
@@ -31,7 +32,7 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
     registration::configure(cfg);
     votes::configure(cfg);
     token::configure(cfg);
-    chain::configure(cfg);
+    quote::configure(cfg);
     openapi::configure(cfg);
 }
 

@@ -5,17 +5,19 @@ use utoipa::openapi::header::Header;
 use utoipa::openapi::{ContentBuilder, Ref, ResponseBuilder};
 use utoipa::{Modify, OpenApi};
 
-use super::{archive, auth, chain, journals, meta, pay, publish, registration, token, votes};
+use super::{
+    archive, auth, journals, pay, publish, quote, registration, rpc, service, token, votes,
+};
 
 #[derive(OpenApi)]
 #[openapi(
     info(title = "Journal Marketplace Service", description = "Archive of company entries, paid journals, wallet sign-in, x402 payments."),
     servers((url = "/api")),
     paths(
-        meta::config, meta::health, meta::ready, meta::actors,
+        service::config, service::health, service::ready, service::actors,
         journals::list, journals::detail,
         archive::newest, archive::search, archive::entry, archive::swarm_run,
-        chain::rpc, chain::quote,
+        rpc::rpc, quote::quote,
         pay::pay_burn, pay::pay_author, pay::text, pay::body,
         auth::nonce, auth::verify, auth::logout, auth::whoami, auth::desk, auth::history,
         publish::save, publish::audit, publish::minted, publish::draft,

@@ -56,7 +56,7 @@ pub struct RpcProxy {
     chain_id_hex: String,
     safe_distance: u64,
     limits: Limits,
-    chain: ChainWatchHandle,
+    watch: ChainWatchHandle,
     /// Bounded in bytes: keys are canonical (one per call, however it was spelled) and only
     /// answers a reorg can no longer reach are kept.
     cache: quick_cache::sync::Cache<String, Arc<Cached>, BySize>,
@@ -93,7 +93,7 @@ impl RpcProxy {
             chain_id_hex: format!("{:#x}", s.chain_id),
             safe_distance: s.safe_distance,
             limits: s.limits,
-            chain,
+            watch: chain,
             flights: Flights::new(),
             cache: quick_cache::sync::Cache::with_weighter(
                 (cache_bytes / 4096).max(16) as usize,
@@ -106,7 +106,7 @@ impl RpcProxy {
     /// The parameter limits as of now (with the head last seen by the chain watch).
     pub fn limits(&self) -> Limits {
         Limits {
-            head: self.chain.status().head,
+            head: self.watch.status().head,
             ..self.limits
         }
     }
@@ -141,7 +141,7 @@ impl RpcProxy {
         if !pending.is_empty() {
             match self.forward(calls, &pending).await {
                 Ok(mut answers) => {
-                    let head = self.chain.status().head;
+                    let head = self.watch.status().head;
                     for &i in &pending {
                         let c = &calls[i];
                         let reply = answers.remove(&i).unwrap_or_else(|| {

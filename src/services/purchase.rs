@@ -158,7 +158,7 @@ pub async fn pay_step(
     };
     if !state.payments_open() {
         let why = match state.pay.facilitator_problem() {
-            Some(facilitator) if state.chain.is_ready() => facilitator,
+            Some(facilitator) if state.watch.is_ready() => facilitator,
             _ => "the chain is not ready".into(),
         };
         return Err(ApiError::unavailable(format!(
@@ -357,13 +357,14 @@ async fn token_holder(state: &AppState, j: &LiveJournal) -> ApiResult<Address> {
                 j.id
             ))
         })?;
-    IIdentityRegistry::new(state.addresses.identity_registry, state.pay.chain.reader())
-        .ownerOf(token)
-        .call()
-        .await
-        .map_err(|_| {
-            ApiError::unavailable(
-                "the token's holder could not be read from the chain; retry shortly",
-            )
-        })
+    IIdentityRegistry::new(
+        state.addresses.identity_registry,
+        state.pay.facilitator.reader(),
+    )
+    .ownerOf(token)
+    .call()
+    .await
+    .map_err(|_| {
+        ApiError::unavailable("the token's holder could not be read from the chain; retry shortly")
+    })
 }

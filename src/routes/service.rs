@@ -56,7 +56,7 @@ pub async fn ready(state: web::Data<AppState>) -> HttpResponse {
         Ok(n) => format!("{n} migrations are not applied"),
         Err(_) => "unknown: the migration table cannot be read".to_string(),
     };
-    let chain = state.chain.status();
+    let chain = state.watch.status();
     let chain_text = match (&chain.ready, &chain.problem) {
         (true, _) => "ok".to_string(),
         (false, Some(p)) => p.clone(),

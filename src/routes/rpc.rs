@@ -1,4 +1,4 @@
-//! `POST /rpc` (the read-only JSON-RPC proxy) and `GET /quote/{ticker}`.
+//! `POST /rpc`: the read-only JSON-RPC proxy.
 
 use std::time::Duration;
 
@@ -6,23 +6,15 @@ use actix_web::http::StatusCode;
 use actix_web::http::header::ContentType;
 use actix_web::{HttpResponse, web};
 use futures::StreamExt;
-use jm_client::api::Quote;
 use serde_json::Value;
 
-use crate::domain::accession::is_ticker;
-use crate::error::{ApiError, ApiResult};
-use crate::quotes::QuoteError;
 use crate::rpc::jsonrpc::{self, Request};
 use crate::state::AppState;
 
 /// `POST /rpc`, registered before every other route: a path with a parameter costs a regex
 /// match for each request routed past it, and the proxy's calls are the cheapest requests.
-pub fn configure_rpc(cfg: &mut web::ServiceConfig) {
-    cfg.service(super::resource("/rpc", "POST").route(web::post().to(rpc)));
-}
-
 pub fn configure(cfg: &mut web::ServiceConfig) {
-    cfg.service(super::resource("/quote/{ticker}", "GET").route(web::get().to(quote)));
+    cfg.service(super::resource("/rpc", "POST").route(web::post().to(rpc)));
 }
 
 enum BodyError {
@@ -188,25 +180,4 @@ pub async fn rpc(state: web::Data<AppState>, payload: web::Payload) -> HttpRespo
         Request::Batch(_) => Value::Array(answers),
     };
     jsonrpc_answer(status, body)
-}
-
-#[utoipa::path(get, path = "/quote/{ticker}", tag = "chain",
-    params(("ticker" = String, Path, description = "a ticker with a stock token, e.g. NVDA")),
-    responses((status = 200, body = Quote), (status = 404, body = jm_client::api::ErrorBody),
-              (status = 503, body = jm_client::api::ErrorBody)))]
-pub async fn quote(
-    state: web::Data<AppState>,
-    ticker: web::Path<String>,
-) -> ApiResult<web::Json<Quote>> {
-    let ticker = ticker.into_inner();
-    if !is_ticker(&ticker) || !state.quotes.knows(&ticker) {
-        return Err(ApiError::not_found(format!(
-            "no stock token is known for the ticker {ticker:?}"
-        )));
-    }
-    match state.quotes.mid(&ticker).await {
-        Ok(mid) => Ok(web::Json(Quote { ticker, mid })),
-        Err(e @ QuoteError::Unknown(_)) => Err(ApiError::not_found(e.to_string())),
-        Err(e) => Err(ApiError::unavailable(e.to_string())),
-    }
 }
