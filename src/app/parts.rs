@@ -194,9 +194,6 @@ fn watch_facilitator(
     });
 }
 
-/// This process's name on payment and relayer leases: `payments.instance_id`, else the host's
-/// name and the port it serves on. Two live processes cannot serve on one host and port, so a
-/// process with its predecessor's name may take over that predecessor's leases at once.
 /// The chain indexer, unless it is turned off.
 pub(super) fn indexer_handle(
     s: &Settings,
@@ -272,6 +269,9 @@ pub(super) fn audit_handle(
     ))
 }
 
+/// This process's name on payment and relayer leases: `payments.instance_id`, else the host's
+/// name and the port it serves on. Two live processes cannot serve on one host and port, so a
+/// process with its predecessor's name may take over that predecessor's leases at once.
 pub(super) fn instance_name(s: &Settings, port: u16) -> String {
     let id = s.payments.instance_id.trim();
     if !id.is_empty() {

@@ -42,20 +42,13 @@ pub(super) fn has_month_day(text: &str) -> bool {
         .any(|w| w.len() == 4 && w.parse::<u32>().is_ok_and(|y| (1900..=2100).contains(&y)))
 }
 
-const FULL_MONTHS: [&str; 12] = [
-    "january",
-    "february",
-    "march",
-    "april",
-    "may",
-    "june",
-    "july",
-    "august",
-    "september",
-    "october",
-    "november",
-    "december",
-];
+/// The months' full names, January first: the first twelve of [`MONTHS`].
+const FULL_MONTHS: &[&str] = MONTHS.split_at(12).0;
+
+/// Whether a lower-case word is a month's full name (a capital that names no one).
+pub(super) fn is_month(word: &str) -> bool {
+    FULL_MONTHS.contains(&word)
+}
 
 /// A date as a text gives it: a year, a month, a day of a month, or more of them.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -140,18 +140,6 @@ const COMMON: &[&str] = &[
     "friday",
     "saturday",
     "sunday",
-    "january",
-    "february",
-    "march",
-    "april",
-    "may",
-    "june",
-    "july",
-    "august",
-    "september",
-    "october",
-    "november",
-    "december",
     "reviewer",
     "note",
     "update",
@@ -206,6 +194,7 @@ pub(super) fn is_name(
         || raw.chars().count() < 3
         || raw.contains('.')
         || COMMON.contains(&t.word.as_str())
+        || super::dates::is_month(&t.word)
         || d.text.contains(&format!("@{raw}"))
     {
         return false;
