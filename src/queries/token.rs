@@ -1,8 +1,8 @@
 //! The token ledger read from the index (swaps, transfers, holders, the cursor) and the pool's
 //! settings; figures in `domain::ledger`.
 
-use alloy::primitives::{Address, U256, address};
-use chrono::Utc;
+use alloy::primitives::{Address, U256};
+use chrono::{Duration, Utc};
 use jm_client::api::{Burn, TokenLedger};
 use journal_market_entity::{indexer_cursors, swaps, token_holders, token_transfers};
 use sea_orm::{
@@ -10,10 +10,9 @@ use sea_orm::{
     QuerySelect,
 };
 
-use crate::domain::ledger::{self, BUYBACK_PCT, Inputs, SUPPLY, Swap, units};
+use crate::domain::ledger::{self, BUYBACK_PCT, DEAD, Inputs, SUPPLY, Swap, Totals, units};
 use crate::domain::time::ts;
 
-pub const DEAD: Address = address!("0x000000000000000000000000000000000000dEaD");
 /// Burns listed.
 const LATEST_BURNS: usize = 12;
 
@@ -52,22 +51,23 @@ pub async fn ledger(
         .order_by_asc(swaps::Column::LogIndex)
         .all(db)
         .await?;
-    let swaps: Vec<Swap> = rows
-        .iter()
-        .map(|s| Swap {
+    let day_ago = Utc::now() - Duration::hours(24);
+    let mut totals = Totals::default();
+    let (mut volume_24h_weth, mut last_price_weth) = (0.0, None);
+    for s in &rows {
+        let swap = Swap {
             amount0: s.amount0.parse().unwrap_or_default(),
             amount1: s.amount1.parse().unwrap_or_default(),
             sqrt_price_x96: s.sqrt_price_x96.parse().unwrap_or_default(),
-            block_time: s.block_time,
-        })
-        .collect();
-    let f = ledger::figures(&Inputs {
-        token_is_token0: settings.token_is_token0,
-        fee_pips: settings.fee_pips,
-        creator_bps: settings.creator_bps,
-        swaps,
-        now: Utc::now(),
-    });
+        };
+        totals += &Totals::swap(&swap);
+        if s.block_time.is_some_and(|t| t > day_ago) {
+            volume_24h_weth +=
+                ledger::volume_weth([(swap.amount0, swap.amount1)], settings.token_is_token0);
+        }
+        last_price_weth =
+            ledger::price_weth(swap.sqrt_price_x96, settings.token_is_token0).or(last_price_weth);
+    }
     let burn_rows = || {
         token_transfers::Entity::find()
             .filter(token_transfers::Column::Recipient.is_in(burn_targets()))
@@ -81,10 +81,16 @@ pub async fn ledger(
         .into_tuple()
         .all(db)
         .await?;
-    let burned: f64 = amounts
-        .iter()
-        .map(|a| units(a.parse::<U256>().unwrap_or_default()))
-        .sum();
+    for a in &amounts {
+        totals += &Totals::burn(a.parse().unwrap_or_default());
+    }
+    let f = ledger::figures(&Inputs {
+        token_is_token0: settings.token_is_token0,
+        fee_pips: settings.fee_pips,
+        creator_bps: settings.creator_bps,
+        totals,
+    });
+    let burned = f.burned;
     let burns = burn_rows().limit(LATEST_BURNS as u64).all(db).await?;
     let holders = token_holders::Entity::find()
         .filter(token_holders::Column::Balance.ne("0"))
@@ -92,7 +98,7 @@ pub async fn ledger(
         .count(db)
         .await?;
     let usd = |weth: f64| now.eth_usd.map(|p| weth * p);
-    let price_weth = now.price_weth.or(f.last_price_weth);
+    let price_weth = now.price_weth.or(last_price_weth);
     let price_usd = price_weth.and_then(usd);
     let block = cursor.as_ref().map(|c| c.block.max(0) as u64);
     let pct = BUYBACK_PCT / 100.0;
@@ -127,7 +133,7 @@ pub async fn ledger(
             .collect(),
         price_usd,
         market_cap_usd: price_usd.map(|p| p * (SUPPLY - burned)),
-        volume24h_usd: usd(f.volume_24h_weth),
+        volume24h_usd: usd(volume_24h_weth),
         holders_total: holders,
     })
 }
