@@ -8,6 +8,7 @@ pub mod entries;
 pub mod indexer_cursors;
 pub mod journal_citations;
 pub mod journals;
+pub mod ledger_totals;
 pub mod nonces;
 pub mod payment_txs;
 pub mod payments;

@@ -12,6 +12,7 @@ mod m20261123_000006_ledger_order;
 mod m20261124_000001_payment_ids;
 mod m20261124_000002_sponsorships;
 mod m20261125_000001_confirmations;
+mod m20261126_000001_ledger_totals;
 
 pub struct Migrator;
 
@@ -29,6 +30,7 @@ impl MigratorTrait for Migrator {
             Box::new(m20261124_000001_payment_ids::Migration),
             Box::new(m20261124_000002_sponsorships::Migration),
             Box::new(m20261125_000001_confirmations::Migration),
+            Box::new(m20261126_000001_ledger_totals::Migration),
         ]
     }
 }

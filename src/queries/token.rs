@@ -1,16 +1,16 @@
-//! The token ledger read from the index (swaps, transfers, holders, the cursor) and the pool's
-//! settings; figures in `domain::ledger`.
+//! The token ledger read from the index (the running totals, the last day's swaps, the latest
+//! swap and burns, the cursor) and the pool's settings; figures in `domain::ledger`.
 
 use alloy::primitives::{Address, U256};
-use chrono::{Duration, Utc};
+use chrono::{DateTime, Utc};
 use jm_client::api::{Burn, TokenLedger};
-use journal_market_entity::{indexer_cursors, swaps, token_holders, token_transfers};
+use journal_market_actors::indexer::ledger::summary;
+use journal_market_entity::{indexer_cursors, swaps, token_transfers};
 use sea_orm::{
-    ColumnTrait, DatabaseConnection, DbErr, EntityTrait, PaginatorTrait, QueryFilter, QueryOrder,
-    QuerySelect,
+    ColumnTrait, DatabaseConnection, DbErr, EntityTrait, QueryFilter, QueryOrder, QuerySelect,
 };
 
-use crate::domain::ledger::{self, BUYBACK_PCT, DEAD, Inputs, SUPPLY, Swap, Totals, units};
+use crate::domain::ledger::{self, BURN_TARGETS, BUYBACK_PCT, Inputs, SUPPLY, units};
 use crate::domain::time::ts;
 
 /// Burns listed.
@@ -33,10 +33,8 @@ pub struct Now {
     pub eth_usd: Option<f64>,
 }
 
-fn burn_targets() -> [String; 2] {
-    [format!("{:#x}", Address::ZERO), format!("{DEAD:#x}")]
-}
-
+/// Reads that do not grow with the index: the totals the indexer keeps, the last day's swaps
+/// (by their time's index), the latest swap (by the key) and the latest burns.
 pub async fn ledger(
     db: &DatabaseConnection,
     (token, pool): (Address, Address),
@@ -46,62 +44,43 @@ pub async fn ledger(
     let cursor = indexer_cursors::Entity::find_by_id(journal_market_actors::indexer::store::CURSOR)
         .one(db)
         .await?;
-    let rows = swaps::Entity::find()
-        .order_by_asc(swaps::Column::Block)
-        .order_by_asc(swaps::Column::LogIndex)
-        .all(db)
-        .await?;
-    let day_ago = Utc::now() - Duration::hours(24);
-    let mut totals = Totals::default();
-    let (mut volume_24h_weth, mut last_price_weth) = (0.0, None);
-    for s in &rows {
-        let swap = Swap {
-            amount0: s.amount0.parse().unwrap_or_default(),
-            amount1: s.amount1.parse().unwrap_or_default(),
-            sqrt_price_x96: s.sqrt_price_x96.parse().unwrap_or_default(),
-        };
-        totals += &Totals::swap(&swap);
-        if s.block_time.is_some_and(|t| t > day_ago) {
-            volume_24h_weth +=
-                ledger::volume_weth([(swap.amount0, swap.amount1)], settings.token_is_token0);
-        }
-        last_price_weth =
-            ledger::price_weth(swap.sqrt_price_x96, settings.token_is_token0).or(last_price_weth);
-    }
-    let burn_rows = || {
-        token_transfers::Entity::find()
-            .filter(token_transfers::Column::Recipient.is_in(burn_targets()))
-            .order_by_desc(token_transfers::Column::Block)
-            .order_by_desc(token_transfers::Column::LogIndex)
-    };
-    // Every burn's amount (only that column), and whole rows for the latest few.
-    let amounts: Vec<String> = burn_rows()
-        .select_only()
-        .column(token_transfers::Column::Amount)
-        .into_tuple()
-        .all(db)
-        .await?;
-    for a in &amounts {
-        totals += &Totals::burn(a.parse().unwrap_or_default());
-    }
+    let kept = summary(db).await?;
     let f = ledger::figures(&Inputs {
         token_is_token0: settings.token_is_token0,
         fee_pips: settings.fee_pips,
         creator_bps: settings.creator_bps,
-        totals,
+        totals: kept.totals,
     });
-    let burned = f.burned;
-    let burns = burn_rows().limit(LATEST_BURNS as u64).all(db).await?;
-    let holders = token_holders::Entity::find()
-        .filter(token_holders::Column::Balance.ne("0"))
-        .filter(token_holders::Column::Address.is_not_in(burn_targets()))
-        .count(db)
+    // Whole seconds, as block times are: the comparison is the same, and on SQLite (times as
+    // text) both sides have the same form.
+    let day_ago = DateTime::from_timestamp(Utc::now().timestamp() - 24 * 3600, 0);
+    let day: Vec<(String, String)> = swaps::Entity::find()
+        .filter(swaps::Column::BlockTime.gt(day_ago))
+        .select_only()
+        .column(swaps::Column::Amount0)
+        .column(swaps::Column::Amount1)
+        .into_tuple()
+        .all(db)
         .await?;
+    let volume_24h_weth = ledger::volume_weth(
+        day.iter().map(|(a0, a1)| {
+            (
+                a0.parse().unwrap_or_default(),
+                a1.parse().unwrap_or_default(),
+            )
+        }),
+        settings.token_is_token0,
+    );
+    let price_weth = match now.price_weth {
+        Some(p) => Some(p),
+        None => last_price(db, settings.token_is_token0).await?,
+    };
+    let burns = latest_burns(db).await?;
     let usd = |weth: f64| now.eth_usd.map(|p| weth * p);
-    let price_weth = now.price_weth.or(last_price_weth);
     let price_usd = price_weth.and_then(usd);
     let block = cursor.as_ref().map(|c| c.block.max(0) as u64);
     let pct = BUYBACK_PCT / 100.0;
+    let burned = f.burned;
     Ok(TokenLedger {
         ca: token.to_checksum(None),
         pool: pool.to_checksum(None),
@@ -134,6 +113,40 @@ pub async fn ledger(
         price_usd,
         market_cap_usd: price_usd.map(|p| p * (SUPPLY - burned)),
         volume24h_usd: usd(volume_24h_weth),
-        holders_total: holders,
+        holders_total: kept.holders,
     })
+}
+
+/// The latest burns, newest first: each burn address's latest, read newest first from the
+/// (recipient, block, log_index) index, merged.
+async fn latest_burns(db: &DatabaseConnection) -> Result<Vec<token_transfers::Model>, DbErr> {
+    let mut burns = Vec::new();
+    for a in BURN_TARGETS {
+        burns.extend(
+            token_transfers::Entity::find()
+                .filter(token_transfers::Column::Recipient.eq(format!("{a:#x}")))
+                .order_by_desc(token_transfers::Column::Block)
+                .order_by_desc(token_transfers::Column::LogIndex)
+                .limit(LATEST_BURNS as u64)
+                .all(db)
+                .await?,
+        );
+    }
+    burns.sort_by_key(|b| std::cmp::Reverse((b.block, b.log_index)));
+    burns.truncate(LATEST_BURNS);
+    Ok(burns)
+}
+
+/// WETH per token after the latest swap that has a price.
+async fn last_price(db: &DatabaseConnection, token_is_token0: bool) -> Result<Option<f64>, DbErr> {
+    let sqrt: Option<String> = swaps::Entity::find()
+        .filter(swaps::Column::SqrtPriceX96.ne("0"))
+        .order_by_desc(swaps::Column::Block)
+        .order_by_desc(swaps::Column::LogIndex)
+        .select_only()
+        .column(swaps::Column::SqrtPriceX96)
+        .into_tuple()
+        .one(db)
+        .await?;
+    Ok(sqrt.and_then(|s| ledger::price_weth(s.parse().unwrap_or_default(), token_is_token0)))
 }

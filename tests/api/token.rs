@@ -3,7 +3,8 @@
 
 use std::time::Duration;
 
-use alloy::primitives::{Address, U256, address};
+use alloy::primitives::{Address, I256, U256, address};
+use alloy::providers::Provider;
 use jm_chain::bindings::{IERC20, IPool};
 
 use crate::devchain::Mined;
@@ -254,4 +255,364 @@ async fn the_ledger_rows_survive_their_new_key_and_its_way_back() {
         .await
         .unwrap();
     assert_eq!(n, 3, "down and up again keep every row");
+}
+
+/// The ledger as a refresh computed it before the running totals: every swap and burn row read
+/// and folded (fee 1%, creator share 80%, as the devnet's pool and locker say), the holders
+/// counted.
+#[derive(Debug, Clone, PartialEq)]
+struct Folded {
+    swaps: u64,
+    volume: f64,
+    fees_weth: f64,
+    fees_dove: f64,
+    value: f64,
+    burned: f64,
+    holders: u64,
+}
+
+async fn fold(db: &sea_orm::DatabaseConnection, token_is_token0: bool) -> Folded {
+    use journal_market::domain::ledger::price_weth;
+    use journal_market_entity::{swaps, token_holders, token_transfers};
+    use sea_orm::{ColumnTrait, EntityTrait, PaginatorTrait, QueryFilter, QueryOrder};
+
+    let signed = |s: &str| {
+        let v: I256 = s.parse().unwrap();
+        let m = whole(v.unsigned_abs());
+        if v.is_negative() { -m } else { m }
+    };
+    let mut f = Folded {
+        swaps: 0,
+        volume: 0.0,
+        fees_weth: 0.0,
+        fees_dove: 0.0,
+        value: 0.0,
+        burned: 0.0,
+        holders: 0,
+    };
+    let rows = swaps::Entity::find()
+        .order_by_asc(swaps::Column::Block)
+        .order_by_asc(swaps::Column::LogIndex)
+        .all(db)
+        .await
+        .unwrap();
+    for s in rows {
+        let (a0, a1) = (signed(&s.amount0), signed(&s.amount1));
+        let (tok, weth) = if token_is_token0 { (a0, a1) } else { (a1, a0) };
+        let price = price_weth(s.sqrt_price_x96.parse().unwrap(), token_is_token0);
+        f.swaps += 1;
+        f.volume += weth.abs();
+        if weth > 0.0 {
+            f.fees_weth += weth * 0.01 * 0.8;
+            f.value += weth * 0.01 * 0.8;
+        } else if tok > 0.0 {
+            f.fees_dove += tok * 0.01 * 0.8;
+            f.value += tok * 0.01 * 0.8 * price.unwrap_or(0.0);
+        }
+    }
+    let targets = [format!("{:#x}", Address::ZERO), format!("{DEAD:#x}")];
+    for t in token_transfers::Entity::find()
+        .filter(token_transfers::Column::Recipient.is_in(targets.clone()))
+        .all(db)
+        .await
+        .unwrap()
+    {
+        f.burned += whole(t.amount.parse().unwrap());
+    }
+    f.holders = token_holders::Entity::find()
+        .filter(token_holders::Column::Balance.ne("0"))
+        .filter(token_holders::Column::Address.is_not_in(targets))
+        .count(db)
+        .await
+        .unwrap();
+    f
+}
+
+/// What `/token.json` says of the same figures.
+fn answered(ledger: &serde_json::Value) -> Folded {
+    let f = |k: &str| {
+        ledger[k]
+            .as_f64()
+            .unwrap_or_else(|| panic!("{k}: {ledger}"))
+    };
+    Folded {
+        swaps: ledger["swaps"].as_u64().unwrap(),
+        volume: f("volumeWeth"),
+        fees_weth: f("feesWeth"),
+        fees_dove: f("feesDove"),
+        value: f("feesValueWeth"),
+        burned: f("burned"),
+        holders: ledger["holdersTotal"].as_u64().unwrap(),
+    }
+}
+
+fn same(a: &Folded, b: &Folded) -> bool {
+    a.swaps == b.swaps
+        && a.holders == b.holders
+        && [
+            (a.volume, b.volume),
+            (a.fees_weth, b.fees_weth),
+            (a.fees_dove, b.fees_dove),
+            (a.value, b.value),
+            (a.burned, b.burned),
+        ]
+        .iter()
+        .all(|(x, y)| close(*x, *y))
+}
+
+/// The totals' row, which must be the exact sum of the rows it stands for.
+async fn kept(db: &sea_orm::DatabaseConnection) -> journal_market_actors::indexer::ledger::Summary {
+    use journal_market::domain::ledger::{Swap, Totals, is_burn};
+    use journal_market_actors::indexer::ledger::summary;
+    use journal_market_entity::{swaps, token_transfers};
+    use sea_orm::EntityTrait;
+
+    let kept = summary(db).await.unwrap();
+    let mut sum = Totals::default();
+    for s in swaps::Entity::find().all(db).await.unwrap() {
+        sum += &Totals::swap(&Swap {
+            amount0: s.amount0.parse().unwrap(),
+            amount1: s.amount1.parse().unwrap(),
+            sqrt_price_x96: s.sqrt_price_x96.parse().unwrap(),
+        });
+    }
+    for t in token_transfers::Entity::find().all(db).await.unwrap() {
+        if is_burn(&t.recipient.parse().unwrap()) {
+            sum += &Totals::burn(t.amount.parse().unwrap());
+        }
+    }
+    assert_eq!(kept.totals, sum, "the totals are the sum of the rows");
+    kept
+}
+
+/// `/token.json` once the index has read block `n` and holds `swaps` swaps.
+async fn ledger_with(shop: &Shop, n: u64, swaps: u64) -> serde_json::Value {
+    let mut ledger = serde_json::Value::Null;
+    for _ in 0..200 {
+        (_, ledger) = shop.app.get("/token.json").await;
+        if ledger["block"].as_u64().is_some_and(|b| b >= n) && ledger["swaps"] == swaps {
+            return ledger;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    panic!("the index did not reach block {n} with {swaps} swaps: {ledger}");
+}
+
+/// Buyer 0 trading on the devnet's pool, both tokens approved.
+struct Trader {
+    p: alloy::providers::DynProvider,
+    me: Address,
+    c: jm_chain::devnet::Contracts,
+    token_is_token0: bool,
+}
+
+impl Trader {
+    async fn new(shop: &Shop) -> Trader {
+        let c = shop.chain.devnet.contracts.clone();
+        let p = shop.chain.provider(shop.buyer(0));
+        for t in [c.weth, c.token] {
+            IERC20::new(t, &p).approve(c.pool, U256::MAX).mined().await;
+        }
+        let token_is_token0 = IPool::new(c.pool, &p).token0().call().await.unwrap() == c.token;
+        Trader {
+            me: shop.buyer(0).address,
+            p,
+            c,
+            token_is_token0,
+        }
+    }
+
+    /// `amount` in: WETH on a buy, tokens on a sell. Returns the block it was mined in.
+    async fn swap(&self, buy: bool, amount: U256) -> u64 {
+        IPool::new(self.c.pool, &self.p)
+            .swap(self.me, buy != self.token_is_token0, amount, U256::ZERO)
+            .mined()
+            .await
+            .block_number
+            .unwrap()
+    }
+
+    async fn send(&self, to: Address, tokens: U256) -> u64 {
+        IERC20::new(self.c.token, &self.p)
+            .transfer(to, tokens)
+            .mined()
+            .await
+            .block_number
+            .unwrap()
+    }
+}
+
+/// The indexer keeps the totals as it writes: after swaps, burns and a new holder they are the
+/// exact sum of the rows, and give what folding every row gave; a reorg that orphans some
+/// subtracts exactly those, back to the totals before them.
+#[actix_web::test]
+async fn the_running_totals_follow_the_rows_through_a_reorg() {
+    let shop = Shop::open_with(|s| {
+        s.indexer.poll_ms = 100;
+        s.indexer.ledger_max_age_ms = 0;
+    })
+    .await;
+    let t = Trader::new(&shop).await;
+    let db = shop.app.db.connect().await;
+    let e18 = U256::from(10u64).pow(U256::from(18));
+    // The figures against the fold, the totals against the rows; the totals and burns listed.
+    let check = async |ledger: serde_json::Value| {
+        let folded = fold(&db, t.token_is_token0).await;
+        assert!(
+            same(&answered(&ledger), &folded),
+            "{ledger} against {folded:?}"
+        );
+        let kept = kept(&db).await;
+        assert_eq!(kept.holders, folded.holders);
+        (kept, ledger["burns"].clone())
+    };
+
+    let (_, start) = shop.app.get("/token.json").await;
+    let n = start["swaps"].as_u64().unwrap();
+    t.swap(true, U256::from(2) * e18).await;
+    t.swap(false, U256::from(3000) * e18).await;
+    t.send(DEAD, U256::from(777) * e18).await;
+    let last = t.send(Address::ZERO, U256::from(3) * e18).await;
+    let before = check(ledger_with(&shop, last, n + 2).await).await;
+    // The latest burns of both burn addresses, newest first.
+    let amounts = |burns: &serde_json::Value| -> Vec<f64> {
+        burns
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|b| b["amount"].as_f64().unwrap())
+            .collect()
+    };
+    assert_eq!(amounts(&before.1)[..2], [3.0, 777.0], "{}", before.1);
+
+    // On a stretch of chain that a reorg takes back: two more swaps, a burn, and a transfer to
+    // an address that held nothing.
+    let snapshot: U256 = t.p.raw_request("evm_snapshot".into(), ()).await.unwrap();
+    t.swap(true, U256::from(1) * e18).await;
+    t.swap(false, U256::from(1500) * e18).await;
+    t.send(DEAD, U256::from(5) * e18).await;
+    let last = t.send(Address::repeat_byte(0x77), e18).await;
+    let during = check(ledger_with(&shop, last, n + 4).await).await;
+    assert_eq!(during.0.holders, before.0.holders + 1, "a new holder");
+    assert!(during.0.totals.burned > before.0.totals.burned);
+    assert_eq!(amounts(&during.1)[..3], [5.0, 3.0, 777.0]);
+
+    let reverted: bool =
+        t.p.raw_request("evm_revert".into(), (snapshot,))
+            .await
+            .unwrap();
+    assert!(reverted);
+    let _: serde_json::Value =
+        t.p.raw_request("anvil_mine".into(), (U256::from(5),))
+            .await
+            .unwrap();
+    let head = t.p.get_block_number().await.unwrap();
+    let after = check(ledger_with(&shop, head, n + 2).await).await;
+    assert_eq!(
+        after, before,
+        "the orphaned rows' totals and burns are taken out, exactly"
+    );
+    let (_, health) = shop.app.get("/health/actors").await;
+    let reorgs = health["actors"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|a| a["name"] == "indexer")
+        .map(|a| a["progress"]["reorgs"].as_u64().unwrap_or(0));
+    assert!(reorgs >= Some(1), "{health}");
+}
+
+/// The migration that adds the totals makes them from the rows an existing deployment indexed
+/// before it: the row is the exact sum, and the holders those with a balance.
+#[actix_web::test]
+async fn the_totals_are_made_from_the_rows_indexed_before_them() {
+    use journal_market_actors::indexer::ledger::summary;
+    use journal_market_migration::{Migrator, MigratorTrait};
+    use sea_orm::ConnectionTrait;
+
+    let db = crate::helpers::TestDb::new().await;
+    let url = match db.url.starts_with("sqlite:") {
+        true => format!("{}?mode=rwc", db.url),
+        false => db.url.clone(),
+    };
+    let conn = sea_orm::Database::connect(&url).await.unwrap();
+    let at = Migrator::migrations()
+        .iter()
+        .position(|m| m.name() == "m20261126_000001_ledger_totals")
+        .unwrap();
+    Migrator::up(&conn, Some(at as u32)).await.unwrap();
+    let e18 = "000000000000000000";
+    // sqrtPriceX96 = 2⁹⁷: 4 token1 per token0. A token1-in swap (2 in, 4,000 token0 out), a
+    // token0-in swap (1,000 in, 3 out).
+    let sqrt = (U256::from(1) << 97usize).to_string();
+    for (block, amount0, amount1) in [
+        (5, format!("-4000{e18}"), format!("2{e18}")),
+        (6, format!("1000{e18}"), format!("-3{e18}")),
+    ] {
+        conn.execute_unprepared(&format!(
+            "INSERT INTO swaps (tx, log_index, block, amount0, amount1, sqrt_price_x96) \
+             VALUES ('0x{block:02}', 0, {block}, '{amount0}', '{amount1}', '{sqrt}')"
+        ))
+        .await
+        .unwrap();
+    }
+    let dead = format!("{DEAD:#x}");
+    let zero = format!("{:#x}", Address::ZERO);
+    for (li, to, amount) in [
+        (1, dead.as_str(), "5"),
+        (2, zero.as_str(), "7"),
+        (3, "0x02", "6"),
+    ] {
+        conn.execute_unprepared(&format!(
+            "INSERT INTO token_transfers (tx, log_index, block, sender, recipient, amount) \
+             VALUES ('0xaa', {li}, 7, '0x01', '{to}', '{amount}')"
+        ))
+        .await
+        .unwrap();
+    }
+    for (address, balance) in [
+        ("0x01", "10"),
+        ("0x02", "0"),
+        (dead.as_str(), "5"),
+        ("0x03", "1"),
+    ] {
+        conn.execute_unprepared(&format!(
+            "INSERT INTO token_holders (address, balance) VALUES ('{address}', '{balance}')"
+        ))
+        .await
+        .unwrap();
+    }
+
+    Migrator::up(&conn, None).await.unwrap();
+    let s = summary(&conn).await.unwrap();
+    let n = |v: &str| v.parse::<alloy::primitives::U512>().unwrap();
+    let [s0, s1] = &s.totals.sides;
+    assert_eq!(s.totals.swaps, 2);
+    assert_eq!(
+        (s0.volume, s1.volume),
+        (n(&format!("5000{e18}")), n(&format!("5{e18}")))
+    );
+    assert_eq!(
+        (s0.paid_in, s1.paid_in),
+        (n(&format!("1000{e18}")), n(&format!("2{e18}")))
+    );
+    assert_eq!(
+        (s0.sold, s1.sold),
+        (n(&format!("1000{e18}")), n(&format!("2{e18}")))
+    );
+    // 1,000 token0 at 4 token1 each; 2 token1 at a quarter of a token0 each.
+    assert_eq!(
+        (s0.sold_value, s1.sold_value),
+        (n(&format!("4000{e18}")), n("500000000000000000"))
+    );
+    assert_eq!(s.totals.burned, n("12"));
+    assert_eq!(
+        s.holders, 2,
+        "0x01 and 0x03: not the empty one, not the dead address"
+    );
+
+    // Down and up again: the same totals.
+    Migrator::down(&conn, Some(1)).await.unwrap();
+    Migrator::up(&conn, None).await.unwrap();
+    assert_eq!(summary(&conn).await.unwrap(), s);
 }
