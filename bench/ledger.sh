@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # A /token.json refresh against the size of the index (examples/ledger_scale.rs): the index
-# filled with each of COUNTS swaps (one burn per 100), then the refresh's database work timed.
+# filled with each of COUNTS swaps (each with its token transfer, one burn per 100), then the
+# refresh's database work timed.
 # On SQLite; with LEDGER_BENCH_PG=<admin-url> (e.g. postgres://postgres@127.0.0.1:5432/postgres)
 # on PostgreSQL too.
 set -euo pipefail

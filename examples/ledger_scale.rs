@@ -1,13 +1,15 @@
 //! What a `/token.json` refresh costs against the size of the index (bench/ledger.sh): for each
-//! COUNT, a fresh database filled with COUNT swaps (and one burn per 100 swaps) through the
-//! indexer's own write path (`indexer::ledger::apply`, 10,000 events a transaction, as a
-//! catch-up writes them), then the refresh's database work (`queries::token::ledger`, what
-//! `GET /token.json` runs when its answer is older than `indexer.ledger_max_age_ms`) timed
-//! over several runs. The swaps' block times are 12 s apart, except the newest 500, two
-//! minutes apart and all within the last 24 hours: every count has the same day of trading.
+//! COUNT, a fresh database filled with COUNT swaps, each with the token's transfer between the
+//! pool and the trader as on the chain, and one burn per 100 swaps, through the indexer's own
+//! write path (`indexer::ledger::apply`, 10,000 events a transaction, as a catch-up writes
+//! them); then the refresh's database work (`queries::token::ledger`, what `GET /token.json`
+//! runs when its answer is older than `indexer.ledger_max_age_ms`) timed on each database in
+//! turn, ROUNDS rounds, so that a busy moment of the machine falls on every size alike. The
+//! newest 500 swaps are two minutes apart, all within the last 24 hours; the others 12 s
+//! apart, all older than a day: every count has the same day of trading.
 //! Prints one line per count: "count fill_secs refresh_median_ms refresh_min_ms runs".
 //! On SQLite (a file in <work-dir>), or on PostgreSQL with LEDGER_BENCH_PG=<admin-url> (a
-//! database made and dropped per count).
+//! database made per count, dropped at the end).
 //! `ledger_scale <work-dir> <count>...`
 
 use std::collections::HashMap;
@@ -26,15 +28,16 @@ static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 const TOKEN: Address = address!("0x1000000000000000000000000000000000000001");
 const POOL: Address = address!("0x2000000000000000000000000000000000000002");
 const HOLDER: Address = address!("0x3000000000000000000000000000000000000003");
+const TRADER: Address = address!("0x4000000000000000000000000000000000000004");
 const DEAD: Address = address!("0x000000000000000000000000000000000000dEaD");
 /// Events written per transaction.
 const BATCH: u64 = 10_000;
 /// Swaps within the last 24 hours, whatever the count.
 const RECENT: u64 = 500;
-/// Refreshes timed at most, and for how long at most once past the fewest.
-const MAX_RUNS: usize = 50;
-const MIN_RUNS: usize = 5;
-const BUDGET: Duration = Duration::from_secs(3);
+const ROUNDS: usize = 5;
+/// Refreshes timed a round on one database: at least one, at most MAX_RUNS, while BUDGET lasts.
+const MAX_RUNS: usize = 40;
+const BUDGET: Duration = Duration::from_millis(600);
 
 #[actix_web::main]
 async fn main() -> anyhow::Result<()> {
@@ -43,40 +46,54 @@ async fn main() -> anyhow::Result<()> {
         anyhow::bail!("usage: ledger_scale <work-dir> <count>...");
     };
     std::fs::create_dir_all(work)?;
+    let admin = match std::env::var("LEDGER_BENCH_PG") {
+        Ok(url) => Some((Database::connect(&url).await?, url)),
+        Err(_) => None,
+    };
+    let drop_db = |name: &str| format!("DROP DATABASE IF EXISTS \"{name}\" WITH (FORCE)");
+    let mut filled = Vec::new();
     for count in counts {
         let count: u64 = count.replace(['_', ','], "").parse()?;
-        let (url, drop) = match std::env::var("LEDGER_BENCH_PG") {
-            Ok(admin) => {
-                let name = format!("jm_ledger_bench_{count}");
-                let a = Database::connect(&admin).await?;
-                a.execute_unprepared(&format!("DROP DATABASE IF EXISTS \"{name}\" WITH (FORCE)"))
-                    .await?;
+        let name = format!("jm_ledger_bench_{count}");
+        let url = match &admin {
+            Some((a, url)) => {
+                a.execute_unprepared(&drop_db(&name)).await?;
                 a.execute_unprepared(&format!("CREATE DATABASE \"{name}\""))
                     .await?;
-                let base = admin.rsplit_once('/').map_or(admin.as_str(), |(b, _)| b);
-                (format!("{base}/{name}"), Some((a, name)))
+                let base = url.rsplit_once('/').map_or(url.as_str(), |(b, _)| b);
+                format!("{base}/{name}")
             }
-            Err(_) => {
-                let path = format!("{work}/ledger_{count}.db");
+            None => {
+                let path = format!("{work}/{name}.db");
                 for suffix in ["", "-wal", "-shm"] {
                     let _ = std::fs::remove_file(format!("{path}{suffix}"));
                 }
-                (format!("sqlite://{path}"), None)
+                format!("sqlite://{path}")
             }
         };
         let mut s = Settings::load(None)?;
         s.database.url = Secret::new(url);
         let db = journal_market::db::connect(&s.database).await?;
         journal_market::db::migrate(&db).await?;
-        let filled = Instant::now();
+        let started = Instant::now();
         fill(&db, count).await?;
-        let fill_secs = filled.elapsed().as_secs_f64();
-        let (median, min, runs) = measure(&db).await?;
-        println!("{count} {fill_secs:.1} {median:.3} {min:.3} {runs}");
+        filled.push((count, started.elapsed().as_secs_f64(), name, db, Vec::new()));
+    }
+    for _ in 0..ROUNDS {
+        for (_, _, _, db, times) in &mut filled {
+            times.extend(measure(db).await?);
+        }
+    }
+    for (count, fill_secs, name, db, mut times) in filled {
+        times.sort_by(f64::total_cmp);
+        let (median, min) = (times[times.len() / 2], times[0]);
+        println!(
+            "{count} {fill_secs:.1} {median:.3} {min:.3} {}",
+            times.len()
+        );
         db.close().await?;
-        if let Some((a, name)) = drop {
-            a.execute_unprepared(&format!("DROP DATABASE IF EXISTS \"{name}\" WITH (FORCE)"))
-                .await?;
+        if let Some((a, _)) = &admin {
+            a.execute_unprepared(&drop_db(&name)).await?;
         }
     }
     Ok(())
@@ -87,7 +104,8 @@ fn e18(x: u64) -> U256 {
 }
 
 /// COUNT swaps, alternately buys and sells around 0.00001 WETH per token (the token is
-/// token0), two a block, and a burn every 100 swaps after one large transfer to the burner.
+/// token0), two a block, each with its transfer of tokens, and a burn every 100 swaps from a
+/// holder given tokens at the start.
 async fn fill(db: &DatabaseConnection, count: u64) -> anyhow::Result<()> {
     let now = chrono::Utc::now().timestamp() as u64;
     let time = |i: u64| {
@@ -95,7 +113,7 @@ async fn fill(db: &DatabaseConnection, count: u64) -> anyhow::Result<()> {
         if newer < RECENT {
             now - 60 - newer * 120
         } else {
-            now - 60 - RECENT * 120 - (newer - RECENT) * 12
+            now - 25 * 3600 - (newer - RECENT) * 12
         }
     };
     let at = |block: u64, log_index: u64, block_time: Option<u64>| At {
@@ -104,12 +122,16 @@ async fn fill(db: &DatabaseConnection, count: u64) -> anyhow::Result<()> {
         block,
         block_time,
     };
-    let mut events = vec![LedgerEvent::Transfer {
-        at: at(1, 0, None),
-        from: Address::ZERO,
-        to: HOLDER,
-        amount: e18(100_000_000),
-    }];
+    let mut events: Vec<LedgerEvent> = [(HOLDER, 100_000_000), (POOL, 500_000_000)]
+        .into_iter()
+        .enumerate()
+        .map(|(i, (to, tokens))| LedgerEvent::Transfer {
+            at: at(1, i as u64, None),
+            from: Address::ZERO,
+            to,
+            amount: e18(tokens),
+        })
+        .collect();
     let base = (1e-5f64.sqrt() * 2f64.powi(96)) as u128;
     for i in 0..count {
         let block = 2 + i / 2;
@@ -117,20 +139,27 @@ async fn fill(db: &DatabaseConnection, count: u64) -> anyhow::Result<()> {
         let sqrt = U256::from((base as f64 * wiggle) as u128);
         let tokens = I256::try_from(e18(1_000 + i % 5_000)).unwrap_or_default();
         let weth = tokens / I256::try_from(100_000).unwrap_or(I256::ONE);
-        let (amount0, amount1) = if i % 2 == 0 {
-            (-tokens, weth)
+        let (amount0, amount1, from, to) = if i % 2 == 0 {
+            (-tokens, weth, POOL, TRADER)
         } else {
-            (tokens, -weth)
+            (tokens, -weth, TRADER, POOL)
         };
+        let first = 4 * (i % 2);
         events.push(LedgerEvent::Swap {
-            at: at(block, 2 * (i % 2), Some(time(i))),
+            at: at(block, first, Some(time(i))),
             amount0,
             amount1,
             sqrt_price_x96: sqrt,
         });
+        events.push(LedgerEvent::Transfer {
+            at: at(block, first + 1, None),
+            from,
+            to,
+            amount: tokens.unsigned_abs(),
+        });
         if i % 100 == 99 {
             events.push(LedgerEvent::Transfer {
-                at: at(block, 2 * (i % 2) + 1, None),
+                at: at(block, first + 2, None),
                 from: HOLDER,
                 to: DEAD,
                 amount: e18(1 + i % 7),
@@ -146,9 +175,8 @@ async fn fill(db: &DatabaseConnection, count: u64) -> anyhow::Result<()> {
     Ok(())
 }
 
-/// The refresh's database work, run until MIN_RUNS and BUDGET (or MAX_RUNS) are reached after
-/// one unmeasured run: (median ms, min ms, runs).
-async fn measure(db: &DatabaseConnection) -> anyhow::Result<(f64, f64, usize)> {
+/// The refresh's database work, timed (ms) after one unmeasured run.
+async fn measure(db: &DatabaseConnection) -> anyhow::Result<Vec<f64>> {
     let settings = PoolSettings {
         token_is_token0: true,
         fee_pips: 10_000,
@@ -163,12 +191,11 @@ async fn measure(db: &DatabaseConnection) -> anyhow::Result<(f64, f64, usize)> {
     once().await?;
     let started = Instant::now();
     let mut times = Vec::new();
-    while times.len() < MAX_RUNS && (times.len() < MIN_RUNS || started.elapsed() < BUDGET) {
+    while times.is_empty() || (times.len() < MAX_RUNS && started.elapsed() < BUDGET) {
         let t = Instant::now();
         let l = once().await?;
         times.push(t.elapsed().as_secs_f64() * 1e3);
         std::hint::black_box(l);
     }
-    times.sort_by(f64::total_cmp);
-    Ok((times[times.len() / 2], times[0], times.len()))
+    Ok(times)
 }
