@@ -6,9 +6,9 @@
 
 use std::time::{Duration, Instant};
 
-use jm_chain::devnet::Devnet;
-use jm_client::Client;
-use jm_client::api::DraftInput;
+use journal_market_chain::devnet::Devnet;
+use journal_market_client::Client;
+use journal_market_client::api::DraftInput;
 
 const CONCURRENT: usize = 50;
 

@@ -17,10 +17,10 @@ use alloy::primitives::{U256, address};
 use alloy::providers::Provider;
 use alloy::rpc::types::{Filter, TransactionRequest};
 use alloy::sol_types::{SolCall, SolEvent};
-use jm_chain::bindings::{IERC20, IPool, IReputationRegistry};
-use jm_chain::devnet::{self, wallet_provider};
 use journal_market::app::Application;
 use journal_market::config::{Secret, Settings};
+use journal_market_chain::bindings::{IERC20, IPool, IReputationRegistry};
+use journal_market_chain::devnet::{self, wallet_provider};
 
 /// The service's allocator: the indexer is measured as it runs in `journal-market`.
 #[global_allocator]
@@ -39,7 +39,7 @@ async fn main() -> anyhow::Result<()> {
     let url = match std::env::var("INDEX_BENCH_ANVIL") {
         Ok(u) => u,
         Err(_) => {
-            let a = jm_chain::anvil::spawn(None, 4663).await?;
+            let a = journal_market_chain::anvil::spawn(None, 4663).await?;
             let u = a.url.clone();
             own = Some(a);
             u
@@ -145,7 +145,7 @@ fn median(mut v: Vec<f64>) -> f64 {
 /// (1) The plain sweep: the indexer's filter, 2,000 blocks at a time, one call after another.
 async fn sweep_once(
     plain: &impl Provider,
-    c: &jm_chain::devnet::Contracts,
+    c: &journal_market_chain::devnet::Contracts,
     head: u64,
 ) -> anyhow::Result<(usize, f64)> {
     let filter = Filter::new()
@@ -175,7 +175,7 @@ async fn sweep_once(
 async fn index_once(
     work: &str,
     round: usize,
-    d: &jm_chain::devnet::Devnet,
+    d: &journal_market_chain::devnet::Devnet,
     head: u64,
     anvil_pid: Option<&str>,
 ) -> anyhow::Result<(u64, f64, String)> {
@@ -233,7 +233,7 @@ async fn index_once(
 async fn burns(
     plain: &impl Provider,
     url: &str,
-    d: &jm_chain::devnet::Devnet,
+    d: &journal_market_chain::devnet::Devnet,
     events: u64,
     blocks: u64,
 ) -> anyhow::Result<()> {

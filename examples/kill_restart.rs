@@ -21,10 +21,10 @@ use alloy::providers::Provider;
 use alloy::rpc::types::Filter;
 use alloy::signers::local::PrivateKeySigner;
 use alloy::sol_types::SolEvent;
-use jm_chain::bindings::IERC20;
-use jm_chain::devnet::Devnet;
-use jm_chain::x402::{self, PaymentRequired};
-use jm_client::payer::{new_payment_id, sign_payment, with_payment_id};
+use journal_market_chain::bindings::IERC20;
+use journal_market_chain::devnet::Devnet;
+use journal_market_chain::x402::{self, PaymentRequired};
+use journal_market_client::payer::{new_payment_id, sign_payment, with_payment_id};
 use journal_market_entity::{payments, unlocks};
 use sea_orm::{ColumnTrait, Database, EntityTrait, QueryFilter};
 
@@ -49,7 +49,7 @@ async fn main() -> anyhow::Result<()> {
     };
     match arg(0)?.as_str() {
         "deploy" => {
-            let devnet = jm_chain::devnet::deploy(&arg(1)?).await?;
+            let devnet = journal_market_chain::devnet::deploy(&arg(1)?).await?;
             std::fs::write(arg(2)?, serde_json::to_string_pretty(&devnet)?)?;
             Ok(())
         }
@@ -84,7 +84,7 @@ struct Counts {
 }
 
 async fn post(
-    client: &jm_client::Client,
+    client: &journal_market_client::Client,
     path: &str,
     id: i64,
     payment: Option<&x402::PaymentPayload>,
@@ -111,7 +111,7 @@ async fn purchase(
     let started = Instant::now();
     let Ok(clients) = bases
         .iter()
-        .map(|b| jm_client::Client::new(b.clone()))
+        .map(|b| journal_market_client::Client::new(b.clone()))
         .collect::<Result<Vec<_>, _>>()
     else {
         return Outcome::GaveUp;
@@ -204,7 +204,10 @@ async fn run(
     let journals = 'listed: loop {
         // The services may be down at this moment.
         for base in &bases {
-            if let Ok(l) = jm_client::Client::new(base.clone())?.journals(None).await {
+            if let Ok(l) = journal_market_client::Client::new(base.clone())?
+                .journals(None)
+                .await
+            {
                 break 'listed l.journals;
             }
         }
@@ -288,7 +291,7 @@ async fn unreadable(bases: &[String], buyer: &PrivateKeySigner, bought: &[String
         let until = Instant::now() + Duration::from_secs(120);
         while Instant::now() < until {
             for base in bases {
-                let Ok(client) = jm_client::Client::new(base.clone()) else {
+                let Ok(client) = journal_market_client::Client::new(base.clone()) else {
                     continue;
                 };
                 if client.login(buyer).await.is_err() {

@@ -10,7 +10,7 @@ mod common;
 
 use std::time::{Duration, Instant};
 
-use jm_chain::devnet::Devnet;
+use journal_market_chain::devnet::Devnet;
 
 #[tokio::main]
 async fn main() -> anyhow::Result<()> {
@@ -27,7 +27,9 @@ async fn main() -> anyhow::Result<()> {
     for _ in 0..buyers {
         wallets.push(devnet.funded_buyer(1_000_000_000).await?);
     }
-    let list = jm_client::Client::new(base.clone())?.journals(None).await?;
+    let list = journal_market_client::Client::new(base.clone())?
+        .journals(None)
+        .await?;
     let slugs: Vec<String> = list
         .journals
         .into_iter()
@@ -51,7 +53,7 @@ async fn main() -> anyhow::Result<()> {
             let base = base.clone();
             let slugs = slugs.clone();
             tokio::spawn(async move {
-                let client = jm_client::Client::new(base).expect("client");
+                let client = journal_market_client::Client::new(base).expect("client");
                 let mut lat: Vec<Duration> = Vec::new();
                 let mut errors = 0;
                 for slug in slugs {

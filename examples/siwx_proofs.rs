@@ -3,7 +3,7 @@
 //! as nonces are single use) are printed one per line, after the journal's slug.
 //! `cargo run --release --example siwx_proofs -- http://127.0.0.1:18095/api data/devnet.json 40000`
 
-use jm_chain::devnet::Devnet;
+use journal_market_chain::devnet::Devnet;
 
 #[tokio::main]
 async fn main() -> anyhow::Result<()> {
@@ -16,7 +16,7 @@ async fn main() -> anyhow::Result<()> {
     ))?;
     let count: usize = args.next().and_then(|s| s.parse().ok()).unwrap_or(40_000);
     let wallet = devnet.funded_buyer(1_000_000_000).await?;
-    let client = jm_client::Client::new(base)?;
+    let client = journal_market_client::Client::new(base)?;
     let j = client
         .journals(None)
         .await?
@@ -31,7 +31,7 @@ async fn main() -> anyhow::Result<()> {
         Err(e) => return Err(e.into()),
     }
     // Asked without the purchase's session, which would answer "already unlocked".
-    let mut challenge = jm_client::Client::new(client.base_url().to_string())?
+    let mut challenge = journal_market_client::Client::new(client.base_url().to_string())?
         .challenge(j.journal_id)
         .await?;
     println!("{}", j.slug);
@@ -42,7 +42,9 @@ async fn main() -> anyhow::Result<()> {
         if let Some(ext) = challenge.extensions.as_mut() {
             ext["sign-in-with-x"]["info"]["nonce"] = alloy::hex::encode(nonce).into();
         }
-        out.push_str(&jm_client::siwx::proof_header(&challenge, &wallet)?);
+        out.push_str(&journal_market_client::siwx::proof_header(
+            &challenge, &wallet,
+        )?);
         out.push('\n');
     }
     print!("{out}");

@@ -10,7 +10,7 @@ use std::time::{Duration, Instant};
 
 use alloy::signers::SignerSync;
 use alloy::signers::local::PrivateKeySigner;
-use jm_chain::devnet::Devnet;
+use journal_market_chain::devnet::Devnet;
 use serde_json::json;
 
 /// Latencies and outcomes per class.
@@ -65,7 +65,7 @@ async fn main() -> anyhow::Result<()> {
         .timeout(Duration::from_secs(30))
         .build()?;
     let t: Tallies = Arc::default();
-    let journals = jm_client::Client::new(urls[0].clone())?
+    let journals = journal_market_client::Client::new(urls[0].clone())?
         .journals(None)
         .await?
         .journals;
@@ -188,10 +188,12 @@ async fn main() -> anyhow::Result<()> {
                         }
                         w.clone()?
                     };
-                    let client = jm_client::Client::new(base).ok()?;
+                    let client = journal_market_client::Client::new(base).ok()?;
                     match client.buy(swarm.get(i)?, &buyer).await {
                         Ok(_) => Some(200),
-                        Err(jm_client::ClientError::Api { status, .. }) => Some(status.as_u16()),
+                        Err(journal_market_client::ClientError::Api { status, .. }) => {
+                            Some(status.as_u16())
+                        }
                         Err(e) => {
                             eprintln!("purchase: {e}");
                             None

@@ -10,9 +10,9 @@ mod common;
 use std::time::{Duration, Instant};
 
 use alloy::providers::{Provider, ProviderBuilder};
-use jm_chain::devnet::Devnet;
-use jm_chain::x402::{self, PaymentRequired};
-use jm_client::payer::{ApprovalTx, sign_approval, sign_payment, with_approval};
+use journal_market_chain::devnet::Devnet;
+use journal_market_chain::x402::{self, PaymentRequired};
+use journal_market_client::payer::{ApprovalTx, sign_approval, sign_payment, with_approval};
 
 #[tokio::main]
 async fn main() -> anyhow::Result<()> {
@@ -25,7 +25,9 @@ async fn main() -> anyhow::Result<()> {
     ))?;
     let buyers: usize = args.next().and_then(|s| s.parse().ok()).unwrap_or(16);
 
-    let list = jm_client::Client::new(base.clone())?.journals(None).await?;
+    let list = journal_market_client::Client::new(base.clone())?
+        .journals(None)
+        .await?;
     let journal = list
         .journals
         .into_iter()
@@ -58,7 +60,7 @@ async fn main() -> anyhow::Result<()> {
             let base = base.clone();
             let id = journal.journal_id;
             tokio::spawn(async move {
-                let client = jm_client::Client::new(base).expect("client");
+                let client = journal_market_client::Client::new(base).expect("client");
                 let t = Instant::now();
                 let bought = async {
                     let challenge = client.pay_request("pay/burn", id, None).await?;

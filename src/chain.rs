@@ -5,8 +5,8 @@ use std::collections::HashMap;
 use std::time::Duration;
 
 use alloy::primitives::Address;
-use jm_chain::devnet::Devnet;
 use journal_market_actors::chain_watch::ChainTargets;
+use journal_market_chain::devnet::Devnet;
 
 use crate::config::{Secret, Settings, StockTokenSettings};
 
@@ -148,7 +148,7 @@ pub fn apply_devnet(s: &mut Settings, d: &Devnet) {
         s.payments.relayer_key = Secret::new(r.private_key.clone());
     }
     if s.payments.receipt_key.expose().trim().is_empty() {
-        s.payments.receipt_key = Secret::new(jm_chain::devnet::RECEIPT_KEY);
+        s.payments.receipt_key = Secret::new(journal_market_chain::devnet::RECEIPT_KEY);
     }
     s.chain.stock_tokens = c
         .stock_tokens

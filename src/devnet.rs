@@ -6,8 +6,8 @@
 use std::path::{Path, PathBuf};
 
 use alloy::providers::{Provider, ProviderBuilder};
-use jm_chain::anvil::{self, Anvil};
-use jm_chain::devnet::Devnet;
+use journal_market_chain::anvil::{self, Anvil};
+use journal_market_chain::devnet::Devnet;
 use journal_market_entity::indexer_cursors;
 use sea_orm::EntityTrait;
 
@@ -66,7 +66,7 @@ pub async fn start(
     remove_if_there(&state)?;
     empty_database(settings).await?;
     let anvil = anvil::spawn_with_state(Some(port), chain_id, Some(&state)).await?;
-    let devnet = jm_chain::devnet::deploy(&anvil.url).await?;
+    let devnet = journal_market_chain::devnet::deploy(&anvil.url).await?;
     if let Some(dir) = out.parent() {
         std::fs::create_dir_all(dir)?;
     }

@@ -4,7 +4,7 @@
 use actix_web::http::StatusCode;
 use actix_web::http::header::{self, HeaderValue};
 use actix_web::{HttpResponse, ResponseError};
-use jm_client::api::ErrorBody;
+use journal_market_client::api::ErrorBody;
 
 #[derive(Debug, thiserror::Error)]
 pub enum ApiError {
@@ -27,7 +27,7 @@ pub enum ApiError {
     /// 402: the x402 challenge (or a refused payment) with its offer, also sent base64 in the
     /// PAYMENT-REQUIRED header.
     #[error("{}", .0.error)]
-    PaymentRequired(Box<jm_chain::x402::PaymentRequired>),
+    PaymentRequired(Box<journal_market_chain::x402::PaymentRequired>),
     #[error("{0}")]
     PayloadTooLarge(String),
     #[error("{message}")]
@@ -141,8 +141,8 @@ impl ResponseError for ApiError {
         }
         if let ApiError::PaymentRequired(challenge) = self {
             let mut resp = HttpResponse::build(status);
-            if let Ok(h) = jm_chain::x402::encode_header(challenge.as_ref()) {
-                resp.insert_header((jm_chain::x402::HEADER_REQUIRED, h));
+            if let Ok(h) = journal_market_chain::x402::encode_header(challenge.as_ref()) {
+                resp.insert_header((journal_market_chain::x402::HEADER_REQUIRED, h));
             }
             return resp.json(challenge.as_ref());
         }

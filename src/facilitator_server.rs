@@ -22,8 +22,8 @@ use alloy::primitives::{Address, U256};
 use dashmap::DashMap;
 use futures::FutureExt;
 use futures::future::{BoxFuture, Shared};
-use jm_chain::facilitator::{Facilitator, SettleError, UNEXPECTED};
-use jm_chain::x402::{
+use journal_market_chain::facilitator::{Facilitator, SettleError, UNEXPECTED};
+use journal_market_chain::x402::{
     FacilitatorRequest, PaymentPayload, SCHEME, SettleResponse, VERSION, VerifyResponse,
 };
 use serde_json::json;

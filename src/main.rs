@@ -152,7 +152,7 @@ async fn devnet(
 
 /// The demo's person-written journals, published through the API as an author would, then
 /// swaps, a burn, purchases and votes, so the ledger and the vote counts are not empty.
-async fn seed_demo(api: &str, devnet: &jm_chain::devnet::Devnet) -> anyhow::Result<()> {
+async fn seed_demo(api: &str, devnet: &journal_market_chain::devnet::Devnet) -> anyhow::Result<()> {
     let authors = devnet.accounts("author");
     let mut first = None;
     for spec in journal_market::seed::demo_person_journals()? {
@@ -164,7 +164,7 @@ async fn seed_demo(api: &str, devnet: &jm_chain::devnet::Devnet) -> anyhow::Resu
         tracing::info!(%slug, "published a demo journal");
         first.get_or_insert(slug);
     }
-    jm_chain::devnet::market_activity(devnet).await?;
+    journal_market_chain::devnet::market_activity(devnet).await?;
     if let Some(slug) = first {
         journal_market::seed::votes(api, devnet, &slug).await?;
     }
@@ -180,11 +180,11 @@ async fn facilitator(mut settings: Settings, listen: &str) -> anyhow::Result<()>
     let relayer: alloy::signers::local::PrivateKeySigner = key
         .parse()
         .map_err(|_| anyhow::anyhow!("payments.relayer_key is not a valid private key"))?;
-    let client = jm_chain::client::ChainClient::new(
+    let client = journal_market_chain::client::ChainClient::new(
         &chain::rpc_urls(&settings),
         std::time::Duration::from_millis(settings.chain.rpc_timeout_ms),
     )?;
-    let f = jm_chain::facilitator::Facilitator::with_reader(
+    let f = journal_market_chain::facilitator::Facilitator::with_reader(
         client.provider().clone(),
         settings.chain.chain_id,
         a.usdg,

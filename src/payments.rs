@@ -4,8 +4,10 @@
 use alloy::primitives::Address;
 use base64::Engine as _;
 use chrono::{DateTime, Utc};
-use jm_chain::extensions::{bazaar, gas_sponsoring, payment_identifier, siwx};
-use jm_chain::x402::{self, Extra, PaymentPayload, PaymentRequired, PaymentRequirements, Resource};
+use journal_market_chain::extensions::{bazaar, gas_sponsoring, payment_identifier, siwx};
+use journal_market_chain::x402::{
+    self, Extra, PaymentPayload, PaymentRequired, PaymentRequirements, Resource,
+};
 
 pub use crate::domain::purchase::Step;
 
@@ -252,7 +254,9 @@ pub fn signed_for(p: &PaymentPayload, t: &Terms) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use jm_chain::x402::{Permit2Authorization, Permit2Payload, Permitted, WitnessJson};
+    use journal_market_chain::x402::{
+        Permit2Authorization, Permit2Payload, Permitted, WitnessJson,
+    };
 
     fn terms() -> Terms {
         Terms {

@@ -5,8 +5,8 @@ use std::time::{Duration, Instant};
 
 use alloy::primitives::Address;
 use dashmap::DashMap;
-use jm_chain::bindings::IPriceFeed;
-use jm_chain::client::ChainClient;
+use journal_market_chain::bindings::IPriceFeed;
+use journal_market_chain::client::ChainClient;
 
 #[derive(Debug, thiserror::Error, PartialEq)]
 pub enum QuoteError {
@@ -105,7 +105,7 @@ impl Quotes {
                 Ok((answer, decimals, updated))
             }
             Err(e) => {
-                tracing::warn!(ticker, error = %jm_chain::client::short(&e.to_string()), "price feed read failed");
+                tracing::warn!(ticker, error = %journal_market_chain::client::short(&e.to_string()), "price feed read failed");
                 Err(QuoteError::Unreachable(ticker.to_string()))
             }
         }

@@ -5,8 +5,8 @@
 //! `data/demo/person-journals.json`; tests seed their own.
 
 use alloy::signers::local::PrivateKeySigner;
-use jm_client::api::DraftInput;
-use jm_client::{Client, publisher};
+use journal_market_client::api::DraftInput;
+use journal_market_client::{Client, publisher};
 use serde::Deserialize;
 
 use crate::domain::money;
@@ -80,7 +80,11 @@ pub async fn publish(
 }
 
 /// Votes for the devnet: two buyers buy `slug` and vote on it, one up and one down.
-pub async fn votes(api: &str, devnet: &jm_chain::devnet::Devnet, slug: &str) -> anyhow::Result<()> {
+pub async fn votes(
+    api: &str,
+    devnet: &journal_market_chain::devnet::Devnet,
+    slug: &str,
+) -> anyhow::Result<()> {
     let buyers = devnet.accounts("buyer");
     for (n, (up, tag)) in [(true, "well-sourced"), (false, "thin")]
         .into_iter()

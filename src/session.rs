@@ -8,8 +8,8 @@ use std::pin::Pin;
 use actix_web::cookie::{Cookie, SameSite, time::Duration as CookieDuration};
 use actix_web::{FromRequest, HttpRequest, dev::Payload, web};
 use alloy::primitives::Address;
-use jm_chain::extensions::siwx;
 use journal_market_actors::session::{AuthError, NewSession};
+use journal_market_chain::extensions::siwx;
 
 use crate::error::ApiError;
 use crate::state::AppState;

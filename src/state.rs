@@ -49,7 +49,7 @@ pub struct AppState {
     /// Re-checks what the chain can take back until it is final (kept alive here).
     pub confirm: journal_market_actors::confirm::ConfirmHandle,
     /// The chain client every chain read of a request goes through.
-    pub client: jm_chain::client::ChainClient,
+    pub client: journal_market_chain::client::ChainClient,
     pub clock: SharedClock,
     /// `GET /token.json`'s last answer.
     pub ledger: crate::cache::LedgerCache,
@@ -64,7 +64,7 @@ pub struct Workers {
     pub audit: AuditHandle,
     pub indexer: Option<journal_market_actors::indexer::IndexerHandle>,
     pub confirm: journal_market_actors::confirm::ConfirmHandle,
-    pub client: jm_chain::client::ChainClient,
+    pub client: journal_market_chain::client::ChainClient,
     pub clock: SharedClock,
 }
 
@@ -73,7 +73,7 @@ pub struct PaymentParts {
     pub settlement: Option<SettlementHandle>,
     pub buyback: Option<alloy::primitives::Address>,
     /// The built-in facilitator's chain reads of the purchase flow (`ownerOf`) and receipts.
-    pub facilitator: Arc<jm_chain::facilitator::Facilitator>,
+    pub facilitator: Arc<journal_market_chain::facilitator::Facilitator>,
     /// The key that signs purchase receipts, when set.
     pub receipts: Option<alloy::signers::local::PrivateKeySigner>,
     /// Whether challenges declare `erc20ApprovalGasSponsoring`: the built-in settler sponsors,

@@ -11,7 +11,7 @@ use actix::prelude::*;
 use alloy::primitives::Address;
 use alloy::providers::Provider;
 use chrono::{DateTime, Utc};
-use jm_chain::client::{ChainClient, short};
+use journal_market_chain::client::{ChainClient, short};
 use serde::Serialize;
 
 use crate::health::HealthRegistry;

@@ -4,10 +4,10 @@
 use alloy::primitives::{Address, U256};
 use alloy::signers::SignerSync;
 use alloy::signers::local::PrivateKeySigner;
-use jm_chain::canonical;
-use jm_chain::extensions::{gas_sponsoring, payment_identifier};
-use jm_chain::permit2::{PermitWitnessTransferFrom, TokenPermissions, Witness};
-use jm_chain::x402::{
+use journal_market_chain::canonical;
+use journal_market_chain::extensions::{gas_sponsoring, payment_identifier};
+use journal_market_chain::permit2::{PermitWitnessTransferFrom, TokenPermissions, Witness};
+use journal_market_chain::x402::{
     self, PaymentPayload, PaymentRequired, PaymentRequirements, Permit2Authorization,
     Permit2Payload, Permitted, WitnessJson,
 };

@@ -4,8 +4,8 @@
 
 use alloy::primitives::{Address, B256};
 use alloy::signers::local::PrivateKeySigner;
-use jm_chain::bindings::IIdentityRegistry;
-use jm_chain::devnet::wallet_provider;
+use journal_market_chain::bindings::IIdentityRegistry;
+use journal_market_chain::devnet::wallet_provider;
 
 use crate::api::{DraftInput, Published};
 use crate::client::{Client, ClientError};
@@ -127,7 +127,7 @@ pub async fn vote(
         .parse()
         .map_err(|_| invalid("the service's reputation registry is not an address"))?;
     let provider = wallet_provider(rpc_url, signer.clone()).map_err(invalid)?;
-    let receipt = jm_chain::bindings::IReputationRegistry::new(registry, &provider)
+    let receipt = journal_market_chain::bindings::IReputationRegistry::new(registry, &provider)
         .giveFeedback(
             alloy::primitives::U256::from(token),
             if up { 1 } else { -1 },

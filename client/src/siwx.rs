@@ -3,8 +3,8 @@
 
 use alloy::signers::SignerSync;
 use alloy::signers::local::PrivateKeySigner;
-use jm_chain::extensions::siwx::{self, Proof};
-use jm_chain::x402::{self, PaymentRequired};
+use journal_market_chain::extensions::siwx::{self, Proof};
+use journal_market_chain::x402::{self, PaymentRequired};
 use reqwest::{Method, StatusCode};
 use serde_json::{Value, json};
 

@@ -6,11 +6,11 @@ use std::time::Duration;
 
 use actix_web::dev::Server;
 use actix_web::web;
-use jm_chain::client::ChainClient;
 use journal_market_actors::clock::{SharedClock, SystemClock};
 use journal_market_actors::confirm::{ConfirmHandle, ConfirmSettings};
 use journal_market_actors::health::HealthRegistry;
 use journal_market_actors::session::SessionHandle;
+use journal_market_chain::client::ChainClient;
 use sea_orm::DatabaseConnection;
 
 use crate::chain::{self, ChainAddresses};

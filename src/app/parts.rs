@@ -7,8 +7,6 @@ use std::time::Duration;
 
 use alloy::primitives::Address;
 use alloy::signers::local::PrivateKeySigner;
-use jm_chain::client::ChainClient;
-use jm_chain::facilitator::Facilitator;
 use journal_market_actors::audit::engine::{Builtin, Engine, LlmSettings, WithLlm};
 use journal_market_actors::audit::{AuditHandle, AuditSettings};
 use journal_market_actors::chain_watch::{ChainWatchHandle, PanicFault};
@@ -19,6 +17,8 @@ use journal_market_actors::session::SessionSettings;
 use journal_market_actors::settlement::{
     HttpSettler, LocalSettler, SettlementHandle, SettlementSettings, Settler, SponsorSettings,
 };
+use journal_market_chain::client::ChainClient;
+use journal_market_chain::facilitator::Facilitator;
 use sea_orm::DatabaseConnection;
 
 use crate::chain::{self, ChainAddresses};
@@ -160,7 +160,7 @@ fn watch_facilitator(
     every: Duration,
     health: HealthRegistry,
 ) {
-    let key = jm_chain::extensions::gas_sponsoring::KEY;
+    let key = journal_market_chain::extensions::gas_sponsoring::KEY;
     health.register(
         FACILITATOR_WATCH,
         journal_market_actors::supervise::stale_limit(every),

@@ -1,8 +1,8 @@
 //! What is read when `/metrics` is scraped, and the listener that serves it.
 
-use jm_chain::client::UpstreamStats;
 use journal_market_actors::health::ComponentHealth;
 use journal_market_actors::settlement::SponsorTally;
+use journal_market_chain::client::UpstreamStats;
 use prometheus_client::collector::Collector;
 use prometheus_client::encoding::{DescriptorEncoder, EncodeLabelSet, EncodeMetric};
 use prometheus_client::metrics::MetricType;

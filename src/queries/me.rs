@@ -3,8 +3,10 @@
 use std::collections::{HashMap, HashSet};
 
 use alloy::primitives::Address;
-use jm_client::api::{Desk, DeskItem, DeskTotals, History, UnlockItem, VoteItem, WithdrawnItem};
 use journal_market_actors::settlement::store::FAILED;
+use journal_market_client::api::{
+    Desk, DeskItem, DeskTotals, History, UnlockItem, VoteItem, WithdrawnItem,
+};
 use journal_market_entity::{journals, payments, unlocks, votes};
 use sea_orm::{ColumnTrait, DatabaseConnection, DbErr, EntityTrait, QueryFilter, QueryOrder};
 

@@ -3,8 +3,8 @@
 
 use alloy::primitives::{Address, U256};
 use chrono::{DateTime, Utc};
-use jm_client::api::{Burn, TokenLedger};
 use journal_market_actors::indexer::ledger::summary;
+use journal_market_client::api::{Burn, TokenLedger};
 use journal_market_entity::{indexer_cursors, swaps, token_transfers};
 use sea_orm::{
     ColumnTrait, DatabaseConnection, DbErr, EntityTrait, QueryFilter, QueryOrder, QuerySelect,

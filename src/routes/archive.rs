@@ -1,7 +1,7 @@
 //! The archive: `GET /entries.json`, `/entries/search`, `/entries/{accession}`, `/swarm.json`.
 
 use actix_web::{HttpResponse, web};
-use jm_client::api::{EntryDetail, EntryRow, EntrySearchRow, SwarmRun};
+use journal_market_client::api::{EntryDetail, EntryRow, EntrySearchRow, SwarmRun};
 use serde::Deserialize;
 use utoipa::IntoParams;
 
@@ -42,7 +42,7 @@ pub struct SearchQuery {
 
 #[utoipa::path(get, path = "/entries/search", tag = "archive", params(SearchQuery),
     responses((status = 200, body = Vec<EntrySearchRow>, description = "up to 80 entries, newest first"),
-              (status = 400, body = jm_client::api::ErrorBody), (status = 404, body = jm_client::api::ErrorBody)))]
+              (status = 400, body = journal_market_client::api::ErrorBody), (status = 404, body = journal_market_client::api::ErrorBody)))]
 pub async fn search(
     state: web::Data<AppState>,
     q: web::Query<SearchQuery>,
@@ -59,7 +59,7 @@ pub async fn search(
 
 #[utoipa::path(get, path = "/entries/{accession}", tag = "archive",
     params(("accession" = String, Path, description = "accession number, e.g. JM-NVDA-261120-01")),
-    responses((status = 200, body = EntryDetail), (status = 404, body = jm_client::api::ErrorBody)))]
+    responses((status = 200, body = EntryDetail), (status = 404, body = journal_market_client::api::ErrorBody)))]
 pub async fn entry(
     state: web::Data<AppState>,
     accession: web::Path<String>,

@@ -1,8 +1,8 @@
 //! Wallet sign-in: `POST /auth/nonce`, `/auth/verify`, `/auth/logout`, and `GET /me…`.
 
 use actix_web::{HttpRequest, HttpResponse, web};
-use jm_client::api::{Desk, History, Me, NonceRequest, NonceResponse, VerifyRequest};
 use journal_market_actors::session::parse_address;
+use journal_market_client::api::{Desk, History, Me, NonceRequest, NonceResponse, VerifyRequest};
 
 use crate::error::{ApiError, ApiResult};
 use crate::queries::me;
@@ -19,7 +19,7 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
 }
 
 #[utoipa::path(post, path = "/auth/nonce", tag = "auth", request_body = NonceRequest,
-    responses((status = 200, body = NonceResponse), (status = 400, body = jm_client::api::ErrorBody)))]
+    responses((status = 200, body = NonceResponse), (status = 400, body = journal_market_client::api::ErrorBody)))]
 pub async fn nonce(
     state: web::Data<AppState>,
     body: web::Json<NonceRequest>,
@@ -38,8 +38,8 @@ pub async fn nonce(
 
 #[utoipa::path(post, path = "/auth/verify", tag = "auth", request_body = VerifyRequest,
     responses((status = 200, body = Me, description = "signed in; sets the session cookie"),
-              (status = 400, body = jm_client::api::ErrorBody),
-              (status = 401, body = jm_client::api::ErrorBody, description = "the error names the failed check")))]
+              (status = 400, body = journal_market_client::api::ErrorBody),
+              (status = 401, body = journal_market_client::api::ErrorBody, description = "the error names the failed check")))]
 pub async fn verify(
     state: web::Data<AppState>,
     body: web::Json<VerifyRequest>,
@@ -85,13 +85,13 @@ pub async fn whoami(viewer: Viewer) -> web::Json<Me> {
 }
 
 #[utoipa::path(get, path = "/me/desk", tag = "auth",
-    responses((status = 200, body = Desk), (status = 401, body = jm_client::api::ErrorBody)))]
+    responses((status = 200, body = Desk), (status = 401, body = journal_market_client::api::ErrorBody)))]
 pub async fn desk(state: web::Data<AppState>, who: SignedIn) -> ApiResult<web::Json<Desk>> {
     Ok(web::Json(me::desk(&state.db, who.0).await?))
 }
 
 #[utoipa::path(get, path = "/me/history", tag = "auth",
-    responses((status = 200, body = History), (status = 401, body = jm_client::api::ErrorBody)))]
+    responses((status = 200, body = History), (status = 401, body = journal_market_client::api::ErrorBody)))]
 pub async fn history(state: web::Data<AppState>, who: SignedIn) -> ApiResult<web::Json<History>> {
     let depth = me::Depth {
         head: state.watch.status().head,

@@ -43,7 +43,7 @@ pub async fn document(state: web::Data<AppState>) -> ApiResult<HttpResponse> {
     let doc = json!({
         "version": 1,
         "resources": resources,
-        "x402Version": jm_chain::x402::VERSION,
+        "x402Version": journal_market_chain::x402::VERSION,
         "lastUpdated": state.clock.now().timestamp(),
         "receiptSigner": signer,
         "instructions": "Each resource is `GET /api/journals/{slug}/text`: it answers 402 with the offer for the \

@@ -1,7 +1,7 @@
 //! `GET /journals` and `GET /journals/{slug or id}`.
 
 use actix_web::{HttpRequest, HttpResponse, web};
-use jm_client::api::{JournalDetail, JournalList};
+use journal_market_client::api::{JournalDetail, JournalList};
 use serde::Deserialize;
 use utoipa::IntoParams;
 
@@ -48,8 +48,8 @@ pub async fn known_ticker(state: &AppState, name: &str, value: Option<&str>) -> 
 }
 
 #[utoipa::path(get, path = "/journals", tag = "journals", params(ListQuery),
-    responses((status = 200, body = JournalList), (status = 400, body = jm_client::api::ErrorBody),
-              (status = 404, body = jm_client::api::ErrorBody)))]
+    responses((status = 200, body = JournalList), (status = 400, body = journal_market_client::api::ErrorBody),
+              (status = 404, body = journal_market_client::api::ErrorBody)))]
 pub async fn list(state: web::Data<AppState>, q: web::Query<ListQuery>) -> ApiResult<HttpResponse> {
     let company = match q.company.as_deref() {
         Some(c) => Some(known_ticker(&state, "company", Some(c)).await?),
@@ -69,8 +69,8 @@ pub async fn list(state: web::Data<AppState>, q: web::Query<ListQuery>) -> ApiRe
 
 #[utoipa::path(get, path = "/journals/{key}", tag = "journals",
     params(("key" = String, Path, description = "slug or numeric id")),
-    responses((status = 200, body = JournalDetail), (status = 404, body = jm_client::api::ErrorBody),
-              (status = 401, body = jm_client::api::ErrorBody, description = "a SIGN-IN-WITH-X header that was refused")))]
+    responses((status = 200, body = JournalDetail), (status = 404, body = journal_market_client::api::ErrorBody),
+              (status = 401, body = journal_market_client::api::ErrorBody, description = "a SIGN-IN-WITH-X header that was refused")))]
 pub async fn detail(
     state: web::Data<AppState>,
     key: web::Path<String>,

@@ -5,7 +5,7 @@ use std::sync::Arc;
 
 use actix_web::http::header::{ContentType, HeaderValue};
 use actix_web::{HttpRequest, HttpResponse, web};
-use jm_chain::x402::{self, PaymentPayload, SettleResponse};
+use journal_market_chain::x402::{self, PaymentPayload, SettleResponse};
 use journal_market_entity::unlocks;
 use sea_orm::EntityTrait;
 use serde::{Deserialize, Serialize};
@@ -19,7 +19,7 @@ use crate::services::purchase::{self, Caller, Outcome, Want};
 use crate::services::receipts;
 use crate::session::{SignedIn, Viewer, proof_header, session_cookie};
 use crate::state::AppState;
-use jm_chain::extensions::offer_receipt;
+use journal_market_chain::extensions::offer_receipt;
 
 pub fn configure(cfg: &mut web::ServiceConfig) {
     cfg.service(super::resource("/pay/burn", "POST").route(web::post().to(pay_burn)))
@@ -31,7 +31,10 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
 #[derive(Deserialize, ToSchema)]
 pub struct PayBody {
     /// An integer; `12.0` is the same number as `12` in JSON and is taken as it.
-    #[serde(rename = "journalId", deserialize_with = "jm_client::api::integral")]
+    #[serde(
+        rename = "journalId",
+        deserialize_with = "journal_market_client::api::integral"
+    )]
     #[schema(minimum = 1, maximum = 2147483647)]
     journal_id: i64,
 }
@@ -39,10 +42,10 @@ pub struct PayBody {
 #[utoipa::path(post, path = "/pay/burn", tag = "payments", request_body = PayBody,
     responses((status = 200, description = "`{ ok, tx }` for a fee, `{ ok, tx, body, html }` for the last payment, `{ ok, already }` when the fee is paid"),
               (status = 402, description = "the x402 challenge (also base64 in PAYMENT-REQUIRED), or a refused payment"),
-              (status = 400, body = jm_client::api::ErrorBody, description = "the body is not `{ journalId }`"),
-              (status = 404, body = jm_client::api::ErrorBody),
-              (status = 409, body = jm_client::api::ErrorBody, description = "already unlocked, written by the signer, or the payment is still settling (with Retry-After)"),
-              (status = 503, body = jm_client::api::ErrorBody)))]
+              (status = 400, body = journal_market_client::api::ErrorBody, description = "the body is not `{ journalId }`"),
+              (status = 404, body = journal_market_client::api::ErrorBody),
+              (status = 409, body = journal_market_client::api::ErrorBody, description = "already unlocked, written by the signer, or the payment is still settling (with Retry-After)"),
+              (status = 503, body = journal_market_client::api::ErrorBody)))]
 pub async fn pay_burn(
     state: web::Data<AppState>,
     req: HttpRequest,
@@ -59,11 +62,11 @@ pub async fn pay_burn(
 
 #[utoipa::path(post, path = "/pay/author", tag = "payments", request_body = PayBody,
     responses((status = 200, description = "`{ ok, tx, body, html }`"),
-              (status = 400, body = jm_client::api::ErrorBody, description = "a swarm journal has no author payment"),
+              (status = 400, body = journal_market_client::api::ErrorBody, description = "a swarm journal has no author payment"),
               (status = 402, description = "the x402 challenge, or a refused payment"),
-              (status = 404, body = jm_client::api::ErrorBody),
-              (status = 409, body = jm_client::api::ErrorBody, description = "already unlocked, written by the signer, fee not paid, or the payment is still settling (with Retry-After)"),
-              (status = 503, body = jm_client::api::ErrorBody)))]
+              (status = 404, body = journal_market_client::api::ErrorBody),
+              (status = 409, body = journal_market_client::api::ErrorBody, description = "already unlocked, written by the signer, fee not paid, or the payment is still settling (with Retry-After)"),
+              (status = 503, body = journal_market_client::api::ErrorBody)))]
 pub async fn pay_author(
     state: web::Data<AppState>,
     req: HttpRequest,
@@ -91,10 +94,10 @@ pub struct TextQuery {
     params(("slug" = String, Path, description = "the journal's slug or id"), TextQuery),
     responses((status = 200, description = "`{ ok, tx, body, html }` when the payment completed the purchase or a SIGN-IN-WITH-X proof names a wallet that bought it; `{ ok, tx }` for a person-written journal's fee, `{ ok, already }` when the fee is paid"),
               (status = 402, description = "the x402 challenge for the step due (also base64 in PAYMENT-REQUIRED), or a refused payment"),
-              (status = 400, body = jm_client::api::ErrorBody, description = "`payer` is not an address, or a malformed payment-identifier"),
-              (status = 404, body = jm_client::api::ErrorBody),
-              (status = 409, body = jm_client::api::ErrorBody, description = "already unlocked, written by the signer, a settled permit presented again, or the payment is still settling (with Retry-After)"),
-              (status = 503, body = jm_client::api::ErrorBody)))]
+              (status = 400, body = journal_market_client::api::ErrorBody, description = "`payer` is not an address, or a malformed payment-identifier"),
+              (status = 404, body = journal_market_client::api::ErrorBody),
+              (status = 409, body = journal_market_client::api::ErrorBody, description = "already unlocked, written by the signer, a settled permit presented again, or the payment is still settling (with Retry-After)"),
+              (status = 503, body = journal_market_client::api::ErrorBody)))]
 pub async fn text(
     state: web::Data<AppState>,
     req: HttpRequest,
@@ -287,9 +290,9 @@ pub struct JournalBody {
 
 #[utoipa::path(get, path = "/journal/{id}/body", tag = "payments",
     params(("id" = i64, Path, description = "journal id")),
-    responses((status = 200, body = JournalBody), (status = 401, body = jm_client::api::ErrorBody),
-              (status = 403, body = jm_client::api::ErrorBody, description = "the wallet does not own the journal"),
-              (status = 404, body = jm_client::api::ErrorBody)))]
+    responses((status = 200, body = JournalBody), (status = 401, body = journal_market_client::api::ErrorBody),
+              (status = 403, body = journal_market_client::api::ErrorBody, description = "the wallet does not own the journal"),
+              (status = 404, body = journal_market_client::api::ErrorBody)))]
 pub async fn body(
     state: web::Data<AppState>,
     who: SignedIn,

@@ -2,7 +2,7 @@
 //! `GET /journal/{id}/draft`. All need a session; the work is in `services::publish`.
 
 use actix_web::web;
-use jm_client::api::{
+use journal_market_client::api::{
     AuditOutcome, DraftView, ErrorBody, JournalRef, MintedInput, Published, Saved,
 };
 

@@ -1,7 +1,7 @@
 //! `GET /quote/{ticker}`: a company's stock token's mid price.
 
 use actix_web::web;
-use jm_client::api::Quote;
+use journal_market_client::api::Quote;
 
 use crate::domain::accession::is_ticker;
 use crate::error::{ApiError, ApiResult};
@@ -14,8 +14,8 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
 
 #[utoipa::path(get, path = "/quote/{ticker}", tag = "chain",
     params(("ticker" = String, Path, description = "a ticker with a stock token, e.g. NVDA")),
-    responses((status = 200, body = Quote), (status = 404, body = jm_client::api::ErrorBody),
-              (status = 503, body = jm_client::api::ErrorBody)))]
+    responses((status = 200, body = Quote), (status = 404, body = journal_market_client::api::ErrorBody),
+              (status = 503, body = journal_market_client::api::ErrorBody)))]
 pub async fn quote(
     state: web::Data<AppState>,
     ticker: web::Path<String>,

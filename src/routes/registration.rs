@@ -2,7 +2,9 @@
 //! onchain `tokenURI` points at), and the card image it names.
 
 use actix_web::{HttpResponse, web};
-use jm_client::api::{ErrorBody, RegistrationEntry, RegistrationFile, RegistrationService};
+use journal_market_client::api::{
+    ErrorBody, RegistrationEntry, RegistrationFile, RegistrationService,
+};
 use journal_market_entity::journals;
 use sea_orm::EntityTrait;
 

@@ -119,7 +119,7 @@ pub enum RpcMethod {
               (status = 403, description = "a method outside the allow-list"),
               (status = 408, description = "the body did not arrive in time"),
               (status = 413, description = "the body is too large"),
-              (status = 429, body = jm_client::api::ErrorBody, description = "too many RPC requests from this address (Retry-After)"),
+              (status = 429, body = journal_market_client::api::ErrorBody, description = "too many RPC requests from this address (Retry-After)"),
               (status = 502, description = "no upstream answered")))]
 pub async fn rpc(state: web::Data<AppState>, payload: web::Payload) -> HttpResponse {
     let deadline = Duration::from_millis(state.settings.rpc.body_timeout_ms);

@@ -1,7 +1,7 @@
 //! `GET /config`, `GET /me`, and the health endpoints.
 
 use actix_web::{HttpResponse, web};
-use jm_client::api::{ConfigInfo, Health, Readiness};
+use journal_market_client::api::{ConfigInfo, Health, Readiness};
 
 use crate::db;
 use crate::error::ApiResult;

@@ -1,7 +1,7 @@
 //! `GET /token.json`: the community token's ledger, or null when no token is configured.
 
 use actix_web::{HttpResponse, web};
-use jm_client::api::{ErrorBody, TokenLedger};
+use journal_market_client::api::{ErrorBody, TokenLedger};
 
 use super::json_bytes;
 use crate::error::ApiResult;

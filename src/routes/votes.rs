@@ -1,7 +1,7 @@
 //! `POST /votes/record`: a vote cast onchain, reported by anyone (the transaction is the proof).
 
 use actix_web::web;
-use jm_client::api::{ErrorBody, VoteInput, VoteRecorded};
+use journal_market_client::api::{ErrorBody, VoteInput, VoteRecorded};
 
 use crate::error::ApiResult;
 use crate::services::votes;

@@ -6,7 +6,7 @@
 use std::time::{Duration, Instant};
 
 use actix_web::web::{self, Bytes};
-use jm_chain::bindings::{IFeeLocker, IPool};
+use journal_market_chain::bindings::{IFeeLocker, IPool};
 
 use crate::chain::{ETH, LedgerContracts};
 use crate::error::{ApiError, ApiResult};
@@ -19,7 +19,7 @@ const WAIT: Duration = Duration::from_millis(500);
 fn chain_err(e: alloy::contract::Error) -> ApiError {
     ApiError::unavailable(format!(
         "the pool cannot be read right now ({}); retry shortly",
-        jm_chain::client::short(&e.to_string())
+        journal_market_chain::client::short(&e.to_string())
     ))
 }
 

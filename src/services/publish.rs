@@ -3,10 +3,10 @@
 //! (`crate::store::journals`, the AuditActor's store).
 
 use alloy::primitives::Address;
-use jm_client::api::{
+use journal_market_actors::audit::{AuditError, Outcome};
+use journal_market_client::api::{
     AuditIssue, AuditOutcome, AuditReport, AuditSupport, DraftView, Published, Saved,
 };
-use journal_market_actors::audit::{AuditError, Outcome};
 use journal_market_entity::{audit_reports, entries, journals};
 use sea_orm::{ColumnTrait, EntityTrait, QueryFilter, QueryOrder};
 use serde::Deserialize;
@@ -26,7 +26,7 @@ use crate::store::journals::{self as store, Created, DraftRow, Minted, Updated, 
 #[derive(Debug, Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct SaveRequest {
-    #[serde(default, deserialize_with = "jm_client::api::integral_opt")]
+    #[serde(default, deserialize_with = "journal_market_client::api::integral_opt")]
     #[schema(minimum = 1, maximum = 2147483647)]
     pub id: Option<i64>,
     pub ticker: Option<String>,
@@ -268,7 +268,7 @@ pub async fn draft_view(state: &AppState, wallet: Address, id: i64) -> ApiResult
 /// Takes an approved journal live once its registration transaction proves, from the chain,
 /// that the signed-in wallet registered this journal's metaUrl.
 pub async fn minted(state: &AppState, wallet: Address, id: i64, tx: &str) -> ApiResult<Published> {
-    use jm_chain::erc8004::{self, RegistrationError};
+    use journal_market_chain::erc8004::{self, RegistrationError};
 
     let hash = erc8004::parse_tx_hash(tx).ok_or_else(|| {
         ApiError::bad_request("tx must be a transaction hash: 0x and 64 hexadecimal digits")
@@ -291,7 +291,7 @@ pub async fn minted(state: &AppState, wallet: Address, id: i64, tx: &str) -> Api
     let meta_url = j.meta_url.clone().ok_or_else(|| {
         ApiError::internal(anyhow::anyhow!("approved journal {} has no metaUrl", j.id))
     })?;
-    let chain_down = |e: jm_chain::client::ChainError| ApiError::Unavailable {
+    let chain_down = |e: journal_market_chain::client::ChainError| ApiError::Unavailable {
         message: format!("the chain cannot be read right now ({e}); retry shortly"),
         retry_after_secs: Some(5),
     };

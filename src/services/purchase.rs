@@ -4,10 +4,10 @@
 //! answer early (409 and `{ ok, already }` before a challenge).
 
 use alloy::primitives::{Address, B256, U256};
-use jm_chain::bindings::IIdentityRegistry;
-use jm_chain::extensions::payment_identifier;
-use jm_chain::x402::{self, PaymentPayload};
 use journal_market_actors::settlement::{Paid, PayError, PayStep, store};
+use journal_market_chain::bindings::IIdentityRegistry;
+use journal_market_chain::extensions::payment_identifier;
+use journal_market_chain::x402::{self, PaymentPayload};
 use journal_market_entity::unlocks;
 use sea_orm::EntityTrait;
 

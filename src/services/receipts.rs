@@ -6,9 +6,9 @@
 use std::collections::HashMap;
 
 use alloy::primitives::{Address, B256};
-use jm_chain::extensions::offer_receipt::{self, ReceiptPayload, SignedReceipt};
-use jm_client::api::History;
 use journal_market_actors::settlement::store;
+use journal_market_chain::extensions::offer_receipt::{self, ReceiptPayload, SignedReceipt};
+use journal_market_client::api::History;
 use journal_market_entity::{journals, payments};
 use sea_orm::{ColumnTrait, DbErr, EntityTrait, QueryFilter, QueryOrder};
 

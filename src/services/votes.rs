@@ -6,12 +6,12 @@ use alloy::consensus::Transaction as _;
 use alloy::eips::BlockNumberOrTag;
 use alloy::providers::Provider;
 use alloy::sol_types::SolCall;
-use jm_chain::bindings::IReputationRegistry;
-use jm_chain::client::ChainError;
-use jm_chain::erc8004::parse_tx_hash;
-use jm_client::api::{VoteRecorded, Votes};
 use journal_market_actors::indexer::store::{self, Applied};
 use journal_market_actors::indexer::votes::{self as rules, Event};
+use journal_market_chain::bindings::IReputationRegistry;
+use journal_market_chain::client::ChainError;
+use journal_market_chain::erc8004::parse_tx_hash;
+use journal_market_client::api::{VoteRecorded, Votes};
 use journal_market_entity::{journals, unlocks, votes};
 use sea_orm::{ColumnTrait, EntityTrait, QueryFilter};
 

@@ -4,8 +4,8 @@ use alloy::primitives::{B256, Bytes, eip191_hash_message};
 use alloy::signers::SignerSync;
 use alloy::signers::local::PrivateKeySigner;
 use alloy::sol_types::SolCall;
-use jm_chain::bindings::ISmartWalletFactory;
-use jm_chain::signature::wrap_6492;
+use journal_market_chain::bindings::ISmartWalletFactory;
+use journal_market_chain::signature::wrap_6492;
 use reqwest::StatusCode;
 use serde_json::{Value, json};
 

@@ -6,8 +6,8 @@ use std::time::Duration;
 
 use alloy::primitives::{Address, U256};
 use alloy::providers::{DynProvider, Provider};
-use jm_chain::bindings::IIdentityRegistry;
-use jm_client::api::History;
+use journal_market_chain::bindings::IIdentityRegistry;
+use journal_market_client::api::History;
 
 use crate::pay::Shop;
 use crate::replay::charges;
@@ -58,7 +58,7 @@ where
     panic!("{what} never happened");
 }
 
-async fn history(c: &jm_client::Client) -> History {
+async fn history(c: &journal_market_client::Client) -> History {
     c.history().await.unwrap()
 }
 
@@ -73,7 +73,7 @@ struct Orphaned {
     /// The buyer's USDG before the purchase.
     before: U256,
     /// The buyer's client (signed in by the purchase).
-    client: jm_client::Client,
+    client: journal_market_client::Client,
     /// The dropped settle transaction.
     tx: String,
 }
@@ -308,7 +308,7 @@ async fn a_registration_a_reorg_drops_clears_the_token_until_registered_again() 
     let c = shop.client();
     c.login(&author).await.unwrap();
     let meta_url = c.draft(id).await.unwrap().meta_url.unwrap();
-    let tx = jm_client::publisher::register(
+    let tx = journal_market_client::publisher::register(
         &shop.chain.devnet.rpc_url,
         shop.chain.devnet.contracts.identity_registry,
         &author,

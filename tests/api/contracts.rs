@@ -5,11 +5,11 @@ use alloy::providers::Provider;
 use alloy::signers::SignerSync;
 use alloy::signers::local::PrivateKeySigner;
 use alloy::sol_types::{SolCall, SolEvent};
-use jm_chain::bindings::{
+use journal_market_chain::bindings::{
     IERC20, IIdentityRegistry, IMintable, IReputationRegistry, ISmartWallet, IX402ExactPermit2Proxy,
 };
-use jm_chain::canonical;
-use jm_chain::permit2::{PermitWitnessTransferFrom, TokenPermissions, Witness};
+use journal_market_chain::canonical;
+use journal_market_chain::permit2::{PermitWitnessTransferFrom, TokenPermissions, Witness};
 
 use crate::devchain::{Mined, TestChain};
 
@@ -285,7 +285,7 @@ fn contract_artifacts_match_their_sources() {
 #[actix_web::test]
 async fn a_dev_chain_is_not_started_on_a_port_in_use() {
     let chain = TestChain::start().await;
-    let Err(e) = jm_chain::anvil::spawn(Some(chain.anvil.port), 4663).await else {
+    let Err(e) = journal_market_chain::anvil::spawn(Some(chain.anvil.port), 4663).await else {
         panic!("a second anvil on the same port must be refused");
     };
     assert!(e.to_string().contains("in use"), "{e}");

@@ -9,10 +9,10 @@ use alloy::contract::{CallBuilder, CallDecoder};
 use alloy::primitives::{Address, B256};
 use alloy::providers::{DynProvider, Provider};
 use alloy::rpc::types::TransactionReceipt;
-use jm_chain::anvil::{self, Anvil};
-use jm_chain::bindings::ISmartWalletFactory;
-use jm_chain::devnet::{self, Account, Devnet};
 use journal_market::config::Settings;
+use journal_market_chain::anvil::{self, Anvil};
+use journal_market_chain::bindings::ISmartWalletFactory;
+use journal_market_chain::devnet::{self, Account, Devnet};
 
 use crate::helpers::{TestApp, TestDb, test_settings};
 

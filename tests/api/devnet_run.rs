@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, Command};
 use std::time::{Duration, Instant};
 
-use jm_chain::devnet::Devnet;
+use journal_market_chain::devnet::Devnet;
 
 struct Run {
     child: Child,
@@ -113,7 +113,7 @@ async fn the_run_command_serves_the_same_marketplace_on_its_second_start() {
     first.wait_for(&["swaps, burn and votes are in"]).await;
     let devnet = Devnet::load(&dir.path().join("devnet.json")).unwrap();
     let buyer = devnet.accounts("buyer")[3].signer().unwrap();
-    let client = jm_client::Client::new(first.api.clone()).unwrap();
+    let client = journal_market_client::Client::new(first.api.clone()).unwrap();
     let journals = client.journals(None).await.unwrap().journals;
     let slug = journals
         .iter()
@@ -129,7 +129,7 @@ async fn the_run_command_serves_the_same_marketplace_on_its_second_start() {
     let mut second = Run::start(dir.path(), &db.url, 2, ports, &[]);
     second.wait_for(&["devnet ready", "\"resumed\":true"]).await;
     wait_ready(&second.api).await;
-    let again = jm_client::Client::new(second.api.clone()).unwrap();
+    let again = journal_market_client::Client::new(second.api.clone()).unwrap();
     assert_eq!(
         again.journals(None).await.unwrap().journals.len(),
         journals.len(),
@@ -153,7 +153,7 @@ async fn the_run_command_serves_the_same_marketplace_on_its_second_start() {
         .wait_for(&["devnet ready", "\"resumed\":true"])
         .await;
     wait_ready(&after_kill.api).await;
-    let c = jm_client::Client::new(after_kill.api.clone()).unwrap();
+    let c = journal_market_client::Client::new(after_kill.api.clone()).unwrap();
     c.set_session(Some(cookie.clone()));
     assert!(c.journal(&slug).await.unwrap().unlocked);
     after_kill.stop().await;
@@ -169,7 +169,7 @@ async fn the_run_command_serves_the_same_marketplace_on_its_second_start() {
     // --fresh starts over on purpose: the old session opens nothing.
     let mut fourth = Run::start(dir.path(), &other.url, 4, ports, &["--fresh"]);
     fourth.wait_for(&["swaps, burn and votes are in"]).await;
-    let after = jm_client::Client::new(fourth.api.clone()).unwrap();
+    let after = journal_market_client::Client::new(fourth.api.clone()).unwrap();
     after.set_session(Some(cookie));
     assert!(after.me().await.unwrap().address.is_none(), "signed out");
     fourth.stop().await;

@@ -241,12 +241,14 @@ async fn a_wallet_check_gets_only_its_gas() {
     // What the check costs, from the node; the stingy instance allows a little less.
     let hash = alloy::primitives::eip191_hash_message("any message");
     let sig = owner_key.sign_hash_sync(&hash).unwrap();
-    let needs =
-        jm_chain::bindings::ISmartWallet::new(wallet.parse().unwrap(), chain.provider(owner))
-            .isValidSignature(hash, sig.as_bytes().to_vec().into())
-            .estimate_gas()
-            .await
-            .unwrap();
+    let needs = journal_market_chain::bindings::ISmartWallet::new(
+        wallet.parse().unwrap(),
+        chain.provider(owner),
+    )
+    .isValidSignature(hash, sig.as_bytes().to_vec().into())
+    .estimate_gas()
+    .await
+    .unwrap();
     let stingy = chain
         .app_with(|s| s.auth.signature_gas = needs - 1_500)
         .await;

@@ -6,8 +6,8 @@ use std::time::Duration;
 
 use alloy::primitives::U256;
 use alloy::providers::Provider as _;
-use jm_chain::x402::{self, PaymentPayload, PaymentRequirements};
-use jm_client::payer::sign_payment;
+use journal_market_chain::x402::{self, PaymentPayload, PaymentRequirements};
+use journal_market_client::payer::sign_payment;
 use reqwest::StatusCode;
 use serde_json::Value;
 

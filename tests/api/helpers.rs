@@ -4,10 +4,10 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicU32, Ordering};
 use std::time::Duration;
 
-use jm_client::Client;
 use journal_market::app::Application;
 use journal_market::config::{Secret, Settings};
 use journal_market_actors::clock::OffsetClock;
+use journal_market_client::Client;
 use reqwest::StatusCode;
 use sea_orm::{ConnectionTrait, Database, DatabaseConnection};
 use serde_json::Value;

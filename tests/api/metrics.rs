@@ -175,7 +175,10 @@ async fn requests_are_counted_by_route_on_a_listener_of_their_own() {
 
 #[actix_web::test]
 async fn rpc_failovers_cache_hits_and_settlements_are_counted() {
-    let dead = format!("http://127.0.0.1:{}", jm_chain::anvil::free_port().unwrap());
+    let dead = format!(
+        "http://127.0.0.1:{}",
+        journal_market_chain::anvil::free_port().unwrap()
+    );
     let shop = Shop::open_with(|s| {
         s.metrics.listen = "127.0.0.1:0".into();
         let live = s.chain.rpc_urls[0].clone();

@@ -7,7 +7,7 @@
 use std::net::SocketAddr;
 use std::time::Duration;
 
-use jm_client::payer::{sign_payment, with_payment_id};
+use journal_market_client::payer::{sign_payment, with_payment_id};
 use reqwest::StatusCode;
 use sea_orm::ConnectionTrait;
 use tokio::io::copy_bidirectional;
@@ -226,7 +226,7 @@ impl Shop {
         &self,
         path: &str,
         journal_id: i64,
-    ) -> Option<jm_chain::x402::PaymentRequired> {
+    ) -> Option<journal_market_chain::x402::PaymentRequired> {
         let (status, body, headers) = self.raw_pay(path, journal_id, None).await;
         if status == StatusCode::SERVICE_UNAVAILABLE {
             assert!(headers.get("retry-after").is_some(), "{body}");
@@ -234,7 +234,7 @@ impl Shop {
         }
         assert_eq!(status, StatusCode::PAYMENT_REQUIRED, "{body}");
         Some(
-            jm_chain::x402::decode_header(
+            journal_market_chain::x402::decode_header(
                 headers.get("payment-required").unwrap().to_str().unwrap(),
             )
             .unwrap(),
@@ -388,10 +388,10 @@ async fn pay_held_back(
     shop: &Shop,
     proxy: &FaultProxy,
     id: i64,
-    buyer: &jm_chain::devnet::Account,
+    buyer: &journal_market_chain::devnet::Account,
     hold_ms: u64,
 ) -> (
-    jm_chain::x402::PaymentPayload,
+    journal_market_chain::x402::PaymentPayload,
     tokio::task::JoinHandle<Answer>,
 ) {
     let offer = shop.offer("pay/burn", id).await;
@@ -433,7 +433,11 @@ fn assert_try_later(status: StatusCode, retry_after: bool, body: &str) {
 }
 
 /// The same payment, sent again until it gets the text (30 s at most).
-async fn retry_until_text(shop: &Shop, id: i64, payment: &jm_chain::x402::PaymentPayload) {
+async fn retry_until_text(
+    shop: &Shop,
+    id: i64,
+    payment: &journal_market_chain::x402::PaymentPayload,
+) {
     for _ in 0..300 {
         let (s, b, _) = shop.raw_pay("pay/burn", id, Some(payment)).await;
         if s == StatusCode::OK {
@@ -448,8 +452,8 @@ async fn retry_until_text(shop: &Shop, id: i64, payment: &jm_chain::x402::Paymen
 /// Each buyer was charged once, the price of the journal of the same index.
 async fn charged_once_each(
     shop: &Shop,
-    journals: &[jm_client::api::JournalListItem],
-    buyers: &[&jm_chain::devnet::Account],
+    journals: &[journal_market_client::api::JournalListItem],
+    buyers: &[&journal_market_chain::devnet::Account],
 ) {
     for (i, b) in buyers.iter().enumerate() {
         let price = alloy::primitives::U256::from(journals[i].price_units.parse::<u64>().unwrap());

@@ -4,14 +4,14 @@ use std::sync::Arc;
 
 use alloy::primitives::{Address, U256};
 use alloy::signers::local::PrivateKeySigner;
-use jm_chain::bindings::{IERC20, IIdentityRegistry, IMintable};
-use jm_chain::devnet::Account;
-use jm_chain::facilitator::Facilitator;
-use jm_chain::x402::{self, PaymentPayload, PaymentRequired};
-use jm_client::payer::sign_payment;
 use journal_market::config::Secret;
 use journal_market::seed::{PersonJournal, publish};
 use journal_market_actors::settlement::FaultPoint;
+use journal_market_chain::bindings::{IERC20, IIdentityRegistry, IMintable};
+use journal_market_chain::devnet::Account;
+use journal_market_chain::facilitator::Facilitator;
+use journal_market_chain::x402::{self, PaymentPayload, PaymentRequired};
+use journal_market_client::payer::sign_payment;
 use reqwest::StatusCode;
 use serde_json::Value;
 
@@ -141,7 +141,7 @@ impl Shop {
         &self,
         title: &str,
         price: f64,
-    ) -> jm_client::api::DraftInput {
+    ) -> journal_market_client::api::DraftInput {
         let entries = self.app.client.search_entries("NVDA").await.unwrap();
         let picked: Vec<_> = entries.iter().take(3).collect();
         let mut body = String::new();
@@ -165,7 +165,7 @@ impl Shop {
         while dek.chars().count() < 120 {
             dek.push_str(" What the filings show.");
         }
-        jm_client::api::DraftInput {
+        journal_market_client::api::DraftInput {
             id: None,
             ticker: "NVDA".into(),
             title: title.into(),
@@ -198,7 +198,7 @@ impl Shop {
     }
 
     /// Every swarm-written journal on sale.
-    pub(crate) async fn swarm_journals(&self) -> Vec<jm_client::api::JournalListItem> {
+    pub(crate) async fn swarm_journals(&self) -> Vec<journal_market_client::api::JournalListItem> {
         self.app
             .client
             .journals(None)
@@ -242,8 +242,8 @@ impl Shop {
     }
 
     /// A client of its own (own cookie jar) for a buyer.
-    pub(crate) fn client(&self) -> jm_client::Client {
-        jm_client::Client::new(self.app.base.clone()).unwrap()
+    pub(crate) fn client(&self) -> journal_market_client::Client {
+        journal_market_client::Client::new(self.app.base.clone()).unwrap()
     }
 
     pub(crate) async fn raw_pay(
@@ -312,7 +312,7 @@ async fn a_swarm_journal_takes_one_payment(backend: Backend) {
     assert_eq!(offer["extra"]["name"], "USDG");
     assert_eq!(
         offer["extra"]["spender"].as_str().unwrap().to_lowercase(),
-        format!("{:#x}", jm_chain::canonical::X402_PERMIT2_PROXY)
+        format!("{:#x}", journal_market_chain::canonical::X402_PERMIT2_PROXY)
     );
     assert_eq!(
         offer["payTo"].as_str().unwrap().parse::<Address>().unwrap(),
@@ -733,9 +733,9 @@ async fn crash_then_restart(fault: FaultPoint) {
         .mined()
         .await;
     let before = shop.usdg(buyer.address).await;
-    let payment = jm_client::payer::with_payment_id(
+    let payment = journal_market_client::payer::with_payment_id(
         sign_payment(&offer.accepts[0], None, &buyer.signer().unwrap(), now()).unwrap(),
-        &jm_client::payer::new_payment_id().unwrap(),
+        &journal_market_client::payer::new_payment_id().unwrap(),
     );
     let (s, _, _) = shop.raw_pay("pay/burn", id, Some(&payment)).await;
     assert_eq!(
@@ -763,7 +763,7 @@ async fn crash_then_restart(fault: FaultPoint) {
     assert_eq!(shop.usdg(buyer.address).await, before - U256::from(price));
     // The client retries the same payment (with its payment-identifier) after its timeout:
     // the text, no second charge.
-    let c = jm_client::Client::new(restarted.base.clone()).unwrap();
+    let c = journal_market_client::Client::new(restarted.base.clone()).unwrap();
     let r = c.pay_request("pay/burn", id, Some(&payment)).await.unwrap();
     assert_eq!(r.status(), StatusCode::OK);
     assert!(r.json::<Value>().await.unwrap()["body"].is_string());
@@ -791,9 +791,10 @@ async fn crash_then_restart(fault: FaultPoint) {
         .await
         .unwrap()
         .unwrap();
-    let call =
-        jm_chain::bindings::IX402ExactPermit2Proxy::settleCall::abi_decode(sent.inner.input())
-            .unwrap();
+    let call = journal_market_chain::bindings::IX402ExactPermit2Proxy::settleCall::abi_decode(
+        sent.inner.input(),
+    )
+    .unwrap();
     assert_eq!(call.permit.nonce.to_string(), row.permit_nonce);
     assert_eq!(call.owner, buyer.address);
 }

@@ -7,9 +7,9 @@ use std::time::Duration;
 
 use alloy::primitives::U256;
 use alloy::signers::local::PrivateKeySigner;
-use jm_chain::bindings::{IERC20, IIdentityRegistry};
-use jm_client::api::DraftInput;
-use jm_client::{Client, ClientError, publisher};
+use journal_market_chain::bindings::{IERC20, IIdentityRegistry};
+use journal_market_client::api::DraftInput;
+use journal_market_client::{Client, ClientError, publisher};
 use journal_market_entity::{audit_jobs, audit_reports, journals};
 use reqwest::StatusCode;
 use sea_orm::{ColumnTrait, EntityTrait, PaginatorTrait, QueryFilter};

@@ -1,7 +1,7 @@
 //! `GET /quote/{ticker}` and chain readiness.
 
 use alloy::primitives::{I256, U256};
-use jm_chain::bindings::IPriceFeed;
+use journal_market_chain::bindings::IPriceFeed;
 use reqwest::StatusCode;
 
 use crate::devchain::{Mined, TestChain};
@@ -104,8 +104,12 @@ async fn chain_down_then_back() {
         .await;
 
     // The chain comes back at the same place with the same contracts: no restart needed.
-    let anvil = jm_chain::anvil::spawn(Some(port), 4663).await.unwrap();
-    let again = jm_chain::devnet::deploy(&anvil.url).await.unwrap();
+    let anvil = journal_market_chain::anvil::spawn(Some(port), 4663)
+        .await
+        .unwrap();
+    let again = journal_market_chain::devnet::deploy(&anvil.url)
+        .await
+        .unwrap();
     assert_eq!(again.contracts, devnet.contracts);
     app.wait_chain(true).await;
     let (_, config) = app.get("/config").await;

@@ -6,12 +6,12 @@ use alloy::consensus::Transaction as _;
 use alloy::primitives::{Address, B256, U256};
 use alloy::providers::Provider;
 use alloy::sol_types::SolCall;
-use jm_chain::bindings::IX402ExactPermit2Proxy;
-use jm_chain::x402::{
+use journal_market_chain::bindings::IX402ExactPermit2Proxy;
+use journal_market_chain::x402::{
     PaymentPayload, PaymentRequirements, Permit2Authorization, Permit2Payload, Permitted,
     WitnessJson,
 };
-use jm_client::payer::{new_payment_id, sign_payment, with_payment_id};
+use journal_market_client::payer::{new_payment_id, sign_payment, with_payment_id};
 use reqwest::StatusCode;
 use serde_json::Value;
 
@@ -71,7 +71,7 @@ async fn send(
     path: &str,
     id: i64,
     payment: &PaymentPayload,
-) -> (StatusCode, Value, bool, jm_client::Client) {
+) -> (StatusCode, Value, bool, journal_market_client::Client) {
     let client = shop.client();
     let resp = client.pay_request(path, id, Some(payment)).await.unwrap();
     let status = resp.status();

@@ -5,7 +5,7 @@ use std::time::Duration;
 use alloy::primitives::U256;
 use alloy::providers::Provider;
 use alloy::sol_types::SolCall;
-use jm_chain::bindings::IERC20;
+use journal_market_chain::bindings::IERC20;
 use reqwest::StatusCode;
 use serde_json::{Value, json};
 
@@ -451,7 +451,10 @@ async fn only_the_checked_call_reaches_the_upstream() {
 #[actix_web::test]
 async fn fails_over_and_answers_502_when_no_upstream_answers() {
     let chain = TestChain::start().await;
-    let dead = format!("http://127.0.0.1:{}", jm_chain::anvil::free_port().unwrap());
+    let dead = format!(
+        "http://127.0.0.1:{}",
+        journal_market_chain::anvil::free_port().unwrap()
+    );
     let app = chain
         .app_with(|s| {
             s.chain.rpc_urls = vec![

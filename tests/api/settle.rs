@@ -9,9 +9,9 @@ use alloy::providers::Provider as _;
 use alloy::rpc::types::Filter;
 use alloy::signers::local::PrivateKeySigner;
 use alloy::sol_types::{SolCall as _, SolEvent as _};
-use jm_chain::bindings::IERC20;
-use jm_client::payer::{new_payment_id, sign_payment, with_payment_id};
 use journal_market_actors::settlement::FaultPoint;
+use journal_market_chain::bindings::IERC20;
+use journal_market_client::payer::{new_payment_id, sign_payment, with_payment_id};
 use journal_market_entity::{payments, unlocks};
 use reqwest::StatusCode;
 use sea_orm::{ColumnTrait, EntityTrait, QueryFilter};
@@ -126,7 +126,7 @@ async fn a_forged_payer_learns_nothing() {
 
 /// Buyer 0 pays for a swarm journal on a shop whose fault point stops the settlement (500):
 /// the journal, its price and the signed payment.
-async fn stopped_purchase(shop: &Shop) -> (i64, i64, jm_chain::x402::PaymentPayload) {
+async fn stopped_purchase(shop: &Shop) -> (i64, i64, journal_market_chain::x402::PaymentPayload) {
     let (id, _, price) = shop.swarm_journal().await;
     let offer = shop.offer("pay/burn", id).await;
     let signer = shop.buyer(0).signer().unwrap();
@@ -191,7 +191,7 @@ async fn a_killed_instance_rows_are_finished_by_another_after_the_lease() {
     assert_eq!(to_us[0].1, U256::from(price));
     assert!(unlocked(&other, buyer.address, id).await);
     // The buyer's retry through the surviving instance gets the text.
-    let c = jm_client::Client::new(other.base.clone()).unwrap();
+    let c = journal_market_client::Client::new(other.base.clone()).unwrap();
     let r = c.pay_request("pay/burn", id, Some(&payment)).await.unwrap();
     assert_eq!(r.status(), StatusCode::OK);
 }
@@ -217,7 +217,7 @@ async fn two_instances_share_one_relayer_key_under_load() {
         };
         let slug = journals[i % journals.len()].slug.clone();
         async move {
-            let c = jm_client::Client::new(base.clone()).unwrap();
+            let c = journal_market_client::Client::new(base.clone()).unwrap();
             c.buy(&slug, b).await
         }
     });
@@ -282,7 +282,11 @@ async fn charged_once(shop: &Shop, buyer: Address, to: Address, amount: i64) {
 }
 
 /// `buyer` paid for journal `j` once, at its price, to the buyback wallet.
-async fn charged_once_for(shop: &Shop, buyer: Address, j: &jm_client::api::JournalListItem) {
+async fn charged_once_for(
+    shop: &Shop,
+    buyer: Address,
+    j: &journal_market_client::api::JournalListItem,
+) {
     let price = j.price_units.parse().unwrap();
     charged_once(shop, buyer, shop.buyback(), price).await;
 }
@@ -344,7 +348,7 @@ async fn a_clean_stop_hands_the_relayer_key_over_at_once() {
     shop.app.stop().await;
     let other = shop.app.sibling().await;
     let buyer = funded_buyer(&shop.chain).await;
-    jm_client::Client::new(other.base.clone())
+    journal_market_client::Client::new(other.base.clone())
         .unwrap()
         .buy(&journals[1].slug, &buyer)
         .await
@@ -370,7 +374,8 @@ async fn a_send_answered_with_its_receipt_settles_without_polling() {
     assert_eq!(proxy.hits("eth_getTransactionReceipt"), 0);
     assert_eq!(proxy.hits("eth_getTransactionByHash"), 0);
     assert_eq!(proxy.hits("eth_estimateGas"), 2);
-    let nonce_reads = alloy::hex::encode(jm_chain::bindings::IPermit2::nonceBitmapCall::SELECTOR);
+    let nonce_reads =
+        alloy::hex::encode(journal_market_chain::bindings::IPermit2::nonceBitmapCall::SELECTOR);
     assert_eq!(proxy.hits(&nonce_reads), 0, "no diagnostic reads");
     assert!(
         proxy.hits("eth_feeHistory") <= 1,
@@ -434,7 +439,7 @@ async fn a_front_run_settle_of_the_same_permit_still_unlocks(backend: Backend) {
     let payment = sign_payment(&offer.accepts[0], None, &buyer.signer().unwrap(), now()).unwrap();
     let other_relayer = funded_buyer(&shop.chain).await;
     let c = &shop.chain.devnet.contracts;
-    let front = jm_chain::facilitator::Facilitator::new(
+    let front = journal_market_chain::facilitator::Facilitator::new(
         &shop.chain.devnet.rpc_url,
         4663,
         c.usdg,

@@ -6,7 +6,7 @@ use std::process::Stdio;
 use std::time::Duration;
 
 use alloy::signers::local::PrivateKeySigner;
-use jm_client::Client;
+use journal_market_client::Client;
 use journal_market_entity::payments;
 use sea_orm::{ColumnTrait, EntityTrait, QueryFilter};
 

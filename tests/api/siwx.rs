@@ -4,9 +4,9 @@
 
 use alloy::primitives::Address;
 use alloy::signers::local::PrivateKeySigner;
-use jm_chain::extensions::siwx::{self, Proof};
-use jm_chain::x402::{self, PaymentRequired};
-use jm_client::siwx::proof_header;
+use journal_market_chain::extensions::siwx::{self, Proof};
+use journal_market_chain::x402::{self, PaymentRequired};
+use journal_market_client::siwx::proof_header;
 use reqwest::StatusCode;
 use serde_json::{Value, json};
 
@@ -18,7 +18,7 @@ async fn read_with(
     shop: &Shop,
     id: i64,
     header: &str,
-) -> (StatusCode, Value, bool, jm_client::Client) {
+) -> (StatusCode, Value, bool, journal_market_client::Client) {
     let client = shop.client();
     let resp = shop
         .app

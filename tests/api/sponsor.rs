@@ -8,11 +8,11 @@ use alloy::network::TxSignerSync;
 use alloy::primitives::{Address, Bytes, TxKind, U256};
 use alloy::providers::{DynProvider, Provider};
 use alloy::signers::local::PrivateKeySigner;
-use jm_chain::bindings::IERC20;
-use jm_chain::canonical;
-use jm_chain::extensions::gas_sponsoring::{self, APPROVE_SELECTOR};
-use jm_chain::x402::{PaymentPayload, PaymentRequired};
-use jm_client::payer::{ApprovalTx, sign_approval, sign_payment, with_approval};
+use journal_market_chain::bindings::IERC20;
+use journal_market_chain::canonical;
+use journal_market_chain::extensions::gas_sponsoring::{self, APPROVE_SELECTOR};
+use journal_market_chain::x402::{PaymentPayload, PaymentRequired};
+use journal_market_client::payer::{ApprovalTx, sign_approval, sign_payment, with_approval};
 use reqwest::StatusCode;
 use serde_json::{Value, json};
 
@@ -371,7 +371,10 @@ async fn a_crash_after_the_approval_is_settled_by_the_restarted_instance() {
     let (id, _, price) = shop.swarm_journal().await;
     // Sent with a payment-identifier: a retry of it is the buyer's way back to the answer.
     let (w, paid) = sponsored_buyer(&shop, id, price, |p| {
-        jm_client::payer::with_payment_id(p, &jm_client::payer::new_payment_id().unwrap())
+        journal_market_client::payer::with_payment_id(
+            p,
+            &journal_market_client::payer::new_payment_id().unwrap(),
+        )
     })
     .await;
     let (status, body, _) = shop.raw_pay("pay/burn", id, Some(&paid)).await;
@@ -393,7 +396,7 @@ async fn a_crash_after_the_approval_is_settled_by_the_restarted_instance() {
     }
     // The row settles right after the chain's transfer: until then the retry hears 409.
     // The retry carries the first request's payment-identifier.
-    let c = jm_client::Client::new(restarted.base.clone()).unwrap();
+    let c = journal_market_client::Client::new(restarted.base.clone()).unwrap();
     let mut status = StatusCode::CONFLICT;
     while status == StatusCode::CONFLICT && started.elapsed() < std::time::Duration::from_secs(20) {
         status = c

@@ -4,9 +4,9 @@
 
 use alloy::primitives::{Address, U256};
 use alloy::signers::local::PrivateKeySigner;
-use jm_chain::extensions::offer_receipt::{self, SignedReceipt};
-use jm_chain::x402::{self, PaymentRequired, SettleResponse};
-use jm_client::payer::sign_payment;
+use journal_market_chain::extensions::offer_receipt::{self, SignedReceipt};
+use journal_market_chain::x402::{self, PaymentRequired, SettleResponse};
+use journal_market_client::payer::sign_payment;
 use reqwest::StatusCode;
 use serde_json::Value;
 

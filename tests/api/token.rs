@@ -5,7 +5,7 @@ use std::time::Duration;
 
 use alloy::primitives::{Address, I256, U256, address};
 use alloy::providers::Provider;
-use jm_chain::bindings::{IERC20, IPool};
+use journal_market_chain::bindings::{IERC20, IPool};
 
 use crate::devchain::Mined;
 use crate::pay::Shop;
@@ -402,7 +402,7 @@ async fn ledger_with(shop: &Shop, n: u64, swaps: u64) -> serde_json::Value {
 struct Trader {
     p: alloy::providers::DynProvider,
     me: Address,
-    c: jm_chain::devnet::Contracts,
+    c: journal_market_chain::devnet::Contracts,
     token_is_token0: bool,
 }
 

@@ -5,9 +5,9 @@ use std::time::Duration;
 
 use alloy::primitives::{B256, U256};
 use alloy::providers::Provider;
-use jm_chain::bindings::{IERC20, IReputationRegistry};
-use jm_chain::devnet::Account;
-use jm_client::ClientError;
+use journal_market_chain::bindings::{IERC20, IReputationRegistry};
+use journal_market_chain::devnet::Account;
+use journal_market_client::ClientError;
 use reqwest::StatusCode;
 
 use crate::devchain::Mined;
@@ -170,7 +170,7 @@ async fn votes_the_rules_refuse() {
     );
     // A token that is no journal's.
     let author = shop.chain.account("author", 1).signer().unwrap();
-    let other = jm_client::publisher::register(
+    let other = journal_market_client::publisher::register(
         &shop.chain.devnet.rpc_url,
         shop.chain.devnet.contracts.identity_registry,
         &author,
@@ -190,7 +190,7 @@ async fn votes_the_rules_refuse() {
         .logs()
         .iter()
         .find_map(|l| {
-            l.log_decode::<jm_chain::bindings::IIdentityRegistry::Transfer>()
+            l.log_decode::<journal_market_chain::bindings::IIdentityRegistry::Transfer>()
                 .ok()
         })
         .unwrap()
@@ -263,7 +263,7 @@ async fn a_vote_nobody_reports_is_indexed_and_a_reorg_removes_it() {
         .approve(c.pool, U256::MAX)
         .mined()
         .await;
-    let pool = jm_chain::bindings::IPool::new(c.pool, &provider);
+    let pool = journal_market_chain::bindings::IPool::new(c.pool, &provider);
     let weth_is_0 = pool.token0().call().await.unwrap() == c.weth;
     pool.swap(
         shop.buyer(0).address,
@@ -452,7 +452,7 @@ async fn the_index_goes_on_from_its_cursor_on_another_instance() {
     // opened payments: buying before that was this test's old flake).
     other.wait_chain(true).await;
     let buyer = shop.buyer(1);
-    jm_client::Client::new(other.base.clone())
+    journal_market_client::Client::new(other.base.clone())
         .unwrap()
         .buy(&slug, &buyer.signer().unwrap())
         .await

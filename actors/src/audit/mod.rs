@@ -14,8 +14,8 @@ use std::time::Duration;
 use actix::prelude::*;
 use alloy::primitives::{Address, U256};
 use dashmap::DashSet;
-use jm_chain::client::ChainClient;
 use journal_market_audit::{Source, Submission};
+use journal_market_chain::client::ChainClient;
 use journal_market_domain::status::JournalStatus;
 use journal_market_entity::{audit_jobs, audit_reports, entries, journal_citations, journals};
 use sea_orm::{ColumnTrait, DatabaseConnection, DbErr, EntityTrait, QueryFilter, QueryOrder};
@@ -174,7 +174,7 @@ impl Inner {
         ) else {
             return Ok(None);
         };
-        jm_chain::erc8004::balance_of(self.chain.provider(), *token, author)
+        journal_market_chain::erc8004::balance_of(self.chain.provider(), *token, author)
             .await
             .map(|b| Some(b > U256::ZERO))
             .map_err(|e| format!("the stock token's balance could not be read ({e})"))

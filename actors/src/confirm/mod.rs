@@ -17,7 +17,7 @@ use std::time::Duration;
 use actix::prelude::*;
 use alloy::primitives::{Address, B256};
 use alloy::providers::Provider;
-use jm_chain::client::{ChainClient, ChainError};
+use journal_market_chain::client::{ChainClient, ChainError};
 use sea_orm::{DatabaseConnection, DbErr};
 
 use crate::clock::SharedClock;

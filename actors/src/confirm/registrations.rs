@@ -5,7 +5,7 @@
 //! until it is re-mined, or the author registers again through `/journal/minted`).
 
 use alloy::primitives::{Address, B256};
-use jm_chain::erc8004::{self, RegistrationError};
+use journal_market_chain::erc8004::{self, RegistrationError};
 use journal_market_entity::journals;
 use sea_orm::sea_query::Expr;
 use sea_orm::{ColumnTrait, DbErr, EntityTrait, QueryFilter, QueryOrder, QuerySelect};

@@ -11,7 +11,7 @@ use alloy::eips::BlockNumberOrTag;
 use alloy::primitives::B256;
 use alloy::providers::Provider;
 use alloy::rpc::types::{Filter, Log};
-use jm_chain::client::{ChainClient, ChainError};
+use journal_market_chain::client::{ChainClient, ChainError};
 
 /// Headers read at once.
 const HEADERS_AT_ONCE: usize = 16;

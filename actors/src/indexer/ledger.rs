@@ -9,7 +9,7 @@ use alloy::primitives::{Address, I256, U256};
 use alloy::rpc::types::Log;
 use alloy::sol_types::SolEvent;
 use chrono::{TimeZone, Utc};
-use jm_chain::bindings::{IERC20, IPool};
+use journal_market_chain::bindings::{IERC20, IPool};
 use journal_market_domain::ledger::{Swap, Totals, is_burn};
 use journal_market_entity::{ledger_totals, swaps, token_holders, token_transfers};
 use sea_orm::sea_query::OnConflict;

@@ -23,9 +23,9 @@ use alloy::primitives::{Address, B256};
 use alloy::providers::Provider;
 use alloy::rpc::types::{Filter, Log};
 use alloy::sol_types::SolEvent;
-use jm_chain::bindings::{IERC20, IPool, IReputationRegistry};
-use jm_chain::client::{ChainClient, ChainError};
-use jm_chain::logs::{self, RangeSize};
+use journal_market_chain::bindings::{IERC20, IPool, IReputationRegistry};
+use journal_market_chain::client::{ChainClient, ChainError};
+use journal_market_chain::logs::{self, RangeSize};
 use sea_orm::{DatabaseConnection, DbErr};
 use tokio::sync::Mutex;
 

@@ -4,7 +4,7 @@
 use alloy::primitives::{Address, B256, U256};
 use alloy::rpc::types::Log;
 use alloy::sol_types::SolEvent;
-use jm_chain::bindings::IReputationRegistry;
+use journal_market_chain::bindings::IReputationRegistry;
 
 /// Allowed values of `tag1` (the empty tag included).
 pub const TAGS: [&str; 7] = [

@@ -3,8 +3,8 @@
 
 use alloy::primitives::{B256, U256};
 use futures::future::BoxFuture;
-use jm_chain::extensions::gas_sponsoring;
-use jm_chain::facilitator::{Permit, SettleError};
+use journal_market_chain::extensions::gas_sponsoring;
+use journal_market_chain::facilitator::{Permit, SettleError};
 use journal_market_domain::wallet::lower;
 
 use super::request::{PayError, rejected};

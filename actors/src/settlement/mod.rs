@@ -27,7 +27,7 @@ use std::time::Duration;
 
 use actix::prelude::*;
 use chrono::{DateTime, Utc};
-use jm_chain::facilitator::Facilitator;
+use journal_market_chain::facilitator::Facilitator;
 use sea_orm::DatabaseConnection;
 
 use crate::clock::SharedClock;

@@ -6,9 +6,9 @@ use std::time::{Duration, Instant};
 
 use alloy::primitives::{Address, B256, U256};
 use chrono::{DateTime, Utc};
-use jm_chain::extensions::payment_identifier;
-use jm_chain::facilitator::{Checked, SettleError};
-use jm_chain::x402::{PaymentPayload, PaymentRequirements};
+use journal_market_chain::extensions::payment_identifier;
+use journal_market_chain::facilitator::{Checked, SettleError};
+use journal_market_chain::x402::{PaymentPayload, PaymentRequirements};
 use journal_market_domain::purchase::{Refusal, Step, Verdict, rules};
 use journal_market_domain::wallet::lower;
 use sea_orm::DbErr;

@@ -5,8 +5,8 @@ use std::time::Duration;
 
 use alloy::primitives::{Address, B256, U256};
 use futures::future::BoxFuture;
-use jm_chain::facilitator::{Checked, Permit, Sent, SettleError, TxStatus};
-use jm_chain::x402::{PaymentPayload, PaymentRequirements};
+use journal_market_chain::facilitator::{Checked, Permit, Sent, SettleError, TxStatus};
+use journal_market_chain::x402::{PaymentPayload, PaymentRequirements};
 use journal_market_domain::purchase::Step;
 use journal_market_entity::payments;
 use sea_orm::DbErr;

@@ -7,8 +7,10 @@ use std::time::Duration;
 
 use alloy::primitives::{Address, B256};
 use futures::future::BoxFuture;
-use jm_chain::facilitator::{Checked, Facilitator, Invalid, Permit, Record, Sent, SettleError};
-use jm_chain::x402::{
+use journal_market_chain::facilitator::{
+    Checked, Facilitator, Invalid, Permit, Record, Sent, SettleError,
+};
+use journal_market_chain::x402::{
     FacilitatorRequest, PaymentPayload, PaymentRequirements, SettleResponse, VERSION,
     VerifyResponse,
 };

@@ -4,7 +4,7 @@ use std::path::{Path, PathBuf};
 
 use alloy::signers::local::PrivateKeySigner;
 use clap::{Parser, Subcommand};
-use jm_client::Client;
+use journal_market_client::Client;
 use serde::Serialize;
 
 #[derive(Parser)]
@@ -227,7 +227,8 @@ async fn run(cli: Cli) -> anyhow::Result<()> {
                 .trim()
                 .parse()
                 .map_err(|_| anyhow::anyhow!("the private key is not valid 32-byte hex"))?;
-            let published = jm_client::publisher::publish(&client, &rpc_url, &signer, id).await?;
+            let published =
+                journal_market_client::publisher::publish(&client, &rpc_url, &signer, id).await?;
             if cli.json {
                 return print_json(&published);
             }
@@ -249,7 +250,9 @@ async fn run(cli: Cli) -> anyhow::Result<()> {
                 .trim()
                 .parse()
                 .map_err(|_| anyhow::anyhow!("the private key is not valid 32-byte hex"))?;
-            let r = jm_client::publisher::vote(&client, &rpc_url, &signer, &slug, up, &tag).await?;
+            let r =
+                journal_market_client::publisher::vote(&client, &rpc_url, &signer, &slug, up, &tag)
+                    .await?;
             if cli.json {
                 return print_json(&r);
             }
@@ -436,11 +439,11 @@ async fn approve_permit2(
     usdg: alloy::primitives::Address,
 ) -> anyhow::Result<()> {
     use alloy::primitives::U256;
-    use jm_chain::bindings::IERC20;
-    let provider = jm_chain::devnet::wallet_provider(rpc, signer.clone())?;
+    use journal_market_chain::bindings::IERC20;
+    let provider = journal_market_chain::devnet::wallet_provider(rpc, signer.clone())?;
     let token = IERC20::new(usdg, &provider);
     if token
-        .allowance(signer.address(), jm_chain::canonical::PERMIT2)
+        .allowance(signer.address(), journal_market_chain::canonical::PERMIT2)
         .call()
         .await?
         >= U256::MAX >> 1
@@ -448,7 +451,7 @@ async fn approve_permit2(
         return Ok(());
     }
     let receipt = token
-        .approve(jm_chain::canonical::PERMIT2, U256::MAX)
+        .approve(journal_market_chain::canonical::PERMIT2, U256::MAX)
         .send()
         .await?
         .get_receipt()
@@ -466,11 +469,11 @@ async fn draft(client: &Client, command: DraftCommand, json: bool) -> anyhow::Re
         DraftCommand::Save { file } => {
             let text = std::fs::read_to_string(&file)
                 .map_err(|e| anyhow::anyhow!("cannot read {}: {e}", file.display()))?;
-            let input = jm_client::publisher::parse_draft_file(&text)?;
+            let input = journal_market_client::publisher::parse_draft_file(&text)?;
             match client.save_draft(&input).await {
                 Ok(saved) if json => print_json(&saved)?,
                 Ok(saved) => println!("saved draft {}", saved.id),
-                Err(jm_client::ClientError::Api {
+                Err(journal_market_client::ClientError::Api {
                     message, problems, ..
                 }) if !problems.is_empty() => {
                     let list: Vec<String> = problems.iter().map(|p| format!("  - {p}")).collect();
