@@ -7,7 +7,7 @@ use journal_market_chain::extensions::gas_sponsoring;
 use journal_market_chain::facilitator::{Permit, SettleError};
 use journal_market_domain::wallet::lower;
 
-use super::request::{PayError, rejected};
+use super::outcome::{PayError, rejected};
 use super::{Inner, PayStep, sponsor};
 
 impl Inner {

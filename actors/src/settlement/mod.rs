@@ -12,6 +12,7 @@
 mod approval;
 mod fault;
 mod lease;
+mod outcome;
 pub mod reconcile;
 pub mod replay;
 mod request;
@@ -36,7 +37,7 @@ use crate::health::HealthRegistry;
 use crate::supervise::{self, Stop};
 pub use fault::FaultPoint;
 pub use journal_market_domain::purchase::{Refusal, Step};
-pub use request::{Paid, PayError, PayStep};
+pub use outcome::{Paid, PayError, PayStep};
 pub use settler::{HttpSettler, LocalSettler, Settler};
 pub use sponsor::{SponsorSettings, Tally as SponsorTally};
 use stats::RequestOutcome;

@@ -13,19 +13,11 @@ use sea_orm::DbErr;
 
 #[cfg(feature = "faults")]
 use super::FaultPoint;
-use super::reconcile::{self, Evidence, Next};
-use super::request::PayError;
+use super::outcome::{PayError, RowState};
+use super::reconcile::next::{self as reconcile, Evidence, Next};
 use super::stats::RowOutcome;
 use super::store::{self, RowKey};
 use super::{Inner, NAME, now_secs};
-
-/// The outcome of settling one row, as far as it got.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub(super) enum RowState {
-    Settled(B256),
-    Failed(String),
-    Pending,
-}
 
 /// The parsed money terms of a row.
 pub(super) struct Terms {

@@ -5,33 +5,10 @@ use std::collections::{HashMap, HashSet};
 use std::sync::OnceLock;
 
 use super::lexicon::{
-    ANONYMOUS, ATTRIBUTING_PHRASES, ATTRIBUTING_WORDS, CITED_SOURCES, DOWN, DRAFT_HEDGES, HEDGES,
-    NAMED, NEGATING_VERBS, NEGATIONS, PLAN_NOUN, UP, UP_DOWN_NEXT,
+    ANONYMOUS, ATTRIBUTING_PHRASES, ATTRIBUTING_WORDS, CITED_SOURCES, DOWN, DRAFT_HEDGES, Family,
+    HEDGES, NAMED, NEGATING_VERBS, NEGATIONS, PLAN_NOUN, UP, UP_DOWN_NEXT,
 };
 use super::tokens::{Kind, Tok};
-
-/// Families of words with opposite directions; a word's opposite is in its own family only.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub(super) enum Family {
-    /// rise / fall, up / down, raise / cut, expand / reduce, more / less, above / below.
-    Amount,
-    /// strong / weak, improve / worsen, beat / miss, ahead / behind, positive / negative.
-    Quality,
-    /// highest / lowest, largest / smallest, record / low.
-    Extreme,
-    /// buy / sell.
-    Trade,
-    /// open / close, start / stop, launch / halt.
-    Start,
-    /// approve / reject, agree / refuse, win / lose.
-    Assent,
-    /// profit / loss.
-    Result,
-    /// before / after.
-    Timing,
-    /// more than / less than, fewer than.
-    Bound,
-}
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(super) enum Cue {

@@ -1,7 +1,28 @@
 //! The word lists the cues are read with: directions and their opposites, negations,
 //! hedges, and the words of attribution.
 
-use super::cues::Family;
+/// Families of words with opposite directions; a word's opposite is in its own family only.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub(super) enum Family {
+    /// rise / fall, up / down, raise / cut, expand / reduce, more / less, above / below.
+    Amount,
+    /// strong / weak, improve / worsen, beat / miss, ahead / behind, positive / negative.
+    Quality,
+    /// highest / lowest, largest / smallest, record / low.
+    Extreme,
+    /// buy / sell.
+    Trade,
+    /// open / close, start / stop, launch / halt.
+    Start,
+    /// approve / reject, agree / refuse, win / lose.
+    Assent,
+    /// profit / loss.
+    Result,
+    /// before / after.
+    Timing,
+    /// more than / less than, fewer than.
+    Bound,
+}
 
 pub(super) const UP: &[(&str, Family)] = &[
     ("rise", Family::Amount),

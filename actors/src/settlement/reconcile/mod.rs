@@ -6,11 +6,11 @@ use std::time::Duration;
 
 use sea_orm::DbErr;
 
-use super::row::RowState;
+use super::outcome::RowState;
 use super::{Inner, NAME, chrono_of, store};
 use crate::supervise::Turn;
 
-mod next;
+pub mod next;
 
 pub use next::*;
 

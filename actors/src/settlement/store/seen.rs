@@ -1,0 +1,196 @@
+//! The reads a payment step is judged by: where a wallet stands with a journal, the row of a
+//! permit or a payment-identifier, a step's open row. Read before a claim (to answer early)
+//! and again inside its write transaction (where the rules hold).
+
+use journal_market_domain::purchase::{Standing, Step};
+use journal_market_entity::{payments, unlocks};
+use sea_orm::{ColumnTrait, Condition, ConnectionTrait, DbErr, EntityTrait, QueryFilter, Select};
+
+use super::{FAILED, SETTLED};
+
+/// Where `wallet` stands with the journal, read inside `db` (a transaction when writing).
+pub async fn standing(
+    db: &impl ConnectionTrait,
+    wallet: &str,
+    journal_id: i32,
+    author_wallet: Option<&str>,
+) -> Result<Standing, DbErr> {
+    let unlocked = unlocks::Entity::find_by_id((wallet.to_string(), journal_id))
+        .one(db)
+        .await?
+        .is_some();
+    let fee_paid = settled(db, wallet, journal_id)
+        .await?
+        .iter()
+        .any(|p| p.step == Step::Burn.as_str());
+    Ok(Standing {
+        wrote_it: author_wallet == Some(wallet),
+        unlocked,
+        fee_paid,
+    })
+}
+
+/// What a payment request is judged by, read in two statements: the rows of the
+/// payment-identifier, of the permit and of the wallet's steps of the journal, and the unlock.
+pub struct Seen {
+    rows: Vec<payments::Model>,
+    unlocked: bool,
+}
+
+/// Reads what a payment of `wallet` for `journal_id` with this permit nonce (and
+/// payment-identifier) is judged by, inside `db` (a transaction when writing). Each term of the
+/// `OR` is a lookup of its own index, so the cost does not grow with the table.
+pub async fn seen(
+    db: &impl ConnectionTrait,
+    payment_id: Option<&str>,
+    wallet: &str,
+    nonce: &str,
+    journal_id: i32,
+) -> Result<Seen, DbErr> {
+    let mut any = Condition::any()
+        .add(
+            Condition::all()
+                .add(payments::Column::Wallet.eq(wallet))
+                .add(payments::Column::JournalId.eq(journal_id)),
+        )
+        .add(
+            Condition::all()
+                .add(payments::Column::Wallet.eq(wallet))
+                .add(payments::Column::PermitNonce.eq(nonce)),
+        );
+    if let Some(id) = payment_id {
+        any = any.add(payments::Column::PaymentId.eq(id));
+    }
+    let rows = payments::Entity::find().filter(any).all(db).await?;
+    let unlocked = unlocks::Entity::find_by_id((wallet.to_string(), journal_id))
+        .one(db)
+        .await?
+        .is_some();
+    Ok(Seen { rows, unlocked })
+}
+
+impl Seen {
+    /// The row the payment-identifier came with first, else the row of the permit: a request
+    /// that has one is a retry or a replay (as [`known`]).
+    pub fn known(
+        &self,
+        payment_id: Option<&str>,
+        wallet: &str,
+        nonce: &str,
+    ) -> Option<&payments::Model> {
+        payment_id
+            .and_then(|id| {
+                self.rows
+                    .iter()
+                    .find(|r| r.payment_id.as_deref() == Some(id))
+            })
+            .or_else(|| {
+                self.rows
+                    .iter()
+                    .find(|r| r.wallet == wallet && r.permit_nonce == nonce)
+            })
+    }
+
+    /// Where `wallet` stands with the journal (as [`standing`]).
+    pub fn standing(&self, wallet: &str, journal_id: i32, author_wallet: Option<&str>) -> Standing {
+        Standing {
+            wrote_it: author_wallet == Some(wallet),
+            unlocked: self.unlocked,
+            fee_paid: self.rows.iter().any(|p| {
+                p.wallet == wallet
+                    && p.journal_id == journal_id
+                    && p.state == SETTLED
+                    && p.step == Step::Burn.as_str()
+            }),
+        }
+    }
+
+    /// The pending or settled row of a step, if any (as [`open_step`]).
+    pub fn open_step(&self, wallet: &str, journal_id: i32, step: Step) -> Option<&payments::Model> {
+        self.rows.iter().find(|p| {
+            p.wallet == wallet
+                && p.journal_id == journal_id
+                && p.step == step.as_str()
+                && p.state != FAILED
+        })
+    }
+}
+
+/// The payments of `wallet` for a journal. Read in every payment's write transaction, so it
+/// must stay a lookup of the wallet's rows: the state is filtered here, not in SQL, because
+/// with `state = 'settled'` in the query SQLite took `ix_payments_state` and walked every
+/// settled payment, and each purchase cost more than the one before it.
+pub fn of_wallet(wallet: &str, journal_id: i32) -> Select<payments::Entity> {
+    payments::Entity::find()
+        .filter(payments::Column::Wallet.eq(wallet))
+        .filter(payments::Column::JournalId.eq(journal_id))
+}
+
+/// The settled payments of `wallet` for a journal.
+pub(super) async fn settled(
+    db: &impl ConnectionTrait,
+    wallet: &str,
+    journal_id: i32,
+) -> Result<Vec<payments::Model>, DbErr> {
+    Ok(of_wallet(wallet, journal_id)
+        .all(db)
+        .await?
+        .into_iter()
+        .filter(|p| p.state == SETTLED)
+        .collect())
+}
+
+/// The row a payment-identifier came with first.
+pub async fn by_payment_id(
+    db: &impl ConnectionTrait,
+    id: &str,
+) -> Result<Option<payments::Model>, DbErr> {
+    payments::Entity::find()
+        .filter(payments::Column::PaymentId.eq(id))
+        .one(db)
+        .await
+}
+
+/// The row a payment-identifier came with, else the row of the permit (`wallet`, `nonce`): a
+/// request that has one is a retry or a replay.
+pub async fn known(
+    db: &impl ConnectionTrait,
+    payment_id: Option<&str>,
+    wallet: &str,
+    nonce: &str,
+) -> Result<Option<payments::Model>, DbErr> {
+    if let Some(id) = payment_id
+        && let Some(row) = by_payment_id(db, id).await?
+    {
+        return Ok(Some(row));
+    }
+    by_permit(db, wallet, nonce).await
+}
+
+pub async fn by_permit(
+    db: &impl ConnectionTrait,
+    wallet: &str,
+    nonce: &str,
+) -> Result<Option<payments::Model>, DbErr> {
+    payments::Entity::find()
+        .filter(payments::Column::Wallet.eq(wallet))
+        .filter(payments::Column::PermitNonce.eq(nonce))
+        .one(db)
+        .await
+}
+
+/// The pending or settled row of a step, if any.
+pub async fn open_step(
+    db: &impl ConnectionTrait,
+    wallet: &str,
+    journal_id: i32,
+    step: Step,
+) -> Result<Option<payments::Model>, DbErr> {
+    payments::Entity::find()
+        .filter(payments::Column::Wallet.eq(wallet))
+        .filter(payments::Column::JournalId.eq(journal_id))
+        .filter(payments::Column::Step.eq(step.as_str()))
+        .filter(payments::Column::State.ne(FAILED))
+        .one(db)
+        .await
+}
