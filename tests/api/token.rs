@@ -3,7 +3,7 @@
 
 use std::time::Duration;
 
-use alloy::primitives::{Address, I256, U256, address};
+use alloy::primitives::{Address, I256, U256, U512, address};
 use alloy::providers::Provider;
 use journal_market_chain::bindings::{IERC20, IPool};
 
@@ -615,4 +615,52 @@ async fn the_totals_are_made_from_the_rows_indexed_before_them() {
     Migrator::down(&conn, Some(1)).await.unwrap();
     Migrator::up(&conn, None).await.unwrap();
     assert_eq!(summary(&conn).await.unwrap(), s);
+}
+
+/// A swap written again (the same log, in a range written before) is stored and counted once;
+/// a rollback takes it out once.
+#[actix_web::test]
+async fn a_swap_written_twice_counts_once() {
+    use alloy::primitives::B256;
+    use journal_market_actors::indexer::ledger::{LedgerEvent, apply, roll_back_above, summary};
+    use journal_market_actors::indexer::votes::At;
+    use journal_market_migration::{Migrator, MigratorTrait};
+    use std::collections::HashMap;
+
+    let db = crate::helpers::TestDb::new().await;
+    let url = match db.url.starts_with("sqlite:") {
+        true => format!("{}?mode=rwc", db.url),
+        false => db.url.clone(),
+    };
+    let conn = sea_orm::Database::connect(&url).await.unwrap();
+    Migrator::up(&conn, None).await.unwrap();
+    let swap = |block: u64| LedgerEvent::Swap {
+        at: At {
+            tx: B256::repeat_byte(block as u8),
+            log_index: 3,
+            block,
+            block_time: Some(1_700_000_000),
+        },
+        amount0: I256::try_from(-5).unwrap(),
+        amount1: I256::try_from(7).unwrap(),
+        sqrt_price_x96: U256::from(1) << 96usize,
+    };
+    let write = async |events: &[LedgerEvent]| {
+        let txn = journal_market::db::begin_write(&conn).await.unwrap();
+        apply(&txn, events, &HashMap::new()).await.unwrap();
+        txn.commit().await.unwrap();
+    };
+    write(&[swap(10)]).await;
+    let once = summary(&conn).await.unwrap();
+    write(&[swap(10), swap(11)]).await;
+    let twice = summary(&conn).await.unwrap();
+    assert_eq!((once.totals.swaps, twice.totals.swaps), (1, 2));
+    assert_eq!(
+        twice.totals.sides[1].volume,
+        once.totals.sides[1].volume * U512::from(2)
+    );
+    let txn = journal_market::db::begin_write(&conn).await.unwrap();
+    roll_back_above(&txn, 10).await.unwrap();
+    txn.commit().await.unwrap();
+    assert_eq!(summary(&conn).await.unwrap(), once);
 }

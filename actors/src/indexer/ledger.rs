@@ -89,7 +89,6 @@ const HOLDERS: rows::Table = rows::Table {
     then: "ON CONFLICT (\"address\") DO UPDATE SET \"balance\" = excluded.\"balance\"",
 };
 
-/// The keys of the swaps added come back: only those count in the totals.
 const SWAPS: rows::Table = rows::Table {
     name: "swaps",
     columns: &[
@@ -101,7 +100,7 @@ const SWAPS: rows::Table = rows::Table {
         "sqrt_price_x96",
         "block_time",
     ],
-    then: "ON CONFLICT (\"block\", \"log_index\") DO NOTHING RETURNING \"block\", \"log_index\"",
+    then: "ON CONFLICT (\"block\", \"log_index\") DO NOTHING",
 };
 
 const TRANSFERS: rows::Table = rows::Table {
@@ -259,8 +258,7 @@ pub async fn apply(
         return Ok(());
     }
     let mut summary = summary_for_update(db).await?;
-    let mut swaps: Vec<Value> = Vec::new();
-    let mut added: Vec<((i64, i32), Swap)> = Vec::new();
+    let mut swaps = Vec::new();
     let mut transfers: Vec<Value> = Vec::new();
     // No transfer is stored twice: (block, log_index) is the key, so a range another instance
     // wrote already fails its whole transaction, balances and totals included, and the next
@@ -273,30 +271,14 @@ pub async fn apply(
                 amount0,
                 amount1,
                 sqrt_price_x96,
-            } => {
-                let time = at
-                    .block_time
-                    .or_else(|| times.get(&at.block).copied())
-                    .and_then(|t| Utc.timestamp_opt(t as i64, 0).single());
-                let key = (at.block as i64, at.log_index as i32);
-                added.push((
-                    key,
-                    Swap {
-                        amount0: *amount0,
-                        amount1: *amount1,
-                        sqrt_price_x96: *sqrt_price_x96,
-                    },
-                ));
-                swaps.extend([
-                    key.0.into(),
-                    key.1.into(),
-                    hex(&at.tx[..]).into(),
-                    amount0.to_string().into(),
-                    amount1.to_string().into(),
-                    sqrt_price_x96.to_string().into(),
-                    time.into(),
-                ]);
-            }
+            } => swaps.push((
+                at,
+                Swap {
+                    amount0: *amount0,
+                    amount1: *amount1,
+                    sqrt_price_x96: *sqrt_price_x96,
+                },
+            )),
             LedgerEvent::Transfer {
                 at,
                 from,
@@ -319,21 +301,56 @@ pub async fn apply(
             }
         }
     }
-    // Swaps already stored (another report of the same log) are left out of the totals too.
-    let stored: HashSet<(i64, i32)> = rows::insert_returning(db, &SWAPS, swaps)
-        .await?
-        .iter()
-        .map(|r| Ok((r.try_get_by_index(0)?, r.try_get_by_index(1)?)))
-        .collect::<Result<_, DbErr>>()?;
-    for (key, s) in &added {
-        if stored.contains(key) {
-            summary.totals += &Totals::swap(s);
+    // A swap stored already (the same log written before) is neither stored nor counted again.
+    // Looked up, not returned by the insert: each RETURNING row costs the SQLite driver a
+    // message between threads (a catch-up of a million swaps wrote 12 s instead of 7).
+    let stored = stored_swaps(db, swaps.iter().map(|(at, _)| at.block as i64)).await?;
+    let mut values: Vec<Value> = Vec::with_capacity(swaps.len() * SWAPS.columns.len());
+    for (at, s) in &swaps {
+        let key = (at.block as i64, at.log_index as i32);
+        if stored.contains(&key) {
+            continue;
         }
+        summary.totals += &Totals::swap(s);
+        let time = at
+            .block_time
+            .or_else(|| times.get(&at.block).copied())
+            .and_then(|t| Utc.timestamp_opt(t as i64, 0).single());
+        values.extend([
+            key.0.into(),
+            key.1.into(),
+            hex(&at.tx[..]).into(),
+            s.amount0.to_string().into(),
+            s.amount1.to_string().into(),
+            s.sqrt_price_x96.to_string().into(),
+            time.into(),
+        ]);
     }
+    rows::insert(db, &SWAPS, values).await?;
     rows::insert(db, &TRANSFERS, transfers).await?;
     let holders = adjust(db, deltas).await?;
     summary.holders = summary.holders.saturating_add_signed(holders);
     save(db, &summary).await
+}
+
+/// The keys of the swaps stored in the blocks `blocks` span (none while the index moves on).
+async fn stored_swaps(
+    db: &impl ConnectionTrait,
+    blocks: impl Iterator<Item = i64> + Clone,
+) -> Result<HashSet<(i64, i32)>, DbErr> {
+    let (Some(first), Some(last)) = (blocks.clone().min(), blocks.max()) else {
+        return Ok(HashSet::new());
+    };
+    Ok(swaps::Entity::find()
+        .filter(swaps::Column::Block.between(first, last))
+        .select_only()
+        .column(swaps::Column::Block)
+        .column(swaps::Column::LogIndex)
+        .into_tuple::<(i64, i32)>()
+        .all(db)
+        .await?
+        .into_iter()
+        .collect())
 }
 
 /// Removes the ledger's rows above `block`, reversing the balances their transfers moved and

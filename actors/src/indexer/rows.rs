@@ -4,7 +4,7 @@
 
 use std::fmt::Write;
 
-use sea_orm::{ConnectionTrait, DbBackend, DbErr, QueryResult, Statement, Value};
+use sea_orm::{ConnectionTrait, DbBackend, DbErr, Statement, Value};
 
 /// The most rows in one INSERT: fewer, larger statements cost less to run than many small
 /// ones (1,024 rows of 7 values stay far under SQLite's 32,766 and PostgreSQL's 65,535
@@ -23,31 +23,6 @@ pub struct Table {
 /// in INSERTs of power-of-two sizes: at most eleven statement shapes a table, so the driver's
 /// prepared statements are reused instead of one parsed (and cached) per range's row count.
 pub async fn insert(db: &impl ConnectionTrait, t: &Table, values: Vec<Value>) -> Result<(), DbErr> {
-    for s in statements(db.get_database_backend(), t, values) {
-        db.execute_raw(s).await?;
-    }
-    Ok(())
-}
-
-/// [`insert`] into a table whose `then` ends in a RETURNING clause: the rows it returned (an
-/// ON CONFLICT DO NOTHING leaves out the rows already there).
-pub async fn insert_returning(
-    db: &impl ConnectionTrait,
-    t: &Table,
-    values: Vec<Value>,
-) -> Result<Vec<QueryResult>, DbErr> {
-    let mut returned = Vec::new();
-    for s in statements(db.get_database_backend(), t, values) {
-        returned.extend(db.query_all_raw(s).await?);
-    }
-    Ok(returned)
-}
-
-fn statements(
-    backend: DbBackend,
-    t: &Table,
-    values: Vec<Value>,
-) -> impl Iterator<Item = Statement> {
     let width = t.columns.len();
     debug_assert_eq!(
         values.len() % width,
@@ -55,12 +30,15 @@ fn statements(
         "a row of {} has missing values",
         t.name
     );
-    let rows = values.len() / width;
+    let backend = db.get_database_backend();
     let mut values = values.into_iter();
-    chunk_sizes(rows).map(move |rows| {
+    for rows in chunk_sizes(values.len() / width) {
         let sql = statement(backend, t, rows);
-        Statement::from_sql_and_values(backend, sql, values.by_ref().take(rows * width))
-    })
+        let chunk = values.by_ref().take(rows * width);
+        db.execute_raw(Statement::from_sql_and_values(backend, sql, chunk))
+            .await?;
+    }
+    Ok(())
 }
 
 /// `INSERT INTO "t" ("a","b") VALUES (?,?),(?,?) <then>`, with `$n` placeholders on PostgreSQL.
