@@ -226,7 +226,9 @@ pub async fn find_live(
         .into_iter()
         .map(|e| (e.accession.clone(), e))
         .collect();
-    // The lines of each entry the journal's claims restate (pure; the detail is cached).
+    // The lines of each entry the journal's claims restate: pure, but a few ms on a long
+    // journal, so off the worker thread (once per cached detail). They are an extra field: if
+    // the reading fails the detail goes without them.
     let sub = journal_market_audit::Submission {
         ticker: j.ticker.clone(),
         title: j.title.clone(),
@@ -238,10 +240,14 @@ pub async fn find_live(
             .map(journal_market_actors::audit::source)
             .collect(),
     };
-    let mut quotes: HashMap<String, Vec<String>> = journal_market_audit::evidence(&sub)
-        .into_iter()
-        .map(|e| (e.accession, e.quotes))
-        .collect();
+    let mut quotes: HashMap<String, Vec<String>> =
+        match tokio::task::spawn_blocking(move || journal_market_audit::evidence(&sub)).await {
+            Ok(found) => found.into_iter().map(|e| (e.accession, e.quotes)).collect(),
+            Err(e) => {
+                tracing::warn!(error = %e, "the evidence's quotes could not be read");
+                HashMap::new()
+            }
+        };
     let evidence: Vec<Evidence> = cites
         .iter()
         .filter_map(|c| cited.get(&c.accession).map(|e| (c, e)))

@@ -15,7 +15,7 @@ use super::quotes::quotations;
 use super::read::{Part, Read, SourceSentence};
 use super::tokens::matched;
 use super::words::{content_words, normal};
-use super::{DRIFT_MAJOR, DRIFT_MIN_WORDS, DRIFT_MINOR, has_month_day, short};
+use super::{DRIFT_MAJOR, DRIFT_MIN_WORDS, DRIFT_MINOR, clip, has_month_day, issue, short};
 use crate::report::{Check, Issue, Severity, Support};
 
 /// Source sentences a draft's sentence is compared with, at most (the best aligned).
@@ -135,23 +135,8 @@ fn own_words(d: &Parsed, s: &Parsed) -> String {
         .join(" ")
 }
 
+/// How much of a sentence a finding quotes.
 const CLIP: usize = 160;
-
-fn clip(s: &str) -> String {
-    let mut out: String = s.chars().take(CLIP).collect();
-    if s.chars().count() > CLIP {
-        out.push('…');
-    }
-    out
-}
-
-fn issue(severity: Severity, check: Check, detail: String) -> Issue {
-    Issue {
-        severity,
-        check,
-        detail,
-    }
-}
 
 /// The findings of one covered sentence, and the source sentences that support it.
 pub(super) fn check(c: &Claim<'_>) -> (Vec<Issue>, Vec<Support>) {
@@ -165,9 +150,9 @@ pub(super) fn check(c: &Claim<'_>) -> (Vec<Issue>, Vec<Support>) {
     let against = |a: &Aligned<'_>| {
         format!(
             "\u{ab}{}\u{bb} [{ids}]; [{}] says \u{ab}{}\u{bb}",
-            clip(c.text),
+            clip(c.text, CLIP),
             a.read.source.accession,
-            clip(&a.sentence.parsed.text)
+            clip(&a.sentence.parsed.text, CLIP)
         )
     };
 
@@ -187,7 +172,7 @@ pub(super) fn check(c: &Claim<'_>) -> (Vec<Issue>, Vec<Support>) {
             issues.push(issue(
                 Severity::Major,
                 Check::FigureUnit,
-                format!("{what}: \u{ab}{}\u{bb} [{ids}]", clip(c.text)),
+                format!("{what}: \u{ab}{}\u{bb} [{ids}]", clip(c.text, CLIP)),
             ));
         }
     }
@@ -227,7 +212,7 @@ pub(super) fn check(c: &Claim<'_>) -> (Vec<Issue>, Vec<Support>) {
                     "{} is no date of the cited entries (of record: {}): \u{ab}{}\u{bb} [{ids}]",
                     date.show(),
                     records.join(", "),
-                    clip(c.text)
+                    clip(c.text, CLIP)
                 ),
             ));
         }

@@ -2,7 +2,7 @@
 //! reviewer) rather than to its readers: instructions, a requested answer, a forged list of
 //! cited entries. A journal has no reason to hold any of it; it is a blocking finding.
 
-use super::is_accession;
+use super::{clip, is_accession};
 use crate::report::{Check, Issue, Severity};
 
 /// Phrases that tell a reviewer what to do or what it is.
@@ -79,14 +79,6 @@ const ANSWERS: &[&str] = &[
     "\"verdict\":",
 ];
 
-fn clip(s: &str) -> String {
-    let mut out: String = s.trim().chars().take(80).collect();
-    if s.trim().chars().count() > 80 {
-        out.push('…');
-    }
-    out
-}
-
 /// Why a line addresses a reviewer, if it does.
 fn addressed(line: &str) -> Option<&'static str> {
     let lower = line.to_lowercase();
@@ -131,7 +123,7 @@ pub(super) fn instructions(title: &str, dek: &str, body: &str) -> Vec<Issue> {
                     check: Check::ReviewerInstruction,
                     detail: format!(
                         "the {part} holds {why}, not text for readers: \u{ab}{}\u{bb}",
-                        clip(line)
+                        clip(line.trim(), 80)
                     ),
                 });
             }

@@ -49,15 +49,20 @@ pub const DEK_OVERLAP: f64 = 0.30;
 /// A quotation is this many words or more (shorter quoted text is a term, not a quote).
 pub const QUOTE_MIN_WORDS: usize = 4;
 
-fn short(s: &str) -> String {
-    let mut out: String = s.chars().take(80).collect();
-    if s.chars().count() > 80 {
+/// `s` cut to `max` characters, with an ellipsis when it was longer (a finding quotes text).
+pub(super) fn clip(s: &str, max: usize) -> String {
+    let mut out: String = s.chars().take(max).collect();
+    if s.chars().count() > max {
         out.push('…');
     }
     out
 }
 
-fn issue(severity: Severity, check: Check, detail: String) -> Issue {
+fn short(s: &str) -> String {
+    clip(s, 80)
+}
+
+pub(super) fn issue(severity: Severity, check: Check, detail: String) -> Issue {
     Issue {
         severity,
         check,
