@@ -9,8 +9,9 @@ use std::time::{Duration, Instant};
 use actix_web::web::Bytes;
 use dashmap::DashMap;
 
-use crate::error::ApiError;
 use crate::metrics::CacheStats;
+use crate::payments::Template;
+use crate::queries::journals::LiveJournal;
 use crate::queries::token::PoolSettings;
 
 /// Entries beyond this are dropped wholesale; keys come from client input (tickers, slugs), so
@@ -125,11 +126,37 @@ impl<K: Eq + Hash + Clone, V: Clone> TtlCache<K, V> {
     }
 }
 
-/// A value as the JSON bytes a cache keeps and a response sends.
-pub fn to_bytes<T: serde::Serialize>(v: &T) -> Result<Bytes, ApiError> {
-    serde_json::to_vec(v)
-        .map(Bytes::from)
-        .map_err(ApiError::internal)
+/// Journal id, payment step, recipient, resource URL.
+pub type ChallengeKey = (i32, &'static str, alloy::primitives::Address, String);
+
+/// The caches of public answers. Every write that a public read shows empties all three, so
+/// the services that write and the ones that read share one.
+pub struct PublicCaches {
+    /// Serialized answers of hot public lists, keyed by route and query.
+    pub lists: TtlCache<String, Bytes>,
+    /// Public journal details, keyed by slug or id.
+    pub journals: TtlCache<String, Arc<LiveJournal>>,
+    /// Serialized 402 challenges (body and PAYMENT-REQUIRED header), keyed by journal, step and
+    /// recipient: the hottest answer of the payment endpoints. A template's sign-in-with-x
+    /// nonce is filled in per answer.
+    pub challenges: TtlCache<ChallengeKey, Arc<Template>>,
+}
+
+impl PublicCaches {
+    pub fn new(ttl: Duration) -> Self {
+        PublicCaches {
+            lists: TtlCache::new(ttl),
+            journals: TtlCache::new(ttl),
+            challenges: TtlCache::new(ttl),
+        }
+    }
+
+    /// Call after any write that public reads show.
+    pub fn invalidate(&self) {
+        self.lists.invalidate();
+        self.journals.invalidate();
+        self.challenges.invalidate();
+    }
 }
 
 /// `GET /token.json`'s last answer (`services::ledger` computes it).

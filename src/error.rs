@@ -1,10 +1,20 @@
-//! The one error type of the HTTP layer and its mapping to statuses and `{ "error" }` bodies.
-//! Internal causes are logged with their whole chain and never sent to the client.
+//! The one error type of the HTTP layer and its mapping to statuses and `{ "error" }` bodies;
+//! each service's own error becomes it here, through `From`. Internal causes are logged with
+//! their whole chain and never sent to the client.
 
 use actix_web::http::StatusCode;
 use actix_web::http::header::{self, HeaderValue};
 use actix_web::{HttpResponse, ResponseError};
-use journal_market_client::api::ErrorBody;
+use journal_market_actors::audit::AuditError;
+use journal_market_actors::session::AuthError;
+use journal_market_api::ErrorBody;
+
+use crate::quotes::QuoteError;
+use crate::services::catalog::CatalogError;
+use crate::services::ledger::LedgerError;
+use crate::services::publish::PublishError;
+use crate::services::purchase::PurchaseError;
+use crate::services::votes::VoteError;
 
 #[derive(Debug, thiserror::Error)]
 pub enum ApiError {
@@ -30,11 +40,16 @@ pub enum ApiError {
     PaymentRequired(Box<journal_market_chain::x402::PaymentRequired>),
     #[error("{0}")]
     PayloadTooLarge(String),
+    /// 422 of a draft's validation: every broken rule in `problems`.
     #[error("{message}")]
     Unprocessable {
         message: String,
         problems: Vec<String>,
     },
+    /// 422 of anything else that is well-formed but not what the call takes (a transaction
+    /// that is not a vote or a registration): no `problems`.
+    #[error("{0}")]
+    Unacceptable(String),
     #[error("{0}")]
     TooManyRequests(String),
     /// 429 with `Retry-After`: a quota that frees up later.
@@ -58,6 +73,135 @@ pub enum ApiError {
 impl From<sea_orm::DbErr> for ApiError {
     fn from(e: sea_orm::DbErr) -> Self {
         ApiError::db(e)
+    }
+}
+
+impl From<AuthError> for ApiError {
+    fn from(e: AuthError) -> Self {
+        match e {
+            AuthError::BadAddress => ApiError::BadRequest(e.to_string()),
+            AuthError::Busy | AuthError::TimedOut | AuthError::Chain => {
+                ApiError::unavailable(e.to_string())
+            }
+            AuthError::Db(db) => ApiError::db(db),
+            AuthError::Random => ApiError::internal(anyhow::anyhow!("random source failed")),
+            _ => ApiError::Unauthorized(e.to_string()),
+        }
+    }
+}
+
+impl From<CatalogError> for ApiError {
+    fn from(e: CatalogError) -> Self {
+        match e {
+            CatalogError::NotFound(m) => ApiError::NotFound(m),
+            CatalogError::BadQuery(m) => ApiError::BadRequest(m),
+            CatalogError::Db(db) => ApiError::db(db),
+            CatalogError::Encode(e) => ApiError::internal(e),
+        }
+    }
+}
+
+impl From<PurchaseError> for ApiError {
+    fn from(e: PurchaseError) -> Self {
+        match e {
+            PurchaseError::NotOnSale(m) => ApiError::NotFound(m),
+            PurchaseError::BadRequest(m) => ApiError::BadRequest(m),
+            PurchaseError::Refused(m) => ApiError::Conflict(m),
+            PurchaseError::StillSettling(m) => ApiError::StillSettling(m),
+            PurchaseError::Unpaid(challenge) => ApiError::PaymentRequired(challenge),
+            PurchaseError::Closed(m) => ApiError::unavailable(m),
+            PurchaseError::Auth(e) => e.into(),
+            PurchaseError::Catalog(e) => e.into(),
+            PurchaseError::Db(db) => ApiError::db(db),
+            PurchaseError::Internal(m) => ApiError::internal(anyhow::anyhow!(m)),
+        }
+    }
+}
+
+impl From<AuditError> for ApiError {
+    fn from(e: AuditError) -> Self {
+        let text = e.to_string();
+        match e {
+            AuditError::TooMany(_) => ApiError::TooManyRequests(text),
+            AuditError::NotFound => ApiError::not_found(text),
+            AuditError::Superseded => ApiError::Conflict(text),
+            AuditError::Unavailable(_) => ApiError::Unavailable {
+                message: text,
+                retry_after_secs: Some(10),
+            },
+            AuditError::Busy | AuditError::StillRunning => ApiError::Unavailable {
+                message: text,
+                retry_after_secs: Some(5),
+            },
+            AuditError::Db(db) => ApiError::db(db),
+        }
+    }
+}
+
+impl From<PublishError> for ApiError {
+    fn from(e: PublishError) -> Self {
+        match e {
+            PublishError::NotFound(m) => ApiError::NotFound(m),
+            PublishError::Invalid { message, problems } => {
+                ApiError::Unprocessable { message, problems }
+            }
+            PublishError::NotRegistration(m) => ApiError::Unacceptable(m),
+            PublishError::Conflict(m) => ApiError::Conflict(m),
+            PublishError::Quota {
+                message,
+                retry_after_secs,
+            } => ApiError::RateLimited {
+                message,
+                retry_after_secs,
+            },
+            PublishError::BadRequest(m) => ApiError::BadRequest(m),
+            PublishError::NotMined(m) | PublishError::NotSeenYet(m) => ApiError::Pending(m),
+            PublishError::NotSender(m) => ApiError::Forbidden(m),
+            PublishError::ChainDown(message) => ApiError::Unavailable {
+                message,
+                retry_after_secs: Some(5),
+            },
+            PublishError::Audit(e) => e.into(),
+            PublishError::Db(db) => ApiError::db(db),
+            PublishError::Internal(m) => ApiError::internal(anyhow::anyhow!(m)),
+        }
+    }
+}
+
+impl From<VoteError> for ApiError {
+    fn from(e: VoteError) -> Self {
+        match e {
+            VoteError::BadRequest(m) => ApiError::BadRequest(m),
+            VoteError::NotSeenYet(m) => ApiError::Pending(m),
+            VoteError::NotMined(m) => ApiError::Pending(m),
+            VoteError::NotAVote(m) => ApiError::Unacceptable(m),
+            VoteError::NotReader(m) => ApiError::Forbidden(m),
+            VoteError::ChainDown(message) => ApiError::Unavailable {
+                message,
+                retry_after_secs: Some(5),
+            },
+            VoteError::Db(db) => ApiError::db(db),
+        }
+    }
+}
+
+impl From<LedgerError> for ApiError {
+    fn from(e: LedgerError) -> Self {
+        match e {
+            LedgerError::Unavailable(m) => ApiError::unavailable(m),
+            LedgerError::Db(db) => ApiError::db(db),
+            LedgerError::Encode(e) => ApiError::internal(e),
+            LedgerError::Failed => ApiError::internal(anyhow::anyhow!("the ledger task failed")),
+        }
+    }
+}
+
+impl From<QuoteError> for ApiError {
+    fn from(e: QuoteError) -> Self {
+        match e {
+            QuoteError::Unknown(_) => ApiError::not_found(e.to_string()),
+            _ => ApiError::unavailable(e.to_string()),
+        }
     }
 }
 
@@ -123,7 +267,9 @@ impl ResponseError for ApiError {
             }
             ApiError::PaymentRequired(_) => StatusCode::PAYMENT_REQUIRED,
             ApiError::PayloadTooLarge(_) => StatusCode::PAYLOAD_TOO_LARGE,
-            ApiError::Unprocessable { .. } => StatusCode::UNPROCESSABLE_ENTITY,
+            ApiError::Unprocessable { .. } | ApiError::Unacceptable(_) => {
+                StatusCode::UNPROCESSABLE_ENTITY
+            }
             ApiError::TooManyRequests(_) | ApiError::RateLimited { .. } => {
                 StatusCode::TOO_MANY_REQUESTS
             }

@@ -21,6 +21,7 @@ pub mod rpc;
 pub mod seed;
 pub mod services;
 pub mod session;
+pub mod site;
 pub mod state;
 pub mod store;
 pub mod telemetry;

@@ -5,7 +5,7 @@
 //! `data/demo/person-journals.json`; tests seed their own.
 
 use alloy::signers::local::PrivateKeySigner;
-use journal_market_client::api::DraftInput;
+use journal_market_api::DraftInput;
 use journal_market_client::{Client, publisher};
 use serde::Deserialize;
 

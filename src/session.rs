@@ -8,10 +8,11 @@ use std::pin::Pin;
 use actix_web::cookie::{Cookie, SameSite, time::Duration as CookieDuration};
 use actix_web::{FromRequest, HttpRequest, dev::Payload, web};
 use alloy::primitives::Address;
-use journal_market_actors::session::{AuthError, NewSession};
+use journal_market_actors::session::NewSession;
 use journal_market_chain::extensions::siwx;
 
 use crate::error::ApiError;
+use crate::site::Site;
 use crate::state::AppState;
 
 /// The wallet of the request's session, if any.
@@ -20,34 +21,22 @@ pub struct Viewer(pub Option<Address>);
 /// A request that must come with a valid session (401 otherwise).
 pub struct SignedIn(pub Address);
 
-fn token(req: &HttpRequest, state: &AppState) -> Option<String> {
+fn token(req: &HttpRequest, site: &Site) -> Option<String> {
     // Most API calls carry no cookie: skip naming and parsing them.
     if !req.headers().contains_key(actix_web::http::header::COOKIE) {
         return None;
     }
-    req.cookie(&state.settings.cookie_name())
+    req.cookie(&site.settings.cookie_name())
         .map(|c| c.value().to_string())
         .filter(|v| !v.is_empty() && v.len() <= 128)
-}
-
-pub fn auth_error(e: AuthError) -> ApiError {
-    match e {
-        AuthError::BadAddress => ApiError::BadRequest(e.to_string()),
-        AuthError::Busy | AuthError::TimedOut | AuthError::Chain => {
-            ApiError::unavailable(e.to_string())
-        }
-        AuthError::Db(db) => ApiError::db(db),
-        AuthError::Random => ApiError::internal(anyhow::anyhow!("random source failed")),
-        _ => ApiError::Unauthorized(e.to_string()),
-    }
 }
 
 async fn viewer(req: HttpRequest) -> Result<Option<Address>, ApiError> {
     let state = req
         .app_data::<web::Data<AppState>>()
         .ok_or_else(|| ApiError::internal(anyhow::anyhow!("no app state")))?;
-    match token(&req, state) {
-        Some(t) => state.sessions.lookup(&t).await.map_err(auth_error),
+    match token(&req, &state.site) {
+        Some(t) => Ok(state.accounts.lookup(&t).await?),
         None => Ok(None),
     }
 }
@@ -63,7 +52,7 @@ impl FromRequest for Viewer {
         // Most public requests carry no cookie: answer them without a lookup or an allocation.
         let has_cookie = req
             .app_data::<web::Data<AppState>>()
-            .is_some_and(|s| token(req, s).is_some());
+            .is_some_and(|s| token(req, &s.site).is_some());
         if !has_cookie {
             return Either::Left(ready(Ok(Viewer(None))));
         }
@@ -87,30 +76,30 @@ impl FromRequest for SignedIn {
 }
 
 /// The session cookie: HttpOnly, Path=/, SameSite=Lax, Max-Age, Secure behind https.
-pub fn session_cookie(state: &AppState, s: &NewSession) -> Cookie<'static> {
-    Cookie::build(state.settings.cookie_name(), s.token.clone())
+pub fn session_cookie(site: &Site, s: &NewSession) -> Cookie<'static> {
+    Cookie::build(site.settings.cookie_name(), s.token.clone())
         .http_only(true)
         .path("/")
         .same_site(SameSite::Lax)
-        .secure(state.origin().starts_with("https://"))
+        .secure(site.origin().starts_with("https://"))
         .max_age(CookieDuration::seconds(s.max_age_secs))
         .finish()
 }
 
 /// A cookie that deletes the session cookie.
-pub fn cleared_cookie(state: &AppState) -> Cookie<'static> {
-    Cookie::build(state.settings.cookie_name(), "")
+pub fn cleared_cookie(site: &Site) -> Cookie<'static> {
+    Cookie::build(site.settings.cookie_name(), "")
         .http_only(true)
         .path("/")
         .same_site(SameSite::Lax)
-        .secure(state.origin().starts_with("https://"))
+        .secure(site.origin().starts_with("https://"))
         .max_age(CookieDuration::ZERO)
         .finish()
 }
 
 /// The session token of a request, for logout.
-pub fn request_token(req: &HttpRequest, state: &AppState) -> Option<String> {
-    token(req, state)
+pub fn request_token(req: &HttpRequest, site: &Site) -> Option<String> {
+    token(req, site)
 }
 
 /// The `SIGN-IN-WITH-X` header of a request, if any.
@@ -119,23 +108,4 @@ pub fn proof_header(req: &HttpRequest) -> Option<String> {
         .get(siwx::HEADER)
         // A value that is not ASCII reads as empty: refused as not base64 JSON.
         .map(|h| h.to_str().unwrap_or_default().to_string())
-}
-
-/// The wallet a `SIGN-IN-WITH-X` header proves: `Ok(Err(why))` when the proof is refused (said
-/// to the client), `Err` when it could not be checked now (busy, the chain, the database).
-pub async fn prove(state: &AppState, header: &str) -> Result<Result<Address, String>, ApiError> {
-    let proof = match siwx::decode(header) {
-        Ok(p) => p,
-        Err(e) => return Ok(Err(e.to_string())),
-    };
-    match state.sessions.verify_siwx(proof).await {
-        Ok(w) => Ok(Ok(w)),
-        Err(
-            e @ (AuthError::Proof(_)
-            | AuthError::ProofReplayed
-            | AuthError::BadSignature(_)
-            | AuthError::BadAddress),
-        ) => Ok(Err(e.to_string())),
-        Err(e) => Err(auth_error(e)),
-    }
 }

@@ -14,6 +14,7 @@ use journal_market_chain::x402::{
 use reqwest::{Method, StatusCode};
 use serde_json::{Value, json};
 
+use crate::api::PaymentAnswer;
 use crate::{Client, ClientError};
 
 /// Seconds a signed permit stays valid (the offer allows 300).
@@ -232,7 +233,7 @@ impl Client {
         signer: &PrivateKeySigner,
         usdg: Address,
         max_units: U256,
-    ) -> Result<Value, ClientError> {
+    ) -> Result<PaymentAnswer, ClientError> {
         let resp = self.pay_request(path, journal_id, None).await?;
         if resp.status() != StatusCode::PAYMENT_REQUIRED {
             return crate::client::decode(resp).await;
@@ -307,27 +308,19 @@ impl Client {
             steps.push("pay/author");
         }
         let mut txs = Vec::new();
-        let mut last = Value::Null;
+        let mut last = PaymentAnswer::already();
         for path in steps {
             last = self
                 .pay_step(path, j.item.journal_id, signer, usdg, price)
                 .await?;
-            if let Some(tx) = last.get("tx").and_then(Value::as_str) {
+            if let Some(tx) = last.tx() {
                 txs.push(tx.to_string());
             }
         }
         Ok(Purchase {
             txs,
-            body: last
-                .get("body")
-                .and_then(Value::as_str)
-                .unwrap_or_default()
-                .to_string(),
-            html: last
-                .get("html")
-                .and_then(Value::as_str)
-                .unwrap_or_default()
-                .to_string(),
+            body: last.body().unwrap_or_default().to_string(),
+            html: last.html().unwrap_or_default().to_string(),
         })
     }
 }

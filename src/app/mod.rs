@@ -16,6 +16,7 @@ use sea_orm::DatabaseConnection;
 use crate::chain::{self, ChainAddresses};
 use crate::config::Settings;
 use crate::db;
+use crate::site::Site;
 use crate::state::{AppState, Workers};
 
 mod parts;
@@ -112,7 +113,7 @@ impl Application {
         )?;
         let state = web::Data::new(AppState::new(
             db,
-            settings.clone(),
+            Site::new(settings.clone(), clock),
             health,
             chain,
             Workers {
@@ -122,7 +123,6 @@ impl Application {
                 indexer,
                 confirm,
                 client,
-                clock,
             },
         ));
         let server = http_server(listener, state.clone(), &settings)?;
@@ -152,7 +152,7 @@ impl Application {
     }
 
     pub fn db(&self) -> &DatabaseConnection {
-        &self.state.db
+        &self.state.ops.db
     }
 
     /// What the handlers share: the devnet's seeding publishes through the same services.
@@ -167,7 +167,7 @@ impl Application {
 
     /// Serves until the public server stops; the metrics listener stops with it.
     pub async fn run_until_stopped(self) -> std::io::Result<()> {
-        let settlement = self.state.pay.settlement.clone();
+        let settlement = self.state.purchases.settlement().cloned();
         let served = match self.metrics {
             None => self.server.await,
             Some((_, metrics)) => {

@@ -27,7 +27,8 @@ use crate::import;
 use crate::quotes::Quotes;
 use crate::rpc::params::Limits;
 use crate::rpc::proxy::{ProxySettings, RpcProxy};
-use crate::state::{ChainParts, PaymentParts};
+use crate::services::purchase::PaymentParts;
+use crate::state::ChainParts;
 
 pub(super) fn payment_parts(
     s: &Settings,

@@ -49,7 +49,7 @@ pub(super) fn http_server(
         cookie_name: settings.cookie_name(),
         origin: settings.origin().to_string(),
     });
-    let metrics = state.metrics.clone();
+    let metrics = state.ops.metrics.clone();
     let metrics_on = !settings.metrics.listen.trim().is_empty();
     let mut server = HttpServer::new(move || {
         let edge = edge.clone();

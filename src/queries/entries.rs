@@ -2,7 +2,7 @@
 
 use std::collections::HashMap;
 
-use journal_market_client::api::{Company, EntryDetail, EntryRow, EntrySearchRow, EntrySource};
+use journal_market_api::{Company, EntryDetail, EntryRow, EntrySearchRow, EntrySource};
 use journal_market_entity::{companies, entries, stories};
 use sea_orm::{
     ColumnTrait, DatabaseConnection, DbErr, EntityTrait, QueryFilter, QueryOrder, QuerySelect,

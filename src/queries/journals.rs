@@ -3,7 +3,7 @@
 
 use std::collections::HashMap;
 
-use journal_market_client::api::{
+use journal_market_api::{
     AuditIssue, AuditSummary, Author, Company, Covers, Evidence, JournalDetail, JournalListItem,
     Votes,
 };

@@ -4,7 +4,7 @@ use std::collections::{HashMap, HashSet};
 
 use alloy::primitives::Address;
 use journal_market_actors::settlement::store::FAILED;
-use journal_market_client::api::{
+use journal_market_api::{
     Desk, DeskItem, DeskTotals, History, UnlockItem, VoteItem, WithdrawnItem,
 };
 use journal_market_entity::{journals, payments, unlocks, votes};

@@ -1,6 +1,6 @@
 //! The swarm's run log.
 
-use journal_market_client::api::{LogLine, Sitting, SwarmRun};
+use journal_market_api::{LogLine, Sitting, SwarmRun};
 use journal_market_entity::{sitting_logs, sittings};
 use sea_orm::{ColumnTrait, DatabaseConnection, DbErr, EntityTrait, QueryFilter, QueryOrder};
 

@@ -4,7 +4,7 @@
 use alloy::primitives::{Address, U256};
 use chrono::{DateTime, Utc};
 use journal_market_actors::indexer::ledger::summary;
-use journal_market_client::api::{Burn, TokenLedger};
+use journal_market_api::{Burn, TokenLedger};
 use journal_market_entity::{indexer_cursors, swaps, token_transfers};
 use sea_orm::{
     ColumnTrait, DatabaseConnection, DbErr, EntityTrait, QueryFilter, QueryOrder, QuerySelect,

@@ -2,11 +2,10 @@
 
 use actix_web::{HttpRequest, HttpResponse, web};
 use journal_market_actors::session::parse_address;
-use journal_market_client::api::{Desk, History, Me, NonceRequest, NonceResponse, VerifyRequest};
+use journal_market_api::{Desk, History, Me, NonceRequest, NonceResponse, VerifyRequest};
 
 use crate::error::{ApiError, ApiResult};
-use crate::queries::me;
-use crate::session::{SignedIn, Viewer, auth_error, cleared_cookie, request_token, session_cookie};
+use crate::session::{SignedIn, Viewer, cleared_cookie, request_token, session_cookie};
 use crate::state::AppState;
 
 pub fn configure(cfg: &mut web::ServiceConfig) {
@@ -19,17 +18,13 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
 }
 
 #[utoipa::path(post, path = "/auth/nonce", tag = "auth", request_body = NonceRequest,
-    responses((status = 200, body = NonceResponse), (status = 400, body = journal_market_client::api::ErrorBody)))]
+    responses((status = 200, body = NonceResponse), (status = 400, body = journal_market_api::ErrorBody)))]
 pub async fn nonce(
     state: web::Data<AppState>,
     body: web::Json<NonceRequest>,
 ) -> ApiResult<web::Json<NonceResponse>> {
-    let address = parse_address(&body.address).map_err(auth_error)?;
-    let issued = state
-        .sessions
-        .issue_nonce(address)
-        .await
-        .map_err(auth_error)?;
+    let address = parse_address(&body.address)?;
+    let issued = state.accounts.issue_nonce(address).await?;
     Ok(web::Json(NonceResponse {
         nonce: issued.nonce,
         message: issued.message,
@@ -38,14 +33,14 @@ pub async fn nonce(
 
 #[utoipa::path(post, path = "/auth/verify", tag = "auth", request_body = VerifyRequest,
     responses((status = 200, body = Me, description = "signed in; sets the session cookie"),
-              (status = 400, body = journal_market_client::api::ErrorBody),
-              (status = 401, body = journal_market_client::api::ErrorBody, description = "the error names the failed check")))]
+              (status = 400, body = journal_market_api::ErrorBody),
+              (status = 401, body = journal_market_api::ErrorBody, description = "the error names the failed check")))]
 pub async fn verify(
     state: web::Data<AppState>,
     body: web::Json<VerifyRequest>,
 ) -> ApiResult<HttpResponse> {
     let body = body.into_inner();
-    let address = parse_address(&body.address).map_err(auth_error)?;
+    let address = parse_address(&body.address)?;
     if body.nonce.is_empty()
         || body.nonce.len() > 64
         || !body.nonce.bytes().all(|b| b.is_ascii_alphanumeric())
@@ -55,12 +50,11 @@ pub async fn verify(
         ));
     }
     let session = state
-        .sessions
+        .accounts
         .verify(address, body.nonce, body.signature)
-        .await
-        .map_err(auth_error)?;
+        .await?;
     Ok(HttpResponse::Ok()
-        .cookie(session_cookie(&state, &session))
+        .cookie(session_cookie(&state.site, &session))
         .json(Me {
             address: Some(session.address.to_checksum(None)),
         }))
@@ -69,11 +63,11 @@ pub async fn verify(
 #[utoipa::path(post, path = "/auth/logout", tag = "auth",
     responses((status = 200, description = "`{ ok: true }`; the cookie is cleared and the session deleted")))]
 pub async fn logout(state: web::Data<AppState>, req: HttpRequest) -> ApiResult<HttpResponse> {
-    if let Some(token) = request_token(&req, &state) {
-        state.sessions.logout(token).await.map_err(auth_error)?;
+    if let Some(token) = request_token(&req, &state.site) {
+        state.accounts.logout(token).await?;
     }
     Ok(HttpResponse::Ok()
-        .cookie(cleared_cookie(&state))
+        .cookie(cleared_cookie(&state.site))
         .json(serde_json::json!({ "ok": true })))
 }
 
@@ -85,19 +79,13 @@ pub async fn whoami(viewer: Viewer) -> web::Json<Me> {
 }
 
 #[utoipa::path(get, path = "/me/desk", tag = "auth",
-    responses((status = 200, body = Desk), (status = 401, body = journal_market_client::api::ErrorBody)))]
+    responses((status = 200, body = Desk), (status = 401, body = journal_market_api::ErrorBody)))]
 pub async fn desk(state: web::Data<AppState>, who: SignedIn) -> ApiResult<web::Json<Desk>> {
-    Ok(web::Json(me::desk(&state.db, who.0).await?))
+    Ok(web::Json(state.accounts.desk(who.0).await?))
 }
 
 #[utoipa::path(get, path = "/me/history", tag = "auth",
-    responses((status = 200, body = History), (status = 401, body = journal_market_client::api::ErrorBody)))]
+    responses((status = 200, body = History), (status = 401, body = journal_market_api::ErrorBody)))]
 pub async fn history(state: web::Data<AppState>, who: SignedIn) -> ApiResult<web::Json<History>> {
-    let depth = me::Depth {
-        head: state.watch.status().head,
-        distance: state.settings.chain.reorg_safe_distance,
-    };
-    let mut h = me::history(&state.db, who.0, depth).await?;
-    crate::services::receipts::fill(&state, who.0, &mut h).await?;
-    Ok(web::Json(h))
+    Ok(web::Json(state.accounts.history(who.0).await?))
 }

@@ -1,17 +1,9 @@
 //! `GET /.well-known/x402` (and `/.well-known/x402.json`): every paid resource, for catalogues
-//! and agents. One document in both shapes in use: x402scan's `{ version: 1, resources }` list
-//! of URLs, and the foundation draft's `items`, each with the offer of the journal's first
-//! payment step, its price and the journal it sells.
+//! and agents (`services::discovery` writes it).
 
 use actix_web::{HttpResponse, web};
-use journal_market_entity::journals;
-use sea_orm::{ColumnTrait, EntityTrait, QueryFilter, QueryOrder};
-use serde_json::{Value, json};
 
-use crate::domain::status::JournalStatus;
 use crate::error::ApiResult;
-use crate::payments::{Route, Step, Terms, answer_example, requirements, text_route};
-use crate::queries::journal_url;
 use crate::state::AppState;
 
 /// Mounted at the site's root, outside the API prefix (a well-known URI).
@@ -21,96 +13,5 @@ pub fn configure_root(cfg: &mut web::ServiceConfig) {
 }
 
 pub async fn document(state: web::Data<AppState>) -> ApiResult<HttpResponse> {
-    let live = journals::Entity::find()
-        .filter(journals::Column::Status.eq(JournalStatus::Live.as_str()))
-        .order_by_asc(journals::Column::Id)
-        .all(&state.db)
-        .await?;
-    let prefix = &state.settings.server.api_prefix;
-    let mut resources = Vec::with_capacity(live.len());
-    let mut items = Vec::with_capacity(live.len());
-    for j in live {
-        let Some(slug) = j.slug.clone() else { continue };
-        let url = state.text_url(&slug, None);
-        resources.push(Value::String(url.clone()));
-        items.push(item(&state, &j, &slug, url, prefix));
-    }
-    let signer = state
-        .pay
-        .receipts
-        .as_ref()
-        .map(|k| k.address().to_checksum(None));
-    let doc = json!({
-        "version": 1,
-        "resources": resources,
-        "x402Version": journal_market_chain::x402::VERSION,
-        "lastUpdated": state.clock.now().timestamp(),
-        "receiptSigner": signer,
-        "instructions": "Each resource is `GET /api/journals/{slug}/text`: it answers 402 with the offer for the \
-    payment step due, then the journal's text. A swarm-written journal takes one payment; a person-written one \
-    takes two (a 10% fee to the buyback wallet, then 90% to the holder of the journal's token): send `?payer=<your \
-    address>`, a session or a SIGN-IN-WITH-X proof so the offer names the step due. A wallet that bought a journal \
-    reads it again with a SIGN-IN-WITH-X proof alone.",
-        "items": items,
-    });
-    Ok(HttpResponse::Ok().json(doc))
-}
-
-fn item(state: &AppState, j: &journals::Model, slug: &str, url: String, prefix: &str) -> Value {
-    let a = &state.addresses;
-    let buyback = state.pay.buyback.unwrap_or_default();
-    let terms = Terms {
-        origin: state.origin().to_string(),
-        api_prefix: prefix.to_string(),
-        now: state.clock.now(),
-        chain_id: state.settings.chain.chain_id,
-        usdg: a.usdg,
-        proxy: a.permit2_proxy,
-        amount: Step::Burn.amount(j.price_units, j.swarm),
-        pay_to: buyback,
-        resource_url: url.clone(),
-        route: Route::Text {
-            slug: slug.to_string(),
-        },
-        sponsoring: state.pay.sponsoring(),
-    };
-    let mut steps = vec![json!({
-        "step": if j.swarm { "whole price" } else { "fee" },
-        "amount": Step::Burn.amount(j.price_units, j.swarm).to_string(),
-        "payTo": buyback.to_checksum(None),
-    })];
-    if !j.swarm {
-        steps.push(json!({
-            "step": "author",
-            "amount": Step::Author.amount(j.price_units, j.swarm).to_string(),
-            "payTo": "the holder of the journal's ERC-8004 token (named in the offer when this step is due)",
-        }));
-    }
-    json!({
-        "resource": {
-            "url": url,
-            "description": format!("The full text of \"{}\" ({})", j.title, j.ticker),
-            "mimeType": "application/json",
-            "serviceName": "journal-market",
-            "tags": ["journals", "research", j.ticker],
-        },
-        "type": "http",
-        "accepts": [requirements(&terms)],
-        "input": {
-            "method": "GET",
-            "routeTemplate": text_route(prefix),
-            "pathParams": { "slug": slug },
-        },
-        "output": { "mimeType": "application/json", "example": answer_example() },
-        "journal": {
-            "journalId": j.id,
-            "slug": slug,
-            "title": j.title,
-            "ticker": j.ticker,
-            "url": journal_url(state.origin(), slug),
-            "priceUnits": j.price_units.to_string(),
-            "signatures": if j.swarm { 1 } else { 2 },
-            "steps": steps,
-        },
-    })
+    Ok(HttpResponse::Ok().json(state.purchases.discovery().await?))
 }

@@ -5,7 +5,6 @@ use std::net::TcpListener;
 
 use actix_web::dev::Server;
 use actix_web::{App, HttpResponse, HttpServer, web};
-use journal_market_actors::settlement::sponsor;
 use sea_orm::{DatabaseConnection, DatabaseConnectionType};
 
 use crate::metrics::{CONTENT_TYPE, PoolUse, Snapshot};
@@ -13,20 +12,22 @@ use crate::state::AppState;
 
 /// What this instance counts now, read from its parts.
 fn snapshot(state: &AppState) -> Snapshot {
-    let rpc_cache = state.rpc.cache_size();
+    let rpc = &state.onchain.rpc;
+    let rpc_cache = rpc.cache_size();
+    let caches = state.catalog.caches();
     Snapshot {
-        actors: state.health.snapshot(),
-        db_pool: pool_use(&state.db),
+        actors: state.ops.health.snapshot(),
+        db_pool: pool_use(&state.ops.db),
         caches: vec![
-            ("lists", state.lists.stats().counts()),
-            ("journals", state.journals.stats().counts()),
-            ("challenges", state.challenges.stats().counts()),
+            ("lists", caches.lists.stats().counts()),
+            ("journals", caches.journals.stats().counts()),
+            ("challenges", caches.challenges.stats().counts()),
         ],
-        rpc: state.rpc.stats().counts(),
+        rpc: rpc.stats().counts(),
         rpc_cache_entries: rpc_cache.1 as u64,
         rpc_cache_bytes: rpc_cache.0,
-        chain: state.client.stats(),
-        settlement: state.pay.settlement.as_ref().map(|s| {
+        chain: state.ops.client.stats(),
+        settlement: state.purchases.settlement().map(|s| {
             let s = s.stats();
             (
                 s.requests()
@@ -62,13 +63,12 @@ fn pool_use(db: &DatabaseConnection) -> Option<PoolUse> {
 
 async fn scrape(state: web::Data<AppState>) -> HttpResponse {
     let mut snapshot = snapshot(&state);
-    if state.pay.sponsoring() && state.pay.settlement.is_some() {
-        match sponsor::tally(&state.db).await {
-            Ok(t) => snapshot.sponsorships = Some(t),
-            Err(e) => tracing::warn!(error = %e, "the sponsorships could not be counted"),
-        }
+    match state.purchases.sponsorships().await {
+        Some(Ok(t)) => snapshot.sponsorships = Some(t),
+        Some(Err(e)) => tracing::warn!(error = %e, "the sponsorships could not be counted"),
+        None => {}
     }
-    match state.metrics.render(snapshot) {
+    match state.ops.metrics.render(snapshot) {
         Ok(text) => HttpResponse::Ok().content_type(CONTENT_TYPE).body(text),
         Err(e) => {
             tracing::error!(error = %e, "encoding the metrics failed");

@@ -3,7 +3,7 @@
 use actix_web::http::header::{self, ContentType};
 use actix_web::web::{self, Bytes};
 use actix_web::{HttpRequest, HttpResponse};
-use journal_market_client::api::ErrorBody;
+use journal_market_api::ErrorBody;
 
 pub mod archive;
 pub mod auth;

@@ -1,22 +1,19 @@
 //! `POST /pay/burn` and `POST /pay/author`: x402 v2 payments for a journal, and
 //! `GET /journal/{id}/body` for owners.
 
-use std::sync::Arc;
-
 use actix_web::http::header::{ContentType, HeaderValue};
 use actix_web::{HttpRequest, HttpResponse, web};
+use journal_market_api::{Paid, PaymentAnswer};
 use journal_market_chain::x402::{self, PaymentPayload, SettleResponse};
-use journal_market_entity::unlocks;
-use sea_orm::EntityTrait;
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
 
 use crate::domain::render::to_html;
+use crate::domain::wallet::Wallet;
 use crate::error::{ApiError, ApiResult};
-use crate::payments::{Fresh, Step, Template, Terms};
-use crate::services::catalog::live;
-use crate::services::purchase::{self, Caller, Outcome, Want};
-use crate::services::receipts;
+use crate::payments::{Fresh, Step, Terms};
+use crate::services::catalog::CatalogError;
+use crate::services::purchase::{Caller, Outcome, Want};
 use crate::session::{SignedIn, Viewer, proof_header, session_cookie};
 use crate::state::AppState;
 use journal_market_chain::extensions::offer_receipt;
@@ -33,19 +30,19 @@ pub struct PayBody {
     /// An integer; `12.0` is the same number as `12` in JSON and is taken as it.
     #[serde(
         rename = "journalId",
-        deserialize_with = "journal_market_client::api::integral"
+        deserialize_with = "journal_market_api::integral"
     )]
     #[schema(minimum = 1, maximum = 2147483647)]
     journal_id: i64,
 }
 
 #[utoipa::path(post, path = "/pay/burn", tag = "payments", request_body = PayBody,
-    responses((status = 200, description = "`{ ok, tx }` for a fee, `{ ok, tx, body, html }` for the last payment, `{ ok, already }` when the fee is paid"),
+    responses((status = 200, body = PaymentAnswer, description = "`{ ok, tx }` for a fee, `{ ok, tx, body, html }` for the last payment, `{ ok, already }` when the fee is paid"),
               (status = 402, description = "the x402 challenge (also base64 in PAYMENT-REQUIRED), or a refused payment"),
-              (status = 400, body = journal_market_client::api::ErrorBody, description = "the body is not `{ journalId }`"),
-              (status = 404, body = journal_market_client::api::ErrorBody),
-              (status = 409, body = journal_market_client::api::ErrorBody, description = "already unlocked, written by the signer, or the payment is still settling (with Retry-After)"),
-              (status = 503, body = journal_market_client::api::ErrorBody)))]
+              (status = 400, body = journal_market_api::ErrorBody, description = "the body is not `{ journalId }`"),
+              (status = 404, body = journal_market_api::ErrorBody),
+              (status = 409, body = journal_market_api::ErrorBody, description = "already unlocked, written by the signer, or the payment is still settling (with Retry-After)"),
+              (status = 503, body = journal_market_api::ErrorBody)))]
 pub async fn pay_burn(
     state: web::Data<AppState>,
     req: HttpRequest,
@@ -61,12 +58,12 @@ pub async fn pay_burn(
 }
 
 #[utoipa::path(post, path = "/pay/author", tag = "payments", request_body = PayBody,
-    responses((status = 200, description = "`{ ok, tx, body, html }`"),
-              (status = 400, body = journal_market_client::api::ErrorBody, description = "a swarm journal has no author payment"),
+    responses((status = 200, body = PaymentAnswer, description = "`{ ok, tx, body, html }`"),
+              (status = 400, body = journal_market_api::ErrorBody, description = "a swarm journal has no author payment"),
               (status = 402, description = "the x402 challenge, or a refused payment"),
-              (status = 404, body = journal_market_client::api::ErrorBody),
-              (status = 409, body = journal_market_client::api::ErrorBody, description = "already unlocked, written by the signer, fee not paid, or the payment is still settling (with Retry-After)"),
-              (status = 503, body = journal_market_client::api::ErrorBody)))]
+              (status = 404, body = journal_market_api::ErrorBody),
+              (status = 409, body = journal_market_api::ErrorBody, description = "already unlocked, written by the signer, fee not paid, or the payment is still settling (with Retry-After)"),
+              (status = 503, body = journal_market_api::ErrorBody)))]
 pub async fn pay_author(
     state: web::Data<AppState>,
     req: HttpRequest,
@@ -92,12 +89,12 @@ pub struct TextQuery {
 
 #[utoipa::path(get, path = "/journals/{slug}/text", tag = "payments",
     params(("slug" = String, Path, description = "the journal's slug or id"), TextQuery),
-    responses((status = 200, description = "`{ ok, tx, body, html }` when the payment completed the purchase or a SIGN-IN-WITH-X proof names a wallet that bought it; `{ ok, tx }` for a person-written journal's fee, `{ ok, already }` when the fee is paid"),
+    responses((status = 200, body = PaymentAnswer, description = "`{ ok, tx, body, html }` when the payment completed the purchase or a SIGN-IN-WITH-X proof names a wallet that bought it; `{ ok, tx }` for a person-written journal's fee, `{ ok, already }` when the fee is paid"),
               (status = 402, description = "the x402 challenge for the step due (also base64 in PAYMENT-REQUIRED), or a refused payment"),
-              (status = 400, body = journal_market_client::api::ErrorBody, description = "`payer` is not an address, or a malformed payment-identifier"),
-              (status = 404, body = journal_market_client::api::ErrorBody),
-              (status = 409, body = journal_market_client::api::ErrorBody, description = "already unlocked, written by the signer, a settled permit presented again, or the payment is still settling (with Retry-After)"),
-              (status = 503, body = journal_market_client::api::ErrorBody)))]
+              (status = 400, body = journal_market_api::ErrorBody, description = "`payer` is not an address, or a malformed payment-identifier"),
+              (status = 404, body = journal_market_api::ErrorBody),
+              (status = 409, body = journal_market_api::ErrorBody, description = "already unlocked, written by the signer, a settled permit presented again, or the payment is still settling (with Retry-After)"),
+              (status = 503, body = journal_market_api::ErrorBody)))]
 pub async fn text(
     state: web::Data<AppState>,
     req: HttpRequest,
@@ -107,7 +104,7 @@ pub async fn text(
 ) -> ApiResult<HttpResponse> {
     let hint = match query.into_inner().payer {
         None => None,
-        Some(p) => Some(p.parse::<alloy::primitives::Address>().map_err(|_| {
+        Some(p) => Some(Wallet::parse(&p).map(|w| w.address()).map_err(|_| {
             ApiError::bad_request(format!(
                 "payer must be a 0x-prefixed 20-byte address, not {p:?}"
             ))
@@ -118,16 +115,6 @@ pub async fn text(
         hint,
     };
     pay(&state, &req, viewer, want).await
-}
-
-#[derive(Serialize)]
-struct Paid {
-    ok: bool,
-    tx: String,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    body: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    html: Option<String>,
 }
 
 /// `{ journalId }` from the request body (read as bytes: this is the hottest POST).
@@ -166,7 +153,7 @@ async fn pay(
     };
     let mut resp = HttpResponse::Ok();
     let (payer, tx, text, open_session) =
-        match purchase::pay_step(state, caller, want, payload(req)).await? {
+        match state.purchases.pay_step(caller, want, payload(req)).await? {
             Outcome::Challenge {
                 journal_id,
                 step,
@@ -175,7 +162,7 @@ async fn pay(
                 return challenge_response(state, &terms, journal_id, step).await;
             }
             Outcome::FeeAlreadyPaid => {
-                return Ok(resp.json(serde_json::json!({ "ok": true, "already": true })));
+                return Ok(resp.json(PaymentAnswer::already()));
             }
             // Nothing was paid now: no PAYMENT-RESPONSE.
             Outcome::Reread { payer, tx, text } => {
@@ -190,7 +177,7 @@ async fn pay(
                 text,
                 open_session,
             } => {
-                let signed = receipts::of_payment(state, &slug, journal_id, payer, tx).await;
+                let signed = state.purchases.receipt(&slug, journal_id, payer, tx).await;
                 let tx = format!("{tx:#x}");
                 let receipt = SettleResponse {
                     success: true,
@@ -220,9 +207,9 @@ async fn pay(
     };
     // The answer carries the text even when no session can be opened now.
     if open_session {
-        match state.sessions.open_for(payer).await {
+        match state.purchases.open_session(payer).await {
             Ok(session) => {
-                resp.cookie(session_cookie(state, &session));
+                resp.cookie(session_cookie(&state.site, &session));
             }
             Err(e) => {
                 tracing::warn!(error = %e, "no session for the text's reader; answering without a cookie")
@@ -232,7 +219,7 @@ async fn pay(
     Ok(resp.json(Paid {
         ok: true,
         tx,
-        html: Some(to_html(&j.body, state.origin())),
+        html: Some(to_html(&j.body, state.site.origin())),
         body: Some(j.body.clone()),
     }))
 }
@@ -256,20 +243,9 @@ async fn challenge_response(
     id: i32,
     step: Step,
 ) -> ApiResult<HttpResponse> {
-    let key = (id, step.as_str(), terms.pay_to, terms.resource_url.clone());
-    let template = state
-        .challenges
-        .get_or_try(key, || async {
-            Template::new(
-                terms,
-                "payment required: sign the offer in accepts and send it in the PAYMENT-SIGNATURE header",
-            )
-            .map(Arc::new)
-            .map_err(ApiError::internal)
-        })
-        .await?;
+    let template = state.purchases.template(terms, id, step).await?;
     // Each answer carries a sign-in-with-x nonce of its own.
-    let fresh = Fresh::new(state.clock.now())
+    let fresh = Fresh::new(state.site.now())
         .map_err(|_| ApiError::internal(anyhow::anyhow!("the random source failed")))?;
     let (body, header) = template.fill(&fresh);
     let header = base64_header(header);
@@ -290,9 +266,9 @@ pub struct JournalBody {
 
 #[utoipa::path(get, path = "/journal/{id}/body", tag = "payments",
     params(("id" = i64, Path, description = "journal id")),
-    responses((status = 200, body = JournalBody), (status = 401, body = journal_market_client::api::ErrorBody),
-              (status = 403, body = journal_market_client::api::ErrorBody, description = "the wallet does not own the journal"),
-              (status = 404, body = journal_market_client::api::ErrorBody)))]
+    responses((status = 200, body = JournalBody), (status = 401, body = journal_market_api::ErrorBody),
+              (status = 403, body = journal_market_api::ErrorBody, description = "the wallet does not own the journal"),
+              (status = 404, body = journal_market_api::ErrorBody)))]
 pub async fn body(
     state: web::Data<AppState>,
     who: SignedIn,
@@ -301,18 +277,12 @@ pub async fn body(
     let not_found =
         || ApiError::not_found(format!("no published journal has the id {:?}", id.as_str()));
     let id: i32 = id.parse().map_err(|_| not_found())?;
-    let j = match live(&state, &id.to_string()).await {
+    let j = match state.catalog.live(&id.to_string()).await {
         Ok(j) => j,
-        Err(ApiError::NotFound(_)) => return Err(not_found()),
-        Err(e) => return Err(e),
+        Err(CatalogError::NotFound(_)) => return Err(not_found()),
+        Err(e) => return Err(e.into()),
     };
-    let w = format!("{:#x}", who.0);
-    let owns = j.author_wallet.as_deref() == Some(w.as_str())
-        || unlocks::Entity::find_by_id((w, j.id))
-            .one(&state.db)
-            .await?
-            .is_some();
-    if !owns {
+    if !state.catalog.reads(who.0, &j).await? {
         return Err(ApiError::Forbidden(
             "this wallet has not bought the journal".into(),
         ));
@@ -320,6 +290,6 @@ pub async fn body(
     Ok(web::Json(JournalBody {
         journal_id: i64::from(j.id),
         slug: j.detail.item.slug.clone(),
-        html: to_html(&j.body, state.origin()),
+        html: to_html(&j.body, state.site.origin()),
     }))
 }

@@ -2,12 +2,12 @@
 //! `GET /journal/{id}/draft`. All need a session; the work is in `services::publish`.
 
 use actix_web::web;
-use journal_market_client::api::{
+use journal_market_api::{
     AuditOutcome, DraftView, ErrorBody, JournalRef, MintedInput, Published, Saved,
 };
 
 use crate::error::ApiResult;
-use crate::services::publish::{self, SaveRequest};
+use crate::services::publish::SaveRequest;
 use crate::session::SignedIn;
 use crate::state::AppState;
 
@@ -23,17 +23,17 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
               (status = 400, body = ErrorBody, description = "the body is not a JSON draft"),
               (status = 401, body = ErrorBody, description = "no session"),
               (status = 404, body = ErrorBody, description = "`id` is not one of the caller's journals"),
-              (status = 409, body = ErrorBody, description = "the journal is published"),
-              (status = 422, body = ErrorBody, description = "every broken rule in `problems`"),
+              (status = 409, body = ErrorBody, description = "the journal is published (checked before the fields)"),
+              (status = 422, body = ErrorBody, description = "every broken rule in `problems` (the only answer that has them)"),
               (status = 429, body = ErrorBody, description = "more than 20 drafts in 24 hours; Retry-After")))]
 pub async fn save(
     state: web::Data<AppState>,
     who: SignedIn,
     body: web::Json<SaveRequest>,
 ) -> ApiResult<web::Json<Saved>> {
-    publish::save(&state, who.0, body.into_inner())
-        .await
-        .map(web::Json)
+    Ok(web::Json(
+        state.publishing.save(who.0, body.into_inner()).await?,
+    ))
 }
 
 #[utoipa::path(post, path = "/journal/audit", tag = "publishing", request_body = JournalRef,
@@ -48,7 +48,7 @@ pub async fn audit(
     who: SignedIn,
     body: web::Json<JournalRef>,
 ) -> ApiResult<web::Json<AuditOutcome>> {
-    publish::audit(&state, who.0, body.id).await.map(web::Json)
+    Ok(web::Json(state.publishing.audit(who.0, body.id).await?))
 }
 
 #[utoipa::path(post, path = "/journal/minted", tag = "publishing", request_body = MintedInput,
@@ -56,8 +56,8 @@ pub async fn audit(
               (status = 400, body = ErrorBody, description = "tx is not a transaction hash"),
               (status = 401, body = ErrorBody, description = "no session"),
               (status = 403, body = ErrorBody, description = "the transaction came from another wallet"),
-              (status = 404, body = ErrorBody, description = "unknown journal or transaction"),
-              (status = 409, body = ErrorBody, description = "not approved, already live, token taken, or not mined yet (Retry-After)"),
+              (status = 404, body = ErrorBody, description = "not one of the caller's journals"),
+              (status = 409, body = ErrorBody, description = "not approved, already live, token taken; or the transaction is not seen or not mined yet (with Retry-After)"),
               (status = 422, body = ErrorBody, description = "reverted, not a registration, minted to another wallet, or another tokenURI"),
               (status = 503, body = ErrorBody, description = "the chain cannot be read")))]
 pub async fn minted(
@@ -65,9 +65,9 @@ pub async fn minted(
     who: SignedIn,
     body: web::Json<MintedInput>,
 ) -> ApiResult<web::Json<Published>> {
-    publish::minted(&state, who.0, body.id, &body.tx)
-        .await
-        .map(web::Json)
+    Ok(web::Json(
+        state.publishing.minted(who.0, body.id, &body.tx).await?,
+    ))
 }
 
 #[utoipa::path(get, path = "/journal/{id}/draft", tag = "publishing",
@@ -80,7 +80,7 @@ pub async fn draft(
     who: SignedIn,
     id: web::Path<i64>,
 ) -> ApiResult<web::Json<DraftView>> {
-    publish::draft_view(&state, who.0, id.into_inner())
-        .await
-        .map(web::Json)
+    Ok(web::Json(
+        state.publishing.draft_view(who.0, id.into_inner()).await?,
+    ))
 }

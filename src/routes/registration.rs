@@ -1,37 +1,20 @@
 //! `GET /meta/{id}`: the ERC-8004 registration file of an approved or live journal (what its
 //! onchain `tokenURI` points at), and the card image it names.
 
-use actix_web::{HttpResponse, web};
-use journal_market_client::api::{
-    ErrorBody, RegistrationEntry, RegistrationFile, RegistrationService,
-};
-use journal_market_entity::journals;
-use sea_orm::EntityTrait;
-
 use crate::domain::status::JournalStatus;
-use crate::error::{ApiError, ApiResult};
+use crate::error::ApiResult;
 use crate::payments::Step;
 use crate::queries::journal_url;
+use crate::site::Site;
 use crate::state::AppState;
+use actix_web::{HttpResponse, web};
+use journal_market_api::{ErrorBody, RegistrationEntry, RegistrationFile, RegistrationService};
 
 pub const REGISTRATION_V1: &str = "https://eips.ethereum.org/EIPS/eip-8004#registration-v1";
 
 pub fn configure(cfg: &mut web::ServiceConfig) {
     cfg.service(super::resource("/meta/{id}", "GET").route(web::get().to(registration)))
         .service(super::resource("/meta/{id}/image.svg", "GET").route(web::get().to(image)));
-}
-
-/// An approved or live journal; drafts and unknown ids are "not found".
-async fn registered(state: &AppState, id: &str) -> ApiResult<journals::Model> {
-    let not_found = || ApiError::not_found(format!("no approved or published journal has id {id}"));
-    let key: i32 = id.parse().map_err(|_| not_found())?;
-    journals::Entity::find_by_id(key)
-        .one(&state.db)
-        .await?
-        .filter(|j| {
-            !j.swarm && JournalStatus::parse(&j.status).is_some_and(JournalStatus::registrable)
-        })
-        .ok_or_else(not_found)
 }
 
 #[utoipa::path(get, path = "/meta/{id}", tag = "publishing",
@@ -42,10 +25,11 @@ pub async fn registration(
     state: web::Data<AppState>,
     id: web::Path<String>,
 ) -> ApiResult<web::Json<RegistrationFile>> {
-    let j = registered(&state, &id).await?;
-    let base = state.api_base();
+    let j = state.publishing.registered(&id).await?;
+    let site = &state.site;
+    let base = site.api_base();
     let page = match &j.slug {
-        Some(slug) => journal_url(state.origin(), slug),
+        Some(slug) => journal_url(site.origin(), slug),
         None => format!("{base}/meta/{}", j.id),
     };
     let registrations = j
@@ -57,8 +41,8 @@ pub async fn registration(
                 agent_id,
                 agent_registry: format!(
                     "eip155:{}:{}",
-                    state.settings.chain.chain_id,
-                    state.addresses.identity_registry.to_checksum(None)
+                    site.chain_id(),
+                    state.publishing.identity_registry().to_checksum(None)
                 ),
             }]
         });
@@ -67,7 +51,7 @@ pub async fn registration(
         name: j.title,
         description: j.dek,
         image: format!("{base}/meta/{}/image.svg", j.id),
-        services: services(&state, page, j.slug.as_deref()),
+        services: services(site, page, j.slug.as_deref()),
         x402_support: true,
         active: JournalStatus::parse(&j.status) == Some(JournalStatus::Live),
         registrations,
@@ -78,7 +62,7 @@ pub async fn registration(
 
 /// The journal's page and, once it has a slug, where it is bought: the paid text (x402 GET)
 /// and the two payment routes (x402 POST with `{ journalId }`).
-fn services(state: &AppState, page: String, slug: Option<&str>) -> Vec<RegistrationService> {
+fn services(site: &Site, page: String, slug: Option<&str>) -> Vec<RegistrationService> {
     let mut s = vec![RegistrationService {
         name: "web".into(),
         endpoint: page,
@@ -86,7 +70,7 @@ fn services(state: &AppState, page: String, slug: Option<&str>) -> Vec<Registrat
     if let Some(slug) = slug {
         s.push(RegistrationService {
             name: "x402".into(),
-            endpoint: state.text_url(slug, None),
+            endpoint: site.text_url(slug, None),
         });
         for step in [Step::Burn, Step::Author] {
             s.push(RegistrationService {
@@ -94,7 +78,7 @@ fn services(state: &AppState, page: String, slug: Option<&str>) -> Vec<Registrat
                     "x402-{}",
                     step.path().trim_start_matches('/').replace('/', "-")
                 ),
-                endpoint: state.pay_url(step),
+                endpoint: site.pay_url(step),
             });
         }
     }
@@ -119,7 +103,7 @@ fn escape(s: &str) -> String {
     responses((status = 200, content_type = "image/svg+xml", description = "a card with the ticker and title"),
               (status = 404, body = ErrorBody)))]
 pub async fn image(state: web::Data<AppState>, id: web::Path<String>) -> ApiResult<HttpResponse> {
-    let j = registered(&state, &id).await?;
+    let j = state.publishing.registered(&id).await?;
     let svg = format!(
         r##"<svg xmlns="http://www.w3.org/2000/svg" width="600" height="315" viewBox="0 0 600 315"><rect width="600" height="315" fill="#101418"/><text x="32" y="72" font-family="sans-serif" font-size="28" fill="#8fd694">{}</text><text x="32" y="140" font-family="serif" font-size="26" fill="#f4f1ea">{}</text></svg>"##,
         escape(&j.ticker),

@@ -119,31 +119,32 @@ pub enum RpcMethod {
               (status = 403, description = "a method outside the allow-list"),
               (status = 408, description = "the body did not arrive in time"),
               (status = 413, description = "the body is too large"),
-              (status = 429, body = journal_market_client::api::ErrorBody, description = "too many RPC requests from this address (Retry-After)"),
+              (status = 429, body = journal_market_api::ErrorBody, description = "too many RPC requests from this address (Retry-After)"),
               (status = 502, description = "no upstream answered")))]
 pub async fn rpc(state: web::Data<AppState>, payload: web::Payload) -> HttpResponse {
-    let deadline = Duration::from_millis(state.settings.rpc.body_timeout_ms);
-    let body = match read_limited(payload, state.settings.server.max_body_bytes, deadline).await {
-        Ok(body) => body,
-        Err(e) => {
-            let (status, message) = match e {
-                BodyError::TooLarge => (
-                    StatusCode::PAYLOAD_TOO_LARGE,
-                    "the request body is too large",
-                ),
-                BodyError::TooSlow => (
-                    StatusCode::REQUEST_TIMEOUT,
-                    "the request body did not arrive in time",
-                ),
-                BodyError::Broken => (StatusCode::BAD_REQUEST, "the request body broke off"),
-            };
-            return jsonrpc_answer(
-                status,
-                jsonrpc::error_response(&Value::Null, jsonrpc::INVALID_REQUEST, message),
-            );
-        }
-    };
-    let request = match jsonrpc::parse(&body, &state.rpc.limits()) {
+    let deadline = Duration::from_millis(state.site.settings.rpc.body_timeout_ms);
+    let body =
+        match read_limited(payload, state.site.settings.server.max_body_bytes, deadline).await {
+            Ok(body) => body,
+            Err(e) => {
+                let (status, message) = match e {
+                    BodyError::TooLarge => (
+                        StatusCode::PAYLOAD_TOO_LARGE,
+                        "the request body is too large",
+                    ),
+                    BodyError::TooSlow => (
+                        StatusCode::REQUEST_TIMEOUT,
+                        "the request body did not arrive in time",
+                    ),
+                    BodyError::Broken => (StatusCode::BAD_REQUEST, "the request body broke off"),
+                };
+                return jsonrpc_answer(
+                    status,
+                    jsonrpc::error_response(&Value::Null, jsonrpc::INVALID_REQUEST, message),
+                );
+            }
+        };
+    let request = match jsonrpc::parse(&body, &state.onchain.rpc.limits()) {
         Ok(r) => r,
         Err(rejection) => {
             let status =
@@ -155,7 +156,7 @@ pub async fn rpc(state: web::Data<AppState>, payload: web::Payload) -> HttpRespo
         && c.method != "eth_chainId"
         && jsonrpc::cache_key(c).is_none()
     {
-        return match state.rpc.pass_through(c).await {
+        return match state.onchain.rpc.pass_through(c).await {
             Ok(answer) => HttpResponse::Ok()
                 .content_type(ContentType::json())
                 .body(answer),
@@ -169,7 +170,7 @@ pub async fn rpc(state: web::Data<AppState>, payload: web::Payload) -> HttpRespo
             ),
         };
     }
-    let (answers, outcome) = state.rpc.answer(request.calls()).await;
+    let (answers, outcome) = state.onchain.rpc.answer(request.calls()).await;
     let status = if outcome.is_ok() {
         StatusCode::OK
     } else {

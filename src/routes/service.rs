@@ -1,7 +1,7 @@
 //! `GET /config`, `GET /me`, and the health endpoints.
 
 use actix_web::{HttpResponse, web};
-use journal_market_client::api::{ConfigInfo, Health, Readiness};
+use journal_market_api::{ConfigInfo, Health, Readiness};
 
 use crate::db;
 use crate::error::ApiResult;
@@ -16,8 +16,8 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
 
 #[utoipa::path(get, path = "/config", tag = "meta", responses((status = 200, body = ConfigInfo)))]
 pub async fn config(state: web::Data<AppState>) -> web::Json<ConfigInfo> {
-    let s = &state.settings;
-    let a = &state.addresses;
+    let s = &state.site.settings;
+    let a = &state.onchain.addresses;
     let wc = s.wallet.wc_project_id.trim();
     web::Json(ConfigInfo {
         chain_id: s.chain.chain_id,
@@ -26,14 +26,13 @@ pub async fn config(state: web::Data<AppState>) -> web::Json<ConfigInfo> {
         permit2_proxy: a.permit2_proxy.to_string(),
         identity_registry: a.identity_registry.to_string(),
         reputation_registry: a.reputation_registry.to_string(),
-        payments_open: state.payments_open(),
+        payments_open: state.purchases.open(),
         wc_project_id: (!wc.is_empty()).then(|| wc.to_string()),
-        origin: state.origin().to_string(),
+        origin: state.site.origin().to_string(),
         receipt_signer: state
-            .pay
-            .receipts
-            .as_ref()
-            .map(|k| k.address().to_checksum(None)),
+            .purchases
+            .receipt_signer()
+            .map(|a| a.to_checksum(None)),
     })
 }
 
@@ -47,16 +46,16 @@ pub async fn health() -> web::Json<Health> {
 #[utoipa::path(get, path = "/health/ready", tag = "health",
     responses((status = 200, body = Readiness), (status = 503, body = Readiness)))]
 pub async fn ready(state: web::Data<AppState>) -> HttpResponse {
-    let database = match db::ping(&state.db).await {
+    let database = match db::ping(&state.ops.db).await {
         Ok(()) => "ok".to_string(),
         Err(e) => format!("the database does not answer: {e}"),
     };
-    let migrations = match db::pending_migrations(&state.db).await {
+    let migrations = match db::pending_migrations(&state.ops.db).await {
         Ok(0) => "ok".to_string(),
         Ok(n) => format!("{n} migrations are not applied"),
         Err(_) => "unknown: the migration table cannot be read".to_string(),
     };
-    let chain = state.watch.status();
+    let chain = state.onchain.watch.status();
     let chain_text = match (&chain.ready, &chain.problem) {
         (true, _) => "ok".to_string(),
         (false, Some(p)) => p.clone(),
@@ -65,7 +64,7 @@ pub async fn ready(state: web::Data<AppState>) -> HttpResponse {
     // Every actor this instance runs (the indexer and payments only when configured) must be
     // alive and not stale. A failing actor (the chain is down) is still live: the archive is
     // served without a chain, so the chain's state is reported, not required.
-    let unready = state.health.unready();
+    let unready = state.ops.health.unready();
     let actors = if unready.is_empty() {
         "ok".to_string()
     } else {
@@ -84,7 +83,7 @@ pub async fn ready(state: web::Data<AppState>) -> HttpResponse {
         migrations,
         chain: chain_text,
         chain_head: chain.head,
-        facilitator: state.pay.facilitator_status(),
+        facilitator: state.purchases.facilitator_status(),
         actors,
     };
     if ready {
@@ -97,9 +96,9 @@ pub async fn ready(state: web::Data<AppState>) -> HttpResponse {
 #[utoipa::path(get, path = "/health/actors", tag = "health",
     responses((status = 200, description = "per actor: heartbeat and its age, the staleness limit, alive, stale, healthy, in-flight work, restarts, panics, the last error, and the indexer's progress")))]
 pub async fn actors(state: web::Data<AppState>) -> ApiResult<HttpResponse> {
-    let (bytes, entries) = state.rpc.cache_size();
+    let (bytes, entries) = state.onchain.rpc.cache_size();
     Ok(HttpResponse::Ok().json(serde_json::json!({
-        "actors": state.health.snapshot(),
-        "rpcCache": { "bytes": bytes, "entries": entries, "limit": state.settings.rpc.cache_bytes },
+        "actors": state.ops.health.snapshot(),
+        "rpcCache": { "bytes": bytes, "entries": entries, "limit": state.site.settings.rpc.cache_bytes },
     })))
 }

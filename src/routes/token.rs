@@ -1,11 +1,10 @@
 //! `GET /token.json`: the community token's ledger, or null when no token is configured.
 
 use actix_web::{HttpResponse, web};
-use journal_market_client::api::{ErrorBody, TokenLedger};
+use journal_market_api::{ErrorBody, TokenLedger};
 
 use super::json_bytes;
 use crate::error::ApiResult;
-use crate::services::ledger;
 use crate::state::AppState;
 
 pub fn configure(cfg: &mut web::ServiceConfig) {
@@ -16,5 +15,5 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
     responses((status = 200, body = Option<TokenLedger>, description = "null until the token is configured"),
               (status = 503, body = ErrorBody, description = "the first computation is still running, or the pool cannot be read")))]
 pub async fn token_json(state: web::Data<AppState>) -> ApiResult<HttpResponse> {
-    ledger::token_json(state).await.map(json_bytes)
+    Ok(json_bytes(state.onchain.token.answer().await?))
 }

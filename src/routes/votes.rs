@@ -1,10 +1,9 @@
 //! `POST /votes/record`: a vote cast onchain, reported by anyone (the transaction is the proof).
 
 use actix_web::web;
-use journal_market_client::api::{ErrorBody, VoteInput, VoteRecorded};
+use journal_market_api::{ErrorBody, VoteInput, VoteRecorded};
 
 use crate::error::ApiResult;
-use crate::services::votes;
 use crate::state::AppState;
 
 pub fn configure(cfg: &mut web::ServiceConfig) {
@@ -15,13 +14,12 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
     responses((status = 200, body = VoteRecorded),
               (status = 400, body = ErrorBody, description = "tx is not a transaction hash"),
               (status = 403, body = ErrorBody, description = "the voting wallet has not unlocked the journal"),
-              (status = 404, body = ErrorBody, description = "no such transaction"),
-              (status = 409, body = ErrorBody, description = "not mined yet; Retry-After"),
+              (status = 409, body = ErrorBody, description = "the transaction is not seen or not mined yet; Retry-After"),
               (status = 422, body = ErrorBody, description = "reverted, not a giveFeedback on the reputation registry, a value, decimals or tag the rules refuse, or a token that is not a live journal's"),
               (status = 503, body = ErrorBody, description = "the chain cannot be read")))]
 pub async fn record(
     state: web::Data<AppState>,
     body: web::Json<VoteInput>,
 ) -> ApiResult<web::Json<VoteRecorded>> {
-    votes::record(&state, &body.tx).await.map(web::Json)
+    Ok(web::Json(state.onchain.votes.record(&body.tx).await?))
 }

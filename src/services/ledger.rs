@@ -3,107 +3,159 @@
 //! pokes the indexer, starts one recomputation (one at a time), and waits for it at most a
 //! short deadline before answering with what there is.
 
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use actix_web::web::{self, Bytes};
+use actix_web::web::Bytes;
+use journal_market_actors::indexer::IndexerHandle;
 use journal_market_chain::bindings::{IFeeLocker, IPool};
+use journal_market_chain::client::ChainClient;
+use sea_orm::{DatabaseConnection, DbErr};
 
+use crate::cache::LedgerCache;
 use crate::chain::{ETH, LedgerContracts};
-use crate::error::{ApiError, ApiResult};
 use crate::queries::token::{self, Now, PoolSettings};
-use crate::state::AppState;
+use crate::quotes::Quotes;
 
 /// How long a reader waits for a recomputation before taking the previous answer.
 const WAIT: Duration = Duration::from_millis(500);
 
-fn chain_err(e: alloy::contract::Error) -> ApiError {
-    ApiError::unavailable(format!(
+#[derive(Debug, thiserror::Error)]
+pub enum LedgerError {
+    /// The pool cannot be read, or the first computation is still running: retry shortly.
+    #[error("{0}")]
+    Unavailable(String),
+    #[error("the ledger could not be read")]
+    Db(#[from] DbErr),
+    #[error("the ledger could not be serialized")]
+    Encode(#[from] serde_json::Error),
+    #[error("the ledger task failed")]
+    Failed,
+}
+
+type LedgerResult<T> = Result<T, LedgerError>;
+
+fn chain_err(e: alloy::contract::Error) -> LedgerError {
+    LedgerError::Unavailable(format!(
         "the pool cannot be read right now ({}); retry shortly",
         journal_market_chain::client::short(&e.to_string())
     ))
 }
 
-async fn pool_settings(state: &AppState, c: LedgerContracts) -> ApiResult<PoolSettings> {
-    let p = state.client.provider();
-    let pool = IPool::new(c.pool, p);
-    let fee_pips = pool.fee().call().await.map_err(chain_err)?;
-    let token0 = pool.token0().call().await.map_err(chain_err)?;
-    let creator_bps = match c.fee_locker {
-        Some(l) => IFeeLocker::new(l, p)
-            .creatorShareBps()
-            .call()
-            .await
-            .map_err(chain_err)?
-            .to::<u32>(),
-        None => 0,
-    };
-    Ok(PoolSettings {
-        token_is_token0: token0 == c.token,
-        fee_pips: fee_pips.to::<u32>(),
-        creator_bps,
-    })
+/// The token ledger's reads and its last answer; cheap to clone (the recomputation runs as a
+/// task of its own, so a reader that gives up waiting does not cancel it).
+#[derive(Clone)]
+pub struct TokenLedger(Arc<Inner>);
+
+struct Inner {
+    db: DatabaseConnection,
+    client: ChainClient,
+    quotes: Arc<Quotes>,
+    /// Poked when a reader finds the answer old: the indexer may be behind.
+    indexer: Option<IndexerHandle>,
+    contracts: Option<LedgerContracts>,
+    cache: LedgerCache,
 }
 
-async fn compute(state: &AppState, c: LedgerContracts) -> ApiResult<Bytes> {
-    let cache = &state.ledger;
-    let settings = *cache
-        .pool
-        .get_or_try_init(|| pool_settings(state, c))
-        .await?;
-    let p = state.client.provider();
-    let sqrt = IPool::new(c.pool, p).slot0().call().await.ok();
-    let now = Now {
-        head: state.client.block_number().await.ok(),
-        price_weth: sqrt.and_then(|s| {
-            crate::domain::ledger::price_weth(
-                alloy::primitives::U256::from(s.sqrtPriceX96),
-                settings.token_is_token0,
-            )
-        }),
-        eth_usd: state.quotes.mid(ETH).await.ok(),
-    };
-    let ledger = token::ledger(&state.db, (c.token, c.pool), settings, now).await?;
-    let bytes = crate::cache::to_bytes(&Some(ledger))?;
-    if let Ok(mut slot) = cache.cached.lock() {
-        *slot = Some((Instant::now(), bytes.clone()));
+impl TokenLedger {
+    pub fn new(
+        db: DatabaseConnection,
+        client: ChainClient,
+        quotes: Arc<Quotes>,
+        indexer: Option<IndexerHandle>,
+        contracts: Option<LedgerContracts>,
+        max_age: Duration,
+    ) -> Self {
+        TokenLedger(Arc::new(Inner {
+            db,
+            client,
+            quotes,
+            indexer,
+            contracts,
+            cache: LedgerCache::new(max_age),
+        }))
     }
-    Ok(bytes)
-}
 
-/// One recomputation at a time; a reader that waited for another's finds it fresh.
-async fn refresh(state: web::Data<AppState>, c: LedgerContracts) -> ApiResult<Bytes> {
-    let _one = state.ledger.computing.lock().await;
-    if let Some((at, bytes)) = state.ledger.get()
-        && at.elapsed() < state.ledger.max_age
-    {
-        return Ok(bytes);
+    async fn pool_settings(&self, c: LedgerContracts) -> LedgerResult<PoolSettings> {
+        let p = self.0.client.provider();
+        let pool = IPool::new(c.pool, p);
+        let fee_pips = pool.fee().call().await.map_err(chain_err)?;
+        let token0 = pool.token0().call().await.map_err(chain_err)?;
+        let creator_bps = match c.fee_locker {
+            Some(l) => IFeeLocker::new(l, p)
+                .creatorShareBps()
+                .call()
+                .await
+                .map_err(chain_err)?
+                .to::<u32>(),
+            None => 0,
+        };
+        Ok(PoolSettings {
+            token_is_token0: token0 == c.token,
+            fee_pips: fee_pips.to::<u32>(),
+            creator_bps,
+        })
     }
-    compute(&state, c).await
-}
 
-pub async fn token_json(state: web::Data<AppState>) -> ApiResult<Bytes> {
-    let Some(c) = state.addresses.ledger else {
-        return Ok(Bytes::from_static(b"null"));
-    };
-    let previous = state.ledger.get();
-    if let Some((at, bytes)) = &previous
-        && at.elapsed() < state.ledger.max_age
-    {
-        return Ok(bytes.clone());
+    async fn compute(&self, c: LedgerContracts) -> LedgerResult<Bytes> {
+        let cache = &self.0.cache;
+        let settings = *cache.pool.get_or_try_init(|| self.pool_settings(c)).await?;
+        let p = self.0.client.provider();
+        let sqrt = IPool::new(c.pool, p).slot0().call().await.ok();
+        let now = Now {
+            head: self.0.client.block_number().await.ok(),
+            price_weth: sqrt.and_then(|s| {
+                crate::domain::ledger::price_weth(
+                    alloy::primitives::U256::from(s.sqrtPriceX96),
+                    settings.token_is_token0,
+                )
+            }),
+            eth_usd: self.0.quotes.mid(ETH).await.ok(),
+        };
+        let ledger = token::ledger(&self.0.db, (c.token, c.pool), settings, now).await?;
+        let bytes = Bytes::from(serde_json::to_vec(&Some(ledger))?);
+        if let Ok(mut slot) = cache.cached.lock() {
+            *slot = Some((Instant::now(), bytes.clone()));
+        }
+        Ok(bytes)
     }
-    if let Some(i) = &state.indexer {
-        i.poke();
+
+    /// One recomputation at a time; a reader that waited for another's finds it fresh.
+    async fn refresh(self, c: LedgerContracts) -> LedgerResult<Bytes> {
+        let cache = &self.0.cache;
+        let _one = cache.computing.lock().await;
+        if let Some((at, bytes)) = cache.get()
+            && at.elapsed() < cache.max_age
+        {
+            return Ok(bytes);
+        }
+        self.compute(c).await
     }
-    let job = actix_web::rt::spawn(refresh(state.clone(), c));
-    match (tokio::time::timeout(WAIT, job).await, previous) {
-        (Ok(Ok(r)), _) => r,
-        (Ok(Err(_)), _) => Err(ApiError::internal(anyhow::anyhow!(
-            "the ledger task failed"
-        ))),
-        // Still computing: the previous answer, which says how old it is.
-        (Err(_), Some((_, bytes))) => Ok(bytes),
-        (Err(_), None) => Err(ApiError::unavailable(
-            "the token ledger is being computed; retry shortly",
-        )),
+
+    /// `GET /token.json`'s body.
+    pub async fn answer(&self) -> LedgerResult<Bytes> {
+        let Some(c) = self.0.contracts else {
+            return Ok(Bytes::from_static(b"null"));
+        };
+        let cache = &self.0.cache;
+        let previous = cache.get();
+        if let Some((at, bytes)) = &previous
+            && at.elapsed() < cache.max_age
+        {
+            return Ok(bytes.clone());
+        }
+        if let Some(i) = &self.0.indexer {
+            i.poke();
+        }
+        let job = actix_web::rt::spawn(self.clone().refresh(c));
+        match (tokio::time::timeout(WAIT, job).await, previous) {
+            (Ok(Ok(r)), _) => r,
+            (Ok(Err(_)), _) => Err(LedgerError::Failed),
+            // Still computing: the previous answer, which says how old it is.
+            (Err(_), Some((_, bytes))) => Ok(bytes),
+            (Err(_), None) => Err(LedgerError::Unavailable(
+                "the token ledger is being computed; retry shortly".into(),
+            )),
+        }
     }
 }

@@ -2,31 +2,95 @@
 //! Handlers call these; the rules that must hold are enforced again in the writes
 //! (`crate::store::journals`, the AuditActor's store).
 
+use std::sync::Arc;
+
 use alloy::primitives::Address;
-use journal_market_actors::audit::{AuditError, Outcome};
-use journal_market_client::api::{
+use journal_market_actors::audit::{AuditError, AuditHandle, Outcome};
+use journal_market_api::{
     AuditIssue, AuditOutcome, AuditReport, AuditSupport, DraftView, Published, Saved,
 };
+use journal_market_chain::client::ChainClient;
 use journal_market_entity::{audit_reports, entries, journals};
-use sea_orm::{ColumnTrait, EntityTrait, QueryFilter, QueryOrder};
+use sea_orm::{ColumnTrait, DatabaseConnection, DbErr, EntityTrait, QueryFilter, QueryOrder};
 use serde::Deserialize;
 
+use crate::cache::PublicCaches;
 use crate::domain::draft::{self, Draft, Known};
 use crate::domain::money::{units_string, units_to_usdg};
 use crate::domain::status::{self, JournalStatus};
 use crate::domain::text::citations;
 use crate::domain::time::ts;
 use crate::domain::wallet::lower;
-use crate::error::{ApiError, ApiResult};
 use crate::queries::entries::company_exists;
-use crate::state::AppState;
+use crate::quotes::Quotes;
+use crate::site::Site;
 use crate::store::journals::{self as store, Created, DraftRow, Minted, Updated, WentLive};
+
+#[derive(Debug, thiserror::Error)]
+pub enum PublishError {
+    #[error("{0}")]
+    NotFound(String),
+    /// The draft breaks rules: every one in `problems`.
+    #[error("{message}")]
+    Invalid {
+        message: String,
+        problems: Vec<String>,
+    },
+    /// A transaction that is not what the call needs (reverted, another kind, another token).
+    #[error("{0}")]
+    NotRegistration(String),
+    #[error("{0}")]
+    Conflict(String),
+    /// Too many drafts in a day: the next one is possible after `retry_after_secs`.
+    #[error("{message}")]
+    Quota {
+        message: String,
+        retry_after_secs: u64,
+    },
+    #[error("{0}")]
+    BadRequest(String),
+    /// The transaction is not mined yet: the same call later gets its outcome.
+    #[error("{0}")]
+    NotMined(String),
+    /// The node does not know the transaction (it may be seconds from being seen).
+    #[error("{0}")]
+    NotSeenYet(String),
+    /// The transaction was sent by another wallet.
+    #[error("{0}")]
+    NotSender(String),
+    #[error("{0}")]
+    ChainDown(String),
+    #[error(transparent)]
+    Audit(#[from] AuditError),
+    #[error("the journal store failed")]
+    Db(#[from] DbErr),
+    #[error("{0}")]
+    Internal(String),
+}
+
+pub type PublishResult<T> = Result<T, PublishError>;
+
+/// A transaction hash the node does not know: it may still be on its way to the node (sent
+/// through another one, or a moment ago), so the answer is to retry, not "no such thing".
+pub const NOT_SEEN_YET: &str = "the chain has not seen this transaction yet: if it was just \
+    sent, call again shortly; a hash that never arrives was never sent";
+
+/// Drafts, audits and registrations: what publishing reads and the workers it asks.
+pub struct Publishing {
+    db: DatabaseConnection,
+    site: Site,
+    audit: AuditHandle,
+    client: ChainClient,
+    identity_registry: Address,
+    quotes: Arc<Quotes>,
+    caches: Arc<PublicCaches>,
+}
 
 /// `POST /journal/save` as sent: a missing field is a broken rule reported with the others.
 #[derive(Debug, Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct SaveRequest {
-    #[serde(default, deserialize_with = "journal_market_client::api::integral_opt")]
+    #[serde(default, deserialize_with = "journal_market_api::integral_opt")]
     #[schema(minimum = 1, maximum = 2147483647)]
     pub id: Option<i64>,
     pub ticker: Option<String>,
@@ -37,21 +101,17 @@ pub struct SaveRequest {
     pub author_name: Option<String>,
 }
 
-fn journal_id(id: i64) -> ApiResult<i32> {
+fn live_not_editable() -> PublishError {
+    PublishError::Conflict(
+        "the journal is already published; published journals cannot be edited".into(),
+    )
+}
+
+fn journal_id(id: i64) -> PublishResult<i32> {
     i32::try_from(id)
         .ok()
         .filter(|i| *i > 0)
-        .ok_or_else(|| ApiError::not_found(format!("you have no journal with id {id}")))
-}
-
-/// One of the caller's own person-written journals; another wallet's is "not found".
-async fn own(state: &AppState, wallet: Address, id: i64) -> ApiResult<journals::Model> {
-    let key = journal_id(id)?;
-    journals::Entity::find_by_id(key)
-        .one(&state.db)
-        .await?
-        .filter(|j| !j.swarm && j.author_wallet.as_deref() == Some(lower(&wallet).as_str()))
-        .ok_or_else(|| ApiError::not_found(format!("you have no journal with id {id}")))
+        .ok_or_else(|| PublishError::NotFound(format!("you have no journal with id {id}")))
 }
 
 fn missing(p: &mut Vec<String>, field: &str, v: &Option<String>) {
@@ -60,92 +120,143 @@ fn missing(p: &mut Vec<String>, field: &str, v: &Option<String>) {
     }
 }
 
-pub async fn save(state: &AppState, wallet: Address, req: SaveRequest) -> ApiResult<Saved> {
-    let mut problems = Vec::new();
-    for (field, v) in [
-        ("ticker", &req.ticker),
-        ("title", &req.title),
-        ("dek", &req.dek),
-        ("body", &req.body),
-        ("authorName", &req.author_name),
-    ] {
-        missing(&mut problems, field, v);
+impl Publishing {
+    pub fn new(
+        db: DatabaseConnection,
+        site: Site,
+        audit: AuditHandle,
+        client: ChainClient,
+        identity_registry: Address,
+        quotes: Arc<Quotes>,
+        caches: Arc<PublicCaches>,
+    ) -> Self {
+        Publishing {
+            db,
+            site,
+            audit,
+            client,
+            identity_registry,
+            quotes,
+            caches,
+        }
     }
-    if req.price_usdg.is_none() {
-        problems.push("priceUsdg is missing".into());
+
+    pub fn identity_registry(&self) -> Address {
+        self.identity_registry
     }
-    let d = Draft {
-        ticker: req.ticker.unwrap_or_default().trim().to_string(),
-        title: req.title.unwrap_or_default().trim().to_string(),
-        dek: req.dek.unwrap_or_default().trim().to_string(),
-        body: req.body.unwrap_or_default(),
-        price_usdg: req.price_usdg.unwrap_or(0.0),
-        author_name: req.author_name.unwrap_or_default().trim().to_string(),
-    };
-    let cited = citations(&d.body);
-    let known = Known {
-        company: !d.ticker.is_empty() && company_exists(&state.db, &d.ticker).await?,
-        entries: entries::Entity::find()
-            .filter(entries::Column::Accession.is_in(cited.clone()))
-            .all(&state.db)
+
+    /// One of the caller's own person-written journals; another wallet's is "not found".
+    async fn own(&self, wallet: Address, id: i64) -> PublishResult<journals::Model> {
+        let key = journal_id(id)?;
+        journals::Entity::find_by_id(key)
+            .one(&self.db)
             .await?
-            .into_iter()
-            .map(|e| (e.accession, e.ticker))
-            .collect(),
-    };
-    if problems.is_empty() {
-        problems = draft::problems(&d, &known);
+            .filter(|j| !j.swarm && j.author_wallet.as_deref() == Some(lower(&wallet).as_str()))
+            .ok_or_else(|| PublishError::NotFound(format!("you have no journal with id {id}")))
     }
-    let price_units = draft::price_units(&d);
-    let (true, Some(price_units)) = (problems.is_empty(), price_units) else {
-        return Err(ApiError::Unprocessable {
-            message: format!(
-                "the draft breaks {} rule{}",
-                problems.len(),
-                if problems.len() == 1 { "" } else { "s" }
-            ),
-            problems,
-        });
-    };
-    let row = DraftRow {
-        ticker: &d.ticker,
-        title: &d.title,
-        dek: &d.dek,
-        body: &d.body,
-        price_units,
-        author_name: &d.author_name,
-        citations: &cited,
-    };
-    let me = lower(&wallet);
-    let now = state.clock.now();
-    match req.id {
-        None => match store::create_draft(
-            &state.db,
-            &me,
-            &row,
-            now,
-            state.settings.publish.drafts_per_day,
-        )
-        .await?
-        {
-            Created::Id(id) => Ok(Saved { id: id.into() }),
-            Created::Quota { retry_after_secs } => Err(ApiError::RateLimited {
+
+    /// An approved or live journal, whose registration file is public; drafts and unknown ids
+    /// are "not found".
+    pub async fn registered(&self, id: &str) -> PublishResult<journals::Model> {
+        let not_found =
+            || PublishError::NotFound(format!("no approved or published journal has id {id}"));
+        let key: i32 = id.parse().map_err(|_| not_found())?;
+        journals::Entity::find_by_id(key)
+            .one(&self.db)
+            .await?
+            .filter(|j| {
+                !j.swarm && JournalStatus::parse(&j.status).is_some_and(JournalStatus::registrable)
+            })
+            .ok_or_else(not_found)
+    }
+
+    pub async fn save(&self, wallet: Address, req: SaveRequest) -> PublishResult<Saved> {
+        // Whose journal and whether it may change come before what the edit says: an invalid
+        // edit of a live journal is 409, another wallet's journal 404, whatever the fields.
+        // (The write checks both again.)
+        if let Some(id) = req.id {
+            let j = self.own(wallet, id).await?;
+            if !JournalStatus::parse(&j.status).is_some_and(JournalStatus::editable) {
+                return Err(live_not_editable());
+            }
+        }
+        let mut problems = Vec::new();
+        for (field, v) in [
+            ("ticker", &req.ticker),
+            ("title", &req.title),
+            ("dek", &req.dek),
+            ("body", &req.body),
+            ("authorName", &req.author_name),
+        ] {
+            missing(&mut problems, field, v);
+        }
+        if req.price_usdg.is_none() {
+            problems.push("priceUsdg is missing".into());
+        }
+        let d = Draft {
+            ticker: req.ticker.unwrap_or_default().trim().to_string(),
+            title: req.title.unwrap_or_default().trim().to_string(),
+            dek: req.dek.unwrap_or_default().trim().to_string(),
+            body: req.body.unwrap_or_default(),
+            price_usdg: req.price_usdg.unwrap_or(0.0),
+            author_name: req.author_name.unwrap_or_default().trim().to_string(),
+        };
+        let cited = citations(&d.body);
+        let known = Known {
+            company: !d.ticker.is_empty() && company_exists(&self.db, &d.ticker).await?,
+            entries: entries::Entity::find()
+                .filter(entries::Column::Accession.is_in(cited.clone()))
+                .all(&self.db)
+                .await?
+                .into_iter()
+                .map(|e| (e.accession, e.ticker))
+                .collect(),
+        };
+        if problems.is_empty() {
+            problems = draft::problems(&d, &known);
+        }
+        let price_units = draft::price_units(&d);
+        let (true, Some(price_units)) = (problems.is_empty(), price_units) else {
+            return Err(PublishError::Invalid {
                 message: format!(
-                    "you created {} drafts in the last 24 hours; the next one is possible in {retry_after_secs} seconds",
-                    state.settings.publish.drafts_per_day
+                    "the draft breaks {} rule{}",
+                    problems.len(),
+                    if problems.len() == 1 { "" } else { "s" }
                 ),
-                retry_after_secs,
-            }),
-        },
-        Some(id) => match store::update_draft(&state.db, &me, journal_id(id)?, &row, now).await? {
-            Updated::Saved => Ok(Saved { id }),
-            Updated::NotFound => Err(ApiError::not_found(format!(
-                "you have no journal with id {id}"
-            ))),
-            Updated::Live => Err(ApiError::Conflict(
-                "the journal is already published; published journals cannot be edited".into(),
-            )),
-        },
+                problems,
+            });
+        };
+        let row = DraftRow {
+            ticker: &d.ticker,
+            title: &d.title,
+            dek: &d.dek,
+            body: &d.body,
+            price_units,
+            author_name: &d.author_name,
+            citations: &cited,
+        };
+        let me = lower(&wallet);
+        let now = self.site.now();
+        let per_day = self.site.settings.publish.drafts_per_day;
+        match req.id {
+            None => match store::create_draft(&self.db, &me, &row, now, per_day).await? {
+                Created::Id(id) => Ok(Saved { id: id.into() }),
+                Created::Quota { retry_after_secs } => Err(PublishError::Quota {
+                    message: format!(
+                        "you created {per_day} drafts in the last 24 hours; the next one is possible in {retry_after_secs} seconds",
+                    ),
+                    retry_after_secs,
+                }),
+            },
+            Some(id) => match store::update_draft(&self.db, &me, journal_id(id)?, &row, now).await?
+            {
+                Updated::Saved => Ok(Saved { id }),
+                Updated::NotFound => Err(PublishError::NotFound(format!(
+                    "you have no journal with id {id}"
+                ))),
+                Updated::Live => Err(live_not_editable()),
+            },
+        }
     }
 }
 
@@ -171,218 +282,199 @@ fn outcome_view(o: Outcome, support: Vec<AuditSupport>) -> AuditOutcome {
 
 /// Which sentence of the journal's current text rests on which sentence of a cited entry: the
 /// report's `support`. Pure but not free on a long draft (a few ms), so off the worker thread.
-async fn support(state: &AppState, j: &journals::Model) -> ApiResult<Vec<AuditSupport>> {
-    let sub = journal_market_actors::audit::submission(&state.db, j.clone()).await?;
-    let found = tokio::task::spawn_blocking(move || journal_market_audit::builtin::support(&sub))
-        .await
-        .map_err(|e| ApiError::internal(anyhow::anyhow!("the support reading failed: {e}")))?;
-    Ok(found
-        .into_iter()
-        .map(|s| AuditSupport {
-            sentence: s.sentence,
-            entry: s.entry,
-            quote: s.quote,
-        })
-        .collect())
-}
+impl Publishing {
+    async fn support(&self, j: &journals::Model) -> PublishResult<Vec<AuditSupport>> {
+        let sub = journal_market_actors::audit::submission(&self.db, j.clone()).await?;
+        let found =
+            tokio::task::spawn_blocking(move || journal_market_audit::builtin::support(&sub))
+                .await
+                .map_err(|e| PublishError::Internal(format!("the support reading failed: {e}")))?;
+        Ok(found
+            .into_iter()
+            .map(|s| AuditSupport {
+                sentence: s.sentence,
+                entry: s.entry,
+                quote: s.quote,
+            })
+            .collect())
+    }
 
-impl From<AuditError> for ApiError {
-    fn from(e: AuditError) -> Self {
-        let text = e.to_string();
-        match e {
-            AuditError::TooMany(_) => ApiError::TooManyRequests(text),
-            AuditError::NotFound => ApiError::not_found(text),
-            AuditError::Superseded => ApiError::Conflict(text),
-            AuditError::Unavailable(_) => ApiError::Unavailable {
-                message: text,
-                retry_after_secs: Some(10),
+    /// Audits a draft. A draft already audited in its current text answers that audit again
+    /// (a retry after a lost answer), without counting another.
+    pub async fn audit(&self, wallet: Address, id: i64) -> PublishResult<AuditOutcome> {
+        let j = self.own(wallet, id).await?;
+        match JournalStatus::parse(&j.status) {
+            Some(s) if s.auditable() => {
+                let o = self.audit.audit(j.id, j.revision).await?;
+                Ok(outcome_view(o, self.support(&j).await?))
+            }
+            Some(JournalStatus::Live) => Err(PublishError::Conflict(
+                "the journal is published; published journals are not audited again".into(),
+            )),
+            _ => match self.audit.last_outcome(&j).await? {
+                Some(o) => Ok(outcome_view(o, self.support(&j).await?)),
+                None => Err(PublishError::Conflict(format!(
+                    "the journal is {}; save it again to audit it",
+                    j.status
+                ))),
             },
-            AuditError::Busy | AuditError::StillRunning => ApiError::Unavailable {
-                message: text,
-                retry_after_secs: Some(5),
-            },
-            AuditError::Db(db) => ApiError::db(db),
         }
     }
-}
 
-/// Audits a draft. A draft already audited in its current text answers that audit again
-/// (a retry after a lost answer), without counting another.
-pub async fn audit(state: &AppState, wallet: Address, id: i64) -> ApiResult<AuditOutcome> {
-    let j = own(state, wallet, id).await?;
-    match JournalStatus::parse(&j.status) {
-        Some(s) if s.auditable() => {
-            let o = state.audit.audit(j.id, j.revision).await?;
-            Ok(outcome_view(o, support(state, &j).await?))
-        }
-        Some(JournalStatus::Live) => Err(ApiError::Conflict(
-            "the journal is published; published journals are not audited again".into(),
-        )),
-        _ => match state.audit.last_outcome(&j).await? {
-            Some(o) => Ok(outcome_view(o, support(state, &j).await?)),
-            None => Err(ApiError::Conflict(format!(
-                "the journal is {}; save it again to audit it",
-                j.status
-            ))),
-        },
-    }
-}
-
-/// The caller's own journal with its last audit report.
-pub async fn draft_view(state: &AppState, wallet: Address, id: i64) -> ApiResult<DraftView> {
-    let j = own(state, wallet, id).await?;
-    let report = audit_reports::Entity::find()
-        .filter(audit_reports::Column::JournalId.eq(j.id))
-        .order_by_desc(audit_reports::Column::AuditedAt)
-        .order_by_desc(audit_reports::Column::Id)
-        .one(&state.db)
-        .await?;
-    let max = i64::from(state.settings.publish.audits_per_draft);
-    let report = match report {
-        Some(r) => Some(report_view(&r, support(state, &j).await?)),
-        None => None,
-    };
-    Ok(DraftView {
-        id: j.id.into(),
-        status: j.status,
-        ticker: j.ticker,
-        title: j.title,
-        dek: j.dek,
-        body: j.body,
-        price_usdg: units_to_usdg(j.price_units),
-        price_units: units_string(j.price_units),
-        author_name: j.author_name,
-        slug: j.slug,
-        meta_url: j.meta_url,
-        content_hash: j.content_hash,
-        token_id: j.token_id.and_then(|t| t.parse().ok()),
-        mint_tx: j.mint_tx,
-        author_holds_stock_token: j.author_holds_stock,
-        audits: j.audit_count.into(),
-        audits_left: (max - i64::from(j.audit_count)).max(0),
-        report,
-        updated_at: ts(&j.updated_at),
-    })
-}
-
-/// Takes an approved journal live once its registration transaction proves, from the chain,
-/// that the signed-in wallet registered this journal's metaUrl.
-pub async fn minted(state: &AppState, wallet: Address, id: i64, tx: &str) -> ApiResult<Published> {
-    use journal_market_chain::erc8004::{self, RegistrationError};
-
-    let hash = erc8004::parse_tx_hash(tx).ok_or_else(|| {
-        ApiError::bad_request("tx must be a transaction hash: 0x and 64 hexadecimal digits")
-    })?;
-    let tx = format!("{hash:#x}");
-    let j = own(state, wallet, id).await?;
-    // A live journal whose registration a reorg dropped (token cleared) takes a new one.
-    if status::is(&j.status, JournalStatus::Live) && j.token_id.is_some() {
-        return match (j.mint_tx.as_deref() == Some(tx.as_str()), j.slug) {
-            (true, Some(slug)) => Ok(Published { slug }),
-            _ => Err(ApiError::Conflict("the journal is already live".into())),
-        };
-    }
-    if !JournalStatus::parse(&j.status).is_some_and(JournalStatus::registrable) {
-        return Err(ApiError::Conflict(format!(
-            "the journal is {}: only an approved journal goes live",
-            j.status
-        )));
-    }
-    let meta_url = j.meta_url.clone().ok_or_else(|| {
-        ApiError::internal(anyhow::anyhow!("approved journal {} has no metaUrl", j.id))
-    })?;
-    let chain_down = |e: journal_market_chain::client::ChainError| ApiError::Unavailable {
-        message: format!("the chain cannot be read right now ({e}); retry shortly"),
-        retry_after_secs: Some(5),
-    };
-    let registry = state.addresses.identity_registry;
-    let reg = match erc8004::registration(state.client.provider(), registry, hash).await {
-        Ok(r) => r,
-        Err(RegistrationError::Unknown) => {
-            return Err(ApiError::not_found(
-                "no transaction with this hash is known to the chain",
-            ));
-        }
-        Err(RegistrationError::Pending) => {
-            return Err(ApiError::Pending(
-                "the transaction is not mined yet; call again once it is".into(),
-            ));
-        }
-        Err(RegistrationError::Reverted) => {
-            return Err(ApiError::Unprocessable {
-                message: "the transaction reverted: it registered nothing".into(),
-                problems: vec![],
-            });
-        }
-        Err(RegistrationError::Chain(e)) => return Err(chain_down(e)),
-    };
-    if reg.from != wallet {
-        return Err(ApiError::Forbidden(format!(
-            "the transaction was sent by {}, not by the signed-in wallet {}",
-            reg.from.to_checksum(None),
-            wallet.to_checksum(None)
-        )));
-    }
-    let not_registration = |why: String| ApiError::Unprocessable {
-        message: why,
-        problems: vec![],
-    };
-    let mine: Vec<_> = reg.mints.iter().filter(|(to, _)| *to == wallet).collect();
-    if mine.is_empty() {
-        return Err(not_registration(if reg.mints.is_empty() {
-            "the transaction minted no token on the identity registry: send register(metaUrl) to it"
-                .into()
-        } else {
-            "the transaction minted its token to another wallet, not to the signed-in one".into()
-        }));
-    }
-    for (_, id) in mine {
-        let taken = journals::Entity::find()
-            .filter(journals::Column::TokenId.eq(id.to_string()))
-            .filter(journals::Column::Id.ne(j.id))
-            .one(&state.db)
+    /// The caller's own journal with its last audit report.
+    pub async fn draft_view(&self, wallet: Address, id: i64) -> PublishResult<DraftView> {
+        let j = self.own(wallet, id).await?;
+        let report = audit_reports::Entity::find()
+            .filter(audit_reports::Column::JournalId.eq(j.id))
+            .order_by_desc(audit_reports::Column::AuditedAt)
+            .order_by_desc(audit_reports::Column::Id)
+            .one(&self.db)
             .await?;
-        if taken.is_some() {
-            return Err(ApiError::Conflict(format!(
-                "token {id} already belongs to another journal"
+        let max = i64::from(self.site.settings.publish.audits_per_draft);
+        let report = match report {
+            Some(r) => Some(report_view(&r, self.support(&j).await?)),
+            None => None,
+        };
+        Ok(DraftView {
+            id: j.id.into(),
+            status: j.status,
+            ticker: j.ticker,
+            title: j.title,
+            dek: j.dek,
+            body: j.body,
+            price_usdg: units_to_usdg(j.price_units),
+            price_units: units_string(j.price_units),
+            author_name: j.author_name,
+            slug: j.slug,
+            meta_url: j.meta_url,
+            content_hash: j.content_hash,
+            token_id: j.token_id.and_then(|t| t.parse().ok()),
+            mint_tx: j.mint_tx,
+            author_holds_stock_token: j.author_holds_stock,
+            audits: j.audit_count.into(),
+            audits_left: (max - i64::from(j.audit_count)).max(0),
+            report,
+            updated_at: ts(&j.updated_at),
+        })
+    }
+
+    /// Takes an approved journal live once its registration transaction proves, from the chain,
+    /// that the signed-in wallet registered this journal's metaUrl.
+    pub async fn minted(&self, wallet: Address, id: i64, tx: &str) -> PublishResult<Published> {
+        use journal_market_chain::erc8004::{self, RegistrationError};
+
+        let hash = erc8004::parse_tx_hash(tx).ok_or_else(|| {
+            PublishError::BadRequest(
+                "tx must be a transaction hash: 0x and 64 hexadecimal digits".into(),
+            )
+        })?;
+        let tx = format!("{hash:#x}");
+        let j = self.own(wallet, id).await?;
+        // A live journal whose registration a reorg dropped (token cleared) takes a new one.
+        if status::is(&j.status, JournalStatus::Live) && j.token_id.is_some() {
+            return match (j.mint_tx.as_deref() == Some(tx.as_str()), j.slug) {
+                (true, Some(slug)) => Ok(Published { slug }),
+                _ => Err(PublishError::Conflict("the journal is already live".into())),
+            };
+        }
+        if !JournalStatus::parse(&j.status).is_some_and(JournalStatus::registrable) {
+            return Err(PublishError::Conflict(format!(
+                "the journal is {}: only an approved journal goes live",
+                j.status
             )));
         }
-    }
-    let (token, others) =
-        erc8004::journal_token(state.client.provider(), registry, &reg, wallet, &meta_url)
-            .await
-            .map_err(chain_down)?;
-    let Some(token) = token else {
-        return Err(not_registration(format!(
-            "the registered token's tokenURI is {:?}, not this journal's metaUrl {meta_url:?}",
-            others.first().map(String::as_str).unwrap_or_default()
-        )));
-    };
-    let token_id = token.to_string();
-    let stock_price = match state.quotes.mid(&j.ticker).await {
-        Ok(p) => Some(p),
-        Err(e) => {
-            tracing::warn!(ticker = %j.ticker, error = %e, "no stock token price at publication");
-            None
+        let meta_url = j.meta_url.clone().ok_or_else(|| {
+            PublishError::Internal(format!("approved journal {} has no metaUrl", j.id))
+        })?;
+        let chain_down = |e: journal_market_chain::client::ChainError| {
+            PublishError::ChainDown(format!(
+                "the chain cannot be read right now ({e}); retry shortly"
+            ))
+        };
+        let registry = self.identity_registry;
+        let reg = match erc8004::registration(self.client.provider(), registry, hash).await {
+            Ok(r) => r,
+            Err(RegistrationError::Unknown) => {
+                return Err(PublishError::NotSeenYet(NOT_SEEN_YET.into()));
+            }
+            Err(RegistrationError::Pending) => {
+                return Err(PublishError::NotMined(
+                    "the transaction is not mined yet; call again once it is".into(),
+                ));
+            }
+            Err(RegistrationError::Reverted) => {
+                return Err(PublishError::NotRegistration(
+                    "the transaction reverted: it registered nothing".into(),
+                ));
+            }
+            Err(RegistrationError::Chain(e)) => return Err(chain_down(e)),
+        };
+        if reg.from != wallet {
+            return Err(PublishError::NotSender(format!(
+                "the transaction was sent by {}, not by the signed-in wallet {}",
+                reg.from.to_checksum(None),
+                wallet.to_checksum(None)
+            )));
         }
-    };
-    let minted = Minted {
-        token_id: &token_id,
-        tx: &tx,
-        block: reg.block,
-        stock_price,
-        now: state.clock.now(),
-    };
-    match store::go_live(&state.db, j.id, &minted).await? {
-        WentLive::Live { slug } => {
-            state.invalidate_public();
-            Ok(Published { slug })
+        let not_registration = PublishError::NotRegistration;
+        let mine: Vec<_> = reg.mints.iter().filter(|(to, _)| *to == wallet).collect();
+        if mine.is_empty() {
+            return Err(not_registration(if reg.mints.is_empty() {
+                "the transaction minted no token on the identity registry: send register(metaUrl) to it"
+                .into()
+            } else {
+                "the transaction minted its token to another wallet, not to the signed-in one"
+                    .into()
+            }));
         }
-        WentLive::NotApproved => Err(ApiError::Conflict(
-            "the journal changed while it was being published; it is no longer approved".into(),
-        )),
-        WentLive::TokenTaken => Err(ApiError::Conflict(format!(
-            "token {token_id} or this transaction already belongs to another journal"
-        ))),
+        for (_, id) in mine {
+            let taken = journals::Entity::find()
+                .filter(journals::Column::TokenId.eq(id.to_string()))
+                .filter(journals::Column::Id.ne(j.id))
+                .one(&self.db)
+                .await?;
+            if taken.is_some() {
+                return Err(PublishError::Conflict(format!(
+                    "token {id} already belongs to another journal"
+                )));
+            }
+        }
+        let (token, others) =
+            erc8004::journal_token(self.client.provider(), registry, &reg, wallet, &meta_url)
+                .await
+                .map_err(chain_down)?;
+        let Some(token) = token else {
+            return Err(not_registration(format!(
+                "the registered token's tokenURI is {:?}, not this journal's metaUrl {meta_url:?}",
+                others.first().map(String::as_str).unwrap_or_default()
+            )));
+        };
+        let token_id = token.to_string();
+        let stock_price = match self.quotes.mid(&j.ticker).await {
+            Ok(p) => Some(p),
+            Err(e) => {
+                tracing::warn!(ticker = %j.ticker, error = %e, "no stock token price at publication");
+                None
+            }
+        };
+        let minted = Minted {
+            token_id: &token_id,
+            tx: &tx,
+            block: reg.block,
+            stock_price,
+            now: self.site.now(),
+        };
+        match store::go_live(&self.db, j.id, &minted).await? {
+            WentLive::Live { slug } => {
+                self.caches.invalidate();
+                Ok(Published { slug })
+            }
+            WentLive::NotApproved => Err(PublishError::Conflict(
+                "the journal changed while it was being published; it is no longer approved".into(),
+            )),
+            WentLive::TokenTaken => Err(PublishError::Conflict(format!(
+                "token {token_id} or this transaction already belongs to another journal"
+            ))),
+        }
     }
 }

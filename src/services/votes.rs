@@ -4,132 +4,181 @@
 
 use alloy::consensus::Transaction as _;
 use alloy::eips::BlockNumberOrTag;
+use alloy::primitives::Address;
 use alloy::providers::Provider;
 use alloy::sol_types::SolCall;
 use journal_market_actors::indexer::store::{self, Applied};
 use journal_market_actors::indexer::votes::{self as rules, Event};
+use journal_market_api::{VoteRecorded, Votes};
 use journal_market_chain::bindings::IReputationRegistry;
-use journal_market_chain::client::ChainError;
+use journal_market_chain::client::{ChainClient, ChainError};
 use journal_market_chain::erc8004::parse_tx_hash;
-use journal_market_client::api::{VoteRecorded, Votes};
 use journal_market_entity::{journals, unlocks, votes};
-use sea_orm::{ColumnTrait, EntityTrait, QueryFilter};
+use sea_orm::{ColumnTrait, DatabaseConnection, DbErr, EntityTrait, QueryFilter};
+use std::sync::Arc;
 
+use crate::cache::PublicCaches;
 use crate::domain::status::JournalStatus;
-use crate::error::{ApiError, ApiResult};
-use crate::state::AppState;
+use crate::domain::wallet::lower;
+use crate::services::publish::NOT_SEEN_YET;
+use crate::site::Site;
 
-fn not_a_vote(why: impl Into<String>) -> ApiError {
-    ApiError::Unprocessable {
-        message: why.into(),
-        problems: vec![],
-    }
+#[derive(Debug, thiserror::Error)]
+pub enum VoteError {
+    #[error("{0}")]
+    BadRequest(String),
+    /// The node does not know the transaction (it may be seconds from being seen).
+    #[error("{0}")]
+    NotSeenYet(String),
+    /// Not mined yet: report it again once it is.
+    #[error("{0}")]
+    NotMined(String),
+    /// The transaction is not a vote the rules count.
+    #[error("{0}")]
+    NotAVote(String),
+    /// The voter has not unlocked the journal.
+    #[error("{0}")]
+    NotReader(String),
+    #[error("{0}")]
+    ChainDown(String),
+    #[error("the vote store failed")]
+    Db(#[from] DbErr),
 }
 
-pub async fn record(state: &AppState, tx: &str) -> ApiResult<VoteRecorded> {
-    let hash = parse_tx_hash(tx).ok_or_else(|| {
-        ApiError::bad_request("tx must be a transaction hash: 0x and 64 hexadecimal digits")
-    })?;
-    let chain_down = |e: alloy::transports::TransportError| ApiError::Unavailable {
-        message: format!(
-            "the chain cannot be read right now ({}); retry shortly",
-            ChainError::of(&e)
-        ),
-        retry_after_secs: Some(5),
-    };
-    let p = state.client.provider();
-    let registry = state.addresses.reputation_registry;
-    let sent = p.get_transaction_by_hash(hash).await.map_err(chain_down)?;
-    let Some(sent) = sent else {
-        return Err(ApiError::not_found(
-            "no transaction with this hash is known to the chain",
-        ));
-    };
-    let Some(receipt) = p.get_transaction_receipt(hash).await.map_err(chain_down)? else {
-        return Err(ApiError::Pending(
-            "the transaction is not mined yet; report it again once it is".into(),
-        ));
-    };
-    if !receipt.status() {
-        return Err(not_a_vote("the transaction reverted: it cast no vote"));
+fn not_a_vote(why: impl Into<String>) -> VoteError {
+    VoteError::NotAVote(why.into())
+}
+
+/// Records votes reported by their transaction.
+pub struct Voting {
+    db: DatabaseConnection,
+    site: Site,
+    client: ChainClient,
+    registry: Address,
+    caches: Arc<PublicCaches>,
+}
+
+impl Voting {
+    pub fn new(
+        db: DatabaseConnection,
+        site: Site,
+        client: ChainClient,
+        registry: Address,
+        caches: Arc<PublicCaches>,
+    ) -> Self {
+        Voting {
+            db,
+            site,
+            client,
+            registry,
+            caches,
+        }
     }
-    let input = sent.inner.input();
-    if sent.inner.to() != Some(registry)
-        || IReputationRegistry::giveFeedbackCall::abi_decode(input).is_err()
-    {
-        return Err(not_a_vote(
-            "not a vote: the transaction did not call giveFeedback on the reputation registry",
-        ));
+
+    pub async fn record(&self, tx: &str) -> Result<VoteRecorded, VoteError> {
+        let hash = parse_tx_hash(tx).ok_or_else(|| {
+            VoteError::BadRequest(
+                "tx must be a transaction hash: 0x and 64 hexadecimal digits".into(),
+            )
+        })?;
+        let chain_down = |e: alloy::transports::TransportError| {
+            VoteError::ChainDown(format!(
+                "the chain cannot be read right now ({}); retry shortly",
+                ChainError::of(&e)
+            ))
+        };
+        let p = self.client.provider();
+        let registry = self.registry;
+        let sent = p.get_transaction_by_hash(hash).await.map_err(chain_down)?;
+        let Some(sent) = sent else {
+            return Err(VoteError::NotSeenYet(NOT_SEEN_YET.into()));
+        };
+        let Some(receipt) = p.get_transaction_receipt(hash).await.map_err(chain_down)? else {
+            return Err(VoteError::NotMined(
+                "the transaction is not mined yet; report it again once it is".into(),
+            ));
+        };
+        if !receipt.status() {
+            return Err(not_a_vote("the transaction reverted: it cast no vote"));
+        }
+        let input = sent.inner.input();
+        if sent.inner.to() != Some(registry)
+            || IReputationRegistry::giveFeedbackCall::abi_decode(input).is_err()
+        {
+            return Err(not_a_vote(
+                "not a vote: the transaction did not call giveFeedback on the reputation registry",
+            ));
+        }
+        let event = receipt
+            .inner
+            .logs()
+            .iter()
+            .filter(|l| l.address() == registry)
+            .find_map(rules::decode);
+        let Some(Event::Feedback(mut feedback)) = event else {
+            return Err(not_a_vote(
+                "not a vote: the transaction logged no NewFeedback on the reputation registry",
+            ));
+        };
+        rules::rules(&feedback).map_err(not_a_vote)?;
+        let token = feedback.token.to_string();
+        let journal = journals::Entity::find()
+            .filter(journals::Column::TokenId.eq(token.clone()))
+            .filter(journals::Column::Status.eq(JournalStatus::Live.as_str()))
+            .one(&self.db)
+            .await?
+            .ok_or_else(|| not_a_vote(format!("token {token} is not a live journal's")))?;
+        let wallet = lower(&feedback.wallet);
+        let unlocked = unlocks::Entity::find()
+            .filter(unlocks::Column::Wallet.eq(wallet.clone()))
+            .filter(unlocks::Column::JournalId.eq(journal.id))
+            .one(&self.db)
+            .await?
+            .is_some();
+        if !unlocked {
+            return Err(VoteError::NotReader(format!(
+                "{} has not unlocked this journal: only its readers vote on it",
+                feedback.wallet.to_checksum(None)
+            )));
+        }
+        if feedback.at.block_time.is_none() {
+            feedback.at.block_time = p
+                .get_block_by_number(BlockNumberOrTag::Number(feedback.at.block))
+                .await
+                .map_err(chain_down)?
+                .map(|b| b.header.timestamp);
+        }
+        let txn = journal_market_actors::db::begin_write(&self.db).await?;
+        let applied =
+            store::apply_vote(&txn, &Event::Feedback(feedback.clone()), self.site.now()).await?;
+        txn.commit().await?;
+        if let Applied::Stored {
+            valid: false,
+            reason: Some(why),
+            ..
+        } = &applied
+        {
+            return Err(not_a_vote(why.clone()));
+        }
+        let standing = votes::Entity::find()
+            .filter(votes::Column::JournalId.eq(journal.id))
+            .all(&self.db)
+            .await?;
+        let tx = format!("{hash:#x}");
+        let counted = standing.iter().any(|v| v.wallet == wallet && v.tx == tx);
+        let up = standing.iter().filter(|v| v.value > 0).count() as i64;
+        self.caches.invalidate();
+        Ok(VoteRecorded {
+            ok: true,
+            slug: journal.slug.unwrap_or_default(),
+            value: i64::from(if feedback.value > 0 { 1 } else { -1 }),
+            tag: feedback.tag1,
+            tx,
+            counted,
+            votes: Votes {
+                up,
+                down: standing.len() as i64 - up,
+            },
+        })
     }
-    let event = receipt
-        .inner
-        .logs()
-        .iter()
-        .filter(|l| l.address() == registry)
-        .find_map(rules::decode);
-    let Some(Event::Feedback(mut feedback)) = event else {
-        return Err(not_a_vote(
-            "not a vote: the transaction logged no NewFeedback on the reputation registry",
-        ));
-    };
-    rules::rules(&feedback).map_err(not_a_vote)?;
-    let token = feedback.token.to_string();
-    let journal = journals::Entity::find()
-        .filter(journals::Column::TokenId.eq(token.clone()))
-        .filter(journals::Column::Status.eq(JournalStatus::Live.as_str()))
-        .one(&state.db)
-        .await?
-        .ok_or_else(|| not_a_vote(format!("token {token} is not a live journal's")))?;
-    let wallet = format!("{:#x}", feedback.wallet);
-    let unlocked = unlocks::Entity::find()
-        .filter(unlocks::Column::Wallet.eq(wallet.clone()))
-        .filter(unlocks::Column::JournalId.eq(journal.id))
-        .one(&state.db)
-        .await?
-        .is_some();
-    if !unlocked {
-        return Err(ApiError::Forbidden(format!(
-            "{} has not unlocked this journal: only its readers vote on it",
-            feedback.wallet.to_checksum(None)
-        )));
-    }
-    if feedback.at.block_time.is_none() {
-        feedback.at.block_time = p
-            .get_block_by_number(BlockNumberOrTag::Number(feedback.at.block))
-            .await
-            .map_err(chain_down)?
-            .map(|b| b.header.timestamp);
-    }
-    let txn = journal_market_actors::db::begin_write(&state.db).await?;
-    let applied =
-        store::apply_vote(&txn, &Event::Feedback(feedback.clone()), state.clock.now()).await?;
-    txn.commit().await?;
-    if let Applied::Stored {
-        valid: false,
-        reason: Some(why),
-        ..
-    } = &applied
-    {
-        return Err(not_a_vote(why.clone()));
-    }
-    let standing = votes::Entity::find()
-        .filter(votes::Column::JournalId.eq(journal.id))
-        .all(&state.db)
-        .await?;
-    let tx = format!("{hash:#x}");
-    let counted = standing.iter().any(|v| v.wallet == wallet && v.tx == tx);
-    let up = standing.iter().filter(|v| v.value > 0).count() as i64;
-    state.invalidate_public();
-    Ok(VoteRecorded {
-        ok: true,
-        slug: journal.slug.unwrap_or_default(),
-        value: i64::from(if feedback.value > 0 { 1 } else { -1 }),
-        tag: feedback.tag1,
-        tx,
-        counted,
-        votes: Votes {
-            up,
-            down: standing.len() as i64 - up,
-        },
-    })
 }

@@ -170,11 +170,19 @@ async fn a_draft_goes_from_save_to_sale() {
     .unwrap();
     assert_eq!(uri, meta_url);
 
-    // Published journals cannot be edited or audited again.
+    // Published journals cannot be edited or audited again; an invalid edit of one hears
+    // that it is published (409), not what is wrong with the edit (422).
     let mut edit = draft.clone();
     edit.id = Some(saved.id);
     assert_eq!(
         status(&c.save_draft(&edit).await.unwrap_err()),
+        StatusCode::CONFLICT
+    );
+    let mut broken = edit.clone();
+    broken.dek = String::new();
+    broken.body = "no citations at all".into();
+    assert_eq!(
+        status(&c.save_draft(&broken).await.unwrap_err()),
         StatusCode::CONFLICT
     );
     assert_eq!(
@@ -270,6 +278,13 @@ async fn drafts_are_validated_and_private() {
         status(&other.save_draft(&edit).await.unwrap_err()),
         StatusCode::NOT_FOUND
     );
+    // Whose it is comes first: an invalid edit of another wallet's draft is 404 too.
+    let mut broken = edit.clone();
+    broken.title = String::new();
+    assert_eq!(
+        status(&other.save_draft(&broken).await.unwrap_err()),
+        StatusCode::NOT_FOUND
+    );
     assert_eq!(
         status(&other.audit(saved.id).await.unwrap_err()),
         StatusCode::NOT_FOUND
@@ -360,11 +375,11 @@ async fn minted_refuses_what_the_chain_does_not_prove() {
         status(&a.minted(id, "0x1234").await.unwrap_err()),
         StatusCode::BAD_REQUEST
     );
+    // A hash the node has not seen yet is retried, not "not found".
     let unknown = format!("0x{}", "ab".repeat(32));
-    assert_eq!(
-        status(&a.minted(id, &unknown).await.unwrap_err()),
-        StatusCode::NOT_FOUND
-    );
+    let err = a.minted(id, &unknown).await.unwrap_err();
+    assert_eq!(status(&err), StatusCode::CONFLICT);
+    assert!(err.to_string().contains("not seen"), "{err}");
     // A registration sent by another wallet.
     let by_b = shop.register(&b_key, &meta_url).await;
     assert_eq!(

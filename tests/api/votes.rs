@@ -234,11 +234,36 @@ async fn votes_the_rules_refuse() {
         status(&c.record_vote("0x12").await.unwrap_err()),
         StatusCode::BAD_REQUEST
     );
+    // A hash the node has not seen may be seconds from it: 409 with Retry-After, not 404.
     let nothing = format!("0x{}", "cd".repeat(32));
-    assert_eq!(
-        status(&c.record_vote(&nothing).await.unwrap_err()),
-        StatusCode::NOT_FOUND
+    let resp = shop
+        .app
+        .http
+        .post(format!("{}/votes/record", shop.app.base))
+        .json(&serde_json::json!({ "tx": nothing }))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(resp.status(), StatusCode::CONFLICT);
+    assert!(resp.headers().contains_key("retry-after"));
+    let body: serde_json::Value = resp.json().await.unwrap();
+    assert!(
+        body["error"].as_str().unwrap().contains("not seen"),
+        "{body}"
     );
+    // A transaction that is not a vote is 422 without `problems` (only draft validation
+    // lists problems).
+    let resp = shop
+        .app
+        .http
+        .post(format!("{}/votes/record", shop.app.base))
+        .json(&serde_json::json!({ "tx": reverted }))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(resp.status(), StatusCode::UNPROCESSABLE_ENTITY);
+    let body: serde_json::Value = resp.json().await.unwrap();
+    assert!(body.get("problems").is_none(), "{body}");
     // None of them counted.
     assert_eq!(shop.votes_of(&slug).await, (0, 0));
 }

@@ -139,11 +139,9 @@ fn new_token() -> Result<String, AuthError> {
 }
 
 pub fn parse_address(s: &str) -> Result<Address, AuthError> {
-    let s = s.trim();
-    if s.len() != 42 || !s.starts_with("0x") {
-        return Err(AuthError::BadAddress);
-    }
-    s.parse().map_err(|_| AuthError::BadAddress)
+    journal_market_domain::wallet::Wallet::parse(s)
+        .map(|w| w.address())
+        .map_err(|_| AuthError::BadAddress)
 }
 
 impl Inner {

@@ -1,10 +1,12 @@
-//! The wire types of the API: the one definition both the server and this client use, so the
-//! JSON the server writes and the JSON the client reads cannot drift apart.
+//! The wire types of the API: the one definition the server, its client and its OpenAPI
+//! document use, so the JSON the server writes and the JSON the client reads cannot drift
+//! apart.
 
 mod account;
 mod archive;
 mod journals;
 mod numbers;
+mod payments;
 mod publishing;
 mod service;
 mod token;
@@ -13,6 +15,7 @@ pub use account::*;
 pub use archive::*;
 pub use journals::*;
 pub use numbers::{integral, integral_opt};
+pub use payments::*;
 pub use publishing::*;
 pub use service::*;
 pub use token::*;

@@ -1,0 +1,59 @@
+//! The site as the outside sees it: settings, the clock, and the public addresses built from
+//! them. Every service that names a URL or reads the time holds one (it is two `Arc`s).
+
+use std::sync::Arc;
+
+use alloy::primitives::Address;
+use chrono::{DateTime, Utc};
+use journal_market_actors::clock::SharedClock;
+
+use crate::config::Settings;
+use crate::payments::Step;
+
+#[derive(Clone)]
+pub struct Site {
+    pub settings: Arc<Settings>,
+    pub clock: SharedClock,
+}
+
+impl Site {
+    pub fn new(settings: Arc<Settings>, clock: SharedClock) -> Self {
+        Site { settings, clock }
+    }
+
+    /// The site origin without a trailing slash.
+    pub fn origin(&self) -> &str {
+        self.settings.origin()
+    }
+
+    pub fn api_prefix(&self) -> &str {
+        &self.settings.server.api_prefix
+    }
+
+    /// `{origin}{api prefix}`: public addresses of API resources start with it.
+    pub fn api_base(&self) -> String {
+        format!("{}{}", self.origin(), self.api_prefix())
+    }
+
+    pub fn chain_id(&self) -> u64 {
+        self.settings.chain.chain_id
+    }
+
+    pub fn now(&self) -> DateTime<Utc> {
+        self.clock.now()
+    }
+
+    /// The paid text's URL of the journal `slug`, naming the paying wallet when one is hinted.
+    pub fn text_url(&self, slug: &str, payer: Option<Address>) -> String {
+        let base = format!("{}/journals/{slug}/text", self.api_base());
+        match payer {
+            Some(p) => format!("{base}?payer={}", p.to_checksum(None)),
+            None => base,
+        }
+    }
+
+    /// The public address of a payment endpoint (the x402 `resource.url`).
+    pub fn pay_url(&self, step: Step) -> String {
+        format!("{}{}", self.api_base(), step.path())
+    }
+}
