@@ -214,6 +214,7 @@ pub struct SponsorConfig {
 
 #[derive(Debug, Clone, Deserialize)]
 pub struct AuthSettings {
+    /// Empty: `__Host-` on an https origin, none on http ([`Settings::cookie_prefix`]).
     pub cookie_prefix: String,
     pub nonce_ttl_secs: u64,
     pub session_ttl_days: u64,
@@ -299,7 +300,9 @@ impl Settings {
         Ok(settings)
     }
 
-    fn validate(&self) -> Result<(), ConfigError> {
+    /// The checks [`Settings::load`] makes; the application makes them again at start, for
+    /// settings built in code.
+    pub fn validate(&self) -> Result<(), ConfigError> {
         if !self.server.api_prefix.starts_with('/') || self.server.api_prefix.ends_with('/') {
             return Err(ConfigError(
                 "server.api_prefix must start with / and not end with /".into(),
@@ -313,11 +316,7 @@ impl Settings {
         if self.chain.rpc_urls.is_empty() {
             return Err(ConfigError("chain.rpc_urls needs at least one URL".into()));
         }
-        if self.auth.cookie_prefix == "__Host-" && !self.server.origin.starts_with("https://") {
-            return Err(ConfigError(
-                "auth.cookie_prefix __Host- needs an https server.origin (the cookie must be Secure)".into(),
-            ));
-        }
+        check_cookie_prefix(&self.auth.cookie_prefix, &self.server.origin).map_err(ConfigError)?;
         if !journal_market_actors::FAULTS && !self.chain.fault_panic_file.trim().is_empty() {
             return Err(ConfigError(
                 "chain.fault_panic_file is a test fault point; this build has none (the `faults` feature)".into(),
@@ -331,15 +330,62 @@ impl Settings {
         Ok(())
     }
 
+    /// The session cookie's name prefix in force: `auth.cookie_prefix`, or when that is empty
+    /// `__Host-` on an https origin and none on http.
+    pub fn cookie_prefix(&self) -> &str {
+        match self.auth.cookie_prefix.as_str() {
+            "" if self.server.origin.starts_with("https://") => HOST_PREFIX,
+            p => p,
+        }
+    }
+
     /// The session cookie's name.
     pub fn cookie_name(&self) -> String {
-        format!("{}svc_session", self.auth.cookie_prefix)
+        format!("{}svc_session", self.cookie_prefix())
     }
 
     /// The site origin without a trailing slash.
     pub fn origin(&self) -> &str {
         self.server.origin.trim_end_matches('/')
     }
+}
+
+/// The cookie name prefix that binds a cookie to its exact origin: browsers keep it only when it
+/// is Secure, has `Path=/` and no `Domain`, so no other host (a sibling subdomain) can set it.
+pub const HOST_PREFIX: &str = "__Host-";
+
+/// Whether `auth.cookie_prefix` can work with `origin` (why not, if it cannot). The session
+/// cookie is `Secure` exactly on an https origin, with `Path=/` and no `Domain`:
+/// - https: the prefix must start with `__Host-` (empty: `__Host-`). Anything else would let a
+///   sibling subdomain plant a session, and nothing the service does needs a weaker cookie.
+/// - http: no `__Host-` or `__Secure-` prefix (in any case, as newer browsers read them):
+///   browsers drop such a cookie unless it is Secure, so nobody could sign in.
+fn check_cookie_prefix(prefix: &str, origin: &str) -> Result<(), String> {
+    let token = |c: char| c.is_ascii_alphanumeric() || "!#$%&'*+-.^_`|~".contains(c);
+    if !prefix.chars().all(token) {
+        return Err(format!(
+            "auth.cookie_prefix {prefix:?} is not a cookie name (letters, digits and !#$%&'*+-.^_`|~)"
+        ));
+    }
+    if origin.starts_with("https://") {
+        if !prefix.is_empty() && !prefix.starts_with(HOST_PREFIX) {
+            return Err(format!(
+                "auth.cookie_prefix {prefix:?} on an https server.origin: the session cookie must \
+                 be a __Host- cookie, or a sibling subdomain could plant a session in it; leave \
+                 the key empty (the default, __Host-) or start it with __Host-"
+            ));
+        }
+        return Ok(());
+    }
+    let lower = prefix.to_ascii_lowercase();
+    if lower.starts_with("__host-") || lower.starts_with("__secure-") {
+        return Err(format!(
+            "auth.cookie_prefix {prefix:?} cannot work on the http server.origin {origin}: \
+             browsers drop a __Host- or __Secure- cookie that is not Secure, and the session \
+             cookie is Secure only on an https origin; leave the key empty"
+        ));
+    }
+    Ok(())
 }
 
 /// `origin` with a port of 0 (`http://127.0.0.1:0`) given the listener's bound `port`: a
@@ -425,6 +471,63 @@ mod tests {
         let mut s = s;
         s.database.url = Secret::new("postgres://u:hunter2@h/db");
         assert!(!format!("{s:?}").contains("hunter2"));
+    }
+
+    #[test]
+    fn the_cookie_prefix_defaults_to_host_on_https_and_to_none_on_http() {
+        let mut s = Settings::load_from(None, Env::prefixed("JM_TEST_NONE__").split("__")).unwrap();
+        assert_eq!(s.auth.cookie_prefix, "");
+        assert_eq!(
+            s.cookie_name(),
+            "svc_session",
+            "the dev run on http://127.0.0.1"
+        );
+        s.server.origin = "https://journals.example".into();
+        assert_eq!(s.cookie_name(), "__Host-svc_session");
+        s.auth.cookie_prefix = "__Host-jm_".into();
+        assert_eq!(s.cookie_name(), "__Host-jm_svc_session");
+        s.validate().unwrap();
+        figment::Jail::expect_with(|jail| {
+            jail.set_env("JMC__SERVER__ORIGIN", "https://journals.example");
+            let s = Settings::load_from(None, Env::prefixed("JMC__").split("__")).unwrap();
+            assert_eq!(s.cookie_name(), "__Host-svc_session");
+            Ok(())
+        });
+    }
+
+    #[test]
+    fn cookie_prefixes_that_cannot_work_are_refused() {
+        let https = "https://journals.example";
+        let http = "http://127.0.0.1:8080";
+        for ok in ["", "__Host-", "__Host-jm_"] {
+            check_cookie_prefix(ok, https).unwrap();
+        }
+        for ok in ["", "dev8081_"] {
+            check_cookie_prefix(ok, http).unwrap();
+        }
+        // https: anything but __Host- lets a sibling subdomain plant a session.
+        for weak in ["__Secure-", "jm_", "__host-"] {
+            let e = check_cookie_prefix(weak, https).unwrap_err();
+            assert!(e.contains("sibling subdomain"), "{e}");
+        }
+        // http: the cookie cannot be Secure, so browsers would drop it.
+        for impossible in ["__Host-", "__Secure-", "__secure-x", "__HOST-"] {
+            let e = check_cookie_prefix(impossible, http).unwrap_err();
+            assert!(e.contains("cannot work"), "{e}");
+        }
+        let e = check_cookie_prefix("a;b", http).unwrap_err();
+        assert!(e.contains("not a cookie name"), "{e}");
+        // At load: a clear refusal naming the key.
+        figment::Jail::expect_with(|jail| {
+            jail.set_env("JMK__AUTH__COOKIE_PREFIX", "__Host-");
+            let err = Settings::load_from(None, Env::prefixed("JMK__").split("__")).unwrap_err();
+            assert!(err.to_string().contains("auth.cookie_prefix"), "{err}");
+            jail.set_env("JMK__SERVER__ORIGIN", "https://journals.example");
+            jail.set_env("JMK__AUTH__COOKIE_PREFIX", "__Secure-");
+            let err = Settings::load_from(None, Env::prefixed("JMK__").split("__")).unwrap_err();
+            assert!(err.to_string().contains("__Host-"), "{err}");
+            Ok(())
+        });
     }
 
     #[test]

@@ -49,6 +49,8 @@ impl Application {
         clock: SharedClock,
     ) -> anyhow::Result<Application> {
         chain::apply_devnet_file(&mut settings)?;
+        // Settings built in code (tests, examples) get the refusals a loaded file gets.
+        settings.validate()?;
         let listener = TcpListener::bind(&settings.server.listen)
             .map_err(|e| anyhow::anyhow!("cannot listen on {}: {e}", settings.server.listen))?;
         let port = listener.local_addr()?.port();

@@ -167,21 +167,77 @@ async fn cookie_attributes() {
         cleared.starts_with("svc_session=;") && cleared.contains("Max-Age=0"),
         "{cleared}"
     );
+}
 
-    // Behind https with the __Host- prefix: Secure, and the prefixed name.
-    let secure = TestApp::spawn_with(|s| {
+/// A cookie a browser keeps under the `__Host-` prefix: Secure, `Path=/`, no `Domain`.
+fn assert_host_cookie(cookie: &str) {
+    let parts: Vec<&str> = cookie.split(';').map(str::trim).collect();
+    assert!(parts[0].starts_with("__Host-svc_session="), "{cookie}");
+    for attr in ["Secure", "Path=/", "HttpOnly", "SameSite=Lax"] {
+        assert!(parts.contains(&attr), "{attr} missing in {cookie}");
+    }
+    assert!(
+        !parts
+            .iter()
+            .any(|p| p.to_ascii_lowercase().starts_with("domain")),
+        "{cookie}"
+    );
+}
+
+#[actix_web::test]
+async fn an_https_origin_gets_a_host_cookie_by_default() {
+    // The server speaks http on loopback; the origin the browsers see is https.
+    let app = TestApp::spawn_with(|s| {
         s.demo.load_on_first_start = false;
         s.server.origin = "https://journals.example".into();
-        s.auth.cookie_prefix = "__Host-".into();
     })
     .await;
-    let (n, msg) = nonce(&secure, &addr).await;
+    assert_eq!(app.settings.auth.cookie_prefix, "", "nothing configured");
+    let signer = PrivateKeySigner::random();
+    let addr = signer.address().to_checksum(None);
+    let (n, msg) = nonce(&app, &addr).await;
     assert!(msg.starts_with("journals.example wants you to sign in"));
-    let (_, _, cookie) = verify(&secure, &addr, &n, &personal_sign(&signer, &msg)).await;
-    let cookie = cookie.unwrap();
-    assert!(cookie.starts_with("__Host-svc_session="), "{cookie}");
-    assert!(cookie.split(';').any(|p| p.trim() == "Secure"), "{cookie}");
-    assert!(!cookie.contains("Domain"), "{cookie}");
+    let (status, _, cookie) = verify(&app, &addr, &n, &personal_sign(&signer, &msg)).await;
+    assert_eq!(status, StatusCode::OK);
+    let cookie = cookie.expect("Set-Cookie");
+    assert_host_cookie(&cookie);
+    // The service reads the session back under that name, and clears it with the same
+    // attributes (a browser ignores a __Host- deletion without them).
+    let pair = cookie.split(';').next().unwrap();
+    assert_eq!(app.get_as("/me", pair).await.1, json!({ "address": addr }));
+    let resp = app
+        .http
+        .post(format!("{}/auth/logout", app.base))
+        .header("cookie", pair)
+        .send()
+        .await
+        .unwrap();
+    let cleared = resp.headers()["set-cookie"].to_str().unwrap().to_string();
+    assert!(cleared.starts_with("__Host-svc_session=;"), "{cleared}");
+    assert_host_cookie(&cleared);
+}
+
+#[actix_web::test]
+async fn a_cookie_prefix_that_cannot_work_is_refused_at_start() {
+    let db = crate::helpers::TestDb::new().await;
+    let mut s = crate::helpers::test_settings(&db.url);
+    s.auth.cookie_prefix = "__Host-".into();
+    let err = journal_market::app::Application::build(s.clone())
+        .await
+        .err()
+        .expect("an http origin cannot keep a __Host- cookie");
+    let err = err.to_string();
+    assert!(
+        err.contains("auth.cookie_prefix") && err.contains("cannot work"),
+        "{err}"
+    );
+    s.server.origin = "https://journals.example".into();
+    s.auth.cookie_prefix = "__Secure-".into();
+    let err = journal_market::app::Application::build(s)
+        .await
+        .err()
+        .expect("https takes only __Host-");
+    assert!(err.to_string().contains("sibling subdomain"), "{err}");
 }
 
 #[actix_web::test]
