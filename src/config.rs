@@ -156,6 +156,13 @@ pub struct LimitSettings {
     pub enabled: bool,
     /// Peers whose `X-Forwarded-For` is believed (the reverse proxies in front).
     pub trusted_proxies: Vec<String>,
+    /// Where the quotas are kept so that every instance naming it shares one quota per client
+    /// (`redis://…`, may carry a password); empty: in this instance's memory.
+    pub store: Secret,
+    /// Prefix of the store's keys: instances that share quotas share it.
+    pub store_prefix: String,
+    /// The longest a request waits for the store before this instance decides alone.
+    pub store_timeout_ms: u64,
     pub rpc: ClassLimit,
     pub auth: ClassLimit,
     pub pay: ClassLimit,
@@ -322,6 +329,7 @@ impl Settings {
                 "chain.fault_panic_file is a test fault point; this build has none (the `faults` feature)".into(),
             ));
         }
+        check_store(&self.limits)?;
         if self.database.max_connections == Some(0) {
             return Err(ConfigError(
                 "database.max_connections must be at least 1".into(),
@@ -348,6 +356,36 @@ impl Settings {
     pub fn origin(&self) -> &str {
         self.server.origin.trim_end_matches('/')
     }
+}
+
+/// The shared rate-limit store, when one is named: a Redis URL without TLS (not built in), keys
+/// under a prefix, and a time limit.
+fn check_store(l: &LimitSettings) -> Result<(), ConfigError> {
+    let url = l.store.expose().trim();
+    if url.is_empty() {
+        return Ok(());
+    }
+    if !["redis://", "redis+unix://", "unix://"]
+        .iter()
+        .any(|s| url.starts_with(s))
+    {
+        return Err(ConfigError(
+            "limits.store must be a redis:// (or redis+unix://) URL; rediss:// (TLS) is not \
+             built in: reach Redis over a private network"
+                .into(),
+        ));
+    }
+    if l.store_prefix.trim().is_empty() {
+        return Err(ConfigError(
+            "limits.store_prefix must not be empty: the store's keys need a namespace".into(),
+        ));
+    }
+    if l.store_timeout_ms == 0 {
+        return Err(ConfigError(
+            "limits.store_timeout_ms must be at least 1".into(),
+        ));
+    }
+    Ok(())
 }
 
 /// The cookie name prefix that binds a cookie to its exact origin: browsers keep it only when it
@@ -528,6 +566,36 @@ mod tests {
             assert!(err.to_string().contains("__Host-"), "{err}");
             Ok(())
         });
+    }
+
+    #[test]
+    fn the_limits_store_is_checked_at_load() {
+        let mut s = Settings::load_from(None, Env::prefixed("JM_TEST_NONE__").split("__")).unwrap();
+        assert_eq!(
+            s.limits.store.expose(),
+            "",
+            "in memory unless a store is named"
+        );
+        s.limits.store = Secret::new("redis://127.0.0.1:6379");
+        s.validate().unwrap();
+        s.limits.store = Secret::new("rediss://h:6380");
+        assert!(s.validate().unwrap_err().to_string().contains("TLS"));
+        s.limits.store = Secret::new("redis://h");
+        s.limits.store_prefix = " ".into();
+        assert!(
+            s.validate()
+                .unwrap_err()
+                .to_string()
+                .contains("store_prefix")
+        );
+        s.limits.store_prefix = "jm".into();
+        s.limits.store_timeout_ms = 0;
+        assert!(
+            s.validate()
+                .unwrap_err()
+                .to_string()
+                .contains("store_timeout_ms")
+        );
     }
 
     #[test]

@@ -14,6 +14,7 @@ use crate::middleware::Edge;
 use crate::middleware::compress::CompressWhenAsked;
 use crate::middleware::metrics::RecordMetrics;
 use crate::middleware::rate_limit::RateLimits;
+use crate::middleware::shared::SharedLimits;
 use crate::routes;
 use crate::state::AppState;
 
@@ -34,7 +35,18 @@ pub(super) fn http_server(
     let prefix = settings.server.api_prefix.clone();
     let compress = settings.server.compress;
     let max_body = settings.server.max_body_bytes;
-    let limits = Arc::new(RateLimits::new(&settings.limits)?);
+    let limits = Arc::new(RateLimits::with_store(
+        &settings.limits,
+        state.ops.metrics.limit_store.clone(),
+    )?);
+    if limits.shared() {
+        let probe = limits.clone();
+        actix_web::rt::spawn(async move {
+            if let Some(store) = probe.store() {
+                store.probe().await;
+            }
+        });
+    }
     let idle = limits.clone();
     actix_web::rt::spawn(async move {
         let mut every = tokio::time::interval(Duration::from_secs(60));
@@ -76,6 +88,7 @@ pub(super) fn http_server(
                 )
             }))
             .app_data(web::PayloadConfig::default().limit(max_body))
+            .wrap(SharedLimits(edge.clone()))
             .wrap_fn(move |req, srv| edge.call(req, srv))
             .wrap(middleware::Condition::new(compress, CompressWhenAsked))
             // Outermost: counts and times what the client gets, refusals and panics included.

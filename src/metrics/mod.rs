@@ -52,12 +52,21 @@ fn latency_histogram() -> Histogram {
     Histogram::new(LATENCY_BUCKETS)
 }
 
+/// The shared rate-limit store's failures, and the requests this instance's own limiter decided
+/// because of them (the rate limiter keeps a clone and counts as they happen).
+#[derive(Debug, Clone, Default)]
+pub struct LimitStoreCounters {
+    pub errors: Counter,
+    pub fallbacks: Counter,
+}
+
 /// The registry and the families counted as things happen.
 #[derive(Debug)]
 pub struct Metrics {
     registry: Registry,
     requests: Family<RequestLabels, Counter>,
     durations: Family<RouteLabels, Histogram, fn() -> Histogram>,
+    pub limit_store: LimitStoreCounters,
 }
 
 impl Default for Metrics {
@@ -83,10 +92,22 @@ impl Metrics {
             "Time to answer an HTTP request (until the response head is ready), by route and method",
             durations.clone(),
         );
+        let limit_store = LimitStoreCounters::default();
+        registry.register(
+            "jm_rate_limit_store_errors",
+            "Rate-limit store calls that failed or timed out (limits.store)",
+            limit_store.errors.clone(),
+        );
+        registry.register(
+            "jm_rate_limit_fallbacks",
+            "Requests whose quota this instance checked alone because the rate-limit store did not answer",
+            limit_store.fallbacks.clone(),
+        );
         Metrics {
             registry,
             requests,
             durations,
+            limit_store,
         }
     }
 

@@ -1,7 +1,9 @@
 //! What every request passes through, one concern per module: rate limits, the cross-site
 //! check, request ids, the access log, panic catching (composed in [`Edge`], one layer: each
 //! layer of actix middleware costs a boxed future per request), response compression and the
-//! request metrics (layers of their own, each switched off as a whole by settings).
+//! request metrics (layers of their own, each switched off as a whole by settings). With a
+//! shared rate-limit store the refusals wait for its answer in [`shared::SharedLimits`], a layer
+//! just inside [`Edge`] that only passes requests through when the limits are in memory.
 
 pub mod access_log;
 pub mod compress;
@@ -9,7 +11,9 @@ pub mod csrf;
 pub mod metrics;
 pub mod panics;
 pub mod rate_limit;
+pub mod rate_limit_store;
 pub mod request_id;
+pub mod shared;
 
 use std::future::Future;
 use std::sync::Arc;
@@ -34,6 +38,11 @@ pub struct Edge {
 }
 
 impl Edge {
+    /// The 403 for a state-changing request with the session cookie from another site.
+    pub fn cross_site(&self, req: &ServiceRequest) -> Option<ApiError> {
+        csrf::foreign_origin(req, &self.cookie_name, &self.origin).map(ApiError::Forbidden)
+    }
+
     pub fn call<S>(
         &self,
         req: ServiceRequest,
@@ -50,9 +59,14 @@ impl Edge {
         let span = tracing::info_span!("request", id = %id);
         let line = access_log::Line::start(req.method().as_str(), req.path());
         let path = req.path().get(self.prefix_len..).unwrap_or("");
-        let refusal = self.limits.refusal(path, &req).or_else(|| {
-            csrf::foreign_origin(&req, &self.cookie_name, &self.origin).map(ApiError::Forbidden)
-        });
+        // Shared limits need a round trip: SharedLimits, inside, refuses then (in this order).
+        let refusal = if self.limits.shared() {
+            None
+        } else {
+            self.limits
+                .refusal(path, &req)
+                .or_else(|| self.cross_site(&req))
+        };
         let answer = match refusal {
             Some(e) => {
                 let resp = e.error_response();

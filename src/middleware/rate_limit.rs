@@ -4,6 +4,10 @@
 //! is the right-most address of `X-Forwarded-For` that is not itself a trusted proxy (the
 //! left-most entries are whatever the client wrote). Health endpoints are never limited, so an
 //! orchestrator's probes always get through.
+//!
+//! With `limits.store` the quotas live in Redis instead ([`super::rate_limit_store`]), one per
+//! client for every instance; the in-memory limiters then decide only while the store does not
+//! answer.
 
 use std::net::IpAddr;
 use std::num::NonZeroU32;
@@ -13,8 +17,10 @@ use actix_web::dev::ServiceRequest;
 use governor::clock::{Clock, DefaultClock};
 use governor::{DefaultKeyedRateLimiter, Quota, RateLimiter};
 
+use super::rate_limit_store::{Gcra, Store};
 use crate::config::{ClassLimit, LimitSettings};
 use crate::error::ApiError;
+use crate::metrics::LimitStoreCounters;
 
 /// The route classes, each with its own quota.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -84,6 +90,10 @@ pub struct RateLimits {
     trusted: Vec<IpAddr>,
     limiters: [DefaultKeyedRateLimiter<IpAddr>; 5],
     clock: DefaultClock,
+    /// The shared store, when one is named; the same quotas as `limiters`, as its script reads
+    /// them.
+    store: Option<(Store, [Gcra; 5])>,
+    counters: LimitStoreCounters,
 }
 
 /// Why a request was refused: the class and how long until it would pass.
@@ -93,6 +103,26 @@ pub struct Limited {
     pub retry_after: Duration,
 }
 
+impl Limited {
+    /// The 429: whole seconds, rounded up (a client that waits them gets through).
+    fn into_error(self) -> ApiError {
+        let secs = self.retry_after.as_secs() + 1;
+        ApiError::RateLimited {
+            message: format!(
+                "too many {} requests from this address; retry in {secs} s",
+                self.class.name()
+            ),
+            retry_after_secs: secs,
+        }
+    }
+}
+
+fn forwarded_for(req: &ServiceRequest) -> Option<&str> {
+    req.headers()
+        .get("x-forwarded-for")
+        .and_then(|v| v.to_str().ok())
+}
+
 fn quota(c: &ClassLimit) -> Quota {
     // 0 is read as 1: a class cannot be shut off by a typo.
     let per_minute = NonZeroU32::new(c.per_minute).unwrap_or(NonZeroU32::MIN);
@@ -100,7 +130,12 @@ fn quota(c: &ClassLimit) -> Quota {
     Quota::per_minute(per_minute).allow_burst(burst)
 }
 
+fn gcra(c: &ClassLimit) -> Gcra {
+    Gcra::new(c.per_minute, c.burst)
+}
+
 impl RateLimits {
+    /// The limits of `s`, in memory only (`limits.store` is not read).
     pub fn new(s: &LimitSettings) -> anyhow::Result<Self> {
         let trusted = s
             .trusted_proxies
@@ -122,26 +157,56 @@ impl RateLimits {
                 RateLimiter::keyed(quota(&s.reads)),
             ],
             clock: DefaultClock::default(),
+            store: None,
+            counters: LimitStoreCounters::default(),
         })
     }
 
-    /// Counts one request of `path` (below the API prefix) from this client; `Err` when its
-    /// class's quota is used up.
-    pub fn check(
+    /// The limits of `s`, with the store of `limits.store` when one is named (connected on first
+    /// use; needs a Tokio runtime). Its failures are counted in `counters`.
+    pub fn with_store(s: &LimitSettings, counters: LimitStoreCounters) -> anyhow::Result<Self> {
+        let mut limits = Self::new(s)?;
+        let url = s.store.expose().trim();
+        if s.enabled && !url.is_empty() {
+            let timeout = Duration::from_millis(s.store_timeout_ms.max(1));
+            let store = Store::new(url, s.store_prefix.trim(), timeout, counters.clone())?;
+            let quotas = [&s.rpc, &s.auth, &s.pay, &s.publish, &s.reads].map(gcra);
+            limits.store = Some((store, quotas));
+        }
+        limits.counters = counters;
+        Ok(limits)
+    }
+
+    /// Whether the quotas are shared through a store: then a check is a round trip to it
+    /// ([`RateLimits::shared_refusal`]), and [`RateLimits::refusal`] is not to be used.
+    pub fn shared(&self) -> bool {
+        self.store.is_some()
+    }
+
+    /// The store, to ask it once at start; `None` in memory.
+    pub fn store(&self) -> Option<&Store> {
+        self.store.as_ref().map(|(s, _)| s)
+    }
+
+    /// What a request is counted against: its class and its client; `None` when it is not
+    /// limited.
+    fn target(
         &self,
         path: &str,
         peer: Option<IpAddr>,
         forwarded_for: Option<&str>,
-    ) -> Result<(), Limited> {
+    ) -> Option<(Class, IpAddr)> {
         if !self.enabled {
-            return Ok(());
+            return None;
         }
-        let (Some(class), Some(ip)) = (
-            classify(path),
-            client_ip(peer, forwarded_for, &self.trusted),
-        ) else {
-            return Ok(());
-        };
+        Some((
+            classify(path)?,
+            client_ip(peer, forwarded_for, &self.trusted)?,
+        ))
+    }
+
+    /// Counts one request in this instance's memory.
+    fn check_here(&self, class: Class, ip: IpAddr) -> Result<(), Limited> {
         let limiter = &self.limiters[class as usize];
         limiter.check_key(&ip).map_err(|not_until| Limited {
             class,
@@ -149,24 +214,60 @@ impl RateLimits {
         })
     }
 
-    /// The 429 for a request whose client has used up its class's quota (whole seconds,
-    /// rounded up: a client that waits them gets through).
+    /// Counts one request of `path` (below the API prefix) from this client in this instance's
+    /// memory; `Err` when its class's quota is used up.
+    pub fn check(
+        &self,
+        path: &str,
+        peer: Option<IpAddr>,
+        forwarded_for: Option<&str>,
+    ) -> Result<(), Limited> {
+        match self.target(path, peer, forwarded_for) {
+            Some((class, ip)) => self.check_here(class, ip),
+            None => Ok(()),
+        }
+    }
+
+    /// As [`RateLimits::check`], in the shared store when there is one; while the store does
+    /// not answer, in memory (counted as a fallback).
+    pub async fn check_shared(
+        &self,
+        path: &str,
+        peer: Option<IpAddr>,
+        forwarded_for: Option<&str>,
+    ) -> Result<(), Limited> {
+        let Some((class, ip)) = self.target(path, peer, forwarded_for) else {
+            return Ok(());
+        };
+        let Some((store, quotas)) = &self.store else {
+            return self.check_here(class, ip);
+        };
+        match store.check(class.name(), ip, quotas[class as usize]).await {
+            Some(verdict) => verdict.map_err(|retry_after| Limited { class, retry_after }),
+            None => {
+                self.counters.fallbacks.inc();
+                self.check_here(class, ip)
+            }
+        }
+    }
+
+    /// The 429 for a request whose client has used up its class's quota in this instance's
+    /// memory.
     pub fn refusal(&self, path: &str, req: &ServiceRequest) -> Option<ApiError> {
-        let forwarded = req
-            .headers()
-            .get("x-forwarded-for")
-            .and_then(|v| v.to_str().ok());
         let l = self
-            .check(path, req.peer_addr().map(|a| a.ip()), forwarded)
+            .check(path, req.peer_addr().map(|a| a.ip()), forwarded_for(req))
             .err()?;
-        let secs = l.retry_after.as_secs() + 1;
-        Some(ApiError::RateLimited {
-            message: format!(
-                "too many {} requests from this address; retry in {secs} s",
-                l.class.name()
-            ),
-            retry_after_secs: secs,
-        })
+        Some(l.into_error())
+    }
+
+    /// The 429 for a request whose client has used up its class's shared quota.
+    pub async fn shared_refusal(&self, path: &str, req: &ServiceRequest) -> Option<ApiError> {
+        let peer = req.peer_addr().map(|a| a.ip());
+        let l = self
+            .check_shared(path, peer, forwarded_for(req))
+            .await
+            .err()?;
+        Some(l.into_error())
     }
 
     /// Forgets clients whose quota is full again, so the maps do not grow with every address
@@ -229,6 +330,9 @@ mod tests {
         let s = LimitSettings {
             enabled: true,
             trusted_proxies: vec![],
+            store: Default::default(),
+            store_prefix: String::new(),
+            store_timeout_ms: 100,
             rpc: one.clone(),
             auth: one.clone(),
             pay: one.clone(),

@@ -28,6 +28,7 @@ mod reference;
 mod replay;
 mod rpc;
 mod settle;
+mod shared_limits;
 mod shutdown;
 mod siwx;
 mod sponsor;
