@@ -19,6 +19,19 @@ fi
 cargo fmt --all -- --check
 cargo clippy --workspace --all-targets --locked -- -D warnings
 
+# The shared rate-limit tests use a Redis (TEST_REDIS_URL, by default the local one; started
+# here when it is installed but not running).
+if [ -z "${TEST_REDIS_URL:-}" ] && ! (exec 3<>/dev/tcp/127.0.0.1/6379) 2>/dev/null; then
+  if command -v redis-server >/dev/null; then
+    redis-server --bind 127.0.0.1 --port 6379 --save '' --daemonize yes >/dev/null
+    sleep 1
+  fi
+  if ! (exec 3<>/dev/tcp/127.0.0.1/6379) 2>/dev/null; then
+    echo "Redis is not reachable at 127.0.0.1:6379 (or set TEST_REDIS_URL)" >&2
+    exit 1
+  fi
+fi
+
 echo "== unit and integration tests on SQLite"
 cargo nextest run --workspace --locked --no-fail-fast
 
