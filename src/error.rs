@@ -156,7 +156,6 @@ impl From<PublishError> for ApiError {
             },
             PublishError::BadRequest(m) => ApiError::BadRequest(m),
             PublishError::NotMined(m) | PublishError::NotSeenYet(m) => ApiError::Pending(m),
-            PublishError::NotSender(m) => ApiError::Forbidden(m),
             PublishError::ChainDown(message) => ApiError::Unavailable {
                 message,
                 retry_after_secs: Some(5),

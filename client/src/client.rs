@@ -104,7 +104,17 @@ impl Client {
     /// Signs in with a local key: asks a nonce, signs the message with `personal_sign`,
     /// verifies it, and keeps the session cookie.
     pub async fn login(&self, signer: &PrivateKeySigner) -> Result<Me, ClientError> {
-        let address = signer.address().to_checksum(None);
+        self.login_as(signer.address(), signer).await
+    }
+
+    /// Signs in as `wallet` with a signature by `signer`: a contract wallet (ERC-1271) whose
+    /// owner key signs for it, or the key's own address.
+    pub async fn login_as(
+        &self,
+        wallet: alloy::primitives::Address,
+        signer: &PrivateKeySigner,
+    ) -> Result<Me, ClientError> {
+        let address = wallet.to_checksum(None);
         let issued: NonceResponse = self
             .post_json(
                 "auth/nonce",

@@ -55,7 +55,6 @@ pub async fn audit(
     responses((status = 200, body = Published),
               (status = 400, body = ErrorBody, description = "tx is not a transaction hash"),
               (status = 401, body = ErrorBody, description = "no session"),
-              (status = 403, body = ErrorBody, description = "the transaction came from another wallet"),
               (status = 404, body = ErrorBody, description = "not one of the caller's journals"),
               (status = 409, body = ErrorBody, description = "not approved, already live, token taken; or the transaction is not seen or not mined yet (with Retry-After)"),
               (status = 422, body = ErrorBody, description = "reverted, not a registration, minted to another wallet, or another tokenURI"),

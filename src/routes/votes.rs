@@ -15,7 +15,7 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
               (status = 400, body = ErrorBody, description = "tx is not a transaction hash"),
               (status = 403, body = ErrorBody, description = "the voting wallet has not unlocked the journal"),
               (status = 409, body = ErrorBody, description = "the transaction is not seen or not mined yet; Retry-After"),
-              (status = 422, body = ErrorBody, description = "reverted, not a giveFeedback on the reputation registry, a value, decimals or tag the rules refuse, or a token that is not a live journal's"),
+              (status = 422, body = ErrorBody, description = "reverted, no NewFeedback logged by the reputation registry, a value, decimals or tag the rules refuse, or a token that is not a live journal's"),
               (status = 503, body = ErrorBody, description = "the chain cannot be read")))]
 pub async fn record(
     state: web::Data<AppState>,

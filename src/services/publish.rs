@@ -55,9 +55,6 @@ pub enum PublishError {
     /// The node does not know the transaction (it may be seconds from being seen).
     #[error("{0}")]
     NotSeenYet(String),
-    /// The transaction was sent by another wallet.
-    #[error("{0}")]
-    NotSender(String),
     #[error("{0}")]
     ChainDown(String),
     #[error(transparent)]
@@ -409,13 +406,10 @@ impl Publishing {
             }
             Err(RegistrationError::Chain(e)) => return Err(chain_down(e)),
         };
-        if reg.from != wallet {
-            return Err(PublishError::NotSender(format!(
-                "the transaction was sent by {}, not by the signed-in wallet {}",
-                reg.from.to_checksum(None),
-                wallet.to_checksum(None)
-            )));
-        }
+        // The registry's mint to the signed-in wallet is the proof, whoever sent the
+        // transaction: a Safe or an ERC-4337 account registers through its own contract (the
+        // token is minted to the caller the registry saw), and a mint to this wallet can only
+        // come from a call the wallet made.
         let not_registration = PublishError::NotRegistration;
         let mine: Vec<_> = reg.mints.iter().filter(|(to, _)| *to == wallet).collect();
         if mine.is_empty() {

@@ -2,15 +2,12 @@
 //! clear answer; the write (`indexer::store::apply_vote`) applies the same rules again, and the
 //! indexer applies every vote nobody reported the same way.
 
-use alloy::consensus::Transaction as _;
 use alloy::eips::BlockNumberOrTag;
 use alloy::primitives::Address;
 use alloy::providers::Provider;
-use alloy::sol_types::SolCall;
 use journal_market_actors::indexer::store::{self, Applied};
 use journal_market_actors::indexer::votes::{self as rules, Event};
 use journal_market_api::{VoteRecorded, Votes};
-use journal_market_chain::bindings::IReputationRegistry;
 use journal_market_chain::client::{ChainClient, ChainError};
 use journal_market_chain::erc8004::parse_tx_hash;
 use journal_market_entity::{journals, unlocks, votes};
@@ -89,26 +86,23 @@ impl Voting {
         };
         let p = self.client.provider();
         let registry = self.registry;
-        let sent = p.get_transaction_by_hash(hash).await.map_err(chain_down)?;
-        let Some(sent) = sent else {
-            return Err(VoteError::NotSeenYet(NOT_SEEN_YET.into()));
-        };
         let Some(receipt) = p.get_transaction_receipt(hash).await.map_err(chain_down)? else {
-            return Err(VoteError::NotMined(
-                "the transaction is not mined yet; report it again once it is".into(),
-            ));
+            // No receipt: sent and waiting, or not seen at all (yet).
+            return Err(
+                match p.get_transaction_by_hash(hash).await.map_err(chain_down)? {
+                    Some(_) => VoteError::NotMined(
+                        "the transaction is not mined yet; report it again once it is".into(),
+                    ),
+                    None => VoteError::NotSeenYet(NOT_SEEN_YET.into()),
+                },
+            );
         };
         if !receipt.status() {
             return Err(not_a_vote("the transaction reverted: it cast no vote"));
         }
-        let input = sent.inner.input();
-        if sent.inner.to() != Some(registry)
-            || IReputationRegistry::giveFeedbackCall::abi_decode(input).is_err()
-        {
-            return Err(not_a_vote(
-                "not a vote: the transaction did not call giveFeedback on the reputation registry",
-            ));
-        }
+        // What the registry recorded is the vote, whoever sent the transaction: a Safe, an
+        // ERC-4337 account or any relaying contract calls giveFeedback itself, and the log's
+        // clientAddress is that account (the caller the registry saw).
         let event = receipt
             .inner
             .logs()

@@ -5,9 +5,10 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
 
-use alloy::primitives::U256;
+use alloy::primitives::{B256, U256};
 use alloy::signers::local::PrivateKeySigner;
-use journal_market_chain::bindings::{IERC20, IIdentityRegistry};
+use alloy::sol_types::SolCall;
+use journal_market_chain::bindings::{IERC20, IIdentityRegistry, ISmartWallet};
 use journal_market_client::api::DraftInput;
 use journal_market_client::{Client, ClientError, publisher};
 use journal_market_entity::{audit_jobs, audit_reports, journals};
@@ -380,12 +381,11 @@ async fn minted_refuses_what_the_chain_does_not_prove() {
     let err = a.minted(id, &unknown).await.unwrap_err();
     assert_eq!(status(&err), StatusCode::CONFLICT);
     assert!(err.to_string().contains("not seen"), "{err}");
-    // A registration sent by another wallet.
+    // A registration by another wallet: its token is minted to that wallet, not to A.
     let by_b = shop.register(&b_key, &meta_url).await;
-    assert_eq!(
-        status(&a.minted(id, &by_b).await.unwrap_err()),
-        StatusCode::FORBIDDEN
-    );
+    let err = a.minted(id, &by_b).await.unwrap_err();
+    assert_eq!(status(&err), StatusCode::UNPROCESSABLE_ENTITY);
+    assert!(err.to_string().contains("another wallet"), "{err}");
     // A tokenURI that differs.
     let other_url = shop
         .register(&a_key, "https://example.com/other.json")
@@ -728,4 +728,52 @@ async fn a_restart_during_an_audit_finishes_the_job_once() {
     assert_eq!(c2.audit(saved.id).await.unwrap().status, "approved");
     assert_eq!(slow.hits.load(Ordering::SeqCst), 2);
     assert_eq!(c2.draft(saved.id).await.unwrap().audits, 1);
+}
+
+/// A contract wallet (the devnet's `SmartWallet`, owned by a key) signs in with ERC-1271,
+/// writes a journal and registers it through its own contract: the transaction is sent by the
+/// owner's key to the wallet, which calls the registry, so `tx.from` is the owner while the
+/// token is minted to the wallet. The mint is the proof.
+#[actix_web::test]
+async fn a_contract_wallet_registers_its_journal_through_its_contract() {
+    let shop = Shop::open().await;
+    let owner = shop.chain.account("author", 2);
+    let owner_key = owner.signer().unwrap();
+    let wallet = shop
+        .chain
+        .smart_wallet(owner, B256::with_last_byte(42), true)
+        .await;
+    let c = shop.client();
+    c.login_as(wallet, &owner_key).await.unwrap();
+    let (id, meta_url) = shop.approved(&c, "Registered by a contract").await;
+
+    let register = IIdentityRegistry::register_0Call {
+        agentURI: meta_url.clone(),
+    }
+    .abi_encode();
+    let receipt = ISmartWallet::new(wallet, shop.chain.provider(owner))
+        .execute(
+            shop.chain.devnet.contracts.identity_registry,
+            U256::ZERO,
+            register.into(),
+        )
+        .mined()
+        .await;
+    assert!(receipt.status());
+    assert_eq!(receipt.from, owner.address, "sent by the owner's key");
+    let tx = format!("{:#x}", receipt.transaction_hash);
+    let published = c.minted(id, &tx).await.unwrap();
+    let detail = shop.app.client.journal(&published.slug).await.unwrap();
+    assert_eq!(
+        detail.item.author.wallet.as_deref().map(str::to_lowercase),
+        Some(format!("{wallet:#x}"))
+    );
+    assert!(detail.token_id.is_some());
+    // The owner's key is not the author: its session cannot take the journal live.
+    let as_owner = shop.client();
+    as_owner.login(&owner_key).await.unwrap();
+    assert_eq!(
+        status(&as_owner.minted(id, &tx).await.unwrap_err()),
+        StatusCode::NOT_FOUND
+    );
 }

@@ -5,13 +5,15 @@ use std::time::Duration;
 
 use alloy::primitives::{B256, U256};
 use alloy::providers::Provider;
-use journal_market_chain::bindings::{IERC20, IReputationRegistry};
+use alloy::sol_types::SolCall;
+use journal_market_chain::bindings::{IERC20, IMintable, IReputationRegistry, ISmartWallet};
 use journal_market_chain::devnet::Account;
 use journal_market_client::ClientError;
+use journal_market_client::payer::sign_payment;
 use reqwest::StatusCode;
 
 use crate::devchain::Mined;
-use crate::pay::Shop;
+use crate::pay::{Shop, now};
 
 fn status(e: &ClientError) -> StatusCode {
     match e {
@@ -578,4 +580,85 @@ async fn a_reported_vote_that_a_reorg_drops_is_removed() {
     s.indexer.poll_ms = 100;
     let _indexer = crate::helpers::TestApp::start_on(s, shop.app.db.clone()).await;
     shop.wait_votes(&slug, (0, 0)).await;
+}
+
+/// A contract wallet (the devnet's `SmartWallet`) buys a journal with ERC-1271 permits and votes
+/// through its own contract: the owner's key sends `execute(registry, giveFeedback(..))`, so
+/// the transaction goes to the wallet, not to the registry. The registry's `NewFeedback` log
+/// names the wallet as the voter; that is what counts.
+#[actix_web::test]
+async fn a_contract_wallet_votes_through_its_contract() {
+    let shop = Shop::open().await;
+    let (id, slug) = shop.person_journal(0, "1").await;
+    let owner = shop.buyer(3);
+    let owner_key = owner.signer().unwrap();
+    let wallet = shop
+        .chain
+        .smart_wallet(owner, B256::with_last_byte(43), true)
+        .await;
+    let c = &shop.chain.devnet.contracts;
+    let deployer = shop.chain.provider(shop.chain.account("deployer", 0));
+    IMintable::new(c.usdg, &deployer)
+        .mint(wallet, U256::from(5_000_000u64))
+        .mined()
+        .await;
+    let contract = ISmartWallet::new(wallet, shop.chain.provider(owner));
+    let approve = IERC20::approveCall {
+        spender: journal_market_chain::canonical::PERMIT2,
+        amount: U256::MAX,
+    }
+    .abi_encode();
+    assert!(
+        contract
+            .execute(c.usdg, U256::ZERO, approve.into())
+            .mined()
+            .await
+            .status()
+    );
+    // Both steps, each permit signed by the owner's key for the wallet (ERC-1271).
+    for path in ["pay/burn", "pay/author"] {
+        let offer = shop.offer(path, id).await;
+        let mut p = sign_payment(&offer.accepts[0], None, &owner_key, now()).unwrap();
+        p.payload.permit2_authorization.from = wallet.to_checksum(None);
+        let (status, body, _) = shop.raw_pay(path, id, Some(&p)).await;
+        assert_eq!(status, StatusCode::OK, "{path}: {body}");
+    }
+    let token = shop
+        .app
+        .client
+        .journal(&slug)
+        .await
+        .unwrap()
+        .token_id
+        .unwrap();
+
+    let feedback = IReputationRegistry::giveFeedbackCall {
+        agentId: U256::from(token),
+        value: 1,
+        valueDecimals: 0,
+        tag1: String::new(),
+        tag2: String::new(),
+        endpoint: "http://127.0.0.1/journal".into(),
+        feedbackURI: String::new(),
+        feedbackHash: B256::ZERO,
+    }
+    .abi_encode();
+    let receipt = contract
+        .execute(c.reputation_registry, U256::ZERO, feedback.into())
+        .mined()
+        .await;
+    assert!(receipt.status());
+    assert_eq!(
+        receipt.to,
+        Some(wallet),
+        "sent to the wallet, not the registry"
+    );
+    let recorded = shop
+        .app
+        .client
+        .record_vote(&format!("{:#x}", receipt.transaction_hash))
+        .await
+        .unwrap();
+    assert!(recorded.counted && recorded.value == 1, "{recorded:?}");
+    assert_eq!(shop.votes_of(&slug).await, (1, 0));
 }
