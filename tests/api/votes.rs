@@ -237,15 +237,14 @@ async fn votes_the_rules_refuse() {
         StatusCode::BAD_REQUEST
     );
     // A hash the node has not seen may be seconds from it: 409 with Retry-After, not 404.
-    let nothing = format!("0x{}", "cd".repeat(32));
-    let resp = shop
-        .app
-        .http
-        .post(format!("{}/votes/record", shop.app.base))
-        .json(&serde_json::json!({ "tx": nothing }))
-        .send()
-        .await
-        .unwrap();
+    let report = |tx: String| {
+        shop.app
+            .http
+            .post(format!("{}/votes/record", shop.app.base))
+            .json(&serde_json::json!({ "tx": tx }))
+            .send()
+    };
+    let resp = report(format!("0x{}", "cd".repeat(32))).await.unwrap();
     assert_eq!(resp.status(), StatusCode::CONFLICT);
     assert!(resp.headers().contains_key("retry-after"));
     let body: serde_json::Value = resp.json().await.unwrap();
@@ -255,14 +254,7 @@ async fn votes_the_rules_refuse() {
     );
     // A transaction that is not a vote is 422 without `problems` (only draft validation
     // lists problems).
-    let resp = shop
-        .app
-        .http
-        .post(format!("{}/votes/record", shop.app.base))
-        .json(&serde_json::json!({ "tx": reverted }))
-        .send()
-        .await
-        .unwrap();
+    let resp = report(reverted).await.unwrap();
     assert_eq!(resp.status(), StatusCode::UNPROCESSABLE_ENTITY);
     let body: serde_json::Value = resp.json().await.unwrap();
     assert!(body.get("problems").is_none(), "{body}");
