@@ -16,8 +16,10 @@ cargo build --release --locked --workspace --bins --examples >&2
 work=$(mktemp -d)
 cleanup() { kill "${svc:-}" 2>/dev/null || true; wait 2>/dev/null || true; rm -rf "$work"; }
 trap cleanup EXIT
+# One author keeps 50 audits open: its bound (audit.max_queued_per_wallet) is lifted.
 JM__SERVER__LISTEN="127.0.0.1:$SVC_PORT" JM__DATABASE__URL="sqlite://$work/bench.db" \
 JM__LOG__FILTER=warn JM__PUBLISH__DRAFTS_PER_DAY=1000 JM__PUBLISH__AUDITS_PER_DRAFT=1000000 \
+JM__AUDIT__MAX_QUEUED_PER_WALLET=1000 \
   "$REL"/journal-market devnet --anvil-port "$ANVIL_PORT" --out "$work/devnet.json" >"$work/svc.log" 2>&1 &
 svc=$!
 api="http://127.0.0.1:$SVC_PORT/api"

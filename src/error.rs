@@ -125,6 +125,10 @@ impl From<AuditError> for ApiError {
             AuditError::TooMany(_) => ApiError::TooManyRequests(text),
             AuditError::NotFound => ApiError::not_found(text),
             AuditError::Superseded => ApiError::Conflict(text),
+            AuditError::WalletFull(_) => ApiError::RateLimited {
+                message: text,
+                retry_after_secs: 10,
+            },
             AuditError::Unavailable(_) => ApiError::Unavailable {
                 message: text,
                 retry_after_secs: Some(10),

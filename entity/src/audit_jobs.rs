@@ -1,5 +1,6 @@
 //! `audit_jobs` table: an audit asked for, written before the engine runs; `state` is
-//! `queued`, `running`, `done`, `failed` or `superseded` (the draft changed while it ran).
+//! `queued`, `running`, `done`, `failed` or `superseded` (the draft changed while it waited or
+//! ran: ended without a report, and when it had not reached the engine yet, without running it).
 
 use sea_orm::entity::prelude::*;
 use serde::{Deserialize, Serialize};

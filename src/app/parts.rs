@@ -265,6 +265,7 @@ pub(super) fn audit_handle(
             meta_base: format!("{}{}", s.origin(), s.server.api_prefix),
             stock_tokens: a.stock_tokens.clone(),
             max_audits: i32::try_from(s.publish.audits_per_draft).unwrap_or(i32::MAX),
+            per_wallet: c.max_queued_per_wallet.max(1),
         },
         health.clone(),
     ))

@@ -244,6 +244,7 @@ pub struct AuditConfig {
     pub engine: String,
     pub concurrency: usize,
     pub max_in_flight: usize,
+    pub max_queued_per_wallet: usize,
     pub deadline_secs: u64,
     pub lease_secs: u64,
     pub sweep_every_ms: u64,

@@ -41,7 +41,7 @@ pub async fn save(
               (status = 401, body = ErrorBody, description = "no session"),
               (status = 404, body = ErrorBody, description = "not one of the caller's journals"),
               (status = 409, body = ErrorBody, description = "the journal is live, or was saved again during the audit"),
-              (status = 429, body = ErrorBody, description = "the draft was already audited 8 times"),
+              (status = 429, body = ErrorBody, description = "the draft was already audited 8 times, or the wallet has `audit.max_queued_per_wallet` audits waiting or running (Retry-After)"),
               (status = 503, body = ErrorBody, description = "audit agent unavailable or still running; Retry-After")))]
 pub async fn audit(
     state: web::Data<AppState>,

@@ -2,8 +2,12 @@
 //! it), so a request that goes away, or a restart, never loses an asked-for audit: the actor's
 //! sweep finds open jobs whose lease is free and finishes them, once. A concurrency limit
 //! bounds the engines running at a time; the handle's deadline bounds how long a request waits.
+//! A job whose draft was saved again is never worth its engine time: it is dropped when it
+//! reaches its engine slot, and a running engine is stopped; each wallet has a bounded number of
+//! jobs open, so its hung-up requests cannot fill the queue ahead of other authors.
 
 pub mod engine;
+pub mod stats;
 pub mod store;
 
 use std::collections::HashMap;
@@ -26,11 +30,15 @@ use crate::handle::{ActorHandle, CallError};
 use crate::health::HealthRegistry;
 use crate::supervise::{self, Stop, Turn};
 use engine::Engine;
+use stats::{AuditStats, JobOutcome};
 use store::{Finished, Opened};
 
 const NAME: &str = "audit";
 /// How often a waiting request looks at a job run elsewhere.
 const POLL: Duration = Duration::from_millis(100);
+/// How often a running engine's job is checked for a newer save (which stops the engine). Only
+/// slow engines (an LLM reviewer) live long enough to be checked.
+const RECHECK: Duration = Duration::from_secs(1);
 
 #[derive(Debug, Clone)]
 pub struct AuditSettings {
@@ -48,6 +56,8 @@ pub struct AuditSettings {
     /// The stock token of each company's ticker.
     pub stock_tokens: HashMap<String, Address>,
     pub max_audits: i32,
+    /// Jobs one wallet may have open (queued or running) at once, over its drafts.
+    pub per_wallet: usize,
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -64,6 +74,8 @@ pub enum AuditError {
     StillRunning,
     #[error("the draft was saved again while it was audited; audit it again")]
     Superseded,
+    #[error("you have {0} audits waiting or running already; ask again once one of them has ended")]
+    WalletFull(usize),
     #[error("the audit store failed")]
     Db(#[from] DbErr),
 }
@@ -87,6 +99,7 @@ struct Inner {
     running: DashSet<i32>,
     permits: Semaphore,
     sweeping: AtomicBool,
+    stats: AuditStats,
 }
 
 impl Inner {
@@ -107,6 +120,13 @@ impl Inner {
 
     async fn run_taken(&self, id: i32) -> Result<bool, AuditError> {
         let owner = self.settings.instance.as_str();
+        // The slot first, then the lease: the lease covers the engine's time, not the wait, and
+        // what the job is for is read when its turn comes, not when it was queued.
+        let _permit = self
+            .permits
+            .acquire()
+            .await
+            .map_err(|_| AuditError::Unavailable("the audit agent is stopping".into()))?;
         let now = self.clock.now();
         if !store::take(&self.db, id, owner, now, self.lease_until()).await? {
             return Ok(false);
@@ -114,27 +134,64 @@ impl Inner {
         let Some(job) = store::get(&self.db, id).await? else {
             return Ok(false);
         };
-        let _permit = self
-            .permits
-            .acquire()
-            .await
-            .map_err(|_| AuditError::Unavailable("the audit agent is stopping".into()))?;
-        match self.review(&job).await {
-            Ok(finding) => {
-                if store::finish(&self.db, &job, owner, &finding, &self.settings.meta_base).await?
-                    == Finished::Superseded
-                {
-                    tracing::info!(job = id, "audit superseded by a newer save");
-                }
+        if store::drop_if_stale(&self.db, &job, owner, now).await? {
+            tracing::info!(
+                job = id,
+                "audit dropped: the draft was saved again before its turn"
+            );
+            self.stats.ended(JobOutcome::Dropped);
+            self.health.heartbeat(NAME);
+            return Ok(true);
+        }
+        self.stats.engine_started();
+        let reviewed = tokio::select! {
+            r = self.review(&job) => Some(r),
+            () = self.moved_on(&job) => None,
+        };
+        match reviewed {
+            None => {
+                tracing::info!(
+                    job = id,
+                    "audit stopped: the draft was saved again, or the job taken over"
+                );
+                store::supersede(&self.db, id, owner, self.clock.now()).await?;
+                self.stats.ended(JobOutcome::Stopped);
                 self.health.heartbeat(NAME);
             }
-            Err(why) => {
+            Some(Ok(finding)) => {
+                let outcome =
+                    store::finish(&self.db, &job, owner, &finding, &self.settings.meta_base)
+                        .await?;
+                if outcome == Finished::Superseded {
+                    tracing::info!(job = id, "audit superseded by a newer save");
+                }
+                self.stats.ended(match outcome {
+                    Finished::Done => JobOutcome::Done,
+                    Finished::Superseded => JobOutcome::Superseded,
+                });
+                self.health.heartbeat(NAME);
+            }
+            Some(Err(why)) => {
                 tracing::warn!(job = id, error = %why, "audit failed");
                 self.health.error(NAME, why.clone());
                 store::fail(&self.db, id, owner, &why, self.clock.now()).await?;
+                self.stats.ended(JobOutcome::Failed);
             }
         }
         Ok(true)
+    }
+
+    /// Ends once the running job no longer stands for its draft (saved again, or the job
+    /// superseded by a newer request or taken over); never while it does. A failed read is not
+    /// taken for a change: `finish` checks again before anything is stored.
+    async fn moved_on(&self, job: &audit_jobs::Model) {
+        let owner = self.settings.instance.as_str();
+        loop {
+            tokio::time::sleep(RECHECK).await;
+            if let Ok(false) = store::still_current(&self.db, job, owner).await {
+                return;
+            }
+        }
     }
 
     /// Reads the draft, whether its author holds the stock token, and runs the engine.
@@ -379,6 +436,7 @@ impl AuditHandle {
             health,
             running: DashSet::new(),
             sweeping: AtomicBool::new(false),
+            stats: AuditStats::default(),
         });
         inner
             .health
@@ -395,24 +453,41 @@ impl AuditHandle {
     /// instance that holds the job), waiting at most the deadline.
     pub async fn audit(&self, journal_id: i32, revision: i32) -> Result<Outcome, AuditError> {
         let now = self.inner.clock.now();
+        let s = &self.inner.settings;
         let id = match store::open(
             &self.inner.db,
             journal_id,
             revision,
             now,
-            self.inner.settings.max_audits,
+            s.max_audits,
+            s.per_wallet,
         )
         .await?
         {
-            Opened::Job(id) => id,
-            Opened::TooMany => return Err(AuditError::TooMany(self.inner.settings.max_audits)),
+            Opened::Job { id, dropped } => {
+                if dropped {
+                    self.inner.stats.ended(JobOutcome::Dropped);
+                }
+                id
+            }
+            Opened::TooMany => return Err(AuditError::TooMany(s.max_audits)),
             Opened::NoJournal => return Err(AuditError::NotFound),
+            Opened::Stale => return Err(AuditError::Superseded),
+            Opened::WalletFull => {
+                self.inner.stats.refused();
+                return Err(AuditError::WalletFull(s.per_wallet.max(1)));
+            }
         };
         match self.handle.call(Run(id)).await {
             Ok(r) => r,
             Err(CallError::Busy) => Err(AuditError::Busy),
             Err(CallError::TimedOut | CallError::Stopped) => Err(AuditError::StillRunning),
         }
+    }
+
+    /// What this instance's audit jobs came to (for the metrics).
+    pub fn stats(&self) -> stats::AuditCounts {
+        self.inner.stats.counts()
     }
 
     /// The report of the newest finished audit of this revision, if any.

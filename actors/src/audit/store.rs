@@ -1,17 +1,19 @@
-//! Audit jobs and what a finished audit writes. A job is a row before the engine runs; the
-//! instance that runs it holds a lease on it; the report, the draft's new status (and on
-//! approval its content hash, slug and metaUrl) and the job's end are one transaction, applied
-//! only to the revision of the draft the engine read.
+//! Audit jobs and what a finished audit writes. A job is a row before the engine runs, for one
+//! revision of its draft; a wallet has a bounded number of them open; the instance that runs
+//! one holds a lease on it from its engine slot on, and drops it there, without the engine, when
+//! the draft has moved on; the report, the draft's new status (and on approval its content hash,
+//! slug and metaUrl) and the job's end are one transaction, applied only to the revision of the
+//! draft the engine read.
 
 use chrono::{DateTime, Utc};
 use journal_market_domain::status::{self, JournalStatus};
 use journal_market_domain::text::slugify;
 use journal_market_entity::{audit_jobs, audit_reports, journals};
-use sea_orm::sea_query::{Expr, ExprTrait};
+use sea_orm::sea_query::{Expr, ExprTrait, Query};
 use sea_orm::{
     ActiveModelTrait, ActiveValue::Set, ColumnTrait, Condition, ConnectionTrait,
-    DatabaseConnection, DbErr, EntityTrait, PaginatorTrait, QueryFilter, QueryOrder, QuerySelect,
-    SqlErr,
+    DatabaseConnection, DatabaseTransaction, DbBackend, DbErr, EntityTrait, PaginatorTrait,
+    QueryFilter, QueryOrder, QuerySelect, SqlErr, Statement,
 };
 
 pub const QUEUED: &str = "queued";
@@ -27,26 +29,89 @@ fn unique_violation(e: &DbErr) -> bool {
 
 #[derive(Debug, PartialEq, Eq)]
 pub enum Opened {
-    Job(i32),
+    /// The job to wait for; `dropped`: a queued job of an older revision was ended for it,
+    /// before any engine ran it.
+    Job {
+        id: i32,
+        dropped: bool,
+    },
     /// The draft has used up its audits.
     TooMany,
     NoJournal,
+    /// The draft was saved again since the request read it.
+    Stale,
+    /// The author's other drafts hold `per_wallet` open jobs already.
+    WalletFull,
+}
+
+/// Whether a wallet with `others` open jobs on its other drafts may open one more.
+pub fn wallet_has_room(others: u64, per_wallet: usize) -> bool {
+    others < u64::try_from(per_wallet.max(1)).unwrap_or(u64::MAX)
+}
+
+/// On PostgreSQL, serialises the audit requests of one wallet, so two at once cannot both pass
+/// the per-wallet bound (SQLite's write transactions are serial already).
+async fn lock_wallet(txn: &DatabaseTransaction, wallet: &str) -> Result<(), DbErr> {
+    if txn.get_database_backend() == DbBackend::Postgres {
+        txn.query_one_raw(Statement::from_sql_and_values(
+            DbBackend::Postgres,
+            "SELECT pg_advisory_xact_lock(hashtext($1))::text AS locked",
+            [format!("audits:{wallet}").into()],
+        ))
+        .await?;
+    }
+    Ok(())
+}
+
+/// Open jobs of the wallet's drafts other than `journal_id`.
+async fn open_elsewhere(
+    txn: &DatabaseTransaction,
+    wallet: &str,
+    journal_id: i32,
+) -> Result<u64, DbErr> {
+    audit_jobs::Entity::find()
+        .filter(audit_jobs::Column::State.is_in([QUEUED, RUNNING]))
+        .filter(audit_jobs::Column::JournalId.ne(journal_id))
+        .filter(
+            audit_jobs::Column::JournalId.in_subquery(
+                Query::select()
+                    .column(journals::Column::Id)
+                    .from(journals::Entity)
+                    .and_where(journals::Column::AuthorWallet.eq(wallet))
+                    .to_owned(),
+            ),
+        )
+        .count(txn)
+        .await
 }
 
 /// Opens (or joins) the job auditing `revision` of a journal. Audits that ended count against
-/// `max_audits`; a job for an older revision is superseded.
+/// `max_audits`; a job for an older revision is superseded (one open job per draft), and the
+/// author's other drafts may hold at most `per_wallet` open jobs.
 pub async fn open(
     db: &DatabaseConnection,
     journal_id: i32,
     revision: i32,
     now: DateTime<Utc>,
     max_audits: i32,
+    per_wallet: usize,
 ) -> Result<Opened, DbErr> {
     for _ in 0..3 {
         let txn = crate::db::begin_write(db).await?;
         let Some(j) = journals::Entity::find_by_id(journal_id).one(&txn).await? else {
             return Ok(Opened::NoJournal);
         };
+        if let Some(wallet) = j.author_wallet.as_deref() {
+            lock_wallet(&txn, wallet).await?;
+        }
+        // Read again under the lock: a save or an audit of this wallet may have come first.
+        let Some(j) = journals::Entity::find_by_id(journal_id).one(&txn).await? else {
+            return Ok(Opened::NoJournal);
+        };
+        // A request that read an older revision must not supersede the newer one's job.
+        if j.revision != revision {
+            return Ok(Opened::Stale);
+        }
         if j.audit_count >= max_audits {
             return Ok(Opened::TooMany);
         }
@@ -55,10 +120,23 @@ pub async fn open(
             .filter(audit_jobs::Column::State.is_in([QUEUED, RUNNING]))
             .one(&txn)
             .await?;
+        if let Some(o) = &open
+            && o.revision == revision
+        {
+            return Ok(Opened::Job {
+                id: o.id,
+                dropped: false,
+            });
+        }
+        if let Some(wallet) = j.author_wallet.as_deref()
+            && !wallet_has_room(open_elsewhere(&txn, wallet, journal_id).await?, per_wallet)
+        {
+            return Ok(Opened::WalletFull);
+        }
+        let mut dropped = false;
         if let Some(o) = open {
-            if o.revision == revision {
-                return Ok(Opened::Job(o.id));
-            }
+            // Queued: nobody took it, so no engine ever ran for it.
+            dropped = o.state == QUEUED;
             let mut old: audit_jobs::ActiveModel = o.into();
             old.state = Set(SUPERSEDED.into());
             old.updated_at = Set(now);
@@ -78,7 +156,10 @@ pub async fn open(
         match inserted {
             Ok(job) => {
                 txn.commit().await?;
-                return Ok(Opened::Job(job.id));
+                return Ok(Opened::Job {
+                    id: job.id,
+                    dropped,
+                });
             }
             // Another request opened it first: join that one.
             Err(e) if unique_violation(&e) => continue,
@@ -139,6 +220,83 @@ pub async fn due(
 
 pub async fn get(db: &DatabaseConnection, id: i32) -> Result<Option<audit_jobs::Model>, DbErr> {
     audit_jobs::Entity::find_by_id(id).one(db).await
+}
+
+/// What a job does once it holds its engine slot.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Go {
+    Run,
+    /// The draft is gone, was saved again, or left the draft state: a report would describe
+    /// text nobody asks about any more.
+    Drop,
+}
+
+/// Whether the job of `job_revision` still stands for its draft, given the draft's current
+/// `(revision, status)`, or `None` when the draft is gone.
+pub fn go(job_revision: i32, draft: Option<(i32, &str)>) -> Go {
+    match draft {
+        Some((revision, state))
+            if revision == job_revision
+                && JournalStatus::parse(state).is_some_and(JournalStatus::auditable) =>
+        {
+            Go::Run
+        }
+        _ => Go::Drop,
+    }
+}
+
+async fn draft_of(db: &DatabaseConnection, job: &audit_jobs::Model) -> Result<Go, DbErr> {
+    let j = journals::Entity::find_by_id(job.journal_id).one(db).await?;
+    Ok(go(
+        job.revision,
+        j.as_ref().map(|j| (j.revision, j.status.as_str())),
+    ))
+}
+
+/// Ends `owner`'s running job as superseded (a no-op when it already ended).
+pub async fn supersede(
+    db: &DatabaseConnection,
+    id: i32,
+    owner: &str,
+    now: DateTime<Utc>,
+) -> Result<(), DbErr> {
+    audit_jobs::Entity::update_many()
+        .col_expr(audit_jobs::Column::State, Expr::value(SUPERSEDED))
+        .col_expr(audit_jobs::Column::UpdatedAt, Expr::value(now))
+        .filter(audit_jobs::Column::Id.eq(id))
+        .filter(audit_jobs::Column::State.eq(RUNNING))
+        .filter(audit_jobs::Column::LeaseOwner.eq(owner))
+        .exec(db)
+        .await?;
+    Ok(())
+}
+
+/// Run at the job's engine slot: ends it as superseded when its draft has moved on since it
+/// was queued. Returns whether it was dropped.
+pub async fn drop_if_stale(
+    db: &DatabaseConnection,
+    job: &audit_jobs::Model,
+    owner: &str,
+    now: DateTime<Utc>,
+) -> Result<bool, DbErr> {
+    if draft_of(db, job).await? == Go::Run {
+        return Ok(false);
+    }
+    supersede(db, job.id, owner, now).await?;
+    Ok(true)
+}
+
+/// While the engine runs: whether the job is still `owner`'s and its draft still the revision
+/// it reads.
+pub async fn still_current(
+    db: &DatabaseConnection,
+    job: &audit_jobs::Model,
+    owner: &str,
+) -> Result<bool, DbErr> {
+    let held = get(db, job.id)
+        .await?
+        .is_some_and(|c| c.state == RUNNING && c.lease_owner.as_deref() == Some(owner));
+    Ok(held && draft_of(db, job).await? == Go::Run)
 }
 
 /// Ends a job the engine could not finish; the draft is untouched.
@@ -306,5 +464,32 @@ pub async fn last_done(
     match job.and_then(|j| j.report_id) {
         Some(r) => audit_reports::Entity::find_by_id(r).one(db).await,
         None => Ok(None),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_job_runs_only_for_the_current_revision_of_a_draft() {
+        assert_eq!(go(3, Some((3, "draft"))), Go::Run);
+        // Saved again since it was queued.
+        assert_eq!(go(3, Some((4, "draft"))), Go::Drop);
+        // Audited already (another job of the same revision), or published.
+        assert_eq!(go(3, Some((3, "approved"))), Go::Drop);
+        assert_eq!(go(3, Some((3, "live"))), Go::Drop);
+        assert_eq!(go(3, None), Go::Drop);
+    }
+
+    #[test]
+    fn a_wallet_opens_at_most_its_bound() {
+        assert!(wallet_has_room(0, 2));
+        assert!(wallet_has_room(1, 2));
+        assert!(!wallet_has_room(2, 2));
+        assert!(!wallet_has_room(5, 2));
+        // A bound of 0 would refuse every audit: it means 1.
+        assert!(wallet_has_room(0, 0));
+        assert!(!wallet_has_room(1, 0));
     }
 }
