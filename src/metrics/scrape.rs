@@ -1,5 +1,6 @@
 //! What is read when `/metrics` is scraped, and the listener that serves it.
 
+use journal_market_actors::audit::stats::AuditCounts;
 use journal_market_actors::health::ComponentHealth;
 use journal_market_actors::settlement::SponsorTally;
 use journal_market_chain::client::UpstreamStats;
@@ -42,6 +43,8 @@ pub struct Snapshot {
     /// Sponsored approvals by what became of their payment, from the database (every
     /// instance's); none while this instance does not sponsor.
     pub sponsorships: Option<SponsorTally>,
+    /// This instance's audit jobs: engine runs, job ends by outcome, refusals.
+    pub audit: AuditCounts,
 }
 
 /// One metric family: its descriptor, then one sample per label set.
@@ -257,6 +260,29 @@ impl Collector for Snapshot {
             ConstCounter::new(*failovers),
         )?;
 
+        single(
+            &mut e,
+            "jm_audit_engine_runs",
+            "Audit engine runs this instance started (a job dropped before its turn starts none)",
+            ConstCounter::new(self.audit.engine_runs),
+        )?;
+        family(
+            &mut e,
+            "jm_audit_jobs",
+            "Audit jobs this instance ended, by outcome (dropped: the draft changed before the job's turn, no engine ran)",
+            Counter,
+            self.audit
+                .jobs
+                .iter()
+                .map(|&(o, n)| ([("outcome", o)], ConstCounter::new(n))),
+        )?;
+        single(
+            &mut e,
+            "jm_audit_wallet_full",
+            "Audit requests refused (429) because the wallet had audit.max_queued_per_wallet open",
+            ConstCounter::new(self.audit.wallet_full),
+        )?;
+
         if let Some((requests, rows)) = &self.settlement {
             family(
                 &mut e,
@@ -344,6 +370,11 @@ mod tests {
                 unsettled: 1,
                 funded_wei: 210_000_000_000_000,
             }),
+            audit: AuditCounts {
+                engine_runs: 3,
+                jobs: vec![("done", 3), ("dropped", 5)],
+                wallet_full: 1,
+            },
         };
         let text = Metrics::new().render(s).unwrap();
         for line in [
@@ -370,6 +401,10 @@ mod tests {
             "jm_chain_failovers_total 1",
             "jm_settlement_requests_total{outcome=\"settled\"} 2",
             "jm_settlement_rows_total{outcome=\"failed\"} 1",
+            "# TYPE jm_audit_engine_runs counter",
+            "jm_audit_engine_runs_total 3",
+            "jm_audit_jobs_total{outcome=\"dropped\"} 5",
+            "jm_audit_wallet_full_total 1",
         ] {
             assert!(
                 text.lines().any(|l| l == line),

@@ -38,6 +38,7 @@ fn snapshot(state: &AppState) -> Snapshot {
             )
         }),
         sponsorships: None,
+        audit: state.publishing.audit_counts(),
     }
 }
 
