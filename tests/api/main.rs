@@ -7,6 +7,7 @@ mod helpers;
 mod shape;
 
 mod archive;
+mod audit_queue;
 mod auth;
 mod confirm;
 mod contracts;

@@ -10,7 +10,7 @@ use crate::helpers::TestApp;
 use crate::pay::Shop;
 
 /// The exposition's text, checked to be OpenMetrics.
-async fn scrape(app: &TestApp) -> String {
+pub(crate) async fn scrape(app: &TestApp) -> String {
     let base = app.metrics.as_ref().expect("the metrics listener is on");
     let resp = app
         .http
@@ -27,7 +27,7 @@ async fn scrape(app: &TestApp) -> String {
 }
 
 /// The value of one series (`name{labels}` exactly as exposed), if exposed.
-fn value(text: &str, series: &str) -> Option<f64> {
+pub(crate) fn value(text: &str, series: &str) -> Option<f64> {
     text.lines().find_map(|l| {
         l.strip_prefix(series)
             .and_then(|rest| rest.strip_prefix(' '))
@@ -35,7 +35,7 @@ fn value(text: &str, series: &str) -> Option<f64> {
     })
 }
 
-fn expect(text: &str, series: &str) -> f64 {
+pub(crate) fn expect(text: &str, series: &str) -> f64 {
     value(text, series).unwrap_or_else(|| panic!("{series} is missing from\n{text}"))
 }
 

@@ -29,7 +29,7 @@ fn status(e: &ClientError) -> StatusCode {
 
 impl Shop {
     /// A client signed in as author `n`.
-    async fn author(&self, n: usize) -> (Client, PrivateKeySigner) {
+    pub(crate) async fn author(&self, n: usize) -> (Client, PrivateKeySigner) {
         let signer = self.chain.account("author", n).signer().unwrap();
         let c = self.client();
         c.login(&signer).await.unwrap();
@@ -451,12 +451,12 @@ async fn minted_refuses_what_the_chain_does_not_prove() {
 
 /// An OpenAI-compatible chat-completions server for tests: answers each request with
 /// `answer(n, body)` (n counts requests from 0; body is the request's), after `delay(n)`.
-struct Reviewer {
-    url: String,
-    hits: Arc<AtomicUsize>,
+pub(crate) struct Reviewer {
+    pub(crate) url: String,
+    pub(crate) hits: Arc<AtomicUsize>,
 }
 
-async fn reviewer(
+pub(crate) async fn reviewer(
     answer: fn(usize, &str) -> Option<String>,
     delay: fn(usize) -> Duration,
 ) -> Reviewer {
@@ -515,7 +515,7 @@ async fn reviewer(
     Reviewer { url, hits }
 }
 
-fn llm(s: &mut journal_market::config::Settings, url: &str, timeout_secs: u64) {
+pub(crate) fn llm(s: &mut journal_market::config::Settings, url: &str, timeout_secs: u64) {
     s.audit.engine = "llm".into();
     s.audit.llm_base_url = url.into();
     s.audit.llm_model = "test-reviewer".into();
