@@ -23,5 +23,4 @@ pub mod services;
 pub mod session;
 pub mod site;
 pub mod state;
-pub mod store;
 pub mod telemetry;

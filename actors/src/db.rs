@@ -1,8 +1,8 @@
 //! Database helpers the actors and the server share.
 
 use sea_orm::{
-    DatabaseConnection, DatabaseTransaction, DbBackend, DbErr, SqliteTransactionMode,
-    TransactionOptions, TransactionTrait,
+    ConnectionTrait, DatabaseConnection, DatabaseTransaction, DbBackend, DbErr,
+    SqliteTransactionMode, Statement, TransactionOptions, TransactionTrait,
 };
 
 /// A write transaction. On SQLite it takes the write lock at BEGIN (IMMEDIATE), so two writers
@@ -17,4 +17,19 @@ pub async fn begin_write(db: &DatabaseConnection) -> Result<DatabaseTransaction,
     } else {
         db.begin().await
     }
+}
+
+/// On PostgreSQL, serialises the transactions that name `key` until they end (an advisory
+/// transaction lock), so a rule over several rows (a wallet's quota or bound) holds with two
+/// writers at once. SQLite's write transactions are serial already.
+pub async fn lock_key(txn: &DatabaseTransaction, key: &str) -> Result<(), DbErr> {
+    if txn.get_database_backend() == DbBackend::Postgres {
+        txn.query_one_raw(Statement::from_sql_and_values(
+            DbBackend::Postgres,
+            "SELECT pg_advisory_xact_lock(hashtext($1))::text AS locked",
+            [key.into()],
+        ))
+        .await?;
+    }
+    Ok(())
 }

@@ -12,6 +12,7 @@ pub mod db;
 pub mod handle;
 pub mod health;
 pub mod indexer;
+pub mod journals;
 pub mod session;
 pub mod settlement;
 pub mod supervise;

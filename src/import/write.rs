@@ -9,7 +9,7 @@ use sea_orm::{ActiveValue::Set, ConnectionTrait, DbErr, EntityTrait};
 use super::records::{ImportFile, ImportSummary, JournalRec};
 use super::validate::Existing;
 use crate::domain::money;
-use crate::store::journals as store;
+use journal_market_actors::journals as store;
 
 /// Rows per INSERT statement (well under SQLite's and PostgreSQL's bind-variable limits).
 const CHUNK: usize = 200;

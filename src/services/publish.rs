@@ -1,6 +1,6 @@
 //! Publishing: save a draft, audit it, and take it live after its onchain registration.
 //! Handlers call these; the rules that must hold are enforced again in the writes
-//! (`crate::store::journals`, the AuditActor's store).
+//! (`journal_market_actors::journals`, the one writer of the table).
 
 use std::sync::Arc;
 
@@ -24,7 +24,9 @@ use crate::domain::wallet::lower;
 use crate::queries::entries::company_exists;
 use crate::quotes::Quotes;
 use crate::site::Site;
-use crate::store::journals::{self as store, Created, DraftRow, Minted, Updated, WentLive};
+use journal_market_actors::journals::{
+    self as store, Created, DraftRow, Minted, Updated, WentLive,
+};
 
 #[derive(Debug, thiserror::Error)]
 pub enum PublishError {

@@ -7,13 +7,12 @@
 
 use chrono::{DateTime, Utc};
 use journal_market_domain::status::{self, JournalStatus};
-use journal_market_domain::text::slugify;
 use journal_market_entity::{audit_jobs, audit_reports, journals};
 use sea_orm::sea_query::{Expr, ExprTrait, Query};
 use sea_orm::{
-    ActiveModelTrait, ActiveValue::Set, ColumnTrait, Condition, ConnectionTrait,
-    DatabaseConnection, DatabaseTransaction, DbBackend, DbErr, EntityTrait, PaginatorTrait,
-    QueryFilter, QueryOrder, QuerySelect, SqlErr, Statement,
+    ActiveModelTrait, ActiveValue::Set, ColumnTrait, Condition, DatabaseConnection,
+    DatabaseTransaction, DbErr, EntityTrait, PaginatorTrait, QueryFilter, QueryOrder, QuerySelect,
+    SqlErr,
 };
 
 pub const QUEUED: &str = "queued";
@@ -47,20 +46,6 @@ pub enum Opened {
 /// Whether a wallet with `others` open jobs on its other drafts may open one more.
 pub fn wallet_has_room(others: u64, per_wallet: usize) -> bool {
     others < u64::try_from(per_wallet.max(1)).unwrap_or(u64::MAX)
-}
-
-/// On PostgreSQL, serialises the audit requests of one wallet, so two at once cannot both pass
-/// the per-wallet bound (SQLite's write transactions are serial already).
-async fn lock_wallet(txn: &DatabaseTransaction, wallet: &str) -> Result<(), DbErr> {
-    if txn.get_database_backend() == DbBackend::Postgres {
-        txn.query_one_raw(Statement::from_sql_and_values(
-            DbBackend::Postgres,
-            "SELECT pg_advisory_xact_lock(hashtext($1))::text AS locked",
-            [format!("audits:{wallet}").into()],
-        ))
-        .await?;
-    }
-    Ok(())
 }
 
 /// Open jobs of the wallet's drafts other than `journal_id`.
@@ -102,7 +87,8 @@ pub async fn open(
             return Ok(Opened::NoJournal);
         };
         if let Some(wallet) = j.author_wallet.as_deref() {
-            lock_wallet(&txn, wallet).await?;
+            // Two requests at once cannot both pass the per-wallet bound.
+            crate::db::lock_key(&txn, &format!("audits:{wallet}")).await?;
         }
         // Read again under the lock: a save or an audit of this wallet may have come first.
         let Some(j) = journals::Entity::find_by_id(journal_id).one(&txn).await? else {
@@ -338,25 +324,6 @@ pub enum Finished {
     Superseded,
 }
 
-/// A slug no other journal has: the title's, then with `-2`, `-3`, …
-async fn free_slug(db: &impl ConnectionTrait, base: &str) -> Result<String, DbErr> {
-    for n in 1..1000 {
-        let candidate = if n == 1 {
-            base.to_string()
-        } else {
-            format!("{base}-{n}")
-        };
-        let taken = journals::Entity::find()
-            .filter(journals::Column::Slug.eq(candidate.clone()))
-            .count(db)
-            .await?;
-        if taken == 0 {
-            return Ok(candidate);
-        }
-    }
-    Err(DbErr::Custom(format!("no free slug for {base}")))
-}
-
 /// Stores the report and moves the draft, in one transaction, if the job is still this
 /// owner's and the draft is still the revision the engine read.
 pub async fn finish(
@@ -398,40 +365,17 @@ pub async fn finish(
     }
     .insert(&txn)
     .await?;
-    let status = JournalStatus::after_verdict(&f.verdict);
-    let mut update = journals::Entity::update_many()
-        .col_expr(journals::Column::Status, Expr::value(status.as_str()))
-        .col_expr(
-            journals::Column::AuditCount,
-            Expr::col(journals::Column::AuditCount).add(1),
-        )
-        .col_expr(
-            journals::Column::AuthorHoldsStock,
-            Expr::value(f.holds_stock),
-        )
-        .col_expr(journals::Column::UpdatedAt, Expr::value(f.audited_at));
-    if status == JournalStatus::Approved {
-        let slug = match journal.slug.clone() {
-            Some(s) => s,
-            None => free_slug(&txn, &slugify(&journal.ticker, &journal.title)).await?,
-        };
-        let hash = format!(
-            "{:#x}",
-            alloy::primitives::keccak256(journal.body.as_bytes())
-        );
-        update = update
-            .col_expr(journals::Column::Slug, Expr::value(slug))
-            .col_expr(journals::Column::ContentHash, Expr::value(hash))
-            .col_expr(
-                journals::Column::MetaUrl,
-                Expr::value(meta_url(meta_base, journal.id)),
-            );
-    }
-    update
-        .filter(journals::Column::Id.eq(journal.id))
-        .filter(journals::Column::Revision.eq(job.revision))
-        .exec(&txn)
-        .await?;
+    crate::journals::record_verdict(
+        &txn,
+        &journal,
+        &crate::journals::Verdict {
+            verdict: &f.verdict,
+            holds_stock: f.holds_stock,
+            at: f.audited_at,
+            meta_base,
+        },
+    )
+    .await?;
     audit_jobs::Entity::update_many()
         .col_expr(audit_jobs::Column::State, Expr::value(DONE))
         .col_expr(audit_jobs::Column::ReportId, Expr::value(report.id))
@@ -441,11 +385,6 @@ pub async fn finish(
         .await?;
     txn.commit().await?;
     Ok(Finished::Done)
-}
-
-/// The public address of a journal's registration file.
-pub fn meta_url(meta_base: &str, id: i32) -> String {
-    format!("{}/meta/{id}", meta_base.trim_end_matches('/'))
 }
 
 /// The newest finished job of a journal's revision, with its report.

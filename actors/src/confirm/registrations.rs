@@ -7,8 +7,7 @@
 use alloy::primitives::{Address, B256};
 use journal_market_chain::erc8004::{self, RegistrationError};
 use journal_market_entity::journals;
-use sea_orm::sea_query::Expr;
-use sea_orm::{ColumnTrait, DbErr, EntityTrait, QueryFilter, QueryOrder, QuerySelect};
+use sea_orm::{ColumnTrait, EntityTrait, QueryFilter, QueryOrder, QuerySelect};
 
 use super::depth::{self, Sighting, Verdict};
 use super::{BATCH, Inner, PassError};
@@ -76,41 +75,8 @@ pub(super) async fn pass(inner: &Inner, registry: Address, head: u64) -> Result<
             tracing::warn!(journal = j.id, was = ?j.token_id, now = ?token,
                 "a reorg changed the journal's registration: token corrected");
         }
-        update(inner, &j, token, block, final_at).await?;
+        crate::journals::correct_registration(&inner.db, &j, token, block, final_at).await?;
         inner.health.alive(super::NAME);
     }
     Ok(())
-}
-
-/// Writes what the re-read found, unless the journal took another registration meanwhile.
-async fn update(
-    inner: &Inner,
-    j: &journals::Model,
-    token: Option<String>,
-    block: Option<i64>,
-    final_at: Option<chrono::DateTime<chrono::Utc>>,
-) -> Result<(), DbErr> {
-    let res = journals::Entity::update_many()
-        .col_expr(journals::Column::TokenId, Expr::value(token.clone()))
-        .col_expr(journals::Column::MintBlock, Expr::value(block))
-        .col_expr(journals::Column::MintFinalAt, Expr::value(final_at))
-        .filter(journals::Column::Id.eq(j.id))
-        .filter(journals::Column::MintTx.eq(j.mint_tx.clone()))
-        .exec(&inner.db)
-        .await;
-    match res {
-        Ok(_) => Ok(()),
-        // The corrected token belongs to another journal's row: the chain says one token per
-        // registration, so that row is the stale one; the next pass of it corrects it first.
-        Err(e)
-            if matches!(
-                e.sql_err(),
-                Some(sea_orm::SqlErr::UniqueConstraintViolation(_))
-            ) =>
-        {
-            tracing::error!(journal = j.id, token = ?token, "the corrected token is held by another journal's row");
-            Ok(())
-        }
-        Err(e) => Err(e),
-    }
 }

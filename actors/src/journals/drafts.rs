@@ -1,20 +1,16 @@
-//! The writer of journals: imported swarm journals, person-written drafts, their edits and
-//! going live. (An audit's outcome is written by the AuditActor,
-//! `journal_market_actors::audit::store`, in the transaction that ends its job; a
-//! registration's block, finality and a token id a reorg changed, by the ConfirmActor,
-//! `journal_market_actors::confirm`.) Each rule that must hold is checked in the transaction that
-//! writes: the daily draft quota, the author, "live is final", one journal per token.
+//! Imported swarm journals, person-written drafts, their edits and going live. Each rule that
+//! must hold is checked in the transaction that writes: the daily draft quota, the author,
+//! "live is final", one journal per token.
 
 use chrono::{DateTime, Duration, Utc};
 use journal_market_entity::{audit_reports, journal_citations, journals};
 use sea_orm::sea_query::{Expr, ExprTrait};
 use sea_orm::{
     ActiveModelTrait, ActiveValue::Set, ColumnTrait, Condition, ConnectionTrait,
-    DatabaseConnection, DatabaseTransaction, DbBackend, DbErr, EntityTrait, QueryFilter,
-    QueryOrder, SqlErr, Statement,
+    DatabaseConnection, DbErr, EntityTrait, QueryFilter, QueryOrder, SqlErr,
 };
 
-use crate::domain::status::JournalStatus;
+use journal_market_domain::status::JournalStatus;
 
 /// A validated draft, ready to store.
 pub struct DraftRow<'a> {
@@ -55,20 +51,6 @@ pub enum WentLive {
 
 fn unique_violation(e: &DbErr) -> bool {
     matches!(e.sql_err(), Some(SqlErr::UniqueConstraintViolation(_)))
-}
-
-/// On PostgreSQL, serialises the transactions of one wallet (SQLite's write transactions are
-/// serial already), so two saves at once cannot both pass the quota.
-async fn lock_wallet(txn: &DatabaseTransaction, wallet: &str) -> Result<(), DbErr> {
-    if txn.get_database_backend() == DbBackend::Postgres {
-        txn.query_one_raw(Statement::from_sql_and_values(
-            DbBackend::Postgres,
-            "SELECT pg_advisory_xact_lock(hashtext($1))::text AS locked",
-            [format!("drafts:{wallet}").into()],
-        ))
-        .await?;
-    }
-    Ok(())
 }
 
 async fn write_citations(
@@ -145,7 +127,7 @@ pub async fn insert_swarm(db: &impl ConnectionTrait, j: &SwarmJournal<'_>) -> Re
     .exec(db)
     .await?;
     let id = res.last_insert_id;
-    write_citations(db, id, &crate::domain::text::citations(j.body)).await?;
+    write_citations(db, id, &journal_market_domain::text::citations(j.body)).await?;
     audit_reports::Entity::insert(audit_reports::ActiveModel {
         journal_id: Set(id),
         verdict: Set(j.audit.verdict.to_string()),
@@ -182,8 +164,9 @@ pub async fn create_draft(
     now: DateTime<Utc>,
     per_day: u32,
 ) -> Result<Created, DbErr> {
-    let txn = journal_market_actors::db::begin_write(db).await?;
-    lock_wallet(&txn, wallet).await?;
+    let txn = crate::db::begin_write(db).await?;
+    // Two saves at once cannot both pass the quota.
+    crate::db::lock_key(&txn, &format!("drafts:{wallet}")).await?;
     let created: Vec<DateTime<Utc>> = journals::Entity::find()
         .filter(journals::Column::AuthorWallet.eq(wallet))
         .filter(journals::Column::Swarm.eq(false))
@@ -229,7 +212,7 @@ pub async fn update_draft(
     d: &DraftRow<'_>,
     now: DateTime<Utc>,
 ) -> Result<Updated, DbErr> {
-    let txn = journal_market_actors::db::begin_write(db).await?;
+    let txn = crate::db::begin_write(db).await?;
     let Some(j) = journals::Entity::find_by_id(id).one(&txn).await? else {
         return Ok(Updated::NotFound);
     };
@@ -281,7 +264,7 @@ pub struct Minted<'a> {
 /// Moves an approved journal to `live` with its onchain identity, in one statement that
 /// requires it still to be approved.
 pub async fn go_live(db: &DatabaseConnection, id: i32, m: &Minted<'_>) -> Result<WentLive, DbErr> {
-    let txn = journal_market_actors::db::begin_write(db).await?;
+    let txn = crate::db::begin_write(db).await?;
     // A live journal taking a new registration keeps when it was published, and its price then.
     let before = journals::Entity::find_by_id(id).one(&txn).await?;
     let published_at = before

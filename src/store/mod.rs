@@ -1,3 +1,0 @@
-//! Writes, one writer per table.
-
-pub mod journals;
