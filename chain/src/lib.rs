@@ -1,6 +1,7 @@
 //! Everything that speaks to the chain's contracts: bindings with the exact signatures of
-//! protocols.md, the Permit2 witness-transfer EIP-712 types, the dev chain's deployment, and the
-//! anvil process.
+//! protocols.md, the proxy's calls made from the Permit2 witness transfer (whose EIP-712 types,
+//! like the x402 wire types, are the domain crate's), the dev chain's deployment, and the anvil
+//! process.
 
 pub mod anvil;
 pub mod artifacts;
@@ -14,7 +15,8 @@ pub mod logs;
 pub mod permit2;
 pub mod signature;
 mod wire_log;
-pub mod x402;
+/// The x402 wire types: pure, from the domain crate.
+pub use journal_market_domain::x402;
 
 /// Canonical addresses, the same on every chain (protocols.md §1).
 pub mod canonical {

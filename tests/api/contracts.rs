@@ -56,7 +56,7 @@ async fn settle(
 ) -> Result<(), String> {
     let relayer = chain.provider(chain.account("relayer", 0));
     let proxy = IX402ExactPermit2Proxy::new(canonical::X402_PERMIT2_PROXY, &relayer);
-    let (permit, witness) = p.settle_args();
+    let (permit, witness) = journal_market_chain::permit2::settle_args(p);
     match proxy.settle(permit, owner, witness, sig).send().await {
         Ok(pending) => {
             let receipt = pending.get_receipt().await.map_err(|e| e.to_string())?;

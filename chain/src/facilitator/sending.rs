@@ -84,7 +84,7 @@ pub fn sync_refusal(code: i64, message: &str) -> SyncRefusal {
 impl Facilitator {
     /// The proxy's `settle` of `permit`, from the relayer (or the proxy, to simulate without one).
     pub(super) fn settle_request(&self, permit: &Permit) -> alloy::rpc::types::TransactionRequest {
-        let (pt, witness) = permit.permit.settle_args();
+        let (pt, witness) = crate::permit2::settle_args(&permit.permit);
         IX402ExactPermit2Proxy::new(self.proxy, &self.reader)
             .settle(pt, permit.from, witness, permit.signature.clone())
             .into_transaction_request()
