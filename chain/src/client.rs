@@ -13,10 +13,10 @@ use std::time::Duration;
 
 use alloy::providers::{DynProvider, Provider, ProviderBuilder};
 use alloy::rpc::client::RpcClient;
-use alloy::rpc::json_rpc::{Id, Request, RequestPacket, Response, ResponsePacket, ResponsePayload};
+use alloy::rpc::json_rpc::{Id, Request, RequestPacket, ResponsePacket};
 use alloy::rpc::types::{Filter, Log};
 
-use crate::wire_log::WireLog;
+use crate::wire_log;
 use alloy::transports::http::reqwest;
 use alloy::transports::{TransportError, TransportErrorKind, TransportFut};
 use serde::Serialize;
@@ -326,11 +326,7 @@ impl ChainClient {
         // A JSON-RPC error is the node's answer (no failover), told apart as every call's is.
         self.transport
             .call(&RequestPacket::Single(req), |body| {
-                let r: Response<Vec<WireLog>> = serde_json::from_slice(body).ok()?;
-                Some(match r.payload {
-                    ResponsePayload::Success(logs) => Ok(logs.into_iter().map(Log::from).collect()),
-                    ResponsePayload::Failure(e) => Err(TransportError::ErrorResp(e)),
-                })
+                wire_log::page(body).map(|r| r.map_err(TransportError::ErrorResp))
             })
             .await
             .and_then(|answer| answer)

@@ -18,6 +18,12 @@ mod wire_log;
 /// The x402 wire types: pure, from the domain crate.
 pub use journal_market_domain::x402;
 
+/// Entry points for the fuzz targets (`fuzz/`) into parsers that are otherwise private.
+#[doc(hidden)]
+pub mod fuzzing {
+    pub use crate::wire_log::page as logs_page;
+}
+
 /// Canonical addresses, the same on every chain (protocols.md §1).
 pub mod canonical {
     use alloy::primitives::{Address, address};

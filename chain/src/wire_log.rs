@@ -2,8 +2,19 @@
 //! with it; `logs` pages through ranges).
 
 use alloy::primitives::{Address, B256, Bytes, LogData, U64};
+use alloy::rpc::json_rpc::{ErrorPayload, Response, ResponsePayload};
 use alloy::rpc::types::Log;
 use serde::Deserialize;
+
+/// An `eth_getLogs` answer: the logs, or the node's error; `None` when it is not a JSON-RPC
+/// answer with a list of logs.
+pub fn page(body: &[u8]) -> Option<Result<Vec<Log>, ErrorPayload>> {
+    let r: Response<Vec<WireLog>> = serde_json::from_slice(body).ok()?;
+    Some(match r.payload {
+        ResponsePayload::Success(logs) => Ok(logs.into_iter().map(Log::from).collect()),
+        ResponsePayload::Failure(e) => Err(e),
+    })
+}
 
 /// A log as `eth_getLogs` answers it, read field by field. alloy's `Log` flattens the consensus
 /// log into itself, which makes serde buffer every log as generic content and read it twice:

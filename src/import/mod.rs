@@ -63,6 +63,14 @@ pub async fn is_empty(db: &DatabaseConnection) -> Result<bool, DbErr> {
     Ok(companies::Entity::find().count(db).await? == 0)
 }
 
+/// The problems of a file against an empty archive, found without a database: the entry point
+/// of the import fuzz target (`fuzz/`).
+#[doc(hidden)]
+pub fn problems(json: &str) -> Result<Vec<String>, serde_json::Error> {
+    let file: ImportFile = serde_json::from_str(json)?;
+    Ok(validate(&file, &Existing::default()))
+}
+
 /// Parses, validates and imports `json`. `progress` draws a bar on stderr.
 pub async fn import_str(
     db: &DatabaseConnection,

@@ -10,6 +10,8 @@ mod claims;
 mod cues;
 mod dates;
 mod figures;
+#[doc(hidden)]
+pub mod fuzzing;
 mod hedges;
 mod hostile;
 mod lexicon;
