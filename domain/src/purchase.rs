@@ -168,3 +168,87 @@ mod tests {
         );
     }
 }
+
+#[cfg(test)]
+mod properties {
+    use super::*;
+    use proptest::prelude::*;
+
+    fn step() -> impl Strategy<Value = Step> {
+        prop_oneof![Just(Step::Burn), Just(Step::Author)]
+    }
+
+    /// What a wallet paid and where it stands after trying `steps` in order, each paid when the
+    /// rules say so; the steps paid, in order.
+    fn walk(price: i64, swarm: bool, wrote_it: bool, steps: &[Step]) -> (Standing, i64, Vec<Step>) {
+        let mut s = Standing {
+            wrote_it,
+            ..Standing::default()
+        };
+        let (mut paid, mut order) = (0_i64, Vec::new());
+        for &step in steps {
+            // The service refuses a swarm journal's author step (400) before asking the rules.
+            if swarm && step == Step::Author {
+                continue;
+            }
+            if rules(s, step, swarm) != Verdict::Pay {
+                continue;
+            }
+            paid += step.amount(price, swarm);
+            order.push(step);
+            if step == Step::Burn && !swarm {
+                s.fee_paid = true;
+            }
+            if step.is_last(swarm) {
+                s.unlocked = true;
+            }
+        }
+        (s, paid, order)
+    }
+
+    proptest! {
+        /// Whatever a wallet tries, it pays at most the price, each step once, the fee before
+        /// the author's part, and exactly the price once the journal is unlocked; its author
+        /// pays nothing.
+        #[test]
+        fn a_purchase_never_pays_twice_or_out_of_order(
+            price in 0..=i64::MAX,
+            swarm in any::<bool>(),
+            wrote_it in any::<bool>(),
+            steps in proptest::collection::vec(step(), 0..8),
+        ) {
+            let (s, paid, order) = walk(price, swarm, wrote_it, &steps);
+            prop_assert!((0..=price).contains(&paid));
+            if wrote_it {
+                prop_assert!(order.is_empty());
+            }
+            let expected: &[Step] = if swarm { &[Step::Burn] } else { &[Step::Burn, Step::Author] };
+            prop_assert!(expected.starts_with(&order), "{:?}", order);
+            prop_assert_eq!(s.unlocked, order == expected);
+            if s.unlocked {
+                prop_assert_eq!(paid, price);
+            }
+            // Once unlocked, every further step is refused.
+            if s.unlocked {
+                for step in [Step::Burn, Step::Author] {
+                    prop_assert_eq!(rules(s, step, swarm), Verdict::Refused(Refusal::Unlocked));
+                }
+            }
+        }
+
+        /// The steps in order unlock any journal for any wallet but its author.
+        #[test]
+        fn the_steps_in_order_unlock(price in 0..=i64::MAX, swarm in any::<bool>()) {
+            let (s, paid, _) = walk(price, swarm, false, &[Step::Burn, Step::Author]);
+            prop_assert!(s.unlocked);
+            prop_assert_eq!(paid, price);
+        }
+
+        /// A step's name and path read back as the step.
+        #[test]
+        fn steps_read_back(step in step()) {
+            prop_assert_eq!(Step::parse(step.as_str()), Some(step));
+            prop_assert_eq!(step.path(), format!("/pay/{step}"));
+        }
+    }
+}
