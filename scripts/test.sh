@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
-# Runs every check and test: formatting, lints, the contract artifacts, unit tests and the
-# integration suite on SQLite, schemathesis against the OpenAPI document of a running devnet
-# service, then the integration suite again on PostgreSQL when TEST_DATABASE_URL is set.
-# Installs what it needs (npm packages pinned in package.json, including the reference x402
-# clients; schemathesis pinned in scripts/schemathesis-requirements.txt into .venv; the reference
-# x402 Python packages pinned in scripts/x402-requirements.txt into .venv-x402).
+# Runs every check and test: formatting, lints, a short pass of every fuzz target, the contract
+# artifacts, unit tests and the integration suite on SQLite, schemathesis against the OpenAPI
+# document of a running devnet service, then the integration suite again on PostgreSQL when
+# TEST_DATABASE_URL is set. Installs what it needs (cargo-fuzz pinned in scripts/fuzz.sh; npm
+# packages pinned in package.json, including the reference x402 clients; schemathesis pinned in
+# scripts/schemathesis-requirements.txt into .venv; the reference x402 Python packages pinned in
+# scripts/x402-requirements.txt into .venv-x402).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -18,6 +19,9 @@ fi
 
 cargo fmt --all -- --check
 cargo clippy --workspace --all-targets --locked -- -D warnings
+
+echo "== fuzz targets, 30 s each (scripts/fuzz.sh; the long campaign is scripts/fuzz-long.sh)"
+bash scripts/fuzz.sh 30
 
 # The shared rate-limit tests use a Redis (TEST_REDIS_URL, by default the local one; started
 # here when it is installed but not running).
