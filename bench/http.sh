@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Throughput and latency of the public reads against a minimal actix-web program serving the same
+# Throughput and latency of the public reads (two API lists and a journal's page) against a minimal actix-web program serving the same
 # bytes from memory. wrk on loopback, 64 connections, 2 threads, DURATION seconds per target.
 # Installs wrk from Debian's packages when it is missing. Prints a Markdown table.
 set -euo pipefail
@@ -26,8 +26,12 @@ JM__LOG__FILTER="${JM_BENCH_LOG:-warn}" \
 svc=$!
 wait_for "http://127.0.0.1:$SVC_PORT/api/health/ready"
 
+# The first journal's public page, beside the API's reads.
+slug=$(curl -sf "http://127.0.0.1:$SVC_PORT/api/journals" | python3 -c 'import json,sys; print(json.load(sys.stdin)["journals"][0]["slug"])')
+paths=(/api/journals /api/entries.json "/journal/$slug")
+
 args=()
-for path in /api/journals /api/entries.json; do
+for path in "${paths[@]}"; do
   file="$work/$(echo "$path" | tr '/.' '__')"
   curl -sf "http://127.0.0.1:$SVC_PORT$path" >"$file"
   args+=("$path=$file")
@@ -38,7 +42,7 @@ sleep 0.5
 
 echo "| endpoint | service req/s | p50 ms | p99 ms | minimal req/s | p50 ms | p99 ms | ratio |"
 echo "|---|---|---|---|---|---|---|---|"
-for path in /api/journals /api/entries.json; do
+for path in "${paths[@]}"; do
   read -r s_rps s_p50 s_p99 < <(measure "http://127.0.0.1:$SVC_PORT$path")
   read -r m_rps m_p50 m_p99 < <(measure "http://127.0.0.1:$MIN_PORT$path")
   ratio=$(awk -v a="$s_rps" -v b="$m_rps" 'BEGIN { printf "%.0f%%", 100*a/b }')

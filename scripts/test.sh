@@ -3,7 +3,8 @@
 # artifacts, unit tests and the integration suite on SQLite, schemathesis against the OpenAPI
 # document of a running devnet service, then the integration suite again on PostgreSQL when
 # TEST_DATABASE_URL is set. Installs what it needs (cargo-fuzz pinned in scripts/fuzz.sh; npm
-# packages pinned in package.json, including the reference x402 clients; schemathesis pinned in
+# packages pinned in package.json, including the reference x402 clients, playwright-core and
+# axe-core for the browser tests; Debian's chromium; schemathesis pinned in
 # scripts/schemathesis-requirements.txt into .venv; the reference x402 Python packages pinned in
 # scripts/x402-requirements.txt into .venv-x402).
 set -euo pipefail
@@ -34,6 +35,15 @@ if [ -z "${TEST_REDIS_URL:-}" ] && ! (exec 3<>/dev/tcp/127.0.0.1/6379) 2>/dev/nu
     echo "Redis is not reachable at 127.0.0.1:6379 (or set TEST_REDIS_URL)" >&2
     exit 1
   fi
+fi
+
+# The browser tests (tests/api/browser.rs) drive Debian's chromium, headless (JM_CHROMIUM names
+# another binary).
+if [ -z "${JM_CHROMIUM:-}" ] && ! command -v chromium >/dev/null; then
+  sudo=()
+  if [ "$(id -u)" != 0 ]; then sudo=(sudo); fi
+  "${sudo[@]}" apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive "${sudo[@]}" apt-get install -y -qq chromium >/dev/null
 fi
 
 echo "== unit and integration tests on SQLite"

@@ -129,7 +129,7 @@ impl<K: Eq + Hash + Clone, V: Clone> TtlCache<K, V> {
 /// Journal id, payment step, recipient, resource URL.
 pub type ChallengeKey = (i32, &'static str, alloy::primitives::Address, String);
 
-/// The caches of public answers. Every write that a public read shows empties all three, so
+/// The caches of public answers. Every write that a public read shows empties them all, so
 /// the services that write and the ones that read share one.
 pub struct PublicCaches {
     /// Serialized answers of hot public lists, keyed by route and query.
@@ -140,6 +140,8 @@ pub struct PublicCaches {
     /// recipient: the hottest answer of the payment endpoints. A template's sign-in-with-x
     /// nonce is filled in per answer.
     pub challenges: TtlCache<ChallengeKey, Arc<Template>>,
+    /// The site's public pages, feeds and sitemap as sent, keyed by path.
+    pub pages: TtlCache<String, Bytes>,
 }
 
 impl PublicCaches {
@@ -148,6 +150,7 @@ impl PublicCaches {
             lists: TtlCache::new(ttl),
             journals: TtlCache::new(ttl),
             challenges: TtlCache::new(ttl),
+            pages: TtlCache::new(ttl),
         }
     }
 
@@ -156,6 +159,7 @@ impl PublicCaches {
         self.lists.invalidate();
         self.journals.invalidate();
         self.challenges.invalidate();
+        self.pages.invalidate();
     }
 }
 

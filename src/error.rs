@@ -283,11 +283,7 @@ impl ResponseError for ApiError {
 
     fn error_response(&self) -> HttpResponse {
         let status = self.status_code();
-        match self {
-            ApiError::Database(e) => tracing::error!(error = %chain(e), "database error"),
-            ApiError::Internal(e) => tracing::error!(error = %format!("{e:#}"), "internal error"),
-            _ => {}
-        }
+        self.log();
         if let ApiError::PaymentRequired(challenge) = self {
             let mut resp = HttpResponse::build(status);
             if let Ok(h) = journal_market_chain::x402::encode_header(challenge.as_ref()) {
@@ -303,7 +299,26 @@ impl ResponseError for ApiError {
             },
         };
         let mut resp = HttpResponse::build(status);
-        let retry_after = match self {
+        if let Some(secs) = self.retry_after() {
+            resp.insert_header((header::RETRY_AFTER, HeaderValue::from(secs)));
+        }
+        resp.json(body)
+    }
+}
+
+impl ApiError {
+    /// Internal causes go to the log with their whole chain, never to the client.
+    pub(crate) fn log(&self) {
+        match self {
+            ApiError::Database(e) => tracing::error!(error = %chain(e), "database error"),
+            ApiError::Internal(e) => tracing::error!(error = %format!("{e:#}"), "internal error"),
+            _ => {}
+        }
+    }
+
+    /// Seconds after which the same request may succeed.
+    pub(crate) fn retry_after(&self) -> Option<u64> {
+        match self {
             ApiError::Unavailable {
                 retry_after_secs, ..
             } => *retry_after_secs,
@@ -312,11 +327,7 @@ impl ResponseError for ApiError {
                 retry_after_secs, ..
             } => Some(*retry_after_secs),
             _ => None,
-        };
-        if let Some(secs) = retry_after {
-            resp.insert_header((header::RETRY_AFTER, HeaderValue::from(secs)));
         }
-        resp.json(body)
     }
 }
 

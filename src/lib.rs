@@ -13,6 +13,7 @@ pub mod facilitator_server;
 pub mod import;
 pub mod metrics;
 pub mod middleware;
+pub mod pages;
 pub mod payments;
 pub mod queries;
 pub mod quotes;

@@ -99,6 +99,7 @@ pub(super) fn http_server(
             ))
             .service(web::scope(&prefix).configure(routes::configure))
             .configure(routes::discovery::configure_root)
+            .configure(crate::pages::configure)
             .default_service(web::to(|| async {
                 HttpResponse::from_error(ApiError::not_found(
                     "no such endpoint; the API lives under /api",

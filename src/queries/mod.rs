@@ -3,6 +3,7 @@
 pub mod entries;
 pub mod journals;
 pub mod me;
+pub mod site;
 pub mod swarm;
 pub mod token;
 

@@ -5,14 +5,17 @@ use std::sync::Arc;
 
 use actix_web::web::Bytes;
 use alloy::primitives::Address;
-use journal_market_api::{EntryDetail, JournalList};
+use journal_market_api::{
+    Company, EntryDetail, EntryRow, EntrySearchRow, JournalList, JournalListItem, SwarmRun,
+};
 use sea_orm::{DatabaseConnection, DbErr};
 
 use crate::cache::PublicCaches;
 use crate::domain::accession::is_ticker;
 use crate::domain::wallet::lower;
 use crate::queries::journals::LiveJournal;
-use crate::queries::{entries, journals, swarm};
+use crate::queries::site::SiteMap;
+use crate::queries::{entries, journals, site, swarm};
 use crate::site::Site;
 
 #[derive(Debug, thiserror::Error)]
@@ -140,6 +143,57 @@ impl Catalog {
                 bytes(&swarm::latest(&self.db).await?)
             })
             .await
+    }
+
+    /// The journals of [`Catalog::journals`], typed (the site's pages).
+    pub async fn journal_items(
+        &self,
+        company: Option<&str>,
+    ) -> CatalogResult<Vec<JournalListItem>> {
+        let list: JournalList = serde_json::from_slice(&self.journals(company).await?)?;
+        Ok(list.journals)
+    }
+
+    /// The rows of [`Catalog::newest_entries`], typed.
+    pub async fn newest_entry_rows(&self) -> CatalogResult<Vec<EntryRow>> {
+        Ok(serde_json::from_slice(&self.newest_entries().await?)?)
+    }
+
+    /// The rows of [`Catalog::search`], typed.
+    pub async fn search_rows(&self, ticker: &str) -> CatalogResult<Vec<EntrySearchRow>> {
+        Ok(serde_json::from_slice(&self.search(ticker).await?)?)
+    }
+
+    /// The run of [`Catalog::swarm`], typed.
+    pub async fn swarm_run(&self) -> CatalogResult<SwarmRun> {
+        Ok(serde_json::from_slice(&self.swarm().await?)?)
+    }
+
+    /// Every company of the archive, by ticker.
+    pub async fn companies(&self) -> CatalogResult<Vec<Company>> {
+        let bytes = self
+            .caches
+            .lists
+            .get_or_try("companies".to_string(), || async {
+                bytes(&site::companies(&self.db).await?)
+            })
+            .await?;
+        Ok(serde_json::from_slice(&bytes)?)
+    }
+
+    /// A company by ticker in any case.
+    pub async fn company(&self, ticker: &str) -> CatalogResult<Company> {
+        let upper = ticker.to_ascii_uppercase();
+        self.companies()
+            .await?
+            .into_iter()
+            .find(|c| c.ticker == upper)
+            .ok_or_else(|| CatalogError::NotFound(format!("the archive has no company {ticker:?}")))
+    }
+
+    /// Every public page's key, for the sitemap.
+    pub async fn sitemap(&self) -> CatalogResult<SiteMap> {
+        Ok(site::sitemap(&self.db).await?)
     }
 
     pub fn caches(&self) -> &PublicCaches {

@@ -1,0 +1,130 @@
+//! The signed-in wallet's pages: the writing desk and the reading history. Without a session
+//! each is a sign-in page (the wallet script signs the sign-in message and reloads).
+
+use journal_market_api::{Desk, History};
+use maud::{Markup, html};
+
+use super::layout::{Head, day, page, short_address, usdg};
+
+fn signin(what: &str) -> Markup {
+    html! {
+        section.panel #signin aria-labelledby="signin-title" data-api="/api" {
+            h2 #signin-title { "Sign in with your wallet" }
+            p { "Your " (what) " belongs to your wallet. Signing the sign-in message costs nothing and moves no funds." }
+            button #signin-button type="button" disabled { "Sign in with a wallet" }
+            p.status #signin-status role="status" aria-live="polite" {}
+            noscript { p { "Signing in needs a browser wallet and JavaScript." } }
+        }
+    }
+}
+
+pub fn desk(origin: &str, desk: Option<&Desk>) -> Markup {
+    let mut head = Head::new(
+        "Writing desk",
+        "Your journals: drafts, audits, registrations, reads and earnings.",
+        "/desk",
+    );
+    head.private = true;
+    page(
+        origin,
+        &head,
+        &["/assets/wallet.js", "/assets/desk.js"],
+        html! {
+            h1 { "Writing desk" }
+            @match desk {
+                None => { (signin("desk")) }
+                Some(d) => {
+                    p.meta { "Signed in as " code title=(d.address) { (short_address(&d.address)) } }
+                    dl.facts {
+                        dt { "Earned" } dd { (usdg(d.totals.earned_units)) " USDG" }
+                        dt { "Live journals" } dd { (d.totals.live) }
+                        dt { "Reads" } dd { (d.totals.reads) }
+                    }
+                    h2 { "Your journals" }
+                    @if d.written.is_empty() {
+                        p { "You have not written a journal yet." }
+                    } @else {
+                        div.scroll {
+                            table {
+                                thead { tr {
+                                    th scope="col" { "Title" } th scope="col" { "Status" }
+                                    th scope="col" { "Reads" } th scope="col" { "Earned" } th scope="col" { "Votes" }
+                                } }
+                                tbody {
+                                    @for w in &d.written {
+                                        tr {
+                                            td {
+                                                @match (&w.slug, w.status.as_str()) {
+                                                    (Some(slug), "live") => { a href={ "/journal/" (slug) } { (w.title) } }
+                                                    _ => { (w.title) }
+                                                }
+                                                " " span.meta { (w.ticker) " · #" (w.id) }
+                                            }
+                                            td { (w.status) }
+                                            td { (w.reads) }
+                                            td { (usdg(w.earned)) " USDG" }
+                                            td { "▲ " (w.up) " ▼ " (w.down) }
+                                        }
+                                    }
+                                }
+                            }
+                        }
+                    }
+                    div #editor {}
+                }
+            }
+        },
+    )
+}
+
+pub fn history(origin: &str, history: Option<&History>) -> Markup {
+    let mut head = Head::new(
+        "Reading history",
+        "The journals your wallet bought and the votes it cast.",
+        "/history",
+    );
+    head.private = true;
+    page(
+        origin,
+        &head,
+        &["/assets/wallet.js"],
+        html! {
+            h1 { "Reading history" }
+            @match history {
+                None => { (signin("history")) }
+                Some(h) => {
+                    p.meta { "Signed in as " code title=(h.address) { (short_address(&h.address)) } }
+                    h2 { "Bought" }
+                    @if h.unlocks.is_empty() {
+                        p { "You have not bought a journal yet." }
+                    } @else {
+                        ul.cards {
+                            @for u in &h.unlocks {
+                                li {
+                                    h3 { a href={ "/journal/" (u.slug) } { (u.title) } }
+                                    p.meta {
+                                        (u.ticker) " · by " (u.author_name) " · paid " (usdg(u.paid_units)) " USDG on "
+                                        time datetime=(u.paid_at) { (day(&u.paid_at)) }
+                                    }
+                                }
+                            }
+                        }
+                    }
+                    h2 { "Votes" }
+                    @if h.votes.is_empty() {
+                        p { "You have not voted yet." }
+                    } @else {
+                        ul.cards {
+                            @for v in &h.votes {
+                                li {
+                                    a href={ "/journal/" (v.slug) } { (v.title) }
+                                    " " span.meta { @if v.value > 0 { "▲ up" } @else { "▼ down" } " · " (day(&v.created_at)) }
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        },
+    )
+}

@@ -1,0 +1,211 @@
+//! The public site: server-rendered HTML at the addresses the API hands out (`url` of journals
+//! and entries, a vote's endpoint, the registration file's links), beside `/api` at the origin's
+//! root. Readable without JavaScript; the wallet scripts only act (buy, sign in, publish, vote).
+//!
+//! Public pages are cached as the bytes sent, in the public caches every write empties; a
+//! page that depends on the session (an owner's journal, the desk, the history) never is.
+
+use std::future::Future;
+
+use actix_web::HttpResponse;
+use actix_web::http::header::{self, HeaderValue};
+use actix_web::web::{self, Bytes};
+use journal_market_api::TokenLedger;
+
+pub use error::{PageError, PageResult, error_page, not_found_page};
+
+use crate::routes::resource;
+use crate::session::Viewer;
+use crate::state::AppState;
+
+pub mod account;
+pub mod assets;
+pub mod error;
+pub mod feeds;
+pub mod layout;
+pub mod parts;
+pub mod views;
+
+const HTML: &str = "text/html; charset=utf-8";
+const RSS: &str = "application/rss+xml; charset=utf-8";
+const XML: &str = "application/xml; charset=utf-8";
+
+pub fn configure(cfg: &mut web::ServiceConfig) {
+    assets::configure(cfg);
+    cfg.service(resource("/", "GET").route(web::get().to(home)))
+        .service(resource("/journal/{slug}", "GET").route(web::get().to(journal)))
+        .service(resource("/entry/{accession}", "GET").route(web::get().to(entry)))
+        .service(resource("/company/{ticker}", "GET").route(web::get().to(company)))
+        .service(
+            resource("/company/{ticker}/entries.rss", "GET")
+                .route(web::get().to(company_entries_rss)),
+        )
+        .service(resource("/swarm", "GET").route(web::get().to(swarm)))
+        .service(resource("/token", "GET").route(web::get().to(token)))
+        .service(resource("/desk", "GET").route(web::get().to(desk)))
+        .service(resource("/history", "GET").route(web::get().to(history)))
+        .service(resource("/journals.rss", "GET").route(web::get().to(journals_rss)))
+        .service(resource("/sitemap.xml", "GET").route(web::get().to(sitemap)))
+        .service(resource("/robots.txt", "GET").route(web::get().to(robots)));
+}
+
+/// A public page: from the page cache, or rendered once and kept there.
+async fn cached<F, Fut>(
+    state: &AppState,
+    key: String,
+    content_type: &'static str,
+    render: F,
+) -> PageResult
+where
+    F: FnOnce() -> Fut,
+    Fut: Future<Output = Result<String, PageError>>,
+{
+    let bytes = state
+        .catalog
+        .caches()
+        .pages
+        .get_or_try(key, || async { render().await.map(Bytes::from) })
+        .await?;
+    Ok(HttpResponse::Ok().content_type(content_type).body(bytes))
+}
+
+/// A page made for one session: no shared cache may keep it.
+fn personal(html: String) -> HttpResponse {
+    HttpResponse::Ok()
+        .content_type(HTML)
+        .insert_header((header::CACHE_CONTROL, "private, no-store"))
+        .body(html)
+}
+
+async fn home(state: web::Data<AppState>) -> PageResult {
+    cached(&state, "/".into(), HTML, || async {
+        let journals = state.catalog.journal_items(None).await?;
+        let entries = state.catalog.newest_entry_rows().await?;
+        let companies = state.catalog.companies().await?;
+        Ok(views::home(state.site.origin(), &journals, &entries, &companies).into_string())
+    })
+    .await
+}
+
+async fn journal(
+    state: web::Data<AppState>,
+    slug: web::Path<String>,
+    viewer: Viewer,
+) -> PageResult {
+    let live = state.catalog.live(slug.as_str()).await?;
+    let origin = state.site.origin();
+    if let Some(wallet) = viewer.0
+        && state.catalog.reads(wallet, &live).await?
+    {
+        return Ok(personal(
+            views::journal(origin, &live.detail, Some(&live.body)).into_string(),
+        ));
+    }
+    let key = format!("/journal/{}", live.detail.item.slug);
+    let mut resp = cached(&state, key, HTML, || async {
+        Ok(views::journal(origin, &live.detail, None).into_string())
+    })
+    .await?;
+    // The same address shows the text to its owners.
+    resp.headers_mut()
+        .insert(header::VARY, HeaderValue::from_static("Cookie"));
+    Ok(resp)
+}
+
+async fn entry(state: web::Data<AppState>, accession: web::Path<String>) -> PageResult {
+    let key = format!("/entry/{accession}");
+    cached(&state, key, HTML, || async {
+        let e = state.catalog.entry(accession.as_str()).await?;
+        Ok(views::entry(state.site.origin(), &e).into_string())
+    })
+    .await
+}
+
+async fn company(state: web::Data<AppState>, ticker: web::Path<String>) -> PageResult {
+    let c = state.catalog.company(ticker.as_str()).await?;
+    cached(&state, format!("/company/{}", c.ticker), HTML, || async {
+        let journals = state.catalog.journal_items(Some(&c.ticker)).await?;
+        let entries = state.catalog.search_rows(&c.ticker).await?;
+        let quotes = &state.onchain.quotes;
+        let quote = if !quotes.knows(&c.ticker) {
+            views::Quote::None(format!("No stock token of {} on this chain.", c.ticker))
+        } else {
+            match quotes.mid(&c.ticker).await {
+                Ok(m) => views::Quote::Mid(m),
+                Err(e) => views::Quote::None(format!("No quote right now: {e}.")),
+            }
+        };
+        Ok(views::company(state.site.origin(), &c, &journals, &entries, &quote).into_string())
+    })
+    .await
+}
+
+async fn company_entries_rss(state: web::Data<AppState>, ticker: web::Path<String>) -> PageResult {
+    let c = state.catalog.company(ticker.as_str()).await?;
+    let key = format!("/company/{}/entries.rss", c.ticker);
+    cached(&state, key, RSS, || async {
+        let rows = state.catalog.search_rows(&c.ticker).await?;
+        Ok(feeds::company_entries(state.site.origin(), &c, &rows))
+    })
+    .await
+}
+
+async fn swarm(state: web::Data<AppState>) -> PageResult {
+    cached(&state, "/swarm".into(), HTML, || async {
+        let run = state.catalog.swarm_run().await?;
+        Ok(views::swarm(state.site.origin(), &run).into_string())
+    })
+    .await
+}
+
+async fn token(state: web::Data<AppState>) -> PageResult {
+    // The ledger keeps its own last answer; rendering it is cheap.
+    let bytes = state.onchain.token.answer().await?;
+    let ledger: Option<TokenLedger> = serde_json::from_slice(&bytes)
+        .map_err(|e| PageError(crate::error::ApiError::internal(e)))?;
+    Ok(HttpResponse::Ok()
+        .content_type(HTML)
+        .body(views::token(state.site.origin(), ledger.as_ref()).into_string()))
+}
+
+async fn desk(state: web::Data<AppState>, viewer: Viewer) -> PageResult {
+    let desk = match viewer.0 {
+        Some(w) => Some(state.accounts.desk(w).await?),
+        None => None,
+    };
+    Ok(personal(
+        account::desk(state.site.origin(), desk.as_ref()).into_string(),
+    ))
+}
+
+async fn history(state: web::Data<AppState>, viewer: Viewer) -> PageResult {
+    let history = match viewer.0 {
+        Some(w) => Some(state.accounts.history(w).await?),
+        None => None,
+    };
+    Ok(personal(
+        account::history(state.site.origin(), history.as_ref()).into_string(),
+    ))
+}
+
+async fn journals_rss(state: web::Data<AppState>) -> PageResult {
+    cached(&state, "/journals.rss".into(), RSS, || async {
+        let list = state.catalog.journal_items(None).await?;
+        Ok(feeds::journals(state.site.origin(), &list))
+    })
+    .await
+}
+
+async fn sitemap(state: web::Data<AppState>) -> PageResult {
+    cached(&state, "/sitemap.xml".into(), XML, || async {
+        let map = state.catalog.sitemap().await?;
+        Ok(feeds::sitemap(state.site.origin(), &map))
+    })
+    .await
+}
+
+async fn robots(state: web::Data<AppState>) -> HttpResponse {
+    HttpResponse::Ok()
+        .content_type("text/plain; charset=utf-8")
+        .body(feeds::robots(state.site.origin()))
+}

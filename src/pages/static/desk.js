@@ -1,0 +1,139 @@
+// The writing desk's editor: save a draft (the service's 422 problems shown by the fields),
+// run the audit and show its report, then register the approved journal through the wallet
+// (`register(metaUrl)` on the identity registry) and tell the service (`/journal/minted`).
+"use strict";
+(() => {
+  const API = "/api";
+  const root = document.getElementById("editor");
+  if (!root) return;
+  const JM = window.JournalMarket;
+  const el = (tag, attrs = {}, text) => {
+    const e = document.createElement(tag);
+    for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, v);
+    if (text !== undefined) e.textContent = text;
+    return e;
+  };
+  const field = (form, id, label, input) => {
+    form.appendChild(el("label", { for: id }, label));
+    input.id = id;
+    input.name = id;
+    form.appendChild(input);
+    return input;
+  };
+
+  const form = el("form", { novalidate: "" });
+  root.appendChild(el("h2", {}, "Write a journal"));
+  root.appendChild(form);
+  let draftId = null;
+  const ticker = field(form, "ticker", "Company ticker", el("input", { type: "text", autocomplete: "off" }));
+  const title = field(form, "title", "Title", el("input", { type: "text" }));
+  const dek = field(form, "dek", "Free preview (120 to 340 characters)", el("textarea", { rows: "3" }));
+  dek.style.minHeight = "5rem";
+  const body = field(form, "body", "Text: sections start with \"## \", citations are [ACCESSION]", el("textarea"));
+  const price = field(form, "price", "Price in USDG", el("input", { type: "number", step: "0.01", min: "0" }));
+  const author = field(form, "author", "Your name as author", el("input", { type: "text" }));
+  const problems = el("ul", { class: "problems", id: "problems" });
+  const actions = el("p");
+  const save = el("button", { type: "submit", id: "save" }, "Save draft");
+  const audit = el("button", { type: "button", id: "audit", class: "secondary", disabled: "" }, "Run the audit");
+  const publish = el("button", { type: "button", id: "register", hidden: "" }, "Register onchain and publish");
+  actions.append(save, " ", audit, " ", publish);
+  const status = el("p", { class: "status", id: "desk-status", role: "status", "aria-live": "polite" });
+  const report = el("div", { id: "report" });
+  form.append(problems, actions, status, report);
+  let metaUrl = null;
+
+  async function call(path, payload) {
+    const r = await fetch(API + path, {
+      method: "POST",
+      credentials: "same-origin",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify(payload),
+    });
+    return { r, j: await r.json() };
+  }
+
+  form.addEventListener("submit", async (ev) => {
+    ev.preventDefault();
+    problems.textContent = "";
+    save.disabled = true;
+    try {
+      const draft = {
+        ticker: ticker.value.trim(),
+        title: title.value.trim(),
+        dek: dek.value.trim(),
+        body: body.value,
+        priceUsdg: Number(price.value),
+        authorName: author.value.trim(),
+      };
+      if (draftId !== null) draft.id = draftId;
+      const { r, j } = await call("/journal/save", draft);
+      if (r.status === 422) {
+        for (const p of j.problems || [j.error]) problems.appendChild(el("li", {}, p));
+        JM.say(status, "The draft was not saved: fix what is listed above.", "error");
+        return;
+      }
+      if (!r.ok) throw new Error(j.error);
+      draftId = j.id;
+      audit.disabled = false;
+      JM.say(status, `Draft ${j.id} saved.`, "ok");
+    } catch (e) {
+      JM.say(status, JM.walletError(e), "error");
+    } finally {
+      save.disabled = false;
+    }
+  });
+
+  audit.addEventListener("click", async () => {
+    audit.disabled = true;
+    JM.say(status, "The audit agent is reading your draft against the entries it cites…");
+    try {
+      const { r, j } = await call("/journal/audit", { id: draftId });
+      if (!r.ok) throw new Error(j.error);
+      report.textContent = "";
+      report.appendChild(el("h3", {}, `Audit: ${j.status}, score ${Math.round(j.report.score)}/100`));
+      report.appendChild(el("p", {}, j.report.summary));
+      const list = el("ul", { class: "issues" });
+      for (const is of j.report.issues) {
+        list.appendChild(el("li", { class: is.severity }, `${is.severity} ${is.check}: ${is.detail}`));
+      }
+      report.appendChild(list);
+      metaUrl = j.metaUrl;
+      publish.hidden = !(j.status === "approved" && metaUrl);
+      JM.say(status, j.status === "approved" ? "Approved: register it onchain to put it on sale." : "Not approved: revise the draft and save again.", j.status === "approved" ? "ok" : "error");
+    } catch (e) {
+      JM.say(status, JM.walletError(e), "error");
+    } finally {
+      audit.disabled = false;
+    }
+  });
+
+  publish.addEventListener("click", async () => {
+    publish.disabled = true;
+    try {
+      const { w, account, cfg } = await JM.connect();
+      JM.say(status, "Confirm the registration in your wallet: one transaction.");
+      const data = "0x" + JM.encode("f2c298be", [["string", metaUrl]]);
+      const tx = await JM.sendTx(w, account, cfg.identityRegistry, data);
+      await JM.waitForReceipt(tx, status);
+      for (let i = 0; i < 30; i++) {
+        const { r, j } = await call("/journal/minted", { id: draftId, tx });
+        if (r.status === 409 && r.headers.get("retry-after")) {
+          await new Promise((res) => setTimeout(res, 2000));
+          continue;
+        }
+        if (!r.ok) throw new Error(j.error);
+        status.textContent = "";
+        status.className = "status ok";
+        status.append("Live: ");
+        status.appendChild(el("a", { href: "/journal/" + j.slug, id: "live-link" }, "/journal/" + j.slug));
+        publish.hidden = true;
+        return;
+      }
+      throw new Error("The registration is not confirmed yet; try again in a minute.");
+    } catch (e) {
+      JM.say(status, JM.walletError(e), "error");
+      publish.disabled = false;
+    }
+  });
+})();
