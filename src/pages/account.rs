@@ -4,11 +4,11 @@
 use journal_market_api::{Desk, History};
 use maud::{Markup, html};
 
-use super::layout::{Head, day, page, short_address, usdg};
+use super::layout::{Head, Links, day, page, short_address, usdg};
 
-fn signin(what: &str) -> Markup {
+fn signin(l: &Links, what: &str) -> Markup {
     html! {
-        section.panel #signin aria-labelledby="signin-title" data-api="/api" {
+        section.panel #signin aria-labelledby="signin-title" data-api=(l.api) {
             h2 #signin-title { "Sign in with your wallet" }
             p { "Your " (what) " belongs to your wallet. Signing the sign-in message costs nothing and moves no funds." }
             button #signin-button type="button" disabled { "Sign in with a wallet" }
@@ -18,7 +18,7 @@ fn signin(what: &str) -> Markup {
     }
 }
 
-pub fn desk(origin: &str, desk: Option<&Desk>) -> Markup {
+pub fn desk(l: &Links, desk: Option<&Desk>) -> Markup {
     let mut head = Head::new(
         "Writing desk",
         "Your journals: drafts, audits, registrations, reads and earnings.",
@@ -26,13 +26,13 @@ pub fn desk(origin: &str, desk: Option<&Desk>) -> Markup {
     );
     head.private = true;
     page(
-        origin,
+        l,
         &head,
         &["/assets/wallet.js", "/assets/desk.js"],
         html! {
             h1 { "Writing desk" }
             @match desk {
-                None => { (signin("desk")) }
+                None => { (signin(l, "desk")) }
                 Some(d) => {
                     p.meta { "Signed in as " code title=(d.address) { (short_address(&d.address)) } }
                     dl.facts {
@@ -77,7 +77,7 @@ pub fn desk(origin: &str, desk: Option<&Desk>) -> Markup {
     )
 }
 
-pub fn history(origin: &str, history: Option<&History>) -> Markup {
+pub fn history(l: &Links, history: Option<&History>) -> Markup {
     let mut head = Head::new(
         "Reading history",
         "The journals your wallet bought and the votes it cast.",
@@ -85,13 +85,13 @@ pub fn history(origin: &str, history: Option<&History>) -> Markup {
     );
     head.private = true;
     page(
-        origin,
+        l,
         &head,
         &["/assets/wallet.js"],
         html! {
             h1 { "Reading history" }
             @match history {
-                None => { (signin("history")) }
+                None => { (signin(l, "history")) }
                 Some(h) => {
                     p.meta { "Signed in as " code title=(h.address) { (short_address(&h.address)) } }
                     h2 { "Bought" }

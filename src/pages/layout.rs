@@ -38,9 +38,16 @@ impl<'a> Head<'a> {
 
 pub const SITE_NAME: &str = "Journal Market";
 
+/// Where the site is: its origin (for canonical and shared addresses) and the API's prefix
+/// (the scripts and links that reach the API). Error pages know neither: both empty.
+pub struct Links<'a> {
+    pub origin: &'a str,
+    pub api: &'a str,
+}
+
 /// A whole page: the head, the navigation, `main`, the footer, and the scripts it needs.
-pub fn page(origin: &str, head: &Head, scripts: &[&str], main: Markup) -> Markup {
-    let canonical = format!("{origin}{}", head.path);
+pub fn page(l: &Links, head: &Head, scripts: &[&str], main: Markup) -> Markup {
+    let canonical = format!("{}{}", l.origin, head.path);
     let full_title = if head.path == "/" {
         format!("{SITE_NAME}: company journals that cite their sources")
     } else {
@@ -55,7 +62,7 @@ pub fn page(origin: &str, head: &Head, scripts: &[&str], main: Markup) -> Markup
                 title { (full_title) }
                 meta name="description" content=(head.description);
                 @if head.private { meta name="robots" content="noindex"; }
-                @if !origin.is_empty() { link rel="canonical" href=(canonical); }
+                @if !l.origin.is_empty() { link rel="canonical" href=(canonical); }
                 meta property="og:site_name" content=(SITE_NAME);
                 meta property="og:title" content=(head.title);
                 meta property="og:description" content=(head.description);
@@ -71,7 +78,7 @@ pub fn page(origin: &str, head: &Head, scripts: &[&str], main: Markup) -> Markup
                 link rel="stylesheet" href=(assets::css_path());
                 link rel="icon" href="data:,";
             }
-            body {
+            body data-api=(l.api) {
                 a.skip href="#main" { "Skip to content" }
                 header.site {
                     nav aria-label="Site" {
@@ -90,7 +97,7 @@ pub fn page(origin: &str, head: &Head, scripts: &[&str], main: Markup) -> Markup
                         "Entries are free to read. Journals cite them; their text is paid in USDG on chain 4663. "
                         a href="/journals.rss" { "RSS" } " · "
                         a href="/sitemap.xml" { "Sitemap" } " · "
-                        a href="/api/openapi.json" { "API" } " · "
+                        @if !l.api.is_empty() { a href={ (l.api) "/openapi.json" } { "API" } " · " }
                         a href="/.well-known/x402" { "x402" }
                     }
                 }
@@ -207,7 +214,11 @@ mod tests {
     #[test]
     fn the_frame_escapes_what_it_is_given() {
         let head = Head::new("<script>", "\"quoted\"", "/x");
-        let html = page("https://o", &head, &[], html! { p { "body" } }).into_string();
+        let l = Links {
+            origin: "https://o",
+            api: "/api",
+        };
+        let html = page(&l, &head, &[], html! { p { "body" } }).into_string();
         assert!(html.contains("&lt;script&gt; · Journal Market"));
         assert!(html.contains("content=\"&quot;quoted&quot;\""));
         assert!(html.contains("<link rel=\"canonical\" href=\"https://o/x\">"));

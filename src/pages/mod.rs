@@ -14,6 +14,7 @@ use journal_market_api::TokenLedger;
 
 pub use error::{PageError, PageResult, error_page, not_found_page};
 
+use self::layout::Links;
 use crate::routes::resource;
 use crate::session::Viewer;
 use crate::state::AppState;
@@ -49,6 +50,13 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
         .service(resource("/robots.txt", "GET").route(web::get().to(robots)));
 }
 
+fn links(state: &AppState) -> Links<'_> {
+    Links {
+        origin: state.site.origin(),
+        api: state.site.api_prefix(),
+    }
+}
+
 /// A public page: from the page cache, or rendered once and kept there.
 async fn cached<F, Fut>(
     state: &AppState,
@@ -82,7 +90,7 @@ async fn home(state: web::Data<AppState>) -> PageResult {
         let journals = state.catalog.journal_items(None).await?;
         let entries = state.catalog.newest_entry_rows().await?;
         let companies = state.catalog.companies().await?;
-        Ok(views::home(state.site.origin(), &journals, &entries, &companies).into_string())
+        Ok(views::home(&links(&state), &journals, &entries, &companies).into_string())
     })
     .await
 }
@@ -93,17 +101,17 @@ async fn journal(
     viewer: Viewer,
 ) -> PageResult {
     let live = state.catalog.live(slug.as_str()).await?;
-    let origin = state.site.origin();
+    let l = links(&state);
     if let Some(wallet) = viewer.0
         && state.catalog.reads(wallet, &live).await?
     {
         return Ok(personal(
-            views::journal(origin, &live.detail, Some(&live.body)).into_string(),
+            views::journal(&l, &live.detail, Some(&live.body)).into_string(),
         ));
     }
     let key = format!("/journal/{}", live.detail.item.slug);
     let mut resp = cached(&state, key, HTML, || async {
-        Ok(views::journal(origin, &live.detail, None).into_string())
+        Ok(views::journal(&l, &live.detail, None).into_string())
     })
     .await?;
     // The same address shows the text to its owners.
@@ -116,7 +124,7 @@ async fn entry(state: web::Data<AppState>, accession: web::Path<String>) -> Page
     let key = format!("/entry/{accession}");
     cached(&state, key, HTML, || async {
         let e = state.catalog.entry(accession.as_str()).await?;
-        Ok(views::entry(state.site.origin(), &e).into_string())
+        Ok(views::entry(&links(&state), &e).into_string())
     })
     .await
 }
@@ -135,7 +143,7 @@ async fn company(state: web::Data<AppState>, ticker: web::Path<String>) -> PageR
                 Err(e) => views::Quote::None(format!("No quote right now: {e}.")),
             }
         };
-        Ok(views::company(state.site.origin(), &c, &journals, &entries, &quote).into_string())
+        Ok(views::company(&links(&state), &c, &journals, &entries, &quote).into_string())
     })
     .await
 }
@@ -153,7 +161,7 @@ async fn company_entries_rss(state: web::Data<AppState>, ticker: web::Path<Strin
 async fn swarm(state: web::Data<AppState>) -> PageResult {
     cached(&state, "/swarm".into(), HTML, || async {
         let run = state.catalog.swarm_run().await?;
-        Ok(views::swarm(state.site.origin(), &run).into_string())
+        Ok(views::swarm(&links(&state), &run).into_string())
     })
     .await
 }
@@ -165,7 +173,7 @@ async fn token(state: web::Data<AppState>) -> PageResult {
         .map_err(|e| PageError(crate::error::ApiError::internal(e)))?;
     Ok(HttpResponse::Ok()
         .content_type(HTML)
-        .body(views::token(state.site.origin(), ledger.as_ref()).into_string()))
+        .body(views::token(&links(&state), ledger.as_ref()).into_string()))
 }
 
 async fn desk(state: web::Data<AppState>, viewer: Viewer) -> PageResult {
@@ -174,7 +182,7 @@ async fn desk(state: web::Data<AppState>, viewer: Viewer) -> PageResult {
         None => None,
     };
     Ok(personal(
-        account::desk(state.site.origin(), desk.as_ref()).into_string(),
+        account::desk(&links(&state), desk.as_ref()).into_string(),
     ))
 }
 
@@ -184,7 +192,7 @@ async fn history(state: web::Data<AppState>, viewer: Viewer) -> PageResult {
         None => None,
     };
     Ok(personal(
-        account::history(state.site.origin(), history.as_ref()).into_string(),
+        account::history(&links(&state), history.as_ref()).into_string(),
     ))
 }
 

@@ -7,12 +7,12 @@ use journal_market_api::{
 };
 use maud::{Markup, html};
 
-use super::layout::{Head, count, day, describe, figure, page, short_address, trusted};
+use super::layout::{Head, Links, count, day, describe, figure, page, short_address, trusted};
 use super::parts::{author, entry_item, journal_cards, search_item, signatures, verified_stamp};
 use crate::domain::render::to_html;
 
 pub fn home(
-    origin: &str,
+    l: &Links,
     journals: &[JournalListItem],
     entries: &[EntryRow],
     companies: &[Company],
@@ -23,9 +23,9 @@ pub fn home(
         "/",
     );
     head.feeds
-        .push(("New journals".into(), format!("{origin}/journals.rss")));
+        .push(("New journals".into(), format!("{}/journals.rss", l.origin)));
     page(
-        origin,
+        l,
         &head,
         &[],
         html! {
@@ -65,7 +65,7 @@ pub enum Quote {
 }
 
 pub fn company(
-    origin: &str,
+    l: &Links,
     c: &Company,
     journals: &[JournalListItem],
     entries: &[EntrySearchRow],
@@ -82,10 +82,10 @@ pub fn company(
     let mut head = Head::new(&title, &description, &path);
     head.feeds.push((
         format!("{} entries", c.ticker),
-        format!("{origin}/company/{}/entries.rss", c.ticker),
+        format!("{}/company/{}/entries.rss", l.origin, c.ticker),
     ));
     page(
-        origin,
+        l,
         &head,
         &[],
         html! {
@@ -124,14 +124,19 @@ pub enum Reader {
     Owner,
 }
 
-pub fn journal(origin: &str, j: &JournalDetail, body: Option<&str>) -> Markup {
+pub fn journal(l: &Links, j: &JournalDetail, body: Option<&str>) -> Markup {
     let i = &j.item;
     let path = format!("/journal/{}", i.slug);
     let mut head = Head::new(&i.title, &i.preview, &path);
     head.og_type = "article";
-    if let Some(id) = j.token_id {
-        head.image = Some(format!("{origin}/api/meta/{id}/image.svg"));
+    // The registration file's card: a person's journal has one (the swarm registers none).
+    if !i.author.swarm {
+        head.image = Some(format!(
+            "{}{}/meta/{}/image.svg",
+            l.origin, l.api, i.journal_id
+        ));
     }
+
     let description = describe(&i.preview);
     head.description = &description;
     let steps = if i.signatures == 1 {
@@ -140,7 +145,7 @@ pub fn journal(origin: &str, j: &JournalDetail, body: Option<&str>) -> Markup {
         "Two signatures: the first pays the 10% fee, the second the author's 90%.".to_string()
     };
     page(
-        origin,
+        l,
         &head,
         &["/assets/wallet.js"],
         html! {
@@ -162,12 +167,12 @@ pub fn journal(origin: &str, j: &JournalDetail, body: Option<&str>) -> Markup {
                             h2 #owned { "Your copy" }
                             p.status.ok role="status" { "You own this journal." }
                         }
-                        article.text aria-label="Journal text" { (trusted(to_html(text, origin))) }
+                        article.text aria-label="Journal text" { (trusted(to_html(text, l.origin))) }
                     }
                     None => {
                         section.panel #buy aria-labelledby="buy-title"
                             data-slug=(i.slug) data-journal-id=(i.journal_id) data-price-units=(i.price_units)
-                            data-signatures=(i.signatures) data-api="/api" {
+                            data-signatures=(i.signatures) data-api=(l.api) {
                             h2 #buy-title { "Buy for " (figure(i.price_usdg, 6)) " USDG" }
                             p { (signatures(i.signatures)) ", in USDG on chain 4663. " (steps) }
                             div.actions {
@@ -179,7 +184,7 @@ pub fn journal(origin: &str, j: &JournalDetail, body: Option<&str>) -> Markup {
                             noscript {
                                 p {
                                     "Buying needs a browser wallet and JavaScript. Agents and x402 clients buy at "
-                                    code { "/api/journals/" (i.slug) "/text" } "."
+                                    code { (l.api) "/journals/" (i.slug) "/text" } "."
                                 }
                             }
                         }
@@ -231,7 +236,7 @@ pub fn journal(origin: &str, j: &JournalDetail, body: Option<&str>) -> Markup {
                             dt { "Identity" }
                             dd {
                                 "token " (id) " · "
-                                a href={ "/api/meta/" (id) } { "registration file" }
+                                a href={ (l.api) "/meta/" (i.journal_id) } { "registration file" }
                                 @if !j.token_final { " (not final yet)" }
                             }
                         }
@@ -250,13 +255,13 @@ pub fn journal(origin: &str, j: &JournalDetail, body: Option<&str>) -> Markup {
     )
 }
 
-pub fn entry(origin: &str, e: &EntryDetail) -> Markup {
+pub fn entry(l: &Links, e: &EntryDetail) -> Markup {
     let path = format!("/entry/{}", e.id);
     let description = describe(&e.summary);
     let mut head = Head::new(&e.title, &description, &path);
     head.og_type = "article";
     page(
-        origin,
+        l,
         &head,
         &[],
         html! {
@@ -288,14 +293,14 @@ pub fn entry(origin: &str, e: &EntryDetail) -> Markup {
     )
 }
 
-pub fn swarm(origin: &str, run: &SwarmRun) -> Markup {
+pub fn swarm(l: &Links, run: &SwarmRun) -> Markup {
     let head = Head::new(
         "The swarm's latest sitting",
         "The automated agents' latest sitting: what they looked at, what they filed, and its log line by line.",
         "/swarm",
     );
     page(
-        origin,
+        l,
         &head,
         &["/assets/swarm.js"],
         html! {
@@ -329,14 +334,14 @@ pub fn swarm(origin: &str, run: &SwarmRun) -> Markup {
     )
 }
 
-pub fn token(origin: &str, t: Option<&TokenLedger>) -> Markup {
+pub fn token(l: &Links, t: Option<&TokenLedger>) -> Markup {
     let head = Head::new(
         "Token ledger",
         "The community token's ledger, indexed from the chain: swaps, fees, burns, holders.",
         "/token",
     );
     page(
-        origin,
+        l,
         &head,
         &[],
         html! {
@@ -397,7 +402,10 @@ pub fn error(status: u16, reason: &str, message: &str) -> Markup {
         ..Head::new(&title, message, "/")
     };
     page(
-        "",
+        &Links {
+            origin: "",
+            api: "",
+        },
         &head,
         &[],
         html! {

@@ -11,6 +11,7 @@ use std::process::Stdio;
 use std::time::Duration;
 
 use alloy::primitives::U256;
+use alloy::providers::Provider;
 use alloy::signers::local::PrivateKeySigner;
 use journal_market_chain::bindings::IIdentityRegistry;
 use serde_json::{Value, json};
@@ -182,6 +183,88 @@ async fn readers_buy_in_the_browser_and_come_back() {
         before,
         "signing in moved nothing"
     );
+
+    // A new wallet with USDG and gas but no Permit2 allowance: the page asks for the approval
+    // as one transaction first, then for the signature.
+    let fresh = shop.usdg_only_buyer(10_000_000).await;
+    let deployer = shop.chain.provider(shop.chain.account("deployer", 0));
+    let _: () = deployer
+        .raw_request(
+            "anvil_setBalance".into(),
+            (fresh.address(), U256::from(10u64).pow(U256::from(18u64))),
+        )
+        .await
+        .unwrap();
+    let other = shop.swarm_journals().await.remove(1);
+    let key = format!("0x{}", alloy::hex::encode(fresh.to_bytes()));
+    let r = drive(
+        json!({"scenario": "buy", "root": site, "rpc": rpc, "key": key,
+        "slug": other.slug, "name": "first-purchase"}),
+    )
+    .await;
+    assert_eq!(r["error"], false, "{}", r["text"]);
+    let methods: Vec<&str> = r["calls"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["method"].as_str().unwrap())
+        .filter(|m| m.starts_with("eth_s"))
+        .collect();
+    assert_eq!(
+        methods,
+        ["eth_sendTransaction", "eth_signTypedData_v4"],
+        "approval, then the signature"
+    );
+    let approval = &r["calls"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["method"] == "eth_sendTransaction")
+        .unwrap()["shown"];
+    assert!(
+        approval.as_str().unwrap().contains("allow Permit2"),
+        "{approval}"
+    );
+    let paid = U256::from(other.price_units.parse::<u64>().unwrap());
+    assert_eq!(
+        shop.usdg(fresh.address()).await,
+        U256::from(10_000_000u64) - paid
+    );
+
+    // A reader who rejects the signature, and one whose wallet sits on another chain, are told
+    // what happened in a sentence; nothing moves.
+    let buyer = shop.buyer(2);
+    let before = shop.usdg(buyer.address).await;
+    let r = drive(
+        json!({"scenario": "buy", "root": site, "rpc": rpc, "key": buyer.private_key,
+        "slug": slug, "name": "rejected", "reject": "eth_signTypedData_v4"}),
+    )
+    .await;
+    assert_eq!(r["error"], true);
+    assert!(
+        r["text"]
+            .as_str()
+            .unwrap()
+            .contains("You declined in your wallet"),
+        "{}",
+        r["text"]
+    );
+    let r = drive(
+        json!({"scenario": "buy", "root": site, "rpc": rpc, "key": buyer.private_key,
+        "slug": slug, "name": "wrong-chain", "walletChain": 1}),
+    )
+    .await;
+    assert_eq!(r["error"], true);
+    assert!(
+        r["text"]
+            .as_str()
+            .unwrap()
+            .contains("Your wallet is on chain 1; switch it to chain 4663"),
+        "{}",
+        r["text"]
+    );
+    assert!(signatures(&r).is_empty());
+    assert_eq!(shop.usdg(buyer.address).await, before, "nothing moved");
 
     // A wallet without USDG is told so in a sentence, and nothing is signed.
     let empty = PrivateKeySigner::random();

@@ -308,6 +308,23 @@ async fn an_owner_reads_the_text_on_the_page_and_a_purchase_shows_at_once() {
     assert!(public.contains(&readers(before + 1)), "readers updated");
     assert!(!public.contains("You own this journal."));
 
+    // A person's journal's page names its card image, which answers.
+    let (_, pslug) = shop.person_journal(0, "2").await;
+    let (_, _, html) = page(app, &format!("/journal/{pslug}"), None).await;
+    let at = html
+        .find("property=\"og:image\" content=\"")
+        .expect("an og:image");
+    let rest = &html[at + "property=\"og:image\" content=\"".len()..];
+    let image = &rest[..rest.find('"').unwrap()];
+    let resp = app
+        .http
+        .get(image.replace(&app.settings.origin().to_string(), &root(app)))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(resp.status(), StatusCode::OK, "{image}");
+    assert_eq!(resp.headers()[CONTENT_TYPE], "image/svg+xml");
+
     // The buyer's history page lists it; without a session it asks to sign in.
     let (_, _, history) = page(app, "/history", Some(&cookie)).await;
     assert!(history.contains(&format!("href=\"/journal/{slug}\"")));

@@ -50,6 +50,12 @@ async function withWallet(context, page, key) {
   const statusText = () =>
     page.evaluate(() => Array.from(document.querySelectorAll(".status")).map((s) => s.textContent).join(" | "));
   async function handle(method, params) {
+    // A wallet that refuses (as a person pressing "Reject" would), or sits on another chain.
+    if (args.reject === method) throw Object.assign(new Error("User rejected the request."), { code: 4001 });
+    if (args.walletChain && method === "eth_chainId") return "0x" + args.walletChain.toString(16);
+    if (args.walletChain && method === "wallet_switchEthereumChain") {
+      throw Object.assign(new Error("Unrecognized chain ID."), { code: 4902 });
+    }
     switch (method) {
       case "eth_requestAccounts":
       case "eth_accounts":

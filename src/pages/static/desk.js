@@ -3,7 +3,7 @@
 // (`register(metaUrl)` on the identity registry) and tell the service (`/journal/minted`).
 "use strict";
 (() => {
-  const API = "/api";
+  const API = document.body.dataset.api || "/api";
   const root = document.getElementById("editor");
   if (!root) return;
   const JM = window.JournalMarket;

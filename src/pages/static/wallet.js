@@ -3,7 +3,7 @@
 // request leaves the page. Every failure is said in a sentence on the page.
 "use strict";
 (() => {
-  const API = "/api";
+  const API = document.body.dataset.api || "/api";
   // Canonical Permit2 (protocols.md): the EIP-712 domain's verifying contract.
   const PERMIT2 = "0x000000000022D473030F116dDEE9F6B43aC78BA3";
   const MAX = (1n << 256n) - 1n;
@@ -71,7 +71,7 @@
 
   function walletError(e) {
     if (e && (e.code === 4001 || /reject|denied/i.test(e.message || ""))) {
-      return "You declined in your wallet; nothing was paid or signed.";
+      return "You declined in your wallet, so nothing more was paid; press the button again to go on.";
     }
     return (e && e.message) || String(e);
   }
