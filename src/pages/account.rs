@@ -49,6 +49,7 @@ pub fn desk(l: &Links, desk: Option<&Desk>) -> Markup {
                                 thead { tr {
                                     th scope="col" { "Title" } th scope="col" { "Status" }
                                     th scope="col" { "Reads" } th scope="col" { "Earned" } th scope="col" { "Votes" }
+                                    th scope="col" { span.skip-label { "Action" } }
                                 } }
                                 tbody {
                                     @for w in &d.written {
@@ -64,6 +65,12 @@ pub fn desk(l: &Links, desk: Option<&Desk>) -> Markup {
                                             td { (w.reads) }
                                             td { (usdg(w.earned)) " USDG" }
                                             td { "▲ " (w.up) " ▼ " (w.down) }
+                                            td {
+                                                @if w.status != "live" {
+                                                    button.secondary.edit type="button" data-edit=(w.id) disabled
+                                                        aria-label={ "Edit " (w.title) } { "Edit" }
+                                                }
+                                            }
                                         }
                                     }
                                 }

@@ -69,7 +69,11 @@ async fn drive(mut args: Value) -> Value {
     let v: Value = line
         .and_then(|l| serde_json::from_str(l).ok())
         .unwrap_or_else(|| panic!("{args} printed no report\nstdout: {stdout}\nstderr: {stderr}"));
-    assert_eq!(v["ok"], true, "{}: {}", args["scenario"], v["failure"]);
+    assert_eq!(
+        v["ok"], true,
+        "{}: {}\npage errors: {}\nthe page showed: {}",
+        args["scenario"], v["failure"], v["pageErrors"], v["shown"]
+    );
     assert_eq!(v["pageErrors"], json!([]), "no script error on the page");
     v
 }
@@ -306,6 +310,11 @@ async fn an_author_publishes_at_the_desk_and_a_reader_votes() {
         problems.iter().any(|p| p.as_str().unwrap().contains("dek")),
         "the 422's problems were shown: {problems:?}"
     );
+    assert_eq!(
+        r["loaded"],
+        draft.title.as_str(),
+        "Edit loaded the saved draft"
+    );
     assert!(
         r["verdict"].as_str().unwrap().contains("approved"),
         "{}",
@@ -318,6 +327,11 @@ async fn an_author_publishes_at_the_desk_and_a_reader_votes() {
     assert_eq!(
         j.item.author.wallet.as_deref().map(str::to_lowercase),
         Some(format!("{:#x}", author.address))
+    );
+    assert_eq!(
+        j.item.title,
+        format!("{} (edited)", draft.title),
+        "the edit was saved"
     );
     let token = j.token_id.expect("registered");
     let p = shop.chain.provider(author);

@@ -162,9 +162,20 @@ async function publish(page) {
   await page.click("#save");
   await page.waitForSelector("#problems li", { timeout: TIMEOUT });
   const problems = await page.locator("#problems li").allTextContents();
+  const saved = () =>
+    page.waitForFunction(() => /saved/.test(document.getElementById("desk-status").textContent), null, { timeout: TIMEOUT });
   await page.fill("#dek", d.dek);
   await page.click("#save");
-  await page.waitForFunction(() => /saved/.test(document.getElementById("desk-status").textContent), null, { timeout: TIMEOUT });
+  await saved();
+  // Back at the desk later: the draft is in the table, and "Edit" loads it into the editor.
+  await page.reload();
+  await page.waitForSelector("button[data-edit]:not([disabled])", { timeout: TIMEOUT });
+  await page.click("button[data-edit]");
+  await page.waitForFunction(() => /Editing draft/.test(document.getElementById("desk-status").textContent), null, { timeout: TIMEOUT });
+  const loaded = await page.inputValue("#title");
+  await page.fill("#title", d.title + " (edited)");
+  await page.click("#save");
+  await saved();
   await page.click("#audit");
   await page.waitForSelector("#report h3", { timeout: TIMEOUT });
   const verdict = await page.locator("#report h3").textContent();
@@ -172,7 +183,7 @@ async function publish(page) {
   await page.click("#register");
   const out = await settle(page, "desk-status", "#live-link");
   const href = out.error ? null : await page.locator("#live-link").getAttribute("href");
-  return { ...out, problems, verdict, href, shots: [desk] };
+  return { ...out, problems, loaded, verdict, href, shots: [desk] };
 }
 
 async function vote(page) {
@@ -232,19 +243,22 @@ const browser = await chromium.launch({
   ],
 });
 let result;
+let page;
 const requests = new Set();
+const pageErrors = [];
 try {
   const context = await browser.newContext({ viewport: { width: 1024, height: 900 } });
-  const page = await context.newPage();
+  page = await context.newPage();
   page.on("request", (r) => requests.add(new URL(r.url()).origin));
-  const pageErrors = [];
   page.on("pageerror", (e) => pageErrors.push(e.message));
   const calls = await withWallet(context, page, args.key);
   const run = { buy, signin, publish, vote, swarm, axe }[args.scenario];
   if (!run) throw new Error("no scenario " + args.scenario);
   result = { ok: true, ...(await run(page, calls)), calls, pageErrors };
 } catch (e) {
-  result = { ok: false, failure: String(e && e.stack ? e.stack : e) };
+  // What the page showed when it went wrong, for the failure's message.
+  const shown = page ? await page.locator("main").innerText().catch(() => "") : "";
+  result = { ok: false, failure: String(e && e.stack ? e.stack : e), pageErrors, shown: shown.slice(0, 4000) };
 } finally {
   await browser.close();
 }

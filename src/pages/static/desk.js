@@ -43,6 +43,46 @@
   form.append(problems, actions, status, report);
   let metaUrl = null;
 
+  function showReport(status, r) {
+    report.textContent = "";
+    report.appendChild(el("h3", {}, `Audit: ${status}, score ${Math.round(r.score)}/100`));
+    report.appendChild(el("p", {}, r.summary));
+    const list = el("ul", { class: "issues" });
+    for (const is of r.issues) {
+      list.appendChild(el("li", { class: is.severity }, `${is.severity} ${is.check}: ${is.detail}`));
+    }
+    report.appendChild(list);
+  }
+
+  // "Edit" on a draft of the table: its fields, its last report, and what may come next.
+  for (const b of document.querySelectorAll("button[data-edit]")) {
+    b.disabled = false;
+    b.addEventListener("click", async () => {
+      try {
+        const r = await fetch(`${API}/journal/${b.dataset.edit}/draft`, { credentials: "same-origin" });
+        const d = await r.json();
+        if (!r.ok) throw new Error(d.error);
+        draftId = d.id;
+        ticker.value = d.ticker;
+        title.value = d.title;
+        dek.value = d.dek;
+        body.value = d.body;
+        price.value = d.priceUsdg;
+        author.value = d.authorName;
+        problems.textContent = "";
+        audit.disabled = false;
+        report.textContent = "";
+        if (d.report) showReport(d.status, d.report);
+        metaUrl = d.metaUrl;
+        publish.hidden = !(d.status === "approved" && metaUrl);
+        JM.say(status, `Editing draft ${d.id} (${d.status}; ${d.auditsLeft} audits left).`);
+        ticker.focus();
+      } catch (e) {
+        JM.say(status, JM.walletError(e), "error");
+      }
+    });
+  }
+
   async function call(path, payload) {
     const r = await fetch(API + path, {
       method: "POST",
@@ -90,14 +130,7 @@
     try {
       const { r, j } = await call("/journal/audit", { id: draftId });
       if (!r.ok) throw new Error(j.error);
-      report.textContent = "";
-      report.appendChild(el("h3", {}, `Audit: ${j.status}, score ${Math.round(j.report.score)}/100`));
-      report.appendChild(el("p", {}, j.report.summary));
-      const list = el("ul", { class: "issues" });
-      for (const is of j.report.issues) {
-        list.appendChild(el("li", { class: is.severity }, `${is.severity} ${is.check}: ${is.detail}`));
-      }
-      report.appendChild(list);
+      showReport(j.status, j.report);
       metaUrl = j.metaUrl;
       publish.hidden = !(j.status === "approved" && metaUrl);
       JM.say(status, j.status === "approved" ? "Approved: register it onchain to put it on sale." : "Not approved: revise the draft and save again.", j.status === "approved" ? "ok" : "error");
