@@ -3,7 +3,8 @@
 
 use super::accession::is_accession;
 
-fn escape(s: &str, out: &mut String) {
+/// Appends `s` to `out` with `& < > " '` escaped (HTML text and attributes, and XML).
+pub fn escape(s: &str, out: &mut String) {
     for c in s.chars() {
         match c {
             '&' => out.push_str("&amp;"),

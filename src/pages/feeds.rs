@@ -4,23 +4,18 @@
 use chrono::{DateTime, NaiveDate};
 use journal_market_api::{Company, EntrySearchRow, JournalListItem};
 
+use crate::domain::render::escape;
 use crate::queries::site::SiteMap;
 
 /// Escapes text for XML character data and attribute values.
 pub fn xml(s: &str) -> String {
-    let mut out = String::with_capacity(s.len());
-    for c in s.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&apos;"),
-            // Control characters other than tab and newlines are not allowed in XML 1.0.
-            c if (c as u32) < 0x20 && !matches!(c, '\t' | '\n' | '\r') => {}
-            c => out.push(c),
-        }
-    }
+    // XML 1.0 allows no control characters but tab and line ends; the rest is HTML's escaping.
+    let clean: String = s
+        .chars()
+        .filter(|&c| c >= ' ' || matches!(c, '\t' | '\n' | '\r'))
+        .collect();
+    let mut out = String::with_capacity(clean.len());
+    escape(&clean, &mut out);
     out
 }
 
@@ -156,7 +151,7 @@ mod tests {
 
     #[test]
     fn text_is_escaped_and_controls_dropped() {
-        assert_eq!(xml("a<b>&\"c'\u{1}"), "a&lt;b&gt;&amp;&quot;c&apos;");
+        assert_eq!(xml("a<b>&\"c'\u{1}"), "a&lt;b&gt;&amp;&quot;c&#39;");
     }
 
     #[test]

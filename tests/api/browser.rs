@@ -235,59 +235,45 @@ async fn readers_buy_in_the_browser_and_come_back() {
         U256::from(10_000_000u64) - paid
     );
 
-    // A reader who rejects the signature, and one whose wallet sits on another chain, are told
-    // what happened in a sentence; nothing moves.
+    // A reader who rejects the signature, one whose wallet sits on another chain and one
+    // without USDG are each told what happened in a sentence; nothing is signed or moved.
     let buyer = shop.buyer(2);
     let before = shop.usdg(buyer.address).await;
-    let r = drive(
-        json!({"scenario": "buy", "root": site, "rpc": rpc, "key": buyer.private_key,
-        "slug": slug, "name": "rejected", "reject": "eth_signTypedData_v4"}),
-    )
-    .await;
-    assert_eq!(r["error"], true);
-    assert!(
-        r["text"]
-            .as_str()
-            .unwrap()
-            .contains("You declined in your wallet"),
-        "{}",
-        r["text"]
-    );
-    let r = drive(
-        json!({"scenario": "buy", "root": site, "rpc": rpc, "key": buyer.private_key,
-        "slug": slug, "name": "wrong-chain", "walletChain": 1}),
-    )
-    .await;
-    assert_eq!(r["error"], true);
-    assert!(
-        r["text"]
-            .as_str()
-            .unwrap()
-            .contains("Your wallet is on chain 1; switch it to chain 4663"),
-        "{}",
-        r["text"]
-    );
-    assert!(signatures(&r).is_empty());
-    assert_eq!(shop.usdg(buyer.address).await, before, "nothing moved");
-
-    // A wallet without USDG is told so in a sentence, and nothing is signed.
     let empty = PrivateKeySigner::random();
-    let key = format!("0x{}", alloy::hex::encode(empty.to_bytes()));
-    let r = drive(
-        json!({"scenario": "buy", "root": site, "rpc": rpc, "key": key, "slug": slug,
-        "name": "no-usdg"}),
-    )
-    .await;
-    assert_eq!(r["error"], true);
-    assert!(
-        r["text"]
-            .as_str()
-            .unwrap()
-            .contains("Your wallet holds 0 USDG"),
-        "{}",
-        r["text"]
-    );
-    assert!(signatures(&r).is_empty());
+    let empty_key = format!("0x{}", alloy::hex::encode(empty.to_bytes()));
+    for (name, key, wallet, said) in [
+        (
+            "rejected",
+            buyer.private_key.as_str(),
+            json!({"reject": "eth_signTypedData_v4"}),
+            "You declined in your wallet",
+        ),
+        (
+            "wrong-chain",
+            buyer.private_key.as_str(),
+            json!({"walletChain": 1}),
+            "Your wallet is on chain 1; switch it to chain 4663",
+        ),
+        (
+            "no-usdg",
+            empty_key.as_str(),
+            json!({}),
+            "Your wallet holds 0 USDG",
+        ),
+    ] {
+        let mut args = json!({"scenario": "buy", "root": site, "rpc": rpc, "key": key, "slug": slug, "name": name});
+        for (k, v) in wallet.as_object().unwrap() {
+            args[k] = v.clone();
+        }
+        let r = drive(args).await;
+        assert_eq!(r["error"], true, "{name}");
+        let text = r["text"].as_str().unwrap();
+        assert!(text.contains(said), "{name}: {text}");
+        if name != "rejected" {
+            assert!(signatures(&r).is_empty(), "{name}: nothing to sign");
+        }
+    }
+    assert_eq!(shop.usdg(buyer.address).await, before, "nothing moved");
 }
 
 #[actix_web::test]

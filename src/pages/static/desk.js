@@ -84,12 +84,7 @@
   }
 
   async function call(path, payload) {
-    const r = await fetch(API + path, {
-      method: "POST",
-      credentials: "same-origin",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify(payload),
-    });
+    const r = await JM.postJson(path, payload);
     return { r, j: await r.json() };
   }
 

@@ -44,12 +44,17 @@
     return selector + head + tail;
   }
 
-  async function rpc(method, params) {
-    const r = await fetch(API + "/rpc", {
+  // A JSON POST to the API with the session cookie.
+  const postJson = (path, payload, headers = {}) =>
+    fetch(API + path, {
       method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }),
+      credentials: "same-origin",
+      headers: { "content-type": "application/json", ...headers },
+      body: JSON.stringify(payload),
     });
+
+  async function rpc(method, params) {
+    const r = await postJson("/rpc", { jsonrpc: "2.0", id: 1, method, params });
     const j = await r.json();
     if (j.error) throw new Error("the chain answered: " + j.error.message);
     return j.result;
@@ -147,14 +152,7 @@
 
   async function payStep(ctx, step, index, total, panel, status) {
     const { w, account, cfg } = ctx;
-    const body = JSON.stringify({ journalId: Number(panel.dataset.journalId) });
-    const post = (headers) =>
-      fetch(API + "/pay/" + step, {
-        method: "POST",
-        credentials: "same-origin",
-        headers: { "content-type": "application/json", ...headers },
-        body,
-      });
+    const post = (headers) => postJson("/pay/" + step, { journalId: Number(panel.dataset.journalId) }, headers);
     let r = await post({});
     if (r.status === 200) return r.json(); // already paid (the fee of an earlier try)
     if (r.status !== 402) throw new Error((await r.json()).error || `the service answered ${r.status}`);
@@ -265,21 +263,12 @@
     try {
       const { w, account } = await connect();
       say(status, "Sign the sign-in message in your wallet (it costs nothing).");
-      const r = await fetch(API + "/auth/nonce", {
-        method: "POST",
-        headers: { "content-type": "application/json" },
-        body: JSON.stringify({ address: account }),
-      });
+      const r = await postJson("/auth/nonce", { address: account });
       const n = await r.json();
       if (!r.ok) throw new Error(n.error);
       const msgHex = "0x" + hex(new TextEncoder().encode(n.message));
       const signature = await w.request({ method: "personal_sign", params: [msgHex, account] });
-      const v = await fetch(API + "/auth/verify", {
-        method: "POST",
-        credentials: "same-origin",
-        headers: { "content-type": "application/json" },
-        body: JSON.stringify({ address: account, nonce: n.nonce, signature }),
-      });
+      const v = await postJson("/auth/verify", { address: account, nonce: n.nonce, signature });
       const answer = await v.json();
       if (!v.ok) throw new Error(answer.error);
       say(status, "Signed in.", "ok");
@@ -304,11 +293,7 @@
       const tx = await sendTx(w, account, cfg.reputationRegistry, data);
       await waitForReceipt(tx, status);
       for (let i = 0; i < 30; i++) {
-        const r = await fetch(API + "/votes/record", {
-          method: "POST",
-          headers: { "content-type": "application/json" },
-          body: JSON.stringify({ tx }),
-        });
+        const r = await postJson("/votes/record", { tx });
         const answer = await r.json();
         if (r.status === 409 && r.headers.get("retry-after")) {
           await new Promise((res) => setTimeout(res, 2000));
@@ -326,7 +311,7 @@
   }
 
   // Exposed for the desk's script.
-  window.JournalMarket = { connect, sendTx, encode, waitForReceipt, walletError, say, signIn };
+  window.JournalMarket = { connect, sendTx, encode, waitForReceipt, walletError, say, signIn, postJson };
 
   function start() {
     const panel = $("buy");
