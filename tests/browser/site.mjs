@@ -163,7 +163,7 @@ async function publish(page) {
   await page.waitForSelector("#problems li", { timeout: TIMEOUT });
   const problems = await page.locator("#problems li").allTextContents();
   const saved = () =>
-    page.waitForFunction(() => /saved/.test(document.getElementById("desk-status").textContent), null, { timeout: TIMEOUT });
+    page.waitForFunction(() => /^Draft \d+ saved/.test(document.getElementById("desk-status").textContent), null, { timeout: TIMEOUT });
   await page.fill("#dek", d.dek);
   await page.click("#save");
   await saved();
