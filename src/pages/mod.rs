@@ -7,9 +7,10 @@
 
 use std::future::Future;
 
-use actix_web::HttpResponse;
+use actix_web::http::Method;
 use actix_web::http::header::{self, HeaderValue};
 use actix_web::web::{self, Bytes};
+use actix_web::{HttpRequest, HttpResponse};
 use journal_market_api::TokenLedger;
 
 pub use error::{PageError, PageResult, error_page, not_found_page};
@@ -32,9 +33,10 @@ const RSS: &str = "application/rss+xml; charset=utf-8";
 const XML: &str = "application/xml; charset=utf-8";
 
 pub fn configure(cfg: &mut web::ServiceConfig) {
-    assets::configure(cfg);
-    cfg.service(resource("/", "GET").route(web::get().to(home)))
-        .service(resource("/journal/{slug}", "GET").route(web::get().to(journal)))
+    // Matched in order, and each pattern with a `{…}` costs a regex run: the hottest page is
+    // a static prefix whose handler reads the slug itself.
+    cfg.service(web::scope("/journal").default_service(web::to(journal)))
+        .service(resource("/", "GET").route(web::get().to(home)))
         .service(resource("/entry/{accession}", "GET").route(web::get().to(entry)))
         .service(resource("/company/{ticker}", "GET").route(web::get().to(company)))
         .service(
@@ -48,6 +50,7 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
         .service(resource("/journals.rss", "GET").route(web::get().to(journals_rss)))
         .service(resource("/sitemap.xml", "GET").route(web::get().to(sitemap)))
         .service(resource("/robots.txt", "GET").route(web::get().to(robots)));
+    assets::configure(cfg);
 }
 
 fn links(state: &AppState) -> Links<'_> {
@@ -95,22 +98,27 @@ async fn home(state: web::Data<AppState>) -> PageResult {
     .await
 }
 
-async fn journal(
-    state: web::Data<AppState>,
-    slug: web::Path<String>,
-    viewer: Viewer,
-) -> PageResult {
-    let live = state.catalog.live(slug.as_str()).await?;
-    let l = links(&state);
-    if let Some(wallet) = viewer.0
-        && state.catalog.reads(wallet, &live).await?
-    {
-        return Ok(personal(
-            views::journal(&l, &live.detail, Some(&live.body)).into_string(),
-        ));
+/// `/journal/{slug or id}`.
+async fn journal(state: web::Data<AppState>, req: HttpRequest, viewer: Viewer) -> PageResult {
+    if !matches!(*req.method(), Method::GET | Method::HEAD) {
+        return Ok(crate::routes::not_allowed(&req, "GET"));
     }
-    let key = format!("/journal/{}", live.detail.item.slug);
+    // Anything but one segment is no journal's key (the catalogue refuses it as not found).
+    let slug = req.path().strip_prefix("/journal/").unwrap_or_default();
+    let l = links(&state);
+    // An owner's page first; everyone else gets the public page, from the cache when it is
+    // there (a reader without a session costs one cache lookup).
+    if let Some(wallet) = viewer.0 {
+        let live = state.catalog.live(slug).await?;
+        if state.catalog.reads(wallet, &live).await? {
+            return Ok(personal(
+                views::journal(&l, &live.detail, Some(&live.body)).into_string(),
+            ));
+        }
+    }
+    let key = format!("/journal/{slug}");
     let mut resp = cached(&state, key, HTML, || async {
+        let live = state.catalog.live(slug).await?;
         Ok(views::journal(&l, &live.detail, None).into_string())
     })
     .await?;

@@ -40,17 +40,22 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
 /// `{ "error" }` body (HTTP's answer for a known path, where 404 would say it does not exist).
 pub fn resource(path: &str, allow: &'static str) -> actix_web::Resource {
     web::resource(path).default_service(web::to(move |req: HttpRequest| async move {
-        HttpResponse::MethodNotAllowed()
-            .insert_header((header::ALLOW, allow))
-            .json(ErrorBody {
-                error: format!(
-                    "{} {} is not supported; use {allow}",
-                    req.method(),
-                    req.path()
-                ),
-                problems: None,
-            })
+        not_allowed(&req, allow)
     }))
+}
+
+/// The 405 of a known path asked with another method.
+pub fn not_allowed(req: &HttpRequest, allow: &'static str) -> HttpResponse {
+    HttpResponse::MethodNotAllowed()
+        .insert_header((header::ALLOW, allow))
+        .json(ErrorBody {
+            error: format!(
+                "{} {} is not supported; use {allow}",
+                req.method(),
+                req.path()
+            ),
+            problems: None,
+        })
 }
 
 /// An already-serialized JSON answer.

@@ -198,6 +198,8 @@ async fn unknown_pages_are_404_pages() {
     for path in [
         "/journal/no-such-journal",
         "/journal/%3Cscript%3E",
+        "/journal/",
+        "/journal/a/b",
         "/entry/JM-NVDA-990101-01",
         "/company/XYZQ",
         "/company/XYZQ/entries.rss",
@@ -212,6 +214,17 @@ async fn unknown_pages_are_404_pages() {
             "{path} reflects nothing unescaped"
         );
     }
+    // A page asked with another method is 405 with Allow, like the API's paths.
+    let j = app.client.journals(None).await.unwrap().journals.remove(0);
+    let resp = app
+        .http
+        .post(format!("{}/journal/{}", root(&app), j.slug))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(resp.status(), StatusCode::METHOD_NOT_ALLOWED);
+    assert_eq!(resp.headers()["allow"], "GET");
+    crate::shape::assert_error_body(&resp.json().await.unwrap());
     // A path the site does not have stays the API's JSON 404.
     let resp = app
         .http
