@@ -369,6 +369,28 @@ mod tests {
         }
     }
 
+    /// Found by the `jsonrpc` fuzz target: a 103-digit id was read as a slightly different
+    /// double than the one its own serialization reads back as, so the call forwarded (and the
+    /// id answered) was not the caller's. serde_json's `float_roundtrip` reads numbers exactly.
+    #[test]
+    fn a_huge_numeric_id_is_forwarded_and_answered_as_it_was_read() {
+        let id = format!("{}1", "6".repeat(102));
+        let body = format!(r#"{{"jsonrpc":"2.0","id":{id},"method":"eth_chainId","params":[]}}"#);
+        let r = parse(body.as_bytes()).unwrap();
+        let call = &r.calls()[0];
+        let again = parse(&to_bytes(call)).unwrap();
+        assert_eq!(again, Request::Single(call.clone()));
+        let reply = Reply::parse(Bytes::from_static(br#"{"result":"0x1237"}"#)).unwrap();
+        let answered: Value = serde_json::from_slice(&reply.to(&call.id)).unwrap();
+        assert_eq!(answered["id"], call.id);
+        let sent: f64 = id.parse().unwrap();
+        assert_eq!(
+            answered["id"].as_f64(),
+            Some(sent),
+            "the id the caller's parser reads"
+        );
+    }
+
     #[test]
     fn bad_params_are_refused_and_good_ones_made_canonical() {
         let r = parse(
