@@ -76,6 +76,16 @@ impl Inner {
             {
                 Ok(checked) => Some(checked),
                 Err(SettleError::Invalid(i)) if i.code == "permit2_invalid_nonce" => None,
+                Err(e @ SettleError::Invalid(_)) => {
+                    // A copy of this permit may have been claimed and sent since it was looked
+                    // up (its row is written before its send): the node then refuses the
+                    // simulation before the nonce reads as spent. That row answers.
+                    let seen = store::seen(&self.db, id, &wallet, &nonce, s.journal_id).await?;
+                    if let Some(row) = seen.known(id, &wallet, &nonce) {
+                        return replay::answer(row.clone(), asked);
+                    }
+                    return Err(rejected(e));
+                }
                 Err(e) => return Err(rejected(e)),
             },
         };
