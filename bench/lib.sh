@@ -56,6 +56,18 @@ wait_for() {
   return 1
 }
 
+# wait_seeded LOG: waits until a `journal-market devnet` logging to LOG (with
+# journal_market=info in its filter) has published its demo data: until then its seeding
+# (audits, registrations, swaps) runs beside whatever is measured.
+wait_seeded() {
+  for _ in $(seq 1 600); do
+    grep -q 'swaps, burn and votes are in' "$1" && return 0
+    sleep 0.2
+  done
+  echo "timed out waiting for the demo data in $1" >&2
+  return 1
+}
+
 # start_anvil PORT: the dev chain's node in the background (the flags of
 # journal_market_chain::anvil::DEV_CHAIN_ARGS), once it answers; its pid in $anvil.
 start_anvil() {

@@ -11,7 +11,7 @@ use dashmap::DashMap;
 
 use crate::metrics::CacheStats;
 use crate::payments::Template;
-use crate::queries::journals::LiveJournal;
+use crate::queries::journals::{LiveJournal, Tallies};
 use crate::queries::token::PoolSettings;
 
 /// Entries beyond this are dropped wholesale; keys come from client input (tickers, slugs), so
@@ -129,8 +129,9 @@ impl<K: Eq + Hash + Clone, V: Clone> TtlCache<K, V> {
 /// Journal id, payment step, recipient, resource URL.
 pub type ChallengeKey = (i32, &'static str, alloy::primitives::Address, String);
 
-/// The caches of public answers. Every write that a public read shows empties them all, so
-/// the services that write and the ones that read share one.
+/// The caches of public answers. Every write that a public read shows empties them (a
+/// purchase only those that show reader counts), so the services that write and the ones that
+/// read share one.
 pub struct PublicCaches {
     /// Serialized answers of hot public lists, keyed by route and query.
     pub lists: TtlCache<String, Bytes>,
@@ -142,6 +143,10 @@ pub struct PublicCaches {
     pub challenges: TtlCache<ChallengeKey, Arc<Template>>,
     /// The site's public pages, feeds and sitemap as sent, keyed by path.
     pub pages: TtlCache<String, Bytes>,
+    /// Each live journal's readers and votes, which purchases change while the rest of the
+    /// journal stays as it was: a purchase empties these (and the lists and pages that show
+    /// them), not the journal details and challenges that every payment reads.
+    pub tallies: TtlCache<i32, Tallies>,
 }
 
 impl PublicCaches {
@@ -151,6 +156,7 @@ impl PublicCaches {
             journals: TtlCache::new(ttl),
             challenges: TtlCache::new(ttl),
             pages: TtlCache::new(ttl),
+            tallies: TtlCache::new(ttl),
         }
     }
 
@@ -160,6 +166,14 @@ impl PublicCaches {
         self.journals.invalidate();
         self.challenges.invalidate();
         self.pages.invalidate();
+        self.tallies.invalidate();
+    }
+
+    /// Call after a purchase: it changes reader counts only.
+    pub fn paid(&self) {
+        self.lists.invalidate();
+        self.pages.invalidate();
+        self.tallies.invalidate();
     }
 }
 

@@ -39,12 +39,7 @@ pub async fn connect(settings: &DatabaseSettings) -> anyhow::Result<DatabaseConn
                     Ok(())
                 })
             })
-            .after_release(|conn, _| {
-                Box::pin(async move {
-                    let mut handle = conn.lock_handle().await?;
-                    Ok(!in_transaction(handle.as_raw_handle()))
-                })
-            })
+            .after_release(|conn, _| Box::pin(async move { Ok(!in_transaction(conn)) }))
         });
     Database::connect(opts)
         .await
@@ -79,10 +74,11 @@ fn set_busy_handler(db: std::ptr::NonNull<libsqlite3_sys::sqlite3>) {
 /// had its COMMIT fail (a full disk, an I/O error) in a way its driver's rollback did not
 /// undo: it would hold the write lock and every other writer would wait and fail with "database
 /// is locked" until a restart. Such a connection is closed instead (SQLite rolls back and
-/// frees the lock), so the service recovers once the disk has room again.
-fn in_transaction(db: std::ptr::NonNull<libsqlite3_sys::sqlite3>) -> bool {
-    // SAFETY: `db` is an open connection sqlx hands to after_release and holds locked.
-    let open = unsafe { libsqlite3_sys::sqlite3_get_autocommit(db.as_ptr()) } == 0;
+/// frees the lock), so the service recovers once the disk has room again. The driver's count
+/// of open transactions is read without a round trip to the connection's thread (every
+/// statement returns a connection); it falls to zero only when a COMMIT or ROLLBACK succeeded.
+fn in_transaction(conn: &mut sea_orm::sqlx::SqliteConnection) -> bool {
+    let open = sea_orm::sqlx::Connection::is_in_transaction(conn);
     if open {
         tracing::warn!("a database connection came back inside a transaction; closing it");
     }

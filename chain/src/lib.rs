@@ -11,6 +11,7 @@ pub mod devnet;
 pub mod erc8004;
 pub mod extensions;
 pub mod facilitator;
+pub mod fast_key;
 pub mod logs;
 pub mod permit2;
 pub mod signature;

@@ -109,7 +109,7 @@ async fn journal(state: web::Data<AppState>, req: HttpRequest, viewer: Viewer) -
     // An owner's page first; everyone else gets the public page, from the cache when it is
     // there (a reader without a session costs one cache lookup).
     if let Some(wallet) = viewer.0 {
-        let live = state.catalog.live(slug).await?;
+        let live = state.catalog.shown(slug).await?;
         if state.catalog.reads(wallet, &live).await? {
             return Ok(personal(
                 views::journal(&l, &live.detail, Some(&live.body)).into_string(),
@@ -118,7 +118,7 @@ async fn journal(state: web::Data<AppState>, req: HttpRequest, viewer: Viewer) -
     }
     let key = format!("/journal/{slug}");
     let mut resp = cached(&state, key, HTML, || async {
-        let live = state.catalog.live(slug).await?;
+        let live = state.catalog.shown(slug).await?;
         Ok(views::journal(&l, &live.detail, None).into_string())
     })
     .await?;

@@ -67,32 +67,7 @@ async fn aggregates(
         .into_model::<CountRow>()
         .all(db)
         .await?;
-    let readers = unlocks::Entity::find()
-        .select_only()
-        .column(unlocks::Column::JournalId)
-        // COUNT(*): answered from `ix_unlocks_journal_id` alone, without reading each row.
-        .column_as(Expr::col(Asterisk).count(), "n")
-        .filter(unlocks::Column::JournalId.is_in(ids.clone()))
-        .group_by(unlocks::Column::JournalId)
-        .into_model::<CountRow>()
-        .all(db)
-        .await?;
-    let vote_rows = votes::Entity::find()
-        .select_only()
-        .column(votes::Column::JournalId)
-        .column_as(
-            Expr::cust("SUM(CASE WHEN value > 0 THEN 1 ELSE 0 END)"),
-            "up",
-        )
-        .column_as(
-            Expr::cust("SUM(CASE WHEN value < 0 THEN 1 ELSE 0 END)"),
-            "down",
-        )
-        .filter(votes::Column::JournalId.is_in(ids.clone()))
-        .group_by(votes::Column::JournalId)
-        .into_model::<VoteRow>()
-        .all(db)
-        .await?;
+    let (readers, votes) = tallies_of(db, &ids).await?;
     // The last report of each journal wins.
     let audits = audit_reports::Entity::find()
         .filter(audit_reports::Column::JournalId.is_in(ids))
@@ -107,8 +82,63 @@ async fn aggregates(
 
     Ok(Aggregates {
         cited: cited.into_iter().map(|r| (r.journal_id, r.n)).collect(),
-        readers: readers.into_iter().map(|r| (r.journal_id, r.n)).collect(),
-        votes: vote_rows
+        readers,
+        votes,
+        audits: audits.into_iter().map(|a| (a.journal_id, a)).collect(),
+        companies: companies.into_iter().map(|c| (c.ticker, c.name)).collect(),
+    })
+}
+
+/// What purchases and votes change on a journal's public face.
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct Tallies {
+    pub readers: i64,
+    pub votes: Votes,
+}
+
+/// The readers and votes of one journal now.
+pub async fn tallies(db: &DatabaseConnection, id: i32) -> Result<Tallies, DbErr> {
+    let (readers, votes) = tallies_of(db, &[id]).await?;
+    Ok(Tallies {
+        readers: readers.get(&id).copied().unwrap_or(0),
+        votes: votes.get(&id).copied().unwrap_or_default(),
+    })
+}
+
+/// Readers and votes of each journal of `ids` that has any.
+async fn tallies_of(
+    db: &DatabaseConnection,
+    ids: &[i32],
+) -> Result<(HashMap<i32, i64>, HashMap<i32, Votes>), DbErr> {
+    let readers = unlocks::Entity::find()
+        .select_only()
+        .column(unlocks::Column::JournalId)
+        // COUNT(*): answered from `ix_unlocks_journal_id` alone, without reading each row.
+        .column_as(Expr::col(Asterisk).count(), "n")
+        .filter(unlocks::Column::JournalId.is_in(ids.iter().copied()))
+        .group_by(unlocks::Column::JournalId)
+        .into_model::<CountRow>()
+        .all(db)
+        .await?;
+    let votes = votes::Entity::find()
+        .select_only()
+        .column(votes::Column::JournalId)
+        .column_as(
+            Expr::cust("SUM(CASE WHEN value > 0 THEN 1 ELSE 0 END)"),
+            "up",
+        )
+        .column_as(
+            Expr::cust("SUM(CASE WHEN value < 0 THEN 1 ELSE 0 END)"),
+            "down",
+        )
+        .filter(votes::Column::JournalId.is_in(ids.iter().copied()))
+        .group_by(votes::Column::JournalId)
+        .into_model::<VoteRow>()
+        .all(db)
+        .await?;
+    Ok((
+        readers.into_iter().map(|r| (r.journal_id, r.n)).collect(),
+        votes
             .into_iter()
             .map(|r| {
                 (
@@ -120,9 +150,7 @@ async fn aggregates(
                 )
             })
             .collect(),
-        audits: audits.into_iter().map(|a| (a.journal_id, a)).collect(),
-        companies: companies.into_iter().map(|c| (c.ticker, c.name)).collect(),
-    })
+    ))
 }
 
 fn list_item(j: &journals::Model, agg: &Aggregates, origin: &str) -> JournalListItem {

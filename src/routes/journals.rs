@@ -42,7 +42,7 @@ pub async fn detail(
     viewer: Viewer,
     req: HttpRequest,
 ) -> ApiResult<web::Json<JournalDetail>> {
-    let live = state.catalog.live(key.as_str()).await?;
+    let live = state.catalog.shown(key.as_str()).await?;
     let mut detail = live.detail.clone();
     // A SIGN-IN-WITH-X proof speaks for its wallet; a refused one is said, not ignored.
     let viewer = match proof_header(&req) {

@@ -22,6 +22,7 @@ fn snapshot(state: &AppState) -> Snapshot {
             ("lists", caches.lists.stats().counts()),
             ("journals", caches.journals.stats().counts()),
             ("challenges", caches.challenges.stats().counts()),
+            ("tallies", caches.tallies.stats().counts()),
         ],
         rpc: rpc.stats().counts(),
         rpc_cache_entries: rpc_cache.1 as u64,

@@ -169,15 +169,15 @@ async fn pay(
                 (payer, tx.map(|t| format!("{t:#x}")), Some(text), true)
             }
             Outcome::Paid {
-                journal_id,
                 slug,
                 payer,
                 tx,
+                paid_at,
                 network,
                 text,
                 open_session,
             } => {
-                let signed = state.purchases.receipt(&slug, journal_id, payer, tx).await;
+                let signed = state.purchases.receipt(&slug, payer, tx, paid_at);
                 let tx = format!("{tx:#x}");
                 let receipt = SettleResponse {
                     success: true,

@@ -66,6 +66,27 @@ impl Catalog {
             .await
     }
 
+    /// The live journal under `key` as readers see it: [`Catalog::live`] with its readers and
+    /// votes as of the last purchase or vote (a cached journal keeps the counts it was built
+    /// with; purchases empty only the counts).
+    pub async fn shown(&self, key: &str) -> CatalogResult<Arc<LiveJournal>> {
+        let live = self.live(key).await?;
+        let id = live.id;
+        let now = self
+            .caches
+            .tallies
+            .get_or_try(id, || async { journals::tallies(&self.db, id).await })
+            .await?;
+        let item = &live.detail.item;
+        if item.readers == now.readers && item.votes == now.votes {
+            return Ok(live);
+        }
+        let mut fresh = (*live).clone();
+        fresh.detail.item.readers = now.readers;
+        fresh.detail.item.votes = now.votes;
+        Ok(Arc::new(fresh))
+    }
+
     /// Whether `wallet` reads the paid text of `j`: its author, or a wallet that unlocked it.
     pub async fn reads(&self, wallet: Address, j: &LiveJournal) -> CatalogResult<bool> {
         let w = lower(&wallet);

@@ -114,10 +114,11 @@ pub enum Outcome {
     /// `open_session`: the answer also signs the payer in (not when the caller is signed in as
     /// the payer already).
     Paid {
-        journal_id: i32,
         slug: String,
         payer: Address,
         tx: B256,
+        /// When the payment arrived: the time its receipt states.
+        paid_at: chrono::DateTime<chrono::Utc>,
         network: String,
         text: Option<std::sync::Arc<LiveJournal>>,
         open_session: bool,
@@ -381,20 +382,20 @@ impl Purchases {
                 payment_id,
             })
             .await;
-        let (payer, tx, open_session) = match paid {
-            Ok(Paid::Settled { payer, tx }) => (payer, tx, viewer != Some(payer)),
+        let (payer, tx, paid_at, open_session) = match paid {
+            Ok(Paid::Settled { payer, tx, at }) => (payer, tx, at, viewer != Some(payer)),
             // A permit seen on the chain opens nothing; the payer signed in reads again.
-            Ok(Paid::Used { payer, tx }) if viewer == Some(payer) => (payer, tx, false),
+            Ok(Paid::Used { payer, tx, at }) if viewer == Some(payer) => (payer, tx, at, false),
             Ok(Paid::Used { tx, .. }) => return Err(PurchaseError::Refused(used(tx))),
             Ok(Paid::FeeAlreadyPaid) => return Ok(Outcome::FeeAlreadyPaid),
             Err(e) => return Err(pay_error(e, &terms)),
         };
-        self.caches.invalidate();
+        self.caches.paid();
         Ok(Outcome::Paid {
-            journal_id: j.id,
             slug: j.detail.item.slug.clone(),
             payer,
             tx,
+            paid_at,
             network: format!("eip155:{}", terms.chain_id),
             text: step.is_last(j.swarm).then(|| j.clone()),
             open_session,
@@ -502,15 +503,15 @@ impl Purchases {
         .await
     }
 
-    /// The signed receipt of a settled payment, when receipts are on and it can be read now.
-    pub async fn receipt(
+    /// The signed receipt of a settled payment, when receipts are on.
+    pub fn receipt(
         &self,
         slug: &str,
-        journal_id: i32,
         payer: Address,
         tx: B256,
+        paid_at: chrono::DateTime<chrono::Utc>,
     ) -> Option<SignedReceipt> {
-        self.receipts.of_payment(slug, journal_id, payer, tx).await
+        self.receipts.of_payment(slug, payer, tx, paid_at)
     }
 
     /// A new session for the wallet a paid answer signs in.

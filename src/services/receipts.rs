@@ -7,9 +7,11 @@ use std::collections::HashMap;
 
 use alloy::primitives::{Address, B256};
 use alloy::signers::local::PrivateKeySigner;
+use chrono::{DateTime, Utc};
 use journal_market_actors::settlement::store;
 use journal_market_api::History;
 use journal_market_chain::extensions::offer_receipt::{self, ReceiptPayload, SignedReceipt};
+use journal_market_chain::fast_key::{FastSigner, fast};
 use journal_market_entity::{journals, payments};
 use sea_orm::{ColumnTrait, DatabaseConnection, DbErr, EntityTrait, QueryFilter, QueryOrder};
 
@@ -21,11 +23,20 @@ use crate::site::Site;
 pub struct Receipts {
     db: DatabaseConnection,
     site: Site,
-    key: Option<PrivateKeySigner>,
+    key: Option<FastSigner>,
 }
 
 impl Receipts {
+    /// Receipts are signed with libsecp256k1 (one per paid answer); a key it cannot take
+    /// (none that parsed as a private key) leaves receipts off, with a warning.
     pub fn new(db: DatabaseConnection, site: Site, key: Option<PrivateKeySigner>) -> Self {
+        let key = key.and_then(|k| {
+            fast(&k)
+                .inspect_err(
+                    |e| tracing::warn!(error = %e, "the receipt key cannot sign; receipts are off"),
+                )
+                .ok()
+        });
         Receipts { db, site, key }
     }
 
@@ -36,40 +47,34 @@ impl Receipts {
 
     /// The receipt of a settled payment `row` for the journal `slug`, when receipts are on.
     fn of_row(&self, slug: &str, row: &payments::Model) -> Option<SignedReceipt> {
-        let key = self.key.as_ref()?;
         let payer: Address = row.wallet.parse().ok()?;
         let tx: B256 = row.tx.as_deref()?.parse().ok()?;
+        self.of_payment(slug, payer, tx, row.created_at)
+    }
+
+    /// The receipt of the payment `tx` of `payer` for the journal `slug`, which arrived at
+    /// `paid_at` (its row's creation), when receipts are on. The payment is made already: a
+    /// receipt that cannot be signed is left out of the answer, never turned into an error
+    /// that would hide the text that was paid for.
+    pub fn of_payment(
+        &self,
+        slug: &str,
+        payer: Address,
+        tx: B256,
+        paid_at: DateTime<Utc>,
+    ) -> Option<SignedReceipt> {
+        let key = self.key.as_ref()?;
         let payload = ReceiptPayload {
             version: offer_receipt::VERSION,
             network: format!("eip155:{}", self.site.chain_id()),
             resource_url: self.site.text_url(slug, None),
             payer: payer.to_checksum(None),
-            issued_at: u64::try_from(row.created_at.timestamp()).unwrap_or(0),
+            issued_at: u64::try_from(paid_at.timestamp()).unwrap_or(0),
             transaction: format!("{tx:#x}"),
         };
         offer_receipt::sign(payload, key)
             .inspect_err(|e| tracing::warn!(error = %e, "a receipt could not be signed"))
             .ok()
-    }
-
-    /// The receipt of the settled payment `tx` of `payer` for journal `journal_id`. The payment
-    /// is made already: a receipt that cannot be read now is left out of the answer, never turned
-    /// into an error that would hide the text that was paid for.
-    pub async fn of_payment(
-        &self,
-        slug: &str,
-        journal_id: i32,
-        payer: Address,
-        tx: B256,
-    ) -> Option<SignedReceipt> {
-        self.key.as_ref()?;
-        let row = store::of_wallet(&lower(&payer), journal_id)
-            .filter(payments::Column::Tx.eq(format!("{tx:#x}")))
-            .one(&self.db)
-            .await
-            .inspect_err(|e| tracing::warn!(error = %e, "the paid answer goes without its receipt"))
-            .ok()??;
-        self.of_row(slug, &row)
     }
 
     /// Puts on each unlock of `history` the receipt of the payment that completed it (the

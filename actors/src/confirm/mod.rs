@@ -17,6 +17,8 @@ use std::time::Duration;
 use actix::prelude::*;
 use alloy::primitives::{Address, B256};
 use alloy::providers::Provider;
+use alloy::rpc::client::BatchRequest;
+use alloy::rpc::types::TransactionReceipt;
 use journal_market_chain::client::{ChainClient, ChainError};
 use sea_orm::{DatabaseConnection, DbErr};
 
@@ -55,20 +57,39 @@ struct Inner {
     turning: AtomicBool,
 }
 
-/// What a receipt says of `tx` now.
-async fn sighting(chain: &ChainClient, tx: B256) -> Result<Sighting<B256>, ChainError> {
-    let receipt = chain
-        .provider()
-        .get_transaction_receipt(tx)
-        .await
-        .map_err(|e| ChainError::of(&e))?;
-    Ok(match receipt {
+/// Receipts asked in one JSON-RPC batch (public endpoints cap batch sizes; 50 passes them).
+const RECEIPTS_PER_CALL: usize = 50;
+
+/// What each receipt of `txs` says now, in order; one batch call per 50 transactions instead
+/// of a call each.
+async fn sightings(chain: &ChainClient, txs: &[B256]) -> Result<Vec<Sighting<B256>>, ChainError> {
+    let mut out = Vec::with_capacity(txs.len());
+    for chunk in txs.chunks(RECEIPTS_PER_CALL) {
+        let mut batch = BatchRequest::new(chain.provider().client());
+        let waiters = chunk
+            .iter()
+            .map(|tx| {
+                batch.add_call::<_, Option<TransactionReceipt>>("eth_getTransactionReceipt", &(tx,))
+            })
+            .collect::<Result<Vec<_>, _>>()
+            .map_err(|e| ChainError::of(&e))?;
+        batch.send().await.map_err(|e| ChainError::of(&e))?;
+        for w in waiters {
+            out.push(sighting(w.await.map_err(|e| ChainError::of(&e))?));
+        }
+    }
+    Ok(out)
+}
+
+/// What a receipt says of its transaction: no receipt, or a reverted one, is gone.
+fn sighting(receipt: Option<TransactionReceipt>) -> Sighting<B256> {
+    match receipt {
         Some(r) if r.status() => match (r.block_number, r.block_hash) {
             (Some(block), Some(hash)) => Sighting::Mined { block, hash },
             _ => Sighting::Gone,
         },
         _ => Sighting::Gone,
-    })
+    }
 }
 
 impl Inner {

@@ -10,7 +10,8 @@ use std::collections::HashMap;
 use alloy::eips::BlockNumberOrTag;
 use alloy::primitives::B256;
 use alloy::providers::Provider;
-use alloy::rpc::types::{Filter, Log};
+use alloy::rpc::client::BatchRequest;
+use alloy::rpc::types::{Block, Filter, Log};
 use journal_market_chain::client::{ChainClient, ChainError};
 
 /// Headers read at once.
@@ -88,16 +89,23 @@ pub async fn read(
 ) -> Result<Result<Segment, Broken>, ChainError> {
     let mut headers = Vec::new();
     let numbers: Vec<u64> = (from..=to).collect();
+    // One JSON-RPC batch per 16 headers: near the head a busy chain makes a block per
+    // transaction, and a call each cost more than reading them.
     for chunk in numbers.chunks(HEADERS_AT_ONCE) {
-        let got = futures::future::join_all(chunk.iter().map(|n| async move {
-            chain
-                .provider()
-                .get_block_by_number(BlockNumberOrTag::Number(*n))
-                .await
-        }))
-        .await;
-        for (n, b) in chunk.iter().zip(got) {
-            match b.map_err(|e| ChainError::of(&e))? {
+        let mut batch = BatchRequest::new(chain.provider().client());
+        let waiters = chunk
+            .iter()
+            .map(|n| {
+                batch.add_call::<_, Option<Block>>(
+                    "eth_getBlockByNumber",
+                    &(BlockNumberOrTag::Number(*n), false),
+                )
+            })
+            .collect::<Result<Vec<_>, _>>()
+            .map_err(|e| ChainError::of(&e))?;
+        batch.send().await.map_err(|e| ChainError::of(&e))?;
+        for (n, w) in chunk.iter().zip(waiters) {
+            match w.await.map_err(|e| ChainError::of(&e))? {
                 Some(b) => headers.push(b.header),
                 None => return Ok(Err(Broken::Changed(format!("block {n} is gone")))),
             }

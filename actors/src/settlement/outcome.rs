@@ -2,6 +2,7 @@
 //! one row got. The vocabulary the request path, the rows and reconciliation share.
 
 use alloy::primitives::{Address, B256};
+use chrono::{DateTime, Utc};
 use journal_market_chain::facilitator::SettleError;
 use journal_market_chain::x402::{PaymentPayload, PaymentRequirements};
 use journal_market_domain::purchase::{Refusal, Step};
@@ -27,10 +28,19 @@ pub struct PayStep {
 pub enum Paid {
     /// The step is settled by this transaction: by this request, or by the first request with
     /// this request's payment-identifier and payment (a retry gets the first answer).
-    Settled { payer: Address, tx: B256 },
+    /// `at`: when the payment arrived (its row's creation), the time its receipt states.
+    Settled {
+        payer: Address,
+        tx: B256,
+        at: DateTime<Utc>,
+    },
     /// The permit was settled by an earlier request, and this one has no claim to its answer:
     /// a permit is public once settled, so it proves the payment, not who is asking.
-    Used { payer: Address, tx: B256 },
+    Used {
+        payer: Address,
+        tx: B256,
+        at: DateTime<Utc>,
+    },
     /// The fee of a person-written journal was paid already: `{ ok, already }`.
     FeeAlreadyPaid,
 }

@@ -56,8 +56,16 @@ pub fn answer(row: payments::Model, asked: Asked<'_>) -> Result<Paid, PayError> 
             row.wallet.parse::<Address>(),
             row.tx.as_deref().map(str::parse::<B256>),
         ) {
-            (Ok(payer), Some(Ok(tx))) if retry => Ok(Paid::Settled { payer, tx }),
-            (Ok(payer), Some(Ok(tx))) => Ok(Paid::Used { payer, tx }),
+            (Ok(payer), Some(Ok(tx))) if retry => Ok(Paid::Settled {
+                payer,
+                tx,
+                at: row.created_at,
+            }),
+            (Ok(payer), Some(Ok(tx))) => Ok(Paid::Used {
+                payer,
+                tx,
+                at: row.created_at,
+            }),
             _ => Err(PayError::Rejected(
                 "the settled payment is unreadable".into(),
             )),
@@ -136,12 +144,15 @@ mod tests {
 
     #[test]
     fn a_retry_with_the_same_id_and_payment_gets_the_first_answer() {
-        let a = answer(row(store::SETTLED, Some(ID)), asked(5, Some(ID), "fp")).unwrap();
+        let first = row(store::SETTLED, Some(ID));
+        let at = first.created_at;
+        let a = answer(first, asked(5, Some(ID), "fp")).unwrap();
         assert_eq!(
             a,
             Paid::Settled {
                 payer: PAYER.parse().unwrap(),
-                tx: TX.parse().unwrap()
+                tx: TX.parse().unwrap(),
+                at,
             }
         );
     }

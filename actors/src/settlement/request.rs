@@ -158,7 +158,11 @@ impl Inner {
             journal_id: s.journal_id,
         };
         let state = match self.paid_by_sent(&terms, sent) {
-            Some(tx) => self.settle_with(key, tx, s.step.is_last(s.swarm)).await,
+            // The send recorded its hash as this row's before sending it.
+            Some(tx) => {
+                self.settle_by(key, tx, (s.step.is_last(s.swarm), true))
+                    .await
+            }
             None => {
                 let row = store::find(&self.db, id).await?;
                 self.settle_row(&row, self.settings.receipt_wait).await
@@ -184,6 +188,7 @@ impl Inner {
             RowState::Settled(tx) => Ok(Paid::Settled {
                 payer: permit.from,
                 tx,
+                at: now,
             }),
             RowState::Failed(why) => Err(PayError::Rejected(format!("settlement failed: {why}"))),
             RowState::Pending => {
@@ -211,7 +216,11 @@ impl Inner {
                 store::PENDING => continue,
                 store::SETTLED => {
                     if let Some(Ok(tx)) = row.tx.as_deref().map(str::parse) {
-                        return Ok(Paid::Settled { payer, tx });
+                        return Ok(Paid::Settled {
+                            payer,
+                            tx,
+                            at: row.created_at,
+                        });
                     }
                 }
                 _ => {

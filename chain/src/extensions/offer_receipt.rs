@@ -6,7 +6,6 @@
 
 use alloy::primitives::{Address, B256, U256, hex};
 use alloy::signers::SignerSync;
-use alloy::signers::local::PrivateKeySigner;
 use alloy::sol_types::{Eip712Domain, SolStruct};
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
@@ -137,7 +136,7 @@ pub fn offer_digest(p: &OfferPayload) -> B256 {
 
 pub fn sign(
     payload: ReceiptPayload,
-    signer: &PrivateKeySigner,
+    signer: &impl SignerSync,
 ) -> Result<SignedReceipt, ReceiptError> {
     let sig = signer.sign_hash_sync(&digest(&payload))?;
     Ok(SignedReceipt {

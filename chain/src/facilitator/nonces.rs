@@ -16,9 +16,16 @@ pub(super) struct Relayer {
 
 impl Relayer {
     pub(super) fn new(key: PrivateKeySigner) -> Relayer {
+        let address = key.address();
+        // Signed with libsecp256k1 (a transaction per payment); `fast` fails only for a key
+        // k256 would not have taken.
+        let wallet = match crate::fast_key::fast(&key) {
+            Ok(fast) => EthereumWallet::from(fast),
+            Err(_) => EthereumWallet::from(key),
+        };
         Relayer {
-            address: key.address(),
-            wallet: EthereumWallet::from(key),
+            address,
+            wallet,
             nonces: tokio::sync::Mutex::new(NonceBook::default()),
         }
     }

@@ -7,7 +7,7 @@
 use chrono::{DateTime, Utc};
 use journal_market_domain::purchase::{Step, Verdict, rules};
 use journal_market_entity::{journals, payment_txs, payments, relayer_leases, unlocks};
-use sea_orm::sea_query::{Expr, ExprTrait, OnConflict};
+use sea_orm::sea_query::{Expr, ExprTrait, Func, OnConflict, Query};
 use sea_orm::{
     ActiveValue::Set, ColumnTrait, Condition, ConnectionTrait, DatabaseConnection, DbErr,
     EntityTrait, QueryFilter, QueryOrder, QuerySelect, SqlErr,
@@ -244,33 +244,89 @@ pub async fn fail(
     txn.commit().await
 }
 
-/// Settled rows not final yet, oldest first.
-pub async fn unconfirmed(
-    db: &DatabaseConnection,
-    limit: u64,
-) -> Result<Vec<payments::Model>, DbErr> {
+/// A settled row not final yet: where its transaction was last seen mined.
+#[derive(Debug, sea_orm::FromQueryResult)]
+pub struct Unconfirmed {
+    pub id: i32,
+    pub tx: String,
+    block_number: Option<i64>,
+}
+
+impl Unconfirmed {
+    pub fn block(&self) -> Option<u64> {
+        self.block_number.map(|b| u64::try_from(b).unwrap_or(0))
+    }
+}
+
+/// Settled rows not final yet, oldest first (only what a confirmation pass reads).
+pub async fn unconfirmed(db: &DatabaseConnection, limit: u64) -> Result<Vec<Unconfirmed>, DbErr> {
     payments::Entity::find()
+        .select_only()
+        .columns([
+            payments::Column::Id,
+            payments::Column::Tx,
+            payments::Column::BlockNumber,
+        ])
         .filter(payments::Column::FinalAt.is_null())
         .filter(payments::Column::State.eq(SETTLED))
+        .filter(payments::Column::Tx.is_not_null())
         .order_by_asc(payments::Column::Id)
         .limit(limit)
+        .into_model::<Unconfirmed>()
         .all(db)
         .await
 }
 
-/// Where a settled row's transaction was seen mined; `final_at` once it is deep enough.
+/// Where a settled row's transaction was seen mined.
+pub struct Sighted {
+    id: i32,
+    block: i64,
+    hash: String,
+}
+
+impl Sighted {
+    pub fn new(id: i32, block: u64, hash: alloy::primitives::B256) -> Sighted {
+        Sighted {
+            id,
+            block: i64::try_from(block).unwrap_or(i64::MAX),
+            hash: format!("{hash:#x}"),
+        }
+    }
+}
+
+/// Records where settled rows' transactions were seen mined, and `final_at` once they are
+/// deep enough: one statement for all of them (a `CASE` on the id per column), and only rows
+/// still settled and not final are touched.
 pub async fn seen_at(
     db: &DatabaseConnection,
-    id: i32,
-    block: u64,
-    hash: &str,
+    rows: &[Sighted],
     final_at: Option<DateTime<Utc>>,
 ) -> Result<(), DbErr> {
+    let Some((first, rest)) = rows.split_first() else {
+        return Ok(());
+    };
+    let is = |r: &Sighted| payments::Column::Id.eq(r.id);
+    let (mut block, mut hash) = (
+        Expr::case(is(first), first.block),
+        Expr::case(is(first), first.hash.clone()),
+    );
+    for r in rest {
+        block = block.case(is(r), r.block);
+        hash = hash.case(is(r), r.hash.clone());
+    }
     payments::Entity::update_many()
-        .col_expr(payments::Column::BlockNumber, Expr::value(block as i64))
-        .col_expr(payments::Column::BlockHash, Expr::value(hash))
+        .col_expr(
+            payments::Column::BlockNumber,
+            block
+                .finally(Expr::col(payments::Column::BlockNumber))
+                .into(),
+        )
+        .col_expr(
+            payments::Column::BlockHash,
+            hash.finally(Expr::col(payments::Column::BlockHash)).into(),
+        )
         .col_expr(payments::Column::FinalAt, Expr::value(final_at))
-        .filter(payments::Column::Id.eq(id))
+        .filter(payments::Column::Id.is_in(rows.iter().map(|r| r.id)))
         .filter(payments::Column::State.eq(SETTLED))
         .filter(payments::Column::FinalAt.is_null())
         .exec(db)
@@ -312,21 +368,23 @@ pub async fn reorged(db: &DatabaseConnection, id: i32, now: DateTime<Utc>) -> Re
 
 /// Marks the row settled by `tx` and, on the last step, records the unlock, in one
 /// transaction. `false` when the row was not pending any more, or when `tx` settled another
-/// payment already.
+/// payment already. `recorded`: the caller recorded `tx` as this row's before sending it
+/// (a hash is recorded once, for one row), so it is not looked up again.
 pub async fn settle(
     db: &DatabaseConnection,
     row: RowKey<'_>,
     tx: &str,
-    unlock: bool,
+    (unlock, recorded): (bool, bool),
     now: DateTime<Utc>,
 ) -> Result<bool, DbErr> {
     let id = row.id;
     let txn = crate::db::begin_write(db).await?;
     // Usually recorded before it was sent: one lookup, and an insert only when it is new.
-    let ours = match owns_tx(&txn, id, tx).await? {
-        Some(ours) => ours,
-        None => record_tx(&txn, id, tx, now).await?,
-    };
+    let ours = recorded
+        || match owns_tx(&txn, id, tx).await? {
+            Some(ours) => ours,
+            None => record_tx(&txn, id, tx, now).await?,
+        };
     if !ours {
         txn.rollback().await?;
         return Ok(false);
@@ -349,24 +407,35 @@ pub async fn settle(
         return Ok(false);
     }
     if unlock {
-        let paid: i64 = settled(&txn, row.wallet, row.journal_id)
-            .await?
-            .iter()
-            .map(|p| p.amount_units)
-            .sum();
-        unlocks::Entity::insert(unlocks::ActiveModel {
-            wallet: Set(row.wallet.to_string()),
-            journal_id: Set(row.journal_id),
-            paid_units: Set(paid),
-            paid_at: Set(now),
-        })
-        .on_conflict(
-            OnConflict::columns([unlocks::Column::Wallet, unlocks::Column::JournalId])
-                .do_nothing()
-                .to_owned(),
-        )
-        .exec_without_returning(&txn)
-        .await?;
+        // What the wallet paid for the journal, summed by the insert itself.
+        let paid = Query::select()
+            .expr(Expr::val(row.wallet))
+            .expr(Expr::val(row.journal_id))
+            .expr(Func::sum(Expr::col(payments::Column::AmountUnits)))
+            .expr(Expr::val(now))
+            .from(payments::Entity)
+            .and_where(payments::Column::Wallet.eq(row.wallet))
+            .and_where(payments::Column::JournalId.eq(row.journal_id))
+            .and_where(payments::Column::State.eq(SETTLED))
+            .to_owned();
+        let mut insert = Query::insert();
+        insert
+            .into_table(unlocks::Entity)
+            .columns([
+                unlocks::Column::Wallet,
+                unlocks::Column::JournalId,
+                unlocks::Column::PaidUnits,
+                unlocks::Column::PaidAt,
+            ])
+            .select_from(paid)
+            .map_err(|e| DbErr::Custom(e.to_string()))?
+            .on_conflict(
+                OnConflict::columns([unlocks::Column::Wallet, unlocks::Column::JournalId])
+                    .do_nothing()
+                    .to_owned(),
+            );
+        txn.execute_raw(txn.get_database_backend().build(&insert))
+            .await?;
     }
     txn.commit().await?;
     Ok(true)
