@@ -12,8 +12,8 @@ use std::task::{Context, Poll};
 use std::time::Duration;
 
 use alloy::providers::{DynProvider, Provider, ProviderBuilder};
-use alloy::rpc::client::RpcClient;
-use alloy::rpc::json_rpc::{Id, Request, RequestPacket, ResponsePacket};
+use alloy::rpc::client::{BatchRequest, RpcClient};
+use alloy::rpc::json_rpc::{Id, Request, RequestPacket, ResponsePacket, RpcRecv, RpcSend};
 use alloy::rpc::types::{Filter, Log};
 
 use crate::wire_log;
@@ -315,6 +315,27 @@ impl ChainClient {
             })
             .collect();
         (ups, s.failovers.load(Ordering::Relaxed))
+    }
+
+    /// `method` once per item of `params`, sent as one JSON-RPC batch through the failover
+    /// (one request instead of one each); the answers in the order of `params`.
+    pub async fn batch<P: RpcSend, R: RpcRecv>(
+        &self,
+        method: &'static str,
+        params: &[P],
+    ) -> Result<Vec<R>, ChainError> {
+        let mut batch = BatchRequest::new(self.provider.client());
+        let waiters = params
+            .iter()
+            .map(|p| batch.add_call::<_, R>(method, p))
+            .collect::<Result<Vec<_>, _>>()
+            .map_err(|e| ChainError::of(&e))?;
+        batch.send().await.map_err(|e| ChainError::of(&e))?;
+        let mut answers = Vec::with_capacity(waiters.len());
+        for w in waiters {
+            answers.push(w.await.map_err(|e| ChainError::of(&e))?);
+        }
+        Ok(answers)
     }
 
     /// Logs of `filter` through the failover, parsed in one pass straight into logs (on a

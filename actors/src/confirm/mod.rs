@@ -16,8 +16,6 @@ use std::time::Duration;
 
 use actix::prelude::*;
 use alloy::primitives::{Address, B256};
-use alloy::providers::Provider;
-use alloy::rpc::client::BatchRequest;
 use alloy::rpc::types::TransactionReceipt;
 use journal_market_chain::client::{ChainClient, ChainError};
 use sea_orm::{DatabaseConnection, DbErr};
@@ -65,18 +63,11 @@ const RECEIPTS_PER_CALL: usize = 50;
 async fn sightings(chain: &ChainClient, txs: &[B256]) -> Result<Vec<Sighting<B256>>, ChainError> {
     let mut out = Vec::with_capacity(txs.len());
     for chunk in txs.chunks(RECEIPTS_PER_CALL) {
-        let mut batch = BatchRequest::new(chain.provider().client());
-        let waiters = chunk
-            .iter()
-            .map(|tx| {
-                batch.add_call::<_, Option<TransactionReceipt>>("eth_getTransactionReceipt", &(tx,))
-            })
-            .collect::<Result<Vec<_>, _>>()
-            .map_err(|e| ChainError::of(&e))?;
-        batch.send().await.map_err(|e| ChainError::of(&e))?;
-        for w in waiters {
-            out.push(sighting(w.await.map_err(|e| ChainError::of(&e))?));
-        }
+        let params: Vec<(B256,)> = chunk.iter().map(|tx| (*tx,)).collect();
+        let receipts = chain
+            .batch::<_, Option<TransactionReceipt>>("eth_getTransactionReceipt", &params)
+            .await?;
+        out.extend(receipts.into_iter().map(sighting));
     }
     Ok(out)
 }

@@ -9,8 +9,6 @@ use std::collections::HashMap;
 
 use alloy::eips::BlockNumberOrTag;
 use alloy::primitives::B256;
-use alloy::providers::Provider;
-use alloy::rpc::client::BatchRequest;
 use alloy::rpc::types::{Block, Filter, Log};
 use journal_market_chain::client::{ChainClient, ChainError};
 
@@ -92,20 +90,15 @@ pub async fn read(
     // One JSON-RPC batch per 16 headers: near the head a busy chain makes a block per
     // transaction, and a call each cost more than reading them.
     for chunk in numbers.chunks(HEADERS_AT_ONCE) {
-        let mut batch = BatchRequest::new(chain.provider().client());
-        let waiters = chunk
+        let params: Vec<(BlockNumberOrTag, bool)> = chunk
             .iter()
-            .map(|n| {
-                batch.add_call::<_, Option<Block>>(
-                    "eth_getBlockByNumber",
-                    &(BlockNumberOrTag::Number(*n), false),
-                )
-            })
-            .collect::<Result<Vec<_>, _>>()
-            .map_err(|e| ChainError::of(&e))?;
-        batch.send().await.map_err(|e| ChainError::of(&e))?;
-        for (n, w) in chunk.iter().zip(waiters) {
-            match w.await.map_err(|e| ChainError::of(&e))? {
+            .map(|n| (BlockNumberOrTag::Number(*n), false))
+            .collect();
+        let blocks = chain
+            .batch::<_, Option<Block>>("eth_getBlockByNumber", &params)
+            .await?;
+        for (n, b) in chunk.iter().zip(blocks) {
+            match b {
                 Some(b) => headers.push(b.header),
                 None => return Ok(Err(Broken::Changed(format!("block {n} is gone")))),
             }
