@@ -26,8 +26,7 @@ PG_RESTART="${PG_RESTART:-pg_ctlcluster $(pg_lsclusters -h | awk 'NR==1 {print $
 SVC_PORT="${SVC_PORT:-18395}"
 ANVIL_PORT="${ANVIL_PORT:-18746}"
 . bench/lib.sh
-npm ci --no-audit --no-fund --loglevel=error >/dev/null
-cargo build --release --locked --bins --examples >&2
+build_release
 
 work=$(mktemp -d)
 pgdb="jm_faults_$$"
@@ -83,10 +82,8 @@ while kill -0 "$load" 2>/dev/null; do
   fi
   if [ $(( $(date +%s) - last_kill )) -ge "$KILL_EVERY" ]; then
     victim=$((kills % 2))
-    kill -9 "${svc[$victim]}" 2>/dev/null || true
-    wait "${svc[$victim]}" 2>/dev/null || true
     kills=$((kills + 1))
-    start_instance "$victim"
+    restart_instance "$victim"
     last_kill=$(date +%s)
   fi
 done

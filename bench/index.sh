@@ -13,12 +13,9 @@ MIN_PORT="${MIN_PORT:-18099}"
 ANVIL_PORT="${ANVIL_PORT:-18548}"
 . bench/lib.sh
 ensure_wrk
-npm ci --no-audit --no-fund --loglevel=error >/dev/null
-cargo build --release --locked --workspace --bins --examples >&2
+build_release --workspace
 
-work=$(mktemp -d)
-cleanup() { kill "${svc:-}" "${min:-}" 2>/dev/null || true; wait 2>/dev/null || true; rm -rf "$work"; }
-trap cleanup EXIT
+temp_work
 
 read -r blocks events sweep index < <("$REL"/examples/index_bench "$work" "$EVENTS" "$BLOCKS")
 echo "| catch-up over $blocks blocks, $events events | seconds | blocks/s | events/s |"
@@ -28,12 +25,8 @@ awk -v b="$blocks" -v e="$events" -v s="$sweep" -v i="$index" 'BEGIN {
   printf "| the indexer (ranges, decoding, rows, holders, cursor; SQLite) | %.2f | %.0f | %.0f |\n", i, b/i, e/i
   printf "\nindexer / sweep: %.0f%%\n\n", 100*s/i }'
 
-JM__SERVER__LISTEN="127.0.0.1:$SVC_PORT" JM__DATABASE__URL="sqlite://$work/bench.db" \
-JM__LOG__FILTER=warn \
-  "$REL"/journal-market devnet --anvil-port "$ANVIL_PORT" --out "$work/devnet.json" >"$work/svc.log" 2>&1 &
-svc=$!
+JM__LOG__FILTER=warn start_devnet
 api="http://127.0.0.1:$SVC_PORT/api"
-wait_for "$api/health/ready"
 for _ in $(seq 1 100); do
   curl -sf "$api/token.json" | grep -q '"swaps":[1-9]' && break
   sleep 0.3

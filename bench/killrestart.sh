@@ -19,8 +19,7 @@ PG_ADMIN_URL="${PG_ADMIN_URL:-postgres://postgres@127.0.0.1:5432/postgres}"
 SVC_PORT="${SVC_PORT:-18295}"
 ANVIL_PORT="${ANVIL_PORT:-18646}"
 . bench/lib.sh
-npm ci --no-audit --no-fund --loglevel=error >/dev/null
-cargo build --release --locked --bins --examples >&2
+build_release
 
 work=$(mktemp -d)
 pgdb="jm_killrestart_$$"
@@ -73,10 +72,8 @@ while :; do
     sleep "$KILL_EVERY"
     kill -0 "$load" 2>/dev/null || break
     victim=$((kills % INSTANCES))
-    kill -9 "${svc[$victim]}" 2>/dev/null || true
-    wait "${svc[$victim]}" 2>/dev/null || true
     kills=$((kills + 1))
-    start_instance "$victim"
+    restart_instance "$victim"
   done
   wait "$load" || { cat "$work/run.out"; exit 1; }
   load=""

@@ -1,4 +1,5 @@
-# Shared by the bench scripts: wrk installation and a measuring function.
+# Shared by the bench scripts: building, wrk installation, a measuring function, and starting
+# the service and the chain.
 
 # Load comes from one address, so the rate limits are off unless a script turns them on with
 # limits above its load (high_limits).
@@ -13,6 +14,19 @@ high_limits() {
 
 # The release binaries (CARGO_TARGET_DIR is honoured), as an absolute path.
 REL="$(realpath -m "${CARGO_TARGET_DIR:-target}")/release"
+
+# build_release [CARGO_ARGS...]: node_modules (anvil), then the release binaries and examples.
+build_release() {
+  npm ci --no-audit --no-fund --loglevel=error >/dev/null
+  cargo build --release --locked "$@" --bins --examples >&2
+}
+
+# temp_work: $work, a temporary folder removed on exit, once the service ($svc) and the minimal
+# program ($min), where started, are stopped.
+temp_work() {
+  work=$(mktemp -d)
+  trap 'kill "${svc:-}" "${min:-}" 2>/dev/null || true; wait 2>/dev/null || true; rm -rf "$work"' EXIT
+}
 
 ensure_wrk() {
   if ! command -v wrk >/dev/null; then
@@ -54,6 +68,16 @@ wait_for() {
   done
   echo "timed out waiting for $1" >&2
   return 1
+}
+
+# start_devnet [RELEASE_DIR]: `journal-market devnet` (from RELEASE_DIR, default $REL) on
+# SVC_PORT with its anvil on ANVIL_PORT, its SQLite database and devnet.json in $work, logging to
+# $work/svc.log; its pid in $svc, once ready. Other JM__ settings: set them on the call.
+start_devnet() {
+  JM__SERVER__LISTEN="127.0.0.1:$SVC_PORT" JM__DATABASE__URL="sqlite://$work/bench.db" \
+    "${1:-$REL}"/journal-market devnet --anvil-port "$ANVIL_PORT" --out "$work/devnet.json" >"$work/svc.log" 2>&1 &
+  svc=$!
+  wait_for "http://127.0.0.1:$SVC_PORT/api/health/ready"
 }
 
 # wait_seeded LOG: waits until a `journal-market devnet` logging to LOG (with
@@ -103,4 +127,11 @@ start_instance() {
   done
   echo "instance $1 did not start" >&2
   return 1
+}
+
+# restart_instance I: instance I killed with SIGKILL, then started again (start_instance).
+restart_instance() {
+  kill -9 "${svc[$1]}" 2>/dev/null || true
+  wait "${svc[$1]}" 2>/dev/null || true
+  start_instance "$1"
 }

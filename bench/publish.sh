@@ -10,20 +10,14 @@ SVC_PORT="${SVC_PORT:-18097}"
 ANVIL_PORT="${ANVIL_PORT:-18547}"
 . bench/lib.sh
 ensure_wrk
-npm ci --no-audit --no-fund --loglevel=error >/dev/null
-cargo build --release --locked --workspace --bins --examples >&2
+build_release --workspace
 
-work=$(mktemp -d)
-cleanup() { kill "${svc:-}" 2>/dev/null || true; wait 2>/dev/null || true; rm -rf "$work"; }
-trap cleanup EXIT
+temp_work
 # One author keeps 50 audits open: its bound (audit.max_queued_per_wallet) is lifted.
-JM__SERVER__LISTEN="127.0.0.1:$SVC_PORT" JM__DATABASE__URL="sqlite://$work/bench.db" \
 JM__LOG__FILTER=warn JM__PUBLISH__DRAFTS_PER_DAY=1000 JM__PUBLISH__AUDITS_PER_DRAFT=1000000 \
 JM__AUDIT__MAX_QUEUED_PER_WALLET=1000 \
-  "$REL"/journal-market devnet --anvil-port "$ANVIL_PORT" --out "$work/devnet.json" >"$work/svc.log" 2>&1 &
-svc=$!
+  start_devnet
 api="http://127.0.0.1:$SVC_PORT/api"
-wait_for "$api/health/ready"
 # The devnet publishes its demo journals after it starts serving.
 for _ in $(seq 1 100); do
   [ "$(curl -sf "$api/journals" | grep -o '"swarm":false' | wc -l)" -ge 3 ] && break

@@ -16,17 +16,11 @@ MIN_PORT="${MIN_PORT:-18096}"
 ANVIL_PORT="${ANVIL_PORT:-18546}"
 . bench/lib.sh
 ensure_wrk
-npm ci --no-audit --no-fund --loglevel=error >/dev/null
-cargo build --release --locked --workspace --bins --examples >&2
+build_release --workspace
 
-work=$(mktemp -d)
-cleanup() { kill "${svc:-}" "${min:-}" 2>/dev/null || true; wait 2>/dev/null || true; rm -rf "$work"; }
-trap cleanup EXIT
-JM__SERVER__LISTEN="127.0.0.1:$SVC_PORT" JM__DATABASE__URL="sqlite://$work/bench.db" \
+temp_work
 JM__LOG__FILTER="warn,journal_market=info,journal_market::http=warn,journal_market_actors::settlement=debug" JM__LOG__FORMAT=json \
-  "$REL"/journal-market devnet --anvil-port "$ANVIL_PORT" --out "$work/devnet.json" >"$work/svc.log" 2>&1 &
-svc=$!
-wait_for "http://127.0.0.1:$SVC_PORT/api/health/ready"
+  start_devnet
 wait_seeded "$work/svc.log"
 api="http://127.0.0.1:$SVC_PORT/api"
 for _ in $(seq 1 50); do

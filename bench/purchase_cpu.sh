@@ -20,13 +20,10 @@ if [ -z "$REL_DIR" ]; then
 fi
 for run in $(seq 1 "$RUNS"); do
   work=$(mktemp -d)
-  JM__LIMITS__ENABLED=false JM__SERVER__LISTEN="127.0.0.1:$SVC_PORT" \
-  JM__DATABASE__URL="sqlite://$work/bench.db" JM__LOG__FORMAT=json \
+  JM__LIMITS__ENABLED=false JM__LOG__FORMAT=json \
   JM__LOG__FILTER="warn,journal_market=info,journal_market::http=warn" \
-    "$REL_DIR"/journal-market devnet --anvil-port "$ANVIL_PORT" --out "$work/devnet.json" >"$work/svc.log" 2>&1 &
-  svc=$!
+    start_devnet "$REL_DIR"
   api="http://127.0.0.1:$SVC_PORT/api"
-  wait_for "$api/health/ready"
   wait_seeded "$work/svc.log"
   anvil=$(pgrep -P "$svc" -f anvil | head -1)
   read -r n rate p50 p95 errs < <(CPU_PIDS="service:$svc,anvil:$anvil" \

@@ -14,17 +14,10 @@ ANVIL_PORT="${ANVIL_PORT:-18545}"
 # The rate limits are on, above the load: their cost is part of the figure.
 high_limits
 ensure_wrk
-npm ci --no-audit --no-fund --loglevel=error >/dev/null
-cargo build --release --locked --workspace --bins --examples >&2
+build_release --workspace
 
-work=$(mktemp -d)
-cleanup() { kill "${svc:-}" 2>/dev/null || true; wait 2>/dev/null || true; rm -rf "$work"; }
-trap cleanup EXIT
-JM__SERVER__LISTEN="127.0.0.1:$SVC_PORT" JM__DATABASE__URL="sqlite://$work/bench.db" \
-JM__LOG__FILTER="${JM_BENCH_LOG:-warn}" \
-  "$REL"/journal-market devnet --anvil-port "$ANVIL_PORT" --out "$work/devnet.json" >"$work/svc.log" 2>&1 &
-svc=$!
-wait_for "http://127.0.0.1:$SVC_PORT/api/health/ready"
+temp_work
+JM__LOG__FILTER="${JM_BENCH_LOG:-warn}" start_devnet
 anvil="http://127.0.0.1:$ANVIL_PORT"
 proxy="http://127.0.0.1:$SVC_PORT/api/rpc"
 

@@ -14,9 +14,7 @@ PG_URL="${PG_URL:-postgres://postgres@127.0.0.1:5432/postgres}"
 ensure_wrk
 cargo build --release --locked --workspace --bins --examples >&2
 
-work=$(mktemp -d)
-cleanup() { kill "${svc:-}" "${min:-}" 2>/dev/null || true; wait 2>/dev/null || true; rm -rf "$work"; }
-trap cleanup EXIT
+temp_work
 
 serve() { # serve DATABASE_URL
   kill "${svc:-}" 2>/dev/null || true; wait "${svc:-}" 2>/dev/null || true

@@ -13,8 +13,7 @@ B_PORT="${B_PORT:-18391}"
 ANVIL_PORT="${ANVIL_PORT:-18746}"
 . bench/lib.sh
 high_limits
-npm ci --no-audit --no-fund --loglevel=error >/dev/null
-cargo build --release --locked --workspace --bins --examples >&2
+build_release --workspace
 
 work=$(mktemp -d)
 db="jm_soak_$$"
