@@ -5,23 +5,14 @@
 //! With `CPU_PIDS=svc:1234,anvil:5678`, also prints to stderr each process's CPU per purchase
 //! over the buying alone (`/proc/<pid>/stat`, user + system), as `cpu <name> <ms>`.
 
-#[path = "common/latency.rs"]
 mod common;
 
 use std::time::{Duration, Instant};
 
-use journal_market_chain::devnet::Devnet;
-
 #[tokio::main]
 async fn main() -> anyhow::Result<()> {
-    let mut args = std::env::args().skip(1);
-    let base = args
-        .next()
-        .unwrap_or_else(|| "http://127.0.0.1:8080/api".into());
-    let devnet = Devnet::load(std::path::Path::new(
-        &args.next().unwrap_or_else(|| "data/devnet.json".into()),
-    ))?;
-    let buyers: usize = args.next().and_then(|s| s.parse().ok()).unwrap_or(16);
+    let (base, devnet, mut args) = common::args::base_and_devnet()?;
+    let buyers: usize = args.number(16);
 
     let mut wallets = Vec::new();
     for _ in 0..buyers {
@@ -70,13 +61,7 @@ async fn main() -> anyhow::Result<()> {
             })
         })
         .collect();
-    let mut all = Vec::new();
-    let mut errors = 0;
-    for t in tasks {
-        let (l, e) = t.await?;
-        all.extend(l);
-        errors += e;
-    }
+    let (all, errors) = common::latency::gather(tasks).await?;
     let elapsed = started.elapsed();
     let bought = all.len().max(1) as f64;
     for ((name, pid), b) in pids.iter().zip(before) {
@@ -85,7 +70,7 @@ async fn main() -> anyhow::Result<()> {
             eprintln!("cpu {name} {:.2}", (a - b) as f64 * 10.0 / bought);
         }
     }
-    common::report(all, elapsed, errors);
+    common::latency::report(all, elapsed, errors);
     Ok(())
 }
 

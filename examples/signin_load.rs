@@ -2,6 +2,8 @@
 //! SECONDS against BASE_URL, then print round trips per second and latency percentiles.
 //! `cargo run --release --example signin_load -- http://127.0.0.1:18080/api 32 10`
 
+mod common;
+
 use std::time::{Duration, Instant};
 
 use alloy::signers::SignerSync;
@@ -10,12 +12,10 @@ use serde_json::{Value, json};
 
 #[tokio::main]
 async fn main() -> anyhow::Result<()> {
-    let mut args = std::env::args().skip(1);
-    let base = args
-        .next()
-        .unwrap_or_else(|| "http://127.0.0.1:8080/api".into());
-    let clients: usize = args.next().and_then(|s| s.parse().ok()).unwrap_or(32);
-    let seconds: u64 = args.next().and_then(|s| s.parse().ok()).unwrap_or(10);
+    let mut args = common::args::args();
+    let base = args.base();
+    let clients: usize = args.number(32);
+    let seconds: u64 = args.number(10);
     let http = reqwest::Client::builder()
         .pool_max_idle_per_host(clients)
         .build()?;
@@ -28,7 +28,7 @@ async fn main() -> anyhow::Result<()> {
                 let signer = PrivateKeySigner::random();
                 let address = signer.address().to_checksum(None);
                 let mut lat = Vec::new();
-                let mut errors = 0u64;
+                let mut errors = 0;
                 while Instant::now() < until {
                     let t = Instant::now();
                     let ok = async {
@@ -51,19 +51,9 @@ async fn main() -> anyhow::Result<()> {
             })
         })
         .collect();
-    let mut all = Vec::new();
-    let mut errors = 0;
-    for t in tasks {
-        let (l, e) = t.await?;
-        all.extend(l);
-        errors += e;
-    }
+    let (mut all, errors) = common::latency::gather(tasks).await?;
     all.sort();
-    let pct = |p: f64| {
-        all.get(((all.len() as f64 * p) as usize).min(all.len().saturating_sub(1)))
-            .map(|d| d.as_secs_f64() * 1000.0)
-            .unwrap_or(0.0)
-    };
+    let pct = |p| common::latency::percentile_ms(&all, p);
     println!(
         "{:.0} {:.2} {:.2} {}",
         all.len() as f64 / seconds as f64,

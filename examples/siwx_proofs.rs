@@ -3,18 +3,12 @@
 //! as nonces are single use) are printed one per line, after the journal's slug.
 //! `cargo run --release --example siwx_proofs -- http://127.0.0.1:18095/api data/devnet.json 40000`
 
-use journal_market_chain::devnet::Devnet;
+mod common;
 
 #[tokio::main]
 async fn main() -> anyhow::Result<()> {
-    let mut args = std::env::args().skip(1);
-    let base = args
-        .next()
-        .unwrap_or_else(|| "http://127.0.0.1:8080/api".into());
-    let devnet = Devnet::load(std::path::Path::new(
-        &args.next().unwrap_or_else(|| "data/devnet.json".into()),
-    ))?;
-    let count: usize = args.next().and_then(|s| s.parse().ok()).unwrap_or(40_000);
+    let (base, devnet, mut args) = common::args::base_and_devnet()?;
+    let count: usize = args.number(40_000);
     let wallet = devnet.funded_buyer(1_000_000_000).await?;
     let client = journal_market_client::Client::new(base)?;
     let j = client

@@ -4,26 +4,18 @@
 //! per second, p50 and p95 latency, and errors.
 //! `cargo run --release --example sponsored_load -- http://127.0.0.1:18095/api data/devnet.json 16`
 
-#[path = "common/latency.rs"]
 mod common;
 
 use std::time::{Duration, Instant};
 
 use alloy::providers::{Provider, ProviderBuilder};
-use journal_market_chain::devnet::Devnet;
 use journal_market_chain::x402::{self, PaymentRequired};
 use journal_market_client::payer::{ApprovalTx, sign_approval, sign_payment, with_approval};
 
 #[tokio::main]
 async fn main() -> anyhow::Result<()> {
-    let mut args = std::env::args().skip(1);
-    let base = args
-        .next()
-        .unwrap_or_else(|| "http://127.0.0.1:8080/api".into());
-    let devnet = Devnet::load(std::path::Path::new(
-        &args.next().unwrap_or_else(|| "data/devnet.json".into()),
-    ))?;
-    let buyers: usize = args.next().and_then(|s| s.parse().ok()).unwrap_or(16);
+    let (base, devnet, mut args) = common::args::base_and_devnet()?;
+    let buyers: usize = args.number(16);
 
     let list = journal_market_client::Client::new(base.clone())?
         .journals(None)
@@ -97,6 +89,6 @@ async fn main() -> anyhow::Result<()> {
             }
         }
     }
-    common::report(all, started.elapsed(), errors);
+    common::latency::report(all, started.elapsed(), errors);
     Ok(())
 }
