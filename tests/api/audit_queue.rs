@@ -13,7 +13,7 @@ use sea_orm::{ColumnTrait, DatabaseConnection, EntityTrait, PaginatorTrait, Quer
 use serde_json::Value;
 use tokio::task::JoinHandle;
 
-use crate::metrics::{expect, scrape};
+use crate::metrics::{assert_series, expect, scrape};
 use crate::pay::Shop;
 use crate::publish::{llm, reviewer};
 
@@ -221,12 +221,14 @@ async fn a_draft_saved_again_before_its_turn_uses_no_engine_time() {
 
     // What operators see: three engine runs for three reports, five jobs dropped.
     let text = scrape(&shop.app).await;
-    assert_eq!(expect(&text, "jm_audit_engine_runs_total"), 3.0);
-    assert_eq!(
-        expect(&text, "jm_audit_jobs_total{outcome=\"dropped\"}"),
-        5.0
+    assert_series(
+        &text,
+        &[
+            ("jm_audit_engine_runs_total", 3.0),
+            ("jm_audit_jobs_total{outcome=\"dropped\"}", 5.0),
+            ("jm_audit_jobs_total{outcome=\"done\"}", 3.0),
+        ],
     );
-    assert_eq!(expect(&text, "jm_audit_jobs_total{outcome=\"done\"}"), 3.0);
     for outcome in ["superseded", "stopped", "failed"] {
         let series = format!("jm_audit_jobs_total{{outcome=\"{outcome}\"}}");
         assert_eq!(expect(&text, &series), 0.0, "{series}");
@@ -313,13 +315,15 @@ async fn a_wallet_has_at_most_two_audits_open_and_a_newer_save_stops_a_running_o
     );
 
     let text = scrape(&shop.app).await;
-    assert_eq!(expect(&text, "jm_audit_wallet_full_total"), 1.0);
-    assert_eq!(
-        expect(&text, "jm_audit_jobs_total{outcome=\"stopped\"}"),
-        1.0
-    );
-    assert_eq!(expect(&text, "jm_audit_jobs_total{outcome=\"done\"}"), 4.0);
     // The stopped run, then four that finished.
-    assert_eq!(expect(&text, "jm_audit_engine_runs_total"), 5.0);
+    assert_series(
+        &text,
+        &[
+            ("jm_audit_wallet_full_total", 1.0),
+            ("jm_audit_jobs_total{outcome=\"stopped\"}", 1.0),
+            ("jm_audit_jobs_total{outcome=\"done\"}", 4.0),
+            ("jm_audit_engine_runs_total", 5.0),
+        ],
+    );
     assert_eq!(slow.hits.load(Ordering::SeqCst), 5);
 }

@@ -11,7 +11,7 @@ use serde_json::{Value, json};
 
 use crate::devchain::TestChain;
 use crate::helpers::TestApp;
-use crate::shape::{T, assert_error_body, assert_shape};
+use crate::shape::{T, assert_error_answer, assert_error_body, assert_shape};
 
 async fn post(app: &TestApp, path: &str, body: Value) -> reqwest::Response {
     app.http
@@ -350,8 +350,7 @@ async fn rejections_name_the_failed_check() {
         .send()
         .await
         .unwrap();
-    assert_eq!(resp.status(), StatusCode::BAD_REQUEST);
-    assert_error_body(&resp.json().await.unwrap());
+    assert_error_answer(resp, StatusCode::BAD_REQUEST).await;
 }
 
 #[actix_web::test]
@@ -465,8 +464,7 @@ async fn foreign_origins_cannot_use_the_cookie() {
         rb.send()
     };
     let resp = logout(Some("https://evil.example")).await.unwrap();
-    assert_eq!(resp.status(), StatusCode::FORBIDDEN);
-    assert_error_body(&resp.json().await.unwrap());
+    assert_error_answer(resp, StatusCode::FORBIDDEN).await;
     assert!(
         app.client.me().await.unwrap().address.is_some(),
         "the session survived"

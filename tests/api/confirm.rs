@@ -9,8 +9,9 @@ use alloy::providers::{DynProvider, Provider};
 use journal_market_chain::bindings::IIdentityRegistry;
 use journal_market_client::api::History;
 
+use crate::devchain::{mine, revert, snapshot};
 use crate::pay::Shop;
-use crate::replay::charges;
+use crate::replay::{assert_one_charge, charges};
 
 /// A shop whose confirmation and reconciliation passes run often.
 async fn shop() -> Shop {
@@ -23,23 +24,6 @@ async fn shop() -> Shop {
 
 fn rpc(shop: &Shop) -> DynProvider {
     shop.chain.provider(shop.chain.account("deployer", 0))
-}
-
-async fn snapshot(p: &DynProvider) -> U256 {
-    p.raw_request("evm_snapshot".into(), ()).await.unwrap()
-}
-
-/// The chain goes back to `snap`: every block after it is orphaned.
-async fn revert(p: &DynProvider, snap: U256) {
-    let ok: bool = p.raw_request("evm_revert".into(), (snap,)).await.unwrap();
-    assert!(ok);
-}
-
-async fn mine(p: &DynProvider, n: u64) {
-    let _: serde_json::Value = p
-        .raw_request("anvil_mine".into(), (U256::from(n),))
-        .await
-        .unwrap();
 }
 
 /// Mines a block every 100 ms until `done` holds (at most 60 s: the suite shares two cores).
@@ -157,12 +141,7 @@ async fn a_settle_transaction_a_reorg_drops_is_sent_again_and_charged_once() {
         h.unlocks.len() == 1 && h.unlocks[0].is_final
     })
     .await;
-    let paid = charges(&shop, buyer.address).await;
-    assert_eq!(
-        paid,
-        vec![(shop.buyback(), U256::from(price))],
-        "one charge"
-    );
+    assert_one_charge(&shop, buyer.address, price).await;
     assert_eq!(shop.usdg(buyer.address).await, before - U256::from(price));
     let (_, again, _) = crate::settle::transfers_from(&shop.chain, buyer.address)
         .await

@@ -6,7 +6,7 @@ use std::time::Duration;
 
 use actix_web::{App, HttpResponse, HttpServer, web};
 use alloy::contract::{CallBuilder, CallDecoder};
-use alloy::primitives::{Address, B256};
+use alloy::primitives::{Address, B256, U256};
 use alloy::providers::{DynProvider, Provider};
 use alloy::rpc::types::TransactionReceipt;
 use journal_market::config::Settings;
@@ -19,12 +19,38 @@ use crate::helpers::{TestApp, TestDb, test_settings};
 /// Sends a contract call and waits for it to be mined (tests only: any failure panics).
 pub(crate) trait Mined {
     async fn mined(&self) -> TransactionReceipt;
+
+    /// Sends a call the chain mines but reverts (asserted); its transaction hash.
+    async fn reverted(&self) -> String {
+        let receipt = self.mined().await;
+        assert!(!receipt.status());
+        format!("{:#x}", receipt.transaction_hash)
+    }
 }
 
 impl<P: Provider, D: CallDecoder> Mined for CallBuilder<P, D> {
     async fn mined(&self) -> TransactionReceipt {
         self.send().await.unwrap().get_receipt().await.unwrap()
     }
+}
+
+/// Marks the chain's state now, for `revert`.
+pub(crate) async fn snapshot(p: &DynProvider) -> U256 {
+    p.raw_request("evm_snapshot".into(), ()).await.unwrap()
+}
+
+/// The chain goes back to `snap`: every block after it is orphaned.
+pub(crate) async fn revert(p: &DynProvider, snap: U256) {
+    let ok: bool = p.raw_request("evm_revert".into(), (snap,)).await.unwrap();
+    assert!(ok);
+}
+
+/// Mines `n` empty blocks.
+pub(crate) async fn mine(p: &DynProvider, n: u64) {
+    let _: serde_json::Value = p
+        .raw_request("anvil_mine".into(), (U256::from(n),))
+        .await
+        .unwrap();
 }
 
 pub struct TestChain {

@@ -11,9 +11,10 @@ use serde_json::{Value, json};
 
 use crate::devchain::TestChain;
 use crate::faultproxy::{Fault, FaultProxy};
-use crate::helpers::TestApp;
+use crate::helpers::{self, TestApp, send_json};
 use crate::shape::assert_error_body;
 use journal_market::config::ClassLimit;
+use journal_market_chain::devnet::Account;
 
 async fn get(app: &TestApp, path: &str, forwarded_for: Option<&str>) -> reqwest::Response {
     let mut req = app.http.get(format!("{}{path}", app.base));
@@ -24,19 +25,8 @@ async fn get(app: &TestApp, path: &str, forwarded_for: Option<&str>) -> reqwest:
 }
 
 async fn assert_429(resp: reqwest::Response, class: &str) {
-    assert_eq!(resp.status(), StatusCode::TOO_MANY_REQUESTS);
-    let retry: u64 = resp
-        .headers()
-        .get("retry-after")
-        .expect("Retry-After")
-        .to_str()
-        .unwrap()
-        .parse()
-        .unwrap();
-    assert!((1..=60).contains(&retry), "Retry-After {retry}");
-    let body: Value = resp.json().await.unwrap();
-    assert_error_body(&body);
-    assert!(body["error"].as_str().unwrap().contains(class), "{body}");
+    let message = helpers::assert_429(resp).await;
+    assert!(message.contains(class), "{message}");
 }
 
 #[actix_web::test]
@@ -92,17 +82,23 @@ async fn each_client_and_route_class_has_its_own_quota() {
     assert_eq!(r.status(), StatusCode::OK);
 }
 
+/// A smart wallet deployed for the first buyer (salt `salt`): the owner, its key, and the
+/// wallet's address.
+async fn buyers_smart_wallet(chain: &TestChain, salt: u8) -> (&Account, PrivateKeySigner, String) {
+    let owner = chain.account("buyer", 0);
+    let wallet = chain
+        .smart_wallet(owner, B256::with_last_byte(salt), true)
+        .await;
+    (owner, owner.signer().unwrap(), format!("{wallet:#x}"))
+}
+
 async fn nonce(app: &TestApp, address: &str) -> (String, String) {
-    let body: Value = app
-        .http
-        .post(format!("{}/auth/nonce", app.base))
-        .json(&json!({ "address": address }))
-        .send()
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
+    let body = send_json(
+        app.http
+            .post(format!("{}/auth/nonce", app.base))
+            .json(&json!({ "address": address })),
+    )
+    .await;
     (
         body["nonce"].as_str().unwrap().into(),
         body["message"].as_str().unwrap().into(),
@@ -169,14 +165,7 @@ async fn a_slow_contract_wallet_cannot_starve_key_sign_ins() {
             s.auth.max_chain_checks = 2;
         })
         .await;
-    let owner = chain.account("buyer", 0);
-    let owner_key = owner.signer().unwrap();
-    let wallet = format!(
-        "{:#x}",
-        chain
-            .smart_wallet(owner, B256::with_last_byte(7), true)
-            .await
-    );
+    let (_, owner_key, wallet) = buyers_smart_wallet(&chain, 7).await;
     // The wallet's isValidSignature (selector 0x1626ba7e) takes 4 s to answer.
     proxy.set("1626ba7e", Fault::Delay(Duration::from_secs(4)), None);
     let mut slow = Vec::new();
@@ -230,14 +219,7 @@ async fn a_wallet_check_gets_only_its_gas() {
     // The same valid ERC-1271 signature: refused when the check may not use the gas it needs
     // (as a wallet that burns gas is), accepted with the default allowance.
     let chain = TestChain::start().await;
-    let owner = chain.account("buyer", 0);
-    let owner_key = owner.signer().unwrap();
-    let wallet = format!(
-        "{:#x}",
-        chain
-            .smart_wallet(owner, B256::with_last_byte(9), true)
-            .await
-    );
+    let (owner, owner_key, wallet) = buyers_smart_wallet(&chain, 9).await;
     // What the check costs, from the node; the stingy instance allows a little less.
     let hash = alloy::primitives::eip191_hash_message("any message");
     let sig = owner_key.sign_hash_sync(&hash).unwrap();

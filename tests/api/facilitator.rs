@@ -7,33 +7,12 @@ use std::time::Duration;
 use alloy::primitives::U256;
 use alloy::providers::Provider as _;
 use journal_market_chain::x402::{self, PaymentPayload, PaymentRequirements};
-use journal_market_client::payer::sign_payment;
 use reqwest::StatusCode;
 use serde_json::Value;
 
 use crate::devchain::TestChain;
-use crate::pay::{FACILITATOR_TOKEN, now, relayer_facilitator, serve_facilitator};
+use crate::pay::{FACILITATOR_TOKEN, burn_payment, relayer_facilitator, serve_facilitator};
 use crate::settle::transfers_from;
-
-fn payment(chain: &TestChain, amount: i64) -> (PaymentPayload, PaymentRequirements) {
-    let c = &chain.devnet.contracts;
-    let terms = journal_market::payments::Terms {
-        origin: "http://127.0.0.1".into(),
-        api_prefix: "/api".into(),
-        now: chrono::Utc::now(),
-        chain_id: 4663,
-        usdg: c.usdg,
-        proxy: c.permit2_proxy,
-        amount,
-        pay_to: chain.account("buyback", 0).address,
-        resource_url: "http://x/api/pay/burn".into(),
-        route: journal_market::payments::Route::Pay { journal_id: 1 },
-        sponsoring: false,
-    };
-    let r = journal_market::payments::requirements(&terms);
-    let buyer = chain.account("buyer", 0).signer().unwrap();
-    (sign_payment(&r, None, &buyer, now()).unwrap(), r)
-}
 
 async fn settle(
     url: &str,
@@ -57,7 +36,7 @@ async fn settle(
 async fn the_token_is_checked_whole() {
     let chain = TestChain::start().await;
     let url = serve_facilitator(relayer_facilitator(&chain)).await;
-    let (p, r) = payment(&chain, 1);
+    let (p, r) = burn_payment(&chain, 1);
     for wrong in ["", "sesam", "sesame!", "SESAME"] {
         assert_eq!(
             settle(&url, wrong, &p, &r).await.0,
@@ -71,7 +50,7 @@ async fn the_token_is_checked_whole() {
 async fn a_permit_is_settled_once_and_duplicates_get_the_first_answer() {
     let chain = TestChain::start().await;
     let url = serve_facilitator(relayer_facilitator(&chain)).await;
-    let (p, r) = payment(&chain, 250_000);
+    let (p, r) = burn_payment(&chain, 250_000);
     let buyer = chain.account("buyer", 0).address;
     let before = transfers_from(&chain, buyer).await.len();
     let (a, b) = futures::join!(
@@ -97,7 +76,7 @@ async fn a_receipt_timeout_answers_with_the_hash() {
         relayer_facilitator(&chain).with_receipt_timeout(Duration::from_millis(300)),
     )
     .await;
-    let (p, r) = payment(&chain, 300_000);
+    let (p, r) = burn_payment(&chain, 300_000);
     let node = chain.provider(chain.account("deployer", 0));
     let _: () = node
         .raw_request("evm_setAutomine".into(), (false,))
@@ -129,7 +108,7 @@ async fn a_settle_whose_answer_was_lost_is_answered_on_retry() {
     use crate::faultproxy::{Fault, FaultProxy};
     let chain = TestChain::start().await;
     let proxy = FaultProxy::start(&serve_facilitator(relayer_facilitator(&chain)).await).await;
-    let (p, r) = payment(&chain, 400_000);
+    let (p, r) = burn_payment(&chain, 400_000);
     let buyer = chain.account("buyer", 0).address;
     let before = transfers_from(&chain, buyer).await.len();
     proxy.set("/settle", Fault::ForwardThenCut, Some(1));

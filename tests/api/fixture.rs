@@ -45,3 +45,12 @@ pub fn journal(
 pub fn archive(companies: Vec<Value>, entries: Vec<Value>, journals: Vec<Value>) -> Value {
     json!({ "companies": companies, "entries": entries, "journals": journals })
 }
+
+/// One company, ACME, with one news entry, JM-ACME-261101-01, and `journals`.
+pub fn acme_archive(journals: Vec<Value>) -> Value {
+    archive(
+        vec![company("ACME", "Acme Corp")],
+        vec![entry("JM-ACME-261101-01", "ACME", "2026-11-01", "news")],
+        journals,
+    )
+}

@@ -6,14 +6,7 @@ use std::time::{Duration, Instant};
 use reqwest::StatusCode;
 use serde_json::Value;
 
-use crate::helpers::TestApp;
-
-fn actor<'a>(actors: &'a Value, name: &str) -> &'a Value {
-    actors["actors"]
-        .as_array()
-        .and_then(|all| all.iter().find(|a| a["name"] == name))
-        .unwrap_or_else(|| panic!("no {name} in {actors}"))
-}
+use crate::helpers::{TestApp, actor};
 
 /// Polls `GET path` until `done` holds, for at most `within`.
 async fn wait_for(
@@ -44,6 +37,17 @@ async fn an_actor_whose_synchronous_code_panics_is_restarted_too() {
     actor_made_to_panic(b"sync").await
 }
 
+/// Waits (at most `within`) until the instance is ready with its actors ok, and asserts that
+/// ChainWatch is alive; the actors' rows.
+async fn ready_with_chain_watch_alive(app: &TestApp, within: Duration) -> Value {
+    let (_, body) = wait_for(app, "/health/ready", within, |s, _| s == StatusCode::OK).await;
+    assert_eq!(body["actors"], "ok", "{body}");
+    let (_, actors) = app.get("/health/actors").await;
+    let cw = actor(&actors, "chain_watch");
+    assert_eq!(cw["alive"], true, "{cw}");
+    actors
+}
+
 async fn actor_made_to_panic(mode: &'static [u8]) {
     let dir = tempfile::tempdir().unwrap();
     let fault = dir.path().join("chain_watch.panic");
@@ -56,14 +60,8 @@ async fn actor_made_to_panic(mode: &'static [u8]) {
     .await;
 
     // Ready, though no chain answers: ChainWatch's checks fail, and it lives.
-    let (_, body) = wait_for(&app, "/health/ready", Duration::from_secs(10), |s, _| {
-        s == StatusCode::OK
-    })
-    .await;
-    assert_eq!(body["actors"], "ok", "{body}");
-    let (_, actors) = app.get("/health/actors").await;
+    let actors = ready_with_chain_watch_alive(&app, Duration::from_secs(10)).await;
     let cw = actor(&actors, "chain_watch");
-    assert_eq!(cw["alive"], true, "{cw}");
     assert_eq!(cw["stale"], false, "{cw}");
     assert_eq!(
         (cw["restarts"].as_u64(), cw["panics"].as_u64()),
@@ -129,14 +127,8 @@ async fn actor_made_to_panic(mode: &'static [u8]) {
 
     // Released: the restarted actor checks again (after its backoff) and the instance is ready.
     std::fs::remove_file(&fault).unwrap();
-    let (_, body) = wait_for(&app, "/health/ready", Duration::from_secs(20), |s, _| {
-        s == StatusCode::OK
-    })
-    .await;
-    assert_eq!(body["actors"], "ok", "{body}");
-    let (_, actors) = app.get("/health/actors").await;
+    let actors = ready_with_chain_watch_alive(&app, Duration::from_secs(20)).await;
     let cw = actor(&actors, "chain_watch");
-    assert_eq!(cw["alive"], true, "{cw}");
     let panics = cw["panics"].as_u64().unwrap();
     assert!(panics >= 2, "{cw}");
     assert_eq!(

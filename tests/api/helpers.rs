@@ -80,6 +80,16 @@ impl TestDb {
         }
     }
 
+    /// A connection that may create the SQLite file, for a test that migrates step by step
+    /// with no app to have made it.
+    pub async fn connect_creating(&self) -> DatabaseConnection {
+        let url = match self.url.starts_with("sqlite:") {
+            true => format!("{}?mode=rwc", self.url),
+            false => self.url.clone(),
+        };
+        Database::connect(&url).await.unwrap()
+    }
+
     pub async fn connect(&self) -> DatabaseConnection {
         Database::connect(&self.url)
             .await
@@ -155,6 +165,16 @@ impl TestApp {
     /// The server on an empty database.
     pub async fn spawn_empty() -> TestApp {
         Self::spawn_with(|s| s.demo.load_on_first_start = false).await
+    }
+
+    /// The server on an empty database, its public reads never cached (tests that import
+    /// data, then read it).
+    pub async fn spawn_empty_uncached() -> TestApp {
+        Self::spawn_with(|s| {
+            s.demo.load_on_first_start = false;
+            s.cache.public_ttl_ms = 0;
+        })
+        .await
     }
 
     pub async fn spawn_with(f: impl FnOnce(&mut Settings)) -> TestApp {
@@ -245,6 +265,16 @@ impl TestApp {
         (status, resp.json().await.unwrap_or(Value::Null))
     }
 
+    /// GET a path under /api with one request header; the answer as it came.
+    pub async fn get_with_header(&self, path: &str, name: &str, value: &str) -> reqwest::Response {
+        self.http
+            .get(format!("{}{}", self.base, path))
+            .header(name, value)
+            .send()
+            .await
+            .expect("request")
+    }
+
     /// GET a path under /api and return the status and the JSON body.
     pub async fn get(&self, path: &str) -> (StatusCode, Value) {
         let resp = self
@@ -267,4 +297,43 @@ impl TestApp {
         crate::shape::assert_error_body(&body);
         body["error"].as_str().unwrap().to_string()
     }
+}
+
+/// Sends a request and decodes its JSON answer, whatever the status.
+pub async fn send_json(req: reqwest::RequestBuilder) -> Value {
+    req.send().await.unwrap().json().await.unwrap()
+}
+
+/// One actor's row in a `GET /health/actors` answer, if it is listed.
+pub fn find_actor<'a>(actors: &'a Value, name: &str) -> Option<&'a Value> {
+    actors["actors"]
+        .as_array()
+        .and_then(|all| all.iter().find(|a| a["name"] == name))
+}
+
+/// One actor's row in a `GET /health/actors` answer; panics when it is not listed.
+pub fn actor<'a>(actors: &'a Value, name: &str) -> &'a Value {
+    find_actor(actors, name).unwrap_or_else(|| panic!("no {name} in {actors}"))
+}
+
+/// The seconds of a `Retry-After` header; panics when there is none.
+pub fn retry_after(resp: &reqwest::Response) -> u64 {
+    resp.headers()
+        .get("retry-after")
+        .expect("Retry-After")
+        .to_str()
+        .unwrap()
+        .parse()
+        .unwrap()
+}
+
+/// Asserts a rate limit's answer: 429, `Retry-After` of 1 to 60 s and an error body; the
+/// body's sentence.
+pub async fn assert_429(resp: reqwest::Response) -> String {
+    assert_eq!(resp.status(), StatusCode::TOO_MANY_REQUESTS);
+    let retry = retry_after(&resp);
+    assert!((1..=60).contains(&retry), "Retry-After {retry}");
+    let body: Value = resp.json().await.unwrap();
+    crate::shape::assert_error_body(&body);
+    body["error"].as_str().unwrap().to_string()
 }

@@ -110,23 +110,14 @@ async fn a_bad_record_is_named_and_nothing_is_written() {
 #[actix_web::test]
 async fn a_price_with_too_many_decimals_is_rejected() {
     let app = TestApp::spawn_empty().await;
-    let archive = fixture::archive(
-        vec![fixture::company("ACME", "Acme Corp")],
-        vec![fixture::entry(
-            "JM-ACME-261101-01",
-            "ACME",
-            "2026-11-01",
-            "news",
-        )],
-        vec![fixture::journal(
-            "acme-j",
-            "ACME",
-            "0.0000001",
-            "2026-11-03T00:00:00Z",
-            &["JM-ACME-261101-01"],
-            10,
-        )],
-    );
+    let archive = fixture::acme_archive(vec![fixture::journal(
+        "acme-j",
+        "ACME",
+        "0.0000001",
+        "2026-11-03T00:00:00Z",
+        &["JM-ACME-261101-01"],
+        10,
+    )]);
     let db = app.db.connect().await;
     let err = import_str(&db, &archive.to_string(), false)
         .await
@@ -138,11 +129,7 @@ async fn a_price_with_too_many_decimals_is_rejected() {
 
 #[actix_web::test]
 async fn swarm_json_skips_unfinished_sittings() {
-    let app = TestApp::spawn_with(|s| {
-        s.demo.load_on_first_start = false;
-        s.cache.public_ttl_ms = 0;
-    })
-    .await;
+    let app = TestApp::spawn_empty_uncached().await;
     let line = |ts: &str, desk: &str| json!({ "ts": ts, "desk": desk, "level": "info", "message": format!("{desk} at {ts}") });
     let archive = json!({ "sittings": [
         { "id": 1, "date": "2026-11-01", "started_at": "2026-11-01T06:00:00Z", "finished_at": "2026-11-01T07:00:00Z",

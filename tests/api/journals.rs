@@ -157,11 +157,7 @@ async fn empty_archive_lists_nothing() {
 
 #[actix_web::test]
 async fn derived_figures_come_from_the_data() {
-    let app = TestApp::spawn_with(|s| {
-        s.demo.load_on_first_start = false;
-        s.cache.public_ttl_ms = 0;
-    })
-    .await;
+    let app = TestApp::spawn_empty_uncached().await;
     let archive = fixture::archive(
         vec![fixture::company("ACME", "Acme Corp")],
         vec![
@@ -260,16 +256,7 @@ async fn at_most_100_newest() {
             50,
         ));
     }
-    let archive = fixture::archive(
-        vec![fixture::company("ACME", "Acme Corp")],
-        vec![fixture::entry(
-            "JM-ACME-261101-01",
-            "ACME",
-            "2026-11-01",
-            "news",
-        )],
-        journals,
-    );
+    let archive = fixture::acme_archive(journals);
     import_str(&app.db.connect().await, &archive.to_string(), false)
         .await
         .unwrap();

@@ -3,7 +3,7 @@
 use reqwest::StatusCode;
 
 use crate::helpers::TestApp;
-use crate::shape::{CONFIG, T, assert_error_body, assert_shape};
+use crate::shape::{CONFIG, T, assert_error_answer, assert_error_body, assert_shape};
 
 #[actix_web::test]
 async fn config_has_the_interface_fields() {
@@ -84,8 +84,7 @@ async fn unknown_paths_and_methods_answer_json_errors() {
         .send()
         .await
         .unwrap();
-    assert_eq!(resp.status(), StatusCode::NOT_FOUND);
-    assert_error_body(&resp.json().await.unwrap());
+    assert_error_answer(resp, StatusCode::NOT_FOUND).await;
     // A known path with another method: see a_known_path_with_another_method_is_405_with_allow.
 }
 
@@ -150,7 +149,7 @@ async fn a_known_path_with_another_method_is_405_with_allow() {
             "{method} {path}"
         );
         assert_eq!(resp.headers()["allow"], allow, "{method} {path}");
-        crate::shape::assert_error_body(&resp.json().await.unwrap());
+        assert_error_body(&resp.json().await.unwrap());
     }
     // An unknown path stays 404.
     app.expect_error("/nothing-here", StatusCode::NOT_FOUND)
@@ -176,20 +175,12 @@ async fn every_answer_carries_a_request_id() {
     assert_ne!(id_of(&a), id_of(&b), "one id per request, errors included");
     // A front's own id is kept; one that could forge a log line is replaced.
     let kept = app
-        .http
-        .get(format!("{}/journals", app.base))
-        .header("x-request-id", "lb-7f3a.1")
-        .send()
-        .await
-        .unwrap();
+        .get_with_header("/journals", "x-request-id", "lb-7f3a.1")
+        .await;
     assert_eq!(id_of(&kept), "lb-7f3a.1");
     let replaced = app
-        .http
-        .get(format!("{}/journals", app.base))
-        .header("x-request-id", "a b\tc")
-        .send()
-        .await
-        .unwrap();
+        .get_with_header("/journals", "x-request-id", "a b\tc")
+        .await;
     assert_ne!(id_of(&replaced), "a b\tc");
 }
 
@@ -223,12 +214,8 @@ async fn answers_are_compressed_only_when_asked() {
 
     // An error answer goes through the same layer.
     let missing = app
-        .http
-        .get(format!("{}/journals/no-such-journal", app.base))
-        .header("accept-encoding", "gzip")
-        .send()
-        .await
-        .unwrap();
+        .get_with_header("/journals/no-such-journal", "accept-encoding", "gzip")
+        .await;
     assert_eq!(missing.status(), StatusCode::NOT_FOUND);
     assert_eq!(missing.headers()["content-encoding"], "gzip");
 }

@@ -1,7 +1,6 @@
 //! `GET /metrics` on the metrics listener (`metrics.listen`): counters move with the right
 //! labels, and the public port does not serve it.
 
-use alloy::providers::Provider;
 use journal_market::config::Secret;
 use reqwest::StatusCode;
 use serde_json::{Value, json};
@@ -37,6 +36,13 @@ pub(crate) fn value(text: &str, series: &str) -> Option<f64> {
 
 pub(crate) fn expect(text: &str, series: &str) -> f64 {
     value(text, series).unwrap_or_else(|| panic!("{series} is missing from\n{text}"))
+}
+
+/// Asserts each series' value in `text`.
+pub(crate) fn assert_series(text: &str, expected: &[(&str, f64)]) {
+    for (series, value) in expected {
+        assert_eq!(expect(text, series), *value, "{series}");
+    }
 }
 
 #[actix_web::test]
@@ -208,11 +214,7 @@ async fn rpc_failovers_cache_hits_and_settlements_are_counted() {
     rpc(json!({ "jsonrpc": "2.0", "id": 1, "method": "eth_blockNumber", "params": [] })).await;
     // The receipt is kept once a reorg can no longer reach it (12 blocks), when the chain
     // watch has seen that head: ask until an answer comes from the cache.
-    let p = shop.chain.provider(shop.chain.account("deployer", 0));
-    let _: Value = p
-        .raw_request("anvil_mine".into(), (alloy::primitives::U256::from(12),))
-        .await
-        .unwrap();
+    crate::devchain::mine(&shop.chain.provider(shop.chain.account("deployer", 0)), 12).await;
     let receipt =
         json!({ "jsonrpc": "2.0", "id": 2, "method": "eth_getTransactionReceipt", "params": [tx] });
     let mut asked = 0.0;
@@ -286,25 +288,15 @@ async fn rpc_failovers_cache_hits_and_settlements_are_counted() {
     assert!(expect(&text, r#"jm_chain_upstream_calls_total{upstream="1"}"#) >= 1.0);
     assert!(expect(&text, "jm_chain_failovers_total") >= 1.0);
     // The payment.
-    assert_eq!(
-        expect(&text, r#"jm_settlement_requests_total{outcome="settled"}"#),
-        1.0
-    );
-    assert_eq!(
-        expect(&text, r#"jm_settlement_requests_total{outcome="busy"}"#),
-        0.0
-    );
-    assert_eq!(
-        expect(&text, r#"jm_settlement_rows_total{outcome="settled"}"#),
-        1.0
-    );
-    assert_eq!(
-        expect(&text, r#"jm_settlement_rows_total{outcome="failed"}"#),
-        0.0
-    );
-    assert_eq!(
-        expect(&text, r#"jm_actor_restarts_total{actor="settlement"}"#),
-        0.0
+    assert_series(
+        &text,
+        &[
+            (r#"jm_settlement_requests_total{outcome="settled"}"#, 1.0),
+            (r#"jm_settlement_requests_total{outcome="busy"}"#, 0.0),
+            (r#"jm_settlement_rows_total{outcome="settled"}"#, 1.0),
+            (r#"jm_settlement_rows_total{outcome="failed"}"#, 0.0),
+            (r#"jm_actor_restarts_total{actor="settlement"}"#, 0.0),
+        ],
     );
 
     // The indexer's progress, once it has looked at the chain.

@@ -16,7 +16,7 @@ use tokio::sync::watch;
 
 use crate::devchain::TestChain;
 use crate::faultproxy::{Fault, FaultProxy};
-use crate::helpers::{Backend, TestApp, TestDb, backend};
+use crate::helpers::{Backend, TestApp, TestDb, actor, backend};
 use crate::pay::{Shop, now};
 use crate::replay::charges;
 
@@ -290,13 +290,7 @@ async fn a_facilitator_that_goes_away_closes_payments_until_it_is_back() {
     assert!(b["error"].as_str().unwrap().contains("facilitator"), "{b}");
     assert!(started.elapsed() < Duration::from_secs(2), "fails at once");
     let (_, actors) = shop.app.get("/health/actors").await;
-    let watch = actors["actors"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|a| a["name"] == "facilitator_watch")
-        .unwrap()
-        .clone();
+    let watch = actor(&actors, "facilitator_watch");
     assert!(
         watch["last_error"]
             .as_str()
@@ -394,9 +388,8 @@ async fn pay_held_back(
     journal_market_chain::x402::PaymentPayload,
     tokio::task::JoinHandle<Answer>,
 ) {
-    let offer = shop.offer("pay/burn", id).await;
     let payment = with_payment_id(
-        sign_payment(&offer.accepts[0], None, &buyer.signer().unwrap(), now()).unwrap(),
+        shop.burn_payment_by(id, buyer).await,
         &format!("pay_outage_{id}_{}", buyer.address),
     );
     proxy.set(

@@ -232,8 +232,7 @@ async fn unknown_pages_are_404_pages() {
         .send()
         .await
         .unwrap();
-    assert_eq!(resp.status(), StatusCode::NOT_FOUND);
-    crate::shape::assert_error_body(&resp.json().await.unwrap());
+    crate::shape::assert_error_answer(resp, StatusCode::NOT_FOUND).await;
 }
 
 #[actix_web::test]

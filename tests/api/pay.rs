@@ -10,14 +10,14 @@ use journal_market_actors::settlement::FaultPoint;
 use journal_market_chain::bindings::{IERC20, IIdentityRegistry, IMintable};
 use journal_market_chain::devnet::Account;
 use journal_market_chain::facilitator::Facilitator;
-use journal_market_chain::x402::{self, PaymentPayload, PaymentRequired};
+use journal_market_chain::x402::{self, PaymentPayload, PaymentRequired, PaymentRequirements};
 use journal_market_client::api::PaymentAnswer;
 use journal_market_client::payer::sign_payment;
 use reqwest::StatusCode;
 use serde_json::Value;
 
 use crate::devchain::{Mined, TestChain};
-use crate::helpers::TestApp;
+use crate::helpers::{TestApp, send_json};
 use crate::shape::{T, assert_error_body, assert_shape};
 
 pub(crate) const FACILITATOR_TOKEN: &str = "sesame";
@@ -119,6 +119,15 @@ impl Shop {
                 Shop { chain, app }
             }
         }
+    }
+
+    /// A shop whose indexer polls every 100 ms, with the ledger never served from a cache.
+    pub(crate) async fn open_indexing() -> Shop {
+        Shop::open_with(|s| {
+            s.indexer.poll_ms = 100;
+            s.indexer.ledger_max_age_ms = 0;
+        })
+        .await
     }
 
     pub(crate) async fn open_with(f: impl FnOnce(&mut journal_market::config::Settings)) -> Shop {
@@ -268,6 +277,12 @@ impl Shop {
         let (status, body, headers) = self.raw_pay(path, journal_id, None).await;
         assert_eq!(status, StatusCode::PAYMENT_REQUIRED, "{body}");
         x402::decode_header(headers.get("payment-required").unwrap().to_str().unwrap()).unwrap()
+    }
+
+    /// `buyer`'s payment for the burn offer of journal `journal_id`.
+    pub(crate) async fn burn_payment_by(&self, journal_id: i64, buyer: &Account) -> PaymentPayload {
+        let offer = self.offer("pay/burn", journal_id).await;
+        sign_payment(&offer.accepts[0], None, &buyer.signer().unwrap(), now()).unwrap()
     }
 
     pub(crate) async fn balances(&self, who: &[Address]) -> Vec<U256> {
@@ -652,8 +667,7 @@ async fn fifty_identical_final_payments_settle_once(backend: Backend) {
     let (id, _, price) = shop.swarm_journal().await;
     let buyer = shop.buyer(2);
     let before = shop.usdg(buyer.address).await;
-    let offer = shop.offer("pay/burn", id).await;
-    let payment = sign_payment(&offer.accepts[0], None, &buyer.signer().unwrap(), now()).unwrap();
+    let payment = shop.burn_payment_by(id, buyer).await;
     let tries = (0..50).map(|_| shop.raw_pay("pay/burn", id, Some(&payment)));
     let results = futures::future::join_all(tries).await;
     let statuses: Vec<_> = results.iter().map(|r| r.0).collect();
@@ -799,19 +813,37 @@ async fn crash_then_restart(fault: FaultPoint) {
     assert_eq!(call.owner, buyer.address);
 }
 
+/// A requirement to burn `amount` for journal 1, as the service would send it, and the first
+/// buyer's payment for it.
+pub(crate) fn burn_payment(
+    chain: &TestChain,
+    amount: i64,
+) -> (PaymentPayload, PaymentRequirements) {
+    let c = &chain.devnet.contracts;
+    let terms = journal_market::payments::Terms {
+        origin: "http://127.0.0.1".into(),
+        api_prefix: "/api".into(),
+        now: chrono::Utc::now(),
+        chain_id: 4663,
+        usdg: c.usdg,
+        proxy: c.permit2_proxy,
+        amount,
+        pay_to: chain.account("buyback", 0).address,
+        resource_url: "http://x/api/pay/burn".into(),
+        route: journal_market::payments::Route::Pay { journal_id: 1 },
+        sponsoring: false,
+    };
+    let r = journal_market::payments::requirements(&terms);
+    let buyer = chain.account("buyer", 0).signer().unwrap();
+    (sign_payment(&r, None, &buyer, now()).unwrap(), r)
+}
+
 #[actix_web::test]
 async fn the_facilitator_speaks_x402_v2() {
     let chain = TestChain::start().await;
     let url = start_facilitator(&chain).await;
     let http = reqwest::Client::new();
-    let supported: Value = http
-        .get(format!("{url}/supported"))
-        .send()
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
+    let supported = send_json(http.get(format!("{url}/supported"))).await;
     assert_eq!(
         supported["kinds"][0],
         serde_json::json!({ "x402Version": 2, "scheme": "exact", "network": "eip155:4663" })
@@ -826,38 +858,21 @@ async fn the_facilitator_speaks_x402_v2() {
     );
 
     // A requirement and a payment for it, as the service would send them.
+    let (payment, requirements) = burn_payment(&chain, 250_000);
     let c = &chain.devnet.contracts;
-    let terms = journal_market::payments::Terms {
-        origin: "http://127.0.0.1".into(),
-        api_prefix: "/api".into(),
-        now: chrono::Utc::now(),
-        chain_id: 4663,
-        usdg: c.usdg,
-        proxy: c.permit2_proxy,
-        amount: 250_000,
-        pay_to: chain.account("buyback", 0).address,
-        resource_url: "http://x/api/pay/burn".into(),
-        route: journal_market::payments::Route::Pay { journal_id: 1 },
-        sponsoring: false,
-    };
-    let requirements = journal_market::payments::requirements(&terms);
     let buyer = chain.account("buyer", 0);
-    let payment = sign_payment(&requirements, None, &buyer.signer().unwrap(), now()).unwrap();
     let body = serde_json::json!({ "x402Version": 2, "paymentPayload": payment, "paymentRequirements": requirements });
 
     // An authorized POST of `body` to a facilitator endpoint, decoded.
     let call = |path: &'static str| {
         let (http, url, body) = (http.clone(), url.clone(), body.clone());
         async move {
-            http.post(format!("{url}/{path}"))
-                .bearer_auth(FACILITATOR_TOKEN)
-                .json(&body)
-                .send()
-                .await
-                .unwrap()
-                .json::<Value>()
-                .await
-                .unwrap()
+            send_json(
+                http.post(format!("{url}/{path}"))
+                    .bearer_auth(FACILITATOR_TOKEN)
+                    .json(&body),
+            )
+            .await
         }
     };
     let no_token = http
@@ -988,8 +1003,7 @@ async fn recovery_sends_an_unsent_permit_that_is_still_valid() {
     let (id, _, price) = shop.swarm_journal().await;
     let buyer = shop.buyer(1);
     let before = shop.usdg(buyer.address).await;
-    let offer = shop.offer("pay/burn", id).await;
-    let payment = sign_payment(&offer.accepts[0], None, &buyer.signer().unwrap(), now()).unwrap();
+    let payment = shop.burn_payment_by(id, buyer).await;
     leave_unsent(&shop, id, &payment, price).await;
     assert_eq!(
         state_after_restart(&shop, id, buyer.address).await,

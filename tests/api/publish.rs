@@ -27,6 +27,18 @@ fn status(e: &ClientError) -> StatusCode {
     }
 }
 
+/// `POST /journal/save` of any JSON body, with `c`'s session.
+async fn post_save(shop: &Shop, c: &Client, body: &impl serde::Serialize) -> reqwest::Response {
+    shop.app
+        .http
+        .post(format!("{}/journal/save", shop.app.base))
+        .header("cookie", c.session().unwrap())
+        .json(body)
+        .send()
+        .await
+        .unwrap()
+}
+
 impl Shop {
     /// A client signed in as author `n`.
     pub(crate) async fn author(&self, n: usize) -> (Client, PrivateKeySigner) {
@@ -212,15 +224,7 @@ async fn drafts_are_validated_and_private() {
         price_usdg: 0.000_000_1,
         author_name: "A\u{7}".into(),
     };
-    let resp = shop
-        .app
-        .http
-        .post(format!("{}/journal/save", shop.app.base))
-        .header("cookie", c.session().unwrap())
-        .json(&bad)
-        .send()
-        .await
-        .unwrap();
+    let resp = post_save(&shop, &c, &bad).await;
     assert_eq!(resp.status(), StatusCode::UNPROCESSABLE_ENTITY);
     let body: serde_json::Value = resp.json().await.unwrap();
     let problems = body["problems"].as_array().unwrap();
@@ -232,15 +236,7 @@ async fn drafts_are_validated_and_private() {
             .starts_with("the draft breaks")
     );
     // Missing fields are problems too, not a parse error.
-    let resp = shop
-        .app
-        .http
-        .post(format!("{}/journal/save", shop.app.base))
-        .header("cookie", c.session().unwrap())
-        .json(&serde_json::json!({ "ticker": "NVDA" }))
-        .send()
-        .await
-        .unwrap();
+    let resp = post_save(&shop, &c, &serde_json::json!({ "ticker": "NVDA" })).await;
     assert_eq!(resp.status(), StatusCode::UNPROCESSABLE_ENTITY);
     let body: serde_json::Value = resp.json().await.unwrap();
     assert!(body["problems"].to_string().contains("dek is missing"));
@@ -323,21 +319,9 @@ async fn twenty_drafts_a_day_and_eight_audits_a_draft() {
             first = id;
         }
     }
-    let resp = shop
-        .app
-        .http
-        .post(format!("{}/journal/save", shop.app.base))
-        .header("cookie", c.session().unwrap())
-        .json(&draft)
-        .send()
-        .await
-        .unwrap();
+    let resp = post_save(&shop, &c, &draft).await;
     assert_eq!(resp.status(), StatusCode::TOO_MANY_REQUESTS);
-    let wait: u64 = resp.headers()["retry-after"]
-        .to_str()
-        .unwrap()
-        .parse()
-        .unwrap();
+    let wait = crate::helpers::retry_after(&resp);
     assert!(wait > 86_000 && wait <= 86_400, "{wait}");
     // Editing is not creating.
     let mut edit = draft.clone();
@@ -409,18 +393,14 @@ async fn minted_refuses_what_the_chain_does_not_prove() {
         StatusCode::UNPROCESSABLE_ENTITY
     );
     // A reverted transaction (a transfer of a token A does not own, sent without estimation).
-    let pending = IIdentityRegistry::new(
+    let reverted = IIdentityRegistry::new(
         shop.chain.devnet.contracts.identity_registry,
         shop.chain.provider(author),
     )
     .transferFrom(b_key.address(), a_key.address(), U256::from(999_999))
     .gas(200_000)
-    .send()
-    .await
-    .unwrap();
-    let receipt = pending.get_receipt().await.unwrap();
-    assert!(!receipt.status());
-    let reverted = format!("{:#x}", receipt.transaction_hash);
+    .reverted()
+    .await;
     assert_eq!(
         status(&a.minted(id, &reverted).await.unwrap_err()),
         StatusCode::UNPROCESSABLE_ENTITY

@@ -15,8 +15,9 @@ use journal_market_chain::x402::{self, PaymentRequired};
 use reqwest::StatusCode;
 use serde_json::Value;
 
+use crate::helpers::send_json;
 use crate::pay::Shop;
-use crate::replay::charges;
+use crate::replay::{assert_one_charge, charges};
 
 /// The `GET /config` field naming the address that signs offer-receipt receipts.
 const RECEIPT_SIGNER_FIELD: &str = "receiptSigner";
@@ -208,11 +209,7 @@ async fn the_python_client_buys_retries_with_its_id_and_rereads_with_a_proof() {
         sent_payment(&first)["payload"],
         "a fresh permit"
     );
-    assert_eq!(
-        charges(&shop, buyer.address).await,
-        vec![(shop.buyback(), U256::from(price))],
-        "one charge"
-    );
+    assert_one_charge(&shop, buyer.address, price).await;
 
     // A day later, a client that never pays reads it with a sign-in-with-x proof only.
     shop.app.clock.advance(chrono::Duration::days(1));
@@ -256,10 +253,7 @@ async fn the_python_client_buys_a_first_journal_without_gas_through_a_sponsored_
 
     // From the chain: one USDG charge, Permit2 approved for good, and no more ether than the
     // approval's gas could cost ever reached the wallet (it had none).
-    assert_eq!(
-        charges(&shop, w.address()).await,
-        vec![(shop.buyback(), U256::from(price))]
-    );
+    assert_one_charge(&shop, w.address(), price).await;
     assert_eq!(
         crate::sponsor::allowance(&shop, w.address()).await,
         U256::MAX
@@ -372,16 +366,7 @@ async fn the_receipt_of_a_paid_answer_verifies_with_the_reference_verifier() {
     assert_eq!(verified["ok"], true, "{verified}");
     assert_eq!(verified["format"], "eip712", "{verified}");
 
-    let config: Value = shop
-        .app
-        .http
-        .get(format!("{}/config", shop.app.base))
-        .send()
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
+    let config = send_json(shop.app.http.get(format!("{}/config", shop.app.base))).await;
     let signer: Address = config[RECEIPT_SIGNER_FIELD]
         .as_str()
         .unwrap_or_else(|| panic!("no {RECEIPT_SIGNER_FIELD} in /config: {config}"))

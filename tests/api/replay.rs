@@ -28,6 +28,15 @@ pub(crate) async fn charges(shop: &Shop, who: Address) -> Vec<(Address, U256)> {
         .collect()
 }
 
+/// Asserts that `who` was charged once on the chain: `price` to the buyback address.
+pub(crate) async fn assert_one_charge(shop: &Shop, who: Address, price: i64) {
+    assert_eq!(
+        charges(shop, who).await,
+        vec![(shop.buyback(), U256::from(price))],
+        "one charge"
+    );
+}
+
 /// What an observer rebuilds from a settle transaction: the whole x402 payload, for the offer
 /// anyone can ask for.
 async fn rebuilt_from_chain(shop: &Shop, tx: &str, offer: &PaymentRequirements) -> PaymentPayload {
@@ -166,10 +175,7 @@ async fn a_permit_rebuilt_from_the_chain_opens_nothing_for_an_observer() {
     );
 
     // One charge, judged from the chain.
-    assert_eq!(
-        charges(&shop, buyer.address).await,
-        vec![(shop.buyback(), U256::from(price))]
-    );
+    assert_one_charge(&shop, buyer.address, price).await;
 }
 
 #[actix_web::test]
@@ -213,9 +219,8 @@ async fn fifty_retries_with_one_payment_identifier_settle_once() {
     let shop = Shop::open().await;
     let (id, _, price) = shop.swarm_journal().await;
     let buyer = shop.buyer(2);
-    let offer = shop.offer("pay/burn", id).await;
     let payment = with_payment_id(
-        sign_payment(&offer.accepts[0], None, &buyer.signer().unwrap(), now()).unwrap(),
+        shop.burn_payment_by(id, buyer).await,
         &new_payment_id().unwrap(),
     );
     let tries = (0..50).map(|_| shop.raw_pay("pay/burn", id, Some(&payment)));
@@ -235,10 +240,7 @@ async fn fifty_retries_with_one_payment_identifier_settle_once() {
     let (s, again, _) = shop.raw_pay("pay/burn", id, Some(&payment)).await;
     assert_eq!(s, StatusCode::OK, "{again}");
     assert!(again["body"].is_string());
-    assert_eq!(
-        charges(&shop, buyer.address).await,
-        vec![(shop.buyback(), U256::from(price))]
-    );
+    assert_one_charge(&shop, buyer.address, price).await;
 }
 
 #[actix_web::test]
@@ -246,11 +248,7 @@ async fn a_malformed_payment_identifier_is_a_400_and_moves_nothing() {
     let shop = Shop::open().await;
     let (id, _, _) = shop.swarm_journal().await;
     let buyer = shop.buyer(3);
-    let offer = shop.offer("pay/burn", id).await;
-    let payment = with_payment_id(
-        sign_payment(&offer.accepts[0], None, &buyer.signer().unwrap(), now()).unwrap(),
-        "short",
-    );
+    let payment = with_payment_id(shop.burn_payment_by(id, buyer).await, "short");
     let (s, b, _) = shop.raw_pay("pay/burn", id, Some(&payment)).await;
     assert_eq!(s, StatusCode::BAD_REQUEST, "{b}");
     assert!(

@@ -218,11 +218,7 @@ async fn batches_keep_order_and_ids() {
 
 /// Mines `n` empty blocks on the test chain.
 async fn mine(chain: &TestChain, n: u64) {
-    let p = chain.provider(chain.account("buyer", 0));
-    let _: Value = p
-        .raw_request("anvil_mine".into(), (U256::from(n),))
-        .await
-        .unwrap();
+    crate::devchain::mine(&chain.provider(chain.account("buyer", 0)), n).await;
 }
 
 /// Posts `body` until an ask no longer reaches the upstream (the proxy has seen a head deep
@@ -242,16 +238,7 @@ async fn until_cached(app: &TestApp, upstream: &CountingUpstream, method: &str, 
 
 #[actix_web::test]
 async fn final_answers_are_cached() {
-    let chain = TestChain::start().await;
-    let upstream = CountingUpstream::start(&chain.devnet.rpc_url).await;
-    let app = chain
-        .app_with(|s| {
-            s.chain.proxy_rpc_urls =
-                vec![journal_market::config::Secret::new(upstream.url.clone())];
-            s.chain.check_interval_secs = 1;
-            s.indexer.enabled = false;
-        })
-        .await;
+    let (chain, upstream, app) = counted_app(|s| s.chain.check_interval_secs = 1).await;
     let tx = a_transaction(&chain).await;
     let receipt = call(json!(1), "eth_getTransactionReceipt", json!([tx]));
     // Mined but within a reorg's reach: every ask goes upstream.
@@ -305,18 +292,12 @@ async fn cache_size(app: &TestApp) -> (u64, u64, u64) {
 
 #[actix_web::test]
 async fn the_cache_stays_within_its_bytes_under_a_flood() {
-    let chain = TestChain::start().await;
-    let upstream = CountingUpstream::start(&chain.devnet.rpc_url).await;
     let limit = 64 * 1024;
-    let app = chain
-        .app_with(|s| {
-            s.chain.proxy_rpc_urls =
-                vec![journal_market::config::Secret::new(upstream.url.clone())];
-            s.chain.check_interval_secs = 1;
-            s.rpc.cache_bytes = limit;
-            s.indexer.enabled = false;
-        })
-        .await;
+    let (chain, upstream, app) = counted_app(|s| {
+        s.chain.check_interval_secs = 1;
+        s.rpc.cache_bytes = limit;
+    })
+    .await;
     let tx = a_transaction(&chain).await;
     mine(&chain, 300).await;
     let receipt = call(json!(1), "eth_getTransactionReceipt", json!([tx]));
@@ -375,17 +356,11 @@ async fn the_cache_stays_within_its_bytes_under_a_flood() {
 
 #[actix_web::test]
 async fn only_the_checked_call_reaches_the_upstream() {
-    let chain = TestChain::start().await;
-    let upstream = CountingUpstream::start(&chain.devnet.rpc_url).await;
-    let app = chain
-        .app_with(|s| {
-            s.chain.proxy_rpc_urls =
-                vec![journal_market::config::Secret::new(upstream.url.clone())];
-            s.rpc.gas_cap = 1_000_000;
-            s.rpc.fee_history_blocks = 16;
-            s.indexer.enabled = false;
-        })
-        .await;
+    let (chain, upstream, app) = counted_app(|s| {
+        s.rpc.gas_cap = 1_000_000;
+        s.rpc.fee_history_blocks = 16;
+    })
+    .await;
     let usdg = format!("{:#x}", chain.devnet.contracts.usdg);
     // Go nodes read member names case-insensitively, the last one winning: these would run
     // as eth_sendRawTransaction there.
@@ -660,6 +635,24 @@ async fn balances_held(held: Duration) -> (TestChain, FaultProxy, TestApp) {
     slow.set("eth_getBalance", Fault::Delay(held), None);
     let app = app_behind(&chain, &slow.url).await;
     (chain, slow, app)
+}
+
+/// A chain, an upstream in front of it that counts the calls, and the proxy's app with that
+/// upstream only and no indexer (whose reads would count too), with `f`'s settings.
+async fn counted_app(
+    f: impl FnOnce(&mut journal_market::config::Settings),
+) -> (TestChain, CountingUpstream, TestApp) {
+    let chain = TestChain::start().await;
+    let upstream = CountingUpstream::start(&chain.devnet.rpc_url).await;
+    let url = upstream.url.clone();
+    let app = chain
+        .app_with(|s| {
+            s.chain.proxy_rpc_urls = vec![journal_market::config::Secret::new(url)];
+            s.indexer.enabled = false;
+            f(s);
+        })
+        .await;
+    (chain, upstream, app)
 }
 
 /// The proxy's app with `upstream` as its only upstream.

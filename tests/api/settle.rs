@@ -11,6 +11,7 @@ use alloy::signers::local::PrivateKeySigner;
 use alloy::sol_types::{SolCall as _, SolEvent as _};
 use journal_market_actors::settlement::FaultPoint;
 use journal_market_chain::bindings::IERC20;
+use journal_market_chain::devnet::Account;
 use journal_market_client::payer::{new_payment_id, sign_payment, with_payment_id};
 use journal_market_entity::{payments, unlocks};
 use reqwest::StatusCode;
@@ -291,19 +292,37 @@ async fn charged_once_for(
     charged_once(shop, buyer, shop.buyback(), price).await;
 }
 
+/// The first buyer buys the first swarm journal while the proxy answers the first request that
+/// holds `needle` with `fault`; the purchase answers with the text. The journal's id and price,
+/// and the buyer.
+async fn bought_through_fault<'a>(
+    shop: &'a Shop,
+    proxy: &FaultProxy,
+    needle: &str,
+    fault: Fault,
+) -> (i64, i64, &'a Account) {
+    let (id, _, price) = shop.swarm_journal().await;
+    let buyer = shop.buyer(0);
+    let payment = shop.burn_payment_by(id, buyer).await;
+    proxy.set(needle, fault, Some(1));
+    let (s, b, _) = shop.raw_pay("pay/burn", id, Some(&payment)).await;
+    assert_eq!(s, StatusCode::OK, "{b}");
+    assert!(b["body"].is_string());
+    (id, price, buyer)
+}
+
 /// The node takes the settle transaction and drops the connection before answering: the hash
 /// was recorded before sending, so the request finds the receipt and answers with the text.
 #[actix_web::test]
 async fn a_node_that_drops_the_connection_after_taking_the_transaction() {
     let (shop, proxy) = shop_behind_proxy(|_| {}).await;
-    let (id, _, price) = shop.swarm_journal().await;
-    let buyer = shop.buyer(0);
-    let offer = shop.offer("pay/burn", id).await;
-    let payment = sign_payment(&offer.accepts[0], None, &buyer.signer().unwrap(), now()).unwrap();
-    proxy.set("eth_sendRawTransaction", Fault::ForwardThenCut, Some(1));
-    let (s, b, _) = shop.raw_pay("pay/burn", id, Some(&payment)).await;
-    assert_eq!(s, StatusCode::OK, "{b}");
-    assert!(b["body"].is_string());
+    let (id, price, buyer) = bought_through_fault(
+        &shop,
+        &proxy,
+        "eth_sendRawTransaction",
+        Fault::ForwardThenCut,
+    )
+    .await;
     assert_eq!(proxy.hits("eth_sendRawTransaction"), 1, "sent once");
     charged_once(&shop, buyer.address, shop.buyback(), price).await;
     assert!(unlocked(&shop.app, buyer.address, id).await);
@@ -392,10 +411,9 @@ async fn a_receipt_read_after_the_request_gave_up_still_unlocks() {
     let (shop, proxy) = shop_behind_proxy(|s| s.payments.receipt_wait_ms = 300).await;
     let (id, _, price) = shop.swarm_journal().await;
     let buyer = shop.buyer(0);
-    let offer = shop.offer("pay/burn", id).await;
     // The retry below gets the text because it carries the payment's identifier.
     let payment = with_payment_id(
-        sign_payment(&offer.accepts[0], None, &buyer.signer().unwrap(), now()).unwrap(),
+        shop.burn_payment_by(id, buyer).await,
         &new_payment_id().unwrap(),
     );
     proxy.set("eth_sendRawTransactionSync", Fault::NoMethod, None);
@@ -463,14 +481,8 @@ async fn a_front_run_settle_of_the_same_permit_still_unlocks(backend: Backend) {
 #[actix_web::test]
 async fn a_facilitator_that_settles_and_never_answers() {
     let (shop, proxy) = shop_behind_facilitator_proxy(|s| s.chain.rpc_timeout_ms = 500).await;
-    let (id, _, price) = shop.swarm_journal().await;
-    let buyer = shop.buyer(0);
-    let offer = shop.offer("pay/burn", id).await;
-    let payment = sign_payment(&offer.accepts[0], None, &buyer.signer().unwrap(), now()).unwrap();
-    proxy.set("/settle", Fault::ForwardThenHang, Some(1));
-    let (s, b, _) = shop.raw_pay("pay/burn", id, Some(&payment)).await;
-    assert_eq!(s, StatusCode::OK, "{b}");
-    assert!(b["body"].is_string());
+    let (id, price, buyer) =
+        bought_through_fault(&shop, &proxy, "/settle", Fault::ForwardThenHang).await;
     charged_once(&shop, buyer.address, shop.buyback(), price).await;
     assert!(unlocked(&shop.app, buyer.address, id).await);
 }

@@ -51,6 +51,12 @@ pub fn assert_shape(what: &str, v: &Value, fields: &[(&str, T)]) {
     }
 }
 
+/// Asserts an error answer: `status` and a `{ "error": "<sentence>" }` body.
+pub async fn assert_error_answer(resp: reqwest::Response, status: reqwest::StatusCode) {
+    assert_eq!(resp.status(), status);
+    assert_error_body(&resp.json().await.unwrap());
+}
+
 pub fn assert_error_body(v: &Value) {
     let obj = v
         .as_object()

@@ -8,12 +8,10 @@ use std::time::Duration;
 
 use journal_market::config::{ClassLimit, Secret, Settings};
 use reqwest::StatusCode;
-use serde_json::Value;
 use tokio::net::{TcpListener, TcpStream};
 use tokio::sync::watch;
 
-use crate::helpers::TestApp;
-use crate::shape::assert_error_body;
+use crate::helpers::{self, TestApp};
 
 fn redis_url() -> String {
     std::env::var("TEST_REDIS_URL").unwrap_or_else(|_| "redis://127.0.0.1:6379".into())
@@ -61,16 +59,7 @@ async fn alternate(apps: [&TestApp; 2], n: usize) -> [usize; 2] {
 }
 
 async fn assert_429(resp: reqwest::Response) {
-    assert_eq!(resp.status(), StatusCode::TOO_MANY_REQUESTS);
-    let retry: u64 = resp.headers()["retry-after"]
-        .to_str()
-        .unwrap()
-        .parse()
-        .unwrap();
-    assert!((1..=60).contains(&retry), "Retry-After {retry}");
-    let body: Value = resp.json().await.unwrap();
-    assert_error_body(&body);
-    let message = body["error"].as_str().unwrap();
+    let message = helpers::assert_429(resp).await;
     assert!(
         message.starts_with("too many reads requests from this address; retry in "),
         "{message}"
@@ -93,12 +82,8 @@ async fn two_instances_with_one_store_share_one_quota() {
     // Another client (forwarded by the trusted proxy) has its own shared quota.
     for app in [&a, &b] {
         let resp = app
-            .http
-            .get(format!("{}/journals", app.base))
-            .header("x-forwarded-for", "203.0.113.7")
-            .send()
-            .await
-            .unwrap();
+            .get_with_header("/journals", "x-forwarded-for", "203.0.113.7")
+            .await;
         assert_eq!(resp.status(), StatusCode::OK);
     }
     // Health probes are never limited; the other classes have their own quota.

@@ -95,6 +95,38 @@ async fn purchase_in_flight(
     panic!("the settle transaction was never sent");
 }
 
+/// A purchase in flight when the service got SIGTERM.
+struct Interrupted {
+    chain: TestChain,
+    /// Kept for the life of the test: the service's chain goes through it.
+    _proxy: FaultProxy,
+    db: TestDb,
+    p: Process,
+    buyer: PrivateKeySigner,
+    buy: tokio::task::JoinHandle<bool>,
+}
+
+/// Starts the service with `grace_secs` to stop, begins a purchase whose settle transaction the
+/// node answers `delay` late, and sends SIGTERM while it is in flight.
+async fn sigterm_mid_purchase(grace_secs: u64, delay: Duration) -> Interrupted {
+    let chain = TestChain::start().await;
+    let proxy = FaultProxy::start(&chain.devnet.rpc_url).await;
+    let db = TestDb::new().await;
+    let p = start(&chain, &proxy.url, &db, grace_secs).await;
+    let buyer = funded_buyer(&chain).await;
+    proxy.set("eth_sendRawTransaction", Fault::Delay(delay), None);
+    let buy = purchase_in_flight(&p, &proxy, &buyer).await;
+    sigterm(&p);
+    Interrupted {
+        chain,
+        _proxy: proxy,
+        db,
+        p,
+        buyer,
+        buy,
+    }
+}
+
 async fn exit_code(p: &mut Process) -> Option<i32> {
     tokio::time::timeout(Duration::from_secs(60), p.child.wait())
         .await
@@ -105,53 +137,35 @@ async fn exit_code(p: &mut Process) -> Option<i32> {
 
 #[actix_web::test]
 async fn sigterm_lets_a_purchase_in_flight_finish() {
-    let chain = TestChain::start().await;
-    let proxy = FaultProxy::start(&chain.devnet.rpc_url).await;
-    let db = TestDb::new().await;
-    let mut p = start(&chain, &proxy.url, &db, 30).await;
-    let buyer = funded_buyer(&chain).await;
-    proxy.set(
-        "eth_sendRawTransaction",
-        Fault::Delay(Duration::from_secs(2)),
-        None,
-    );
-    let buy = purchase_in_flight(&p, &proxy, &buyer).await;
-    sigterm(&p);
+    let mut run = sigterm_mid_purchase(30, Duration::from_secs(2)).await;
     // New connections are refused at once; the purchase in flight completes.
-    assert!(buy.await.unwrap(), "the purchase in flight finished");
-    assert_eq!(exit_code(&mut p).await, Some(0));
-    assert_eq!(transfers_from(&chain, buyer.address()).await.len(), 1);
+    assert!(run.buy.await.unwrap(), "the purchase in flight finished");
+    assert_eq!(exit_code(&mut run.p).await, Some(0));
+    assert_eq!(
+        transfers_from(&run.chain, run.buyer.address()).await.len(),
+        1
+    );
 }
 
 #[actix_web::test]
 async fn sigterm_past_the_grace_period_leaves_the_payment_pending_then_reconciled() {
-    let chain = TestChain::start().await;
-    let proxy = FaultProxy::start(&chain.devnet.rpc_url).await;
-    let db = TestDb::new().await;
-    let mut p = start(&chain, &proxy.url, &db, 1).await;
-    let buyer = funded_buyer(&chain).await;
-    proxy.set(
-        "eth_sendRawTransaction",
-        Fault::Delay(Duration::from_secs(10)),
-        None,
-    );
-    let buy = purchase_in_flight(&p, &proxy, &buyer).await;
-    sigterm(&p);
-    assert_eq!(exit_code(&mut p).await, Some(0));
-    assert!(!buy.await.unwrap(), "the request was cut off");
+    let mut run = sigterm_mid_purchase(1, Duration::from_secs(10)).await;
+    let (chain, buyer) = (&run.chain, &run.buyer);
+    assert_eq!(exit_code(&mut run.p).await, Some(0));
+    assert!(!run.buy.await.unwrap(), "the request was cut off");
     // The money moved (the node mined the transaction) and the row says pending, with the
     // hash: not failed, not settled without its unlock.
-    assert_eq!(transfers_from(&chain, buyer.address()).await.len(), 1);
+    assert_eq!(transfers_from(chain, buyer.address()).await.len(), 1);
     let payer = format!("{:#x}", buyer.address());
     let rows = payments::Entity::find()
         .filter(payments::Column::Wallet.eq(payer.clone()))
-        .all(&db.connect().await)
+        .all(&run.db.connect().await)
         .await
         .unwrap();
     assert_eq!(rows.len(), 1);
     assert_eq!(rows[0].state, "pending", "{:?}", rows[0]);
     // The next start reconciles it from the chain: unlocked, one charge.
-    let db = std::sync::Arc::new(db);
+    let db = std::sync::Arc::new(run.db);
     let mut s = chain.settings(&db);
     s.payments.reconcile_every_ms = 200;
     let app = TestApp::start_on(s, db).await;
@@ -166,9 +180,9 @@ async fn sigterm_past_the_grace_period_leaves_the_payment_pending_then_reconcile
             .unwrap();
         if row.state == "settled" {
             let signed_in = app.client.clone();
-            signed_in.login(&buyer).await.unwrap();
+            signed_in.login(buyer).await.unwrap();
             assert!(signed_in.journal(&key).await.unwrap().unlocked);
-            assert_eq!(transfers_from(&chain, buyer.address()).await.len(), 1);
+            assert_eq!(transfers_from(chain, buyer.address()).await.len(), 1);
             return;
         }
         tokio::time::sleep(Duration::from_millis(100)).await;

@@ -10,6 +10,7 @@ use journal_market_client::siwx::proof_header;
 use reqwest::StatusCode;
 use serde_json::{Value, json};
 
+use crate::helpers::send_json;
 use crate::pay::Shop;
 use crate::replay::charges;
 
@@ -97,17 +98,13 @@ async fn a_buyer_reads_again_a_day_later_with_a_proof_only() {
 
     // The detail accepts a proof too.
     let c = shop.client().challenge(id).await.unwrap();
-    let d: Value = shop
-        .app
-        .http
-        .get(format!("{}/journals/{slug}", shop.app.base))
-        .header(siwx::HEADER, proof_header(&c, &signer).unwrap())
-        .send()
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
+    let d = send_json(
+        shop.app
+            .http
+            .get(format!("{}/journals/{slug}", shop.app.base))
+            .header(siwx::HEADER, proof_header(&c, &signer).unwrap()),
+    )
+    .await;
     assert_eq!(d["unlocked"], true);
     assert_eq!(d["body"].as_str(), Some(bought.body.as_str()));
     assert_eq!(

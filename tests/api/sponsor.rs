@@ -17,7 +17,7 @@ use reqwest::StatusCode;
 use serde_json::{Value, json};
 
 use crate::pay::{Backend, Shop, now};
-use crate::replay::charges;
+use crate::replay::{assert_one_charge, charges};
 
 /// The approval transaction a client signs, as the reference clients build it.
 struct Approve {
@@ -144,6 +144,14 @@ async fn scrape(shop: &Shop) -> String {
         .unwrap()
 }
 
+/// A purchase of `id` with `payment` is refused: 402, and an error that says `says`.
+async fn assert_refused(shop: &Shop, id: i64, payment: &PaymentPayload, says: &str, what: &str) {
+    let (status, body, _) = shop.raw_pay("pay/burn", id, Some(payment)).await;
+    assert_eq!(status, StatusCode::PAYMENT_REQUIRED, "{what}: {body}");
+    let error = body["error"].as_str().unwrap();
+    assert!(error.contains(says), "{what}: {error}");
+}
+
 #[actix_web::test]
 async fn a_wallet_with_only_usdg_buys_its_first_journal_through_a_sponsored_approval() {
     let shop = Shop::open_with(|s| s.metrics.listen = "127.0.0.1:0".into()).await;
@@ -185,10 +193,7 @@ async fn a_wallet_with_only_usdg_buys_its_first_journal_through_a_sponsored_appr
 
     // From the chain: one charge, the allowance is there, and the wallet was given no more
     // than the approval's gas could cost (what is left of it is dust).
-    assert_eq!(
-        charges(&shop, w.address()).await,
-        vec![(shop.buyback(), U256::from(price))]
-    );
+    assert_one_charge(&shop, w.address(), price).await;
     assert_eq!(allowance(&shop, w.address()).await, U256::MAX);
     let left = eth(&shop, w.address()).await;
     assert!(left < most, "{left} wei left of at most {most}");
@@ -221,21 +226,14 @@ async fn a_wallet_with_only_usdg_buys_its_first_journal_through_a_sponsored_appr
         nonce: 1,
         ..Approve::reference(&shop, w.address()).await
     };
-    let (status, body, _) = shop
-        .raw_pay(
-            "pay/burn",
-            j2.journal_id,
-            Some(&with_approval(p2, again.info(&w, w.address()))),
-        )
-        .await;
-    assert_eq!(status, StatusCode::PAYMENT_REQUIRED, "{body}");
-    assert!(
-        body["error"]
-            .as_str()
-            .unwrap()
-            .contains("approved Permit2 already"),
-        "{body}"
-    );
+    assert_refused(
+        &shop,
+        j2.journal_id,
+        &with_approval(p2, again.info(&w, w.address())),
+        "approved Permit2 already",
+        "a second purchase",
+    )
+    .await;
     assert_eq!(charges(&shop, w.address()).await.len(), 1, "nothing moved");
 }
 
@@ -282,37 +280,22 @@ async fn bad_sponsored_approvals_are_refused_and_nothing_moves() {
         let mut a = Approve::reference(&shop, w.address()).await;
         change(&mut a);
         let signer = if foreign { &other } else { &w };
-        let (status, body, _) = shop
-            .raw_pay(
-                "pay/burn",
-                id,
-                Some(&with_approval(p, a.info(signer, w.address()))),
-            )
-            .await;
-        assert_eq!(status, StatusCode::PAYMENT_REQUIRED, "{what}: {body}");
-        let error = body["error"].as_str().unwrap();
-        assert!(error.contains(says), "{what}: {error}");
+        let p = with_approval(p, a.info(signer, w.address()));
+        assert_refused(&shop, id, &p, says, what).await;
     }
 
     // A wallet that approved Permit2 already is not sponsored.
     let approved = shop.chain.devnet.funded_buyer(price as u64).await.unwrap();
     let (_, p) = payment(&shop, id, &approved).await;
     let a = Approve::reference(&shop, approved.address()).await;
-    let (status, body, _) = shop
-        .raw_pay(
-            "pay/burn",
-            id,
-            Some(&with_approval(p, a.info(&approved, approved.address()))),
-        )
-        .await;
-    assert_eq!(status, StatusCode::PAYMENT_REQUIRED, "{body}");
-    assert!(
-        body["error"]
-            .as_str()
-            .unwrap()
-            .contains("approved Permit2 already"),
-        "{body}"
-    );
+    assert_refused(
+        &shop,
+        id,
+        &with_approval(p, a.info(&approved, approved.address())),
+        "approved Permit2 already",
+        "a wallet that approved Permit2",
+    )
+    .await;
 
     // Nothing moved: no charge, no gas sent, no approval, the sponsor untouched.
     assert!(charges(&shop, w.address()).await.is_empty());
@@ -407,11 +390,7 @@ async fn a_crash_after_the_approval_is_settled_by_the_restarted_instance() {
         tokio::time::sleep(std::time::Duration::from_millis(100)).await;
     }
     assert_eq!(status, StatusCode::OK);
-    assert_eq!(
-        charges(&shop, w.address()).await,
-        vec![(shop.buyback(), U256::from(price))],
-        "one charge"
-    );
+    assert_one_charge(&shop, w.address(), price).await;
 }
 
 /// An approval the sponsor paid for whose payment never settles (here: the permit's deadline
@@ -489,9 +468,6 @@ async fn first_purchases_at_once_are_each_sponsored() {
         assert_eq!(*status, StatusCode::OK, "{body}");
     }
     for (w, _) in &buyers {
-        assert_eq!(
-            charges(&shop, w.address()).await,
-            vec![(shop.buyback(), U256::from(price))]
-        );
+        assert_one_charge(&shop, w.address(), price).await;
     }
 }

@@ -11,7 +11,7 @@ use reqwest::StatusCode;
 use serde_json::Value;
 
 use crate::pay::{Shop, now};
-use crate::replay::charges;
+use crate::replay::{assert_one_charge, charges};
 
 /// What a GET answered: status, body, PAYMENT-REQUIRED, PAYMENT-RESPONSE, session cookie.
 type Answer = (
@@ -104,10 +104,7 @@ async fn the_paid_text_sells_a_swarm_journal_with_a_signed_receipt() {
         h["unlocks"][0]["receipt"],
         serde_json::to_value(&receipt).unwrap()
     );
-    assert_eq!(
-        charges(&shop, buyer.address).await,
-        vec![(shop.buyback(), U256::from(price))]
-    );
+    assert_one_charge(&shop, buyer.address, price).await;
 }
 
 #[actix_web::test]

@@ -7,7 +7,7 @@ use alloy::primitives::{Address, I256, U256, U512, address};
 use alloy::providers::Provider;
 use journal_market_chain::bindings::{IERC20, IPool};
 
-use crate::devchain::Mined;
+use crate::devchain::{Mined, mine, revert, snapshot};
 use crate::pay::Shop;
 
 const DEAD: Address = address!("0x000000000000000000000000000000000000dEaD");
@@ -22,11 +22,7 @@ fn close(a: f64, b: f64) -> bool {
 
 #[actix_web::test]
 async fn the_ledger_adds_up_the_swaps_and_burns_on_the_chain() {
-    let shop = Shop::open_with(|s| {
-        s.indexer.poll_ms = 100;
-        s.indexer.ledger_max_age_ms = 0;
-    })
-    .await;
+    let shop = Shop::open_indexing().await;
     let c = shop.chain.devnet.contracts.clone();
     let trader = shop.buyer(0);
     let p = shop.chain.provider(trader);
@@ -193,11 +189,7 @@ async fn the_ledger_rows_survive_their_new_key_and_its_way_back() {
     use sea_orm::{ConnectionTrait, EntityTrait, PaginatorTrait};
 
     let db = crate::helpers::TestDb::new().await;
-    let url = match db.url.starts_with("sqlite:") {
-        true => format!("{}?mode=rwc", db.url),
-        false => db.url.clone(),
-    };
-    let conn = sea_orm::Database::connect(&url).await.unwrap();
+    let conn = db.connect_creating().await;
     let before = Migrator::migrations().len() as u32 - 1;
     Migrator::up(&conn, Some(before)).await.unwrap();
     let rows = [
@@ -447,11 +439,7 @@ impl Trader {
 /// subtracts exactly those, back to the totals before them.
 #[actix_web::test]
 async fn the_running_totals_follow_the_rows_through_a_reorg() {
-    let shop = Shop::open_with(|s| {
-        s.indexer.poll_ms = 100;
-        s.indexer.ledger_max_age_ms = 0;
-    })
-    .await;
+    let shop = Shop::open_indexing().await;
     let t = Trader::new(&shop).await;
     let db = shop.app.db.connect().await;
     let e18 = U256::from(10u64).pow(U256::from(18));
@@ -487,7 +475,7 @@ async fn the_running_totals_follow_the_rows_through_a_reorg() {
 
     // On a stretch of chain that a reorg takes back: two more swaps, a burn, and a transfer to
     // an address that held nothing.
-    let snapshot: U256 = t.p.raw_request("evm_snapshot".into(), ()).await.unwrap();
+    let snap = snapshot(&t.p).await;
     t.swap(true, U256::from(1) * e18).await;
     t.swap(false, U256::from(1500) * e18).await;
     t.send(DEAD, U256::from(5) * e18).await;
@@ -497,15 +485,8 @@ async fn the_running_totals_follow_the_rows_through_a_reorg() {
     assert!(during.0.totals.burned > before.0.totals.burned);
     assert_eq!(amounts(&during.1)[..3], [5.0, 3.0, 777.0]);
 
-    let reverted: bool =
-        t.p.raw_request("evm_revert".into(), (snapshot,))
-            .await
-            .unwrap();
-    assert!(reverted);
-    let _: serde_json::Value =
-        t.p.raw_request("anvil_mine".into(), (U256::from(5),))
-            .await
-            .unwrap();
+    revert(&t.p, snap).await;
+    mine(&t.p, 5).await;
     let head = t.p.get_block_number().await.unwrap();
     let after = check(ledger_with(&shop, head, n + 2).await).await;
     assert_eq!(
@@ -513,11 +494,7 @@ async fn the_running_totals_follow_the_rows_through_a_reorg() {
         "the orphaned rows' totals and burns are taken out, exactly"
     );
     let (_, health) = shop.app.get("/health/actors").await;
-    let reorgs = health["actors"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|a| a["name"] == "indexer")
+    let reorgs = crate::helpers::find_actor(&health, "indexer")
         .map(|a| a["progress"]["reorgs"].as_u64().unwrap_or(0));
     assert!(reorgs >= Some(1), "{health}");
 }
@@ -531,11 +508,7 @@ async fn the_totals_are_made_from_the_rows_indexed_before_them() {
     use sea_orm::ConnectionTrait;
 
     let db = crate::helpers::TestDb::new().await;
-    let url = match db.url.starts_with("sqlite:") {
-        true => format!("{}?mode=rwc", db.url),
-        false => db.url.clone(),
-    };
-    let conn = sea_orm::Database::connect(&url).await.unwrap();
+    let conn = db.connect_creating().await;
     let at = Migrator::migrations()
         .iter()
         .position(|m| m.name() == "m20261126_000001_ledger_totals")
@@ -628,11 +601,7 @@ async fn a_swap_written_twice_counts_once() {
     use std::collections::HashMap;
 
     let db = crate::helpers::TestDb::new().await;
-    let url = match db.url.starts_with("sqlite:") {
-        true => format!("{}?mode=rwc", db.url),
-        false => db.url.clone(),
-    };
-    let conn = sea_orm::Database::connect(&url).await.unwrap();
+    let conn = db.connect_creating().await;
     Migrator::up(&conn, None).await.unwrap();
     let swap = |block: u64| LedgerEvent::Swap {
         at: At {

@@ -12,7 +12,7 @@ use journal_market_client::ClientError;
 use journal_market_client::payer::sign_payment;
 use reqwest::StatusCode;
 
-use crate::devchain::Mined;
+use crate::devchain::{Mined, mine, revert, snapshot};
 use crate::pay::{Shop, now};
 
 fn status(e: &ClientError) -> StatusCode {
@@ -50,15 +50,19 @@ impl Shop {
         let (_, slug) = self.person_journal(0, "1").await;
         let buyer = self.buyer(n).signer().unwrap();
         self.client().buy(&slug, &buyer).await.unwrap();
-        let token = self
-            .app
+        let token = self.token_of(&slug).await;
+        (slug, token)
+    }
+
+    /// The identity token of a live journal.
+    async fn token_of(&self, slug: &str) -> u64 {
+        self.app
             .client
-            .journal(&slug)
+            .journal(slug)
             .await
             .unwrap()
             .token_id
-            .unwrap();
-        (slug, token)
+            .unwrap()
     }
 
     async fn votes_of(&self, slug: &str) -> (i64, i64) {
@@ -206,7 +210,7 @@ async fn votes_the_rules_refuse() {
     );
     // A reverted transaction: the journal's owner may not vote on it.
     let owner = shop.chain.account("author", 0);
-    let pending = IReputationRegistry::new(
+    let reverted = IReputationRegistry::new(
         shop.chain.devnet.contracts.reputation_registry,
         shop.chain.provider(owner),
     )
@@ -221,12 +225,8 @@ async fn votes_the_rules_refuse() {
         B256::ZERO,
     )
     .gas(300_000)
-    .send()
-    .await
-    .unwrap();
-    let receipt = pending.get_receipt().await.unwrap();
-    assert!(!receipt.status());
-    let reverted = format!("{:#x}", receipt.transaction_hash);
+    .reverted()
+    .await;
     assert_eq!(
         status(&c.record_vote(&reverted).await.unwrap_err()),
         StatusCode::UNPROCESSABLE_ENTITY
@@ -264,17 +264,10 @@ async fn votes_the_rules_refuse() {
 
 #[actix_web::test]
 async fn a_vote_nobody_reports_is_indexed_and_a_reorg_removes_it() {
-    let shop = Shop::open_with(|s| {
-        s.indexer.poll_ms = 100;
-        s.indexer.ledger_max_age_ms = 0;
-    })
-    .await;
+    let shop = Shop::open_indexing().await;
     let (slug, token) = shop.bought(0).await;
     let provider = shop.chain.provider(shop.buyer(0));
-    let snapshot: U256 = provider
-        .raw_request("evm_snapshot".into(), ())
-        .await
-        .unwrap();
+    let snap = snapshot(&provider).await;
     shop.vote(shop.buyer(0), token, 1, "insightful").await;
     // A swap in the same stretch of blocks: the ledger's rows go with the reorg too.
     let c = &shop.chain.devnet.contracts;
@@ -306,28 +299,15 @@ async fn a_vote_nobody_reports_is_indexed_and_a_reorg_removes_it() {
     assert_eq!(swaps().await, 1);
 
     // The vote's block is orphaned: the chain goes back and grows past it without the vote.
-    let reverted: bool = provider
-        .raw_request("evm_revert".into(), (snapshot,))
-        .await
-        .unwrap();
-    assert!(reverted);
-    let _: serde_json::Value = provider
-        .raw_request("anvil_mine".into(), (U256::from(5),))
-        .await
-        .unwrap();
+    revert(&provider, snap).await;
+    mine(&provider, 5).await;
     shop.wait_votes(&slug, (0, 0)).await;
     assert_eq!(swaps().await, 0, "the orphaned swap is gone");
     // The index reads on: a vote on the new chain is counted.
     shop.vote(shop.buyer(0), token, -1, "thin").await;
     shop.wait_votes(&slug, (0, 1)).await;
     let (_, health) = shop.app.get("/health/actors").await;
-    let indexer = health["actors"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|a| a["name"] == "indexer")
-        .unwrap()
-        .clone();
+    let indexer = crate::helpers::actor(&health, "indexer");
     assert!(
         indexer["progress"]["reorgs"].as_u64().unwrap() >= 1,
         "{indexer}"
@@ -340,10 +320,7 @@ async fn the_indexer_adapts_to_a_provider_that_refuses_large_ranges() {
     let (slug, token) = shop.bought(0).await;
     shop.vote(shop.buyer(0), token, 1, "well-sourced").await;
     let provider = shop.chain.provider(shop.buyer(0));
-    let _: serde_json::Value = provider
-        .raw_request("anvil_mine".into(), (U256::from(4000),))
-        .await
-        .unwrap();
+    mine(&provider, 4000).await;
     let head = provider.get_block_number().await.unwrap();
 
     // A second instance, indexing from scratch through a provider that takes 50 blocks at most:
@@ -364,13 +341,7 @@ async fn the_indexer_adapts_to_a_provider_that_refuses_large_ranges() {
     let mut progress = serde_json::Value::Null;
     for _ in 0..300 {
         let (_, health) = app.get("/health/actors").await;
-        progress = health["actors"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .find(|a| a["name"] == "indexer")
-            .map(|a| a["progress"].clone())
-            .unwrap_or_default();
+        progress = indexer_progress(&health);
         if progress["cursor"].as_u64().is_some_and(|c| c >= head) {
             break;
         }
@@ -412,11 +383,7 @@ async fn the_indexer_adapts_to_a_provider_that_refuses_large_ranges() {
 }
 
 fn indexer_progress(health: &serde_json::Value) -> serde_json::Value {
-    health["actors"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|a| a["name"] == "indexer")
+    crate::helpers::find_actor(health, "indexer")
         .map(|a| a["progress"].clone())
         .unwrap_or_default()
 }
@@ -546,25 +513,15 @@ async fn a_reported_vote_that_a_reorg_drops_is_removed() {
     let shop = Shop::open_with(|s| s.indexer.enabled = false).await;
     let (slug, token) = shop.bought(0).await;
     let provider = shop.chain.provider(shop.buyer(0));
-    let snapshot: U256 = provider
-        .raw_request("evm_snapshot".into(), ())
-        .await
-        .unwrap();
+    let snap = snapshot(&provider).await;
     let tx = shop.vote(shop.buyer(0), token, 1, "insightful").await;
     let recorded = shop.client().record_vote(&tx).await.unwrap();
     assert!(recorded.counted);
     assert_eq!(shop.votes_of(&slug).await, (1, 0));
 
     // The vote's block is orphaned; the chain grows past it without the vote.
-    let reverted: bool = provider
-        .raw_request("evm_revert".into(), (snapshot,))
-        .await
-        .unwrap();
-    assert!(reverted);
-    let _: serde_json::Value = provider
-        .raw_request("anvil_mine".into(), (U256::from(10),))
-        .await
-        .unwrap();
+    revert(&provider, snap).await;
+    mine(&provider, 10).await;
     assert_eq!(shop.votes_of(&slug).await, (1, 0), "nothing has looked yet");
     // The index starts and reads those blocks on the new chain.
     let mut s = shop.app.settings.clone();
@@ -615,14 +572,7 @@ async fn a_contract_wallet_votes_through_its_contract() {
         let (status, body, _) = shop.raw_pay(path, id, Some(&p)).await;
         assert_eq!(status, StatusCode::OK, "{path}: {body}");
     }
-    let token = shop
-        .app
-        .client
-        .journal(&slug)
-        .await
-        .unwrap()
-        .token_id
-        .unwrap();
+    let token = shop.token_of(&slug).await;
 
     let feedback = IReputationRegistry::giveFeedbackCall {
         agentId: U256::from(token),
