@@ -1,9 +1,17 @@
 //! Proofs for the sign-in-with-x re-read benchmark: a funded wallet buys the first swarm
-//! journal, then COUNT `SIGN-IN-WITH-X` headers of that wallet (each with a nonce of its own,
-//! as nonces are single use) are printed one per line, after the journal's slug.
+//! journal, then COUNT `SIGN-IN-WITH-X` headers of that wallet (each signing the nonce of a
+//! 402 challenge of its own, as nonces are single use) are printed one per line, after the
+//! journal's slug.
 //! `cargo run --release --example siwx_proofs -- http://127.0.0.1:18095/api data/devnet.json 40000`
 
 mod common;
+
+use alloy::primitives::U256;
+use alloy::providers::Provider;
+use futures::StreamExt;
+
+/// Blocks mined after the purchase: past the devnet's `chain.reorg_safe_distance` (12).
+const FINAL_AFTER: u64 = 16;
 
 #[tokio::main]
 async fn main() -> anyhow::Result<()> {
@@ -24,20 +32,40 @@ async fn main() -> anyhow::Result<()> {
         Err(e) if e.to_string().contains("already unlocked") => {}
         Err(e) => return Err(e.into()),
     }
-    // Asked without the purchase's session, which would answer "already unlocked".
-    let mut challenge = journal_market_client::Client::new(client.base_url().to_string())?
-        .challenge(j.journal_id)
+    // A re-read comes after the purchase is final (a day later, say): the chain grows past the
+    // reorg-safe distance and the service's confirmation pass sees it.
+    let node = devnet.provider_for(devnet.account("buyer")?)?;
+    let _: serde_json::Value = node
+        .raw_request("anvil_mine".into(), (U256::from(FINAL_AFTER),))
         .await?;
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
+    while !client
+        .history()
+        .await?
+        .unlocks
+        .iter()
+        .any(|u| u.slug == j.slug && u.is_final)
+    {
+        anyhow::ensure!(
+            std::time::Instant::now() < deadline,
+            "the purchase did not become final"
+        );
+        tokio::time::sleep(std::time::Duration::from_millis(200)).await;
+    }
+    // Asked without the purchase's session, which would answer "already unlocked". Each proof
+    // signs the nonce of a challenge of its own, as a client does.
+    let asker = journal_market_client::Client::new(client.base_url().to_string())?;
     println!("{}", j.slug);
+    let challenges: Vec<_> = futures::stream::iter(0..count)
+        .map(|_| asker.challenge(j.journal_id))
+        .buffer_unordered(16)
+        .collect()
+        .await;
     let mut out = String::new();
-    for _ in 0..count {
-        let mut nonce = [0u8; 16];
-        getrandom::fill(&mut nonce).map_err(|e| anyhow::anyhow!("{e}"))?;
-        if let Some(ext) = challenge.extensions.as_mut() {
-            ext["sign-in-with-x"]["info"]["nonce"] = alloy::hex::encode(nonce).into();
-        }
+    for challenge in challenges {
         out.push_str(&journal_market_client::siwx::proof_header(
-            &challenge, &wallet,
+            &challenge?,
+            &wallet,
         )?);
         out.push('\n');
     }

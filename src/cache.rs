@@ -7,6 +7,7 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use actix_web::web::Bytes;
+use alloy::primitives::Address;
 use dashmap::DashMap;
 
 use crate::metrics::CacheStats;
@@ -127,7 +128,7 @@ impl<K: Eq + Hash + Clone, V: Clone> TtlCache<K, V> {
 }
 
 /// Journal id, payment step, recipient, resource URL.
-pub type ChallengeKey = (i32, &'static str, alloy::primitives::Address, String);
+pub type ChallengeKey = (i32, &'static str, Address, String);
 
 /// The caches of public answers. Every write that a public read shows empties them (a
 /// purchase only those that show reader counts), so the services that write and the ones that
@@ -147,6 +148,12 @@ pub struct PublicCaches {
     /// journal stays as it was: a purchase empties these (and the lists and pages that show
     /// them), not the journal details and challenges that every payment reads.
     pub tallies: TtlCache<i32, Tallies>,
+    /// Wallets known to read a journal's paid text for good: final purchases only, which no
+    /// reorg withdraws (a purchase adds readers, so a no is never kept either).
+    pub readers: TtlCache<(Address, i32), ()>,
+    /// A journal's detail as its readers get it (paid text included), serialized: the same
+    /// bytes for every wallet that unlocked it, and they show reader counts.
+    pub unlocked: TtlCache<i32, Bytes>,
 }
 
 impl PublicCaches {
@@ -157,6 +164,8 @@ impl PublicCaches {
             challenges: TtlCache::new(ttl),
             pages: TtlCache::new(ttl),
             tallies: TtlCache::new(ttl),
+            readers: TtlCache::new(ttl),
+            unlocked: TtlCache::new(ttl),
         }
     }
 
@@ -167,6 +176,8 @@ impl PublicCaches {
         self.challenges.invalidate();
         self.pages.invalidate();
         self.tallies.invalidate();
+        self.readers.invalidate();
+        self.unlocked.invalidate();
     }
 
     /// Call after a purchase: it changes reader counts only.
@@ -174,6 +185,7 @@ impl PublicCaches {
         self.lists.invalidate();
         self.pages.invalidate();
         self.tallies.invalidate();
+        self.unlocked.invalidate();
     }
 }
 

@@ -1,5 +1,6 @@
 //! `GET /journals` and `GET /journals/{slug or id}`.
 
+use actix_web::http::header::ContentType;
 use actix_web::{HttpRequest, HttpResponse, web};
 use journal_market_api::{JournalDetail, JournalList};
 use serde::Deserialize;
@@ -41,9 +42,8 @@ pub async fn detail(
     key: web::Path<String>,
     viewer: Viewer,
     req: HttpRequest,
-) -> ApiResult<web::Json<JournalDetail>> {
+) -> ApiResult<HttpResponse> {
     let live = state.catalog.shown(key.as_str()).await?;
-    let mut detail = live.detail.clone();
     // A SIGN-IN-WITH-X proof speaks for its wallet; a refused one is said, not ignored.
     let viewer = match proof_header(&req) {
         Some(h) => Some(state.accounts.prove(&h).await?.map_err(|why| {
@@ -51,12 +51,14 @@ pub async fn detail(
         })?),
         None => viewer.0,
     };
-    // The paid text is revealed per viewer and never cached with the public part.
+    // The paid text goes only to a viewer who reads it; the public answer never holds it.
     if let Some(wallet) = viewer
         && state.catalog.reads(wallet, &live).await?
     {
-        detail.unlocked = true;
-        detail.body = Some(live.body.clone());
+        let body = state.catalog.unlocked_detail(&live).await?;
+        return Ok(HttpResponse::Ok()
+            .content_type(ContentType::json())
+            .body(body));
     }
-    Ok(web::Json(detail))
+    Ok(HttpResponse::Ok().json(&live.detail))
 }

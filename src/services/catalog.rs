@@ -13,7 +13,7 @@ use sea_orm::{DatabaseConnection, DbErr};
 use crate::cache::PublicCaches;
 use crate::domain::accession::is_ticker;
 use crate::domain::wallet::lower;
-use crate::queries::journals::LiveJournal;
+use crate::queries::journals::{LiveJournal, Unlock};
 use crate::queries::site::SiteMap;
 use crate::queries::{entries, journals, site, swarm};
 use crate::site::Site;
@@ -88,10 +88,42 @@ impl Catalog {
     }
 
     /// Whether `wallet` reads the paid text of `j`: its author, or a wallet that unlocked it.
+    /// A final purchase is cached (a re-read asks for every request): no reorg takes it back.
+    /// A purchase the chain could still take back, or none, is read again each time, so a
+    /// purchase reads at once and a withdrawn one closes at once.
     pub async fn reads(&self, wallet: Address, j: &LiveJournal) -> CatalogResult<bool> {
         let w = lower(&wallet);
-        Ok(j.author_wallet.as_deref() == Some(w.as_str())
-            || journals::has_unlocked(&self.db, &w, j.id).await?)
+        if j.author_wallet.as_deref() == Some(w.as_str()) {
+            return Ok(true);
+        }
+        let readers = &self.caches.readers;
+        let key = (wallet, j.id);
+        if readers.stats().lookup(readers.get(&key)).is_some() {
+            return Ok(true);
+        }
+        let generation = readers.generation();
+        Ok(match journals::unlock_of(&self.db, &w, j.id).await? {
+            Unlock::Final => {
+                readers.put(key, generation, ());
+                true
+            }
+            Unlock::Unconfirmed => true,
+            Unlock::None => false,
+        })
+    }
+
+    /// `j`'s detail as a wallet that reads it gets it (the paid text in), serialized once per
+    /// journal until its counts change.
+    pub async fn unlocked_detail(&self, j: &LiveJournal) -> CatalogResult<Bytes> {
+        self.caches
+            .unlocked
+            .get_or_try(j.id, || async {
+                let mut detail = j.detail.clone();
+                detail.unlocked = true;
+                detail.body = Some(j.body.clone());
+                bytes(&detail)
+            })
+            .await
     }
 
     /// A ticker filter as the lists take it: any case (tickers are stored upper-case), and a
