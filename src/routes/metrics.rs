@@ -23,6 +23,8 @@ fn snapshot(state: &AppState) -> Snapshot {
             ("journals", caches.journals.stats().counts()),
             ("challenges", caches.challenges.stats().counts()),
             ("tallies", caches.tallies.stats().counts()),
+            ("readers", caches.readers.stats().counts()),
+            ("unlocked", caches.unlocked.stats().counts()),
         ],
         rpc: rpc.stats().counts(),
         rpc_cache_entries: rpc_cache.1 as u64,

@@ -10,6 +10,7 @@ use journal_market_chain::bindings::IIdentityRegistry;
 use journal_market_client::api::History;
 
 use crate::devchain::{mine, revert, snapshot};
+use crate::metrics::{scrape, value};
 use crate::pay::Shop;
 use crate::replay::{assert_one_charge, charges};
 
@@ -90,6 +91,52 @@ async fn bought_then_orphaned(clock_forward: u64) -> Orphaned {
         before,
         client,
     }
+}
+
+#[actix_web::test]
+async fn only_a_final_purchase_is_read_from_memory() {
+    let shop = Shop::open_with(|s| {
+        s.chain.confirm_interval_ms = 100;
+        s.metrics.listen = "127.0.0.1:0".into();
+        s.cache.public_ttl_ms = 60_000;
+    })
+    .await;
+    let p = rpc(&shop);
+    let (_, slug, _) = shop.swarm_journal().await;
+    let client = shop.client();
+    client
+        .buy(&slug, &shop.buyer(0).signer().unwrap())
+        .await
+        .unwrap();
+    let readers = |text: &str, result: &str| {
+        value(
+            text,
+            &format!(r#"jm_cache_requests_total{{cache="readers",result="{result}"}}"#),
+        )
+        .unwrap_or(0.0)
+    };
+    // Not final: a reorg could still withdraw it, so each read asks the table.
+    for _ in 0..2 {
+        assert!(client.journal(&slug).await.unwrap().unlocked);
+    }
+    let text = scrape(&shop.app).await;
+    assert_eq!(readers(&text, "hit"), 0.0);
+    assert_eq!(readers(&text, "miss"), 2.0);
+    mine_until(&p, "the purchase final", || async {
+        history(&client).await.unlocks.iter().any(|u| u.is_final)
+    })
+    .await;
+    // Final: asked once, then known.
+    for _ in 0..2 {
+        let d = client.journal(&slug).await.unwrap();
+        assert!(d.unlocked && d.body.is_some());
+    }
+    let text = scrape(&shop.app).await;
+    assert_eq!(readers(&text, "miss"), 3.0);
+    assert_eq!(readers(&text, "hit"), 1.0);
+    // The text still goes to nobody else.
+    let d = shop.client().journal(&slug).await.unwrap();
+    assert!(!d.unlocked && d.body.is_none());
 }
 
 #[actix_web::test]
