@@ -137,6 +137,14 @@ fn print_json<T: Serialize>(v: &T) -> anyhow::Result<()> {
     Ok(())
 }
 
+/// The wallet a `--private-key` names.
+fn signer(private_key: &str) -> anyhow::Result<PrivateKeySigner> {
+    private_key
+        .trim()
+        .parse()
+        .map_err(|_| anyhow::anyhow!("the private key is not valid 32-byte hex"))
+}
+
 fn session_path(flag: Option<PathBuf>) -> PathBuf {
     flag.unwrap_or_else(|| {
         let home = std::env::var_os("HOME")
@@ -174,10 +182,7 @@ async fn run(cli: Cli) -> anyhow::Result<()> {
     }
     match cli.command {
         Command::Login { private_key } => {
-            let signer: PrivateKeySigner = private_key
-                .trim()
-                .parse()
-                .map_err(|_| anyhow::anyhow!("the private key is not valid 32-byte hex"))?;
+            let signer = signer(&private_key)?;
             let me = client.login(&signer).await?;
             save_session(&session_file, client.session())?;
             println!("signed in as {}", me.address.unwrap_or_default());
@@ -187,10 +192,7 @@ async fn run(cli: Cli) -> anyhow::Result<()> {
             private_key,
             rpc_url,
         } => {
-            let signer: PrivateKeySigner = private_key
-                .trim()
-                .parse()
-                .map_err(|_| anyhow::anyhow!("the private key is not valid 32-byte hex"))?;
+            let signer = signer(&private_key)?;
             if let Some(rpc) = rpc_url {
                 let usdg = client.config().await?.usdg.parse()?;
                 approve_permit2(&rpc, &signer, usdg).await?;
@@ -206,10 +208,7 @@ async fn run(cli: Cli) -> anyhow::Result<()> {
             println!("{}", bought.body);
         }
         Command::Read { slug, private_key } => {
-            let signer: PrivateKeySigner = private_key
-                .trim()
-                .parse()
-                .map_err(|_| anyhow::anyhow!("the private key is not valid 32-byte hex"))?;
+            let signer = signer(&private_key)?;
             let read = client.read_bought(&slug, &signer).await?;
             save_session(&session_file, client.session())?;
             if cli.json {
@@ -223,10 +222,7 @@ async fn run(cli: Cli) -> anyhow::Result<()> {
             private_key,
             rpc_url,
         } => {
-            let signer: PrivateKeySigner = private_key
-                .trim()
-                .parse()
-                .map_err(|_| anyhow::anyhow!("the private key is not valid 32-byte hex"))?;
+            let signer = signer(&private_key)?;
             let published =
                 journal_market_client::publisher::publish(&client, &rpc_url, &signer, id).await?;
             if cli.json {
@@ -246,10 +242,7 @@ async fn run(cli: Cli) -> anyhow::Result<()> {
                 "down" => false,
                 other => anyhow::bail!("the direction is up or down, not {other:?}"),
             };
-            let signer: PrivateKeySigner = private_key
-                .trim()
-                .parse()
-                .map_err(|_| anyhow::anyhow!("the private key is not valid 32-byte hex"))?;
+            let signer = signer(&private_key)?;
             let r =
                 journal_market_client::publisher::vote(&client, &rpc_url, &signer, &slug, up, &tag)
                     .await?;
