@@ -2,7 +2,9 @@
 //! approved journal live by sending `register(metaUrl)` to the identity registry, then
 //! reporting the transaction to `POST /journal/minted`.
 
+use alloy::network::Ethereum;
 use alloy::primitives::{Address, B256};
+use alloy::providers::PendingTransactionBuilder;
 use alloy::signers::local::PrivateKeySigner;
 use journal_market_chain::bindings::IIdentityRegistry;
 use journal_market_chain::devnet::wallet_provider;
@@ -14,6 +16,23 @@ fn invalid(e: impl std::fmt::Display) -> ClientError {
     ClientError::Invalid(e.to_string())
 }
 
+/// The hash of a sent transaction once it is mined, or why `call` was not sent, not mined or
+/// reverted.
+async fn mined(
+    call: &str,
+    sent: Result<PendingTransactionBuilder<Ethereum>, alloy::contract::Error>,
+) -> Result<B256, ClientError> {
+    let receipt = sent
+        .map_err(|e| invalid(format!("{call} could not be sent: {e}")))?
+        .get_receipt()
+        .await
+        .map_err(|e| invalid(format!("{call} was not mined: {e}")))?;
+    if !receipt.status() {
+        return Err(invalid(format!("{call} reverted")));
+    }
+    Ok(receipt.transaction_hash)
+}
+
 /// Sends `register(meta_url)` with `signer` and waits for it to be mined.
 pub async fn register(
     rpc_url: &str,
@@ -22,18 +41,11 @@ pub async fn register(
     meta_url: &str,
 ) -> Result<B256, ClientError> {
     let provider = wallet_provider(rpc_url, signer.clone()).map_err(invalid)?;
-    let receipt = IIdentityRegistry::new(registry, &provider)
+    let sent = IIdentityRegistry::new(registry, &provider)
         .register_0(meta_url.to_string())
         .send()
-        .await
-        .map_err(|e| invalid(format!("register could not be sent: {e}")))?
-        .get_receipt()
-        .await
-        .map_err(|e| invalid(format!("register was not mined: {e}")))?;
-    if !receipt.status() {
-        return Err(invalid("register reverted"));
-    }
-    Ok(receipt.transaction_hash)
+        .await;
+    mined("register", sent).await
 }
 
 /// Registers an approved journal of the signed-in wallet and takes it live.
@@ -127,7 +139,7 @@ pub async fn vote(
         .parse()
         .map_err(|_| invalid("the service's reputation registry is not an address"))?;
     let provider = wallet_provider(rpc_url, signer.clone()).map_err(invalid)?;
-    let receipt = journal_market_chain::bindings::IReputationRegistry::new(registry, &provider)
+    let sent = journal_market_chain::bindings::IReputationRegistry::new(registry, &provider)
         .giveFeedback(
             alloy::primitives::U256::from(token),
             if up { 1 } else { -1 },
@@ -139,17 +151,9 @@ pub async fn vote(
             B256::ZERO,
         )
         .send()
-        .await
-        .map_err(|e| invalid(format!("giveFeedback could not be sent: {e}")))?
-        .get_receipt()
-        .await
-        .map_err(|e| invalid(format!("giveFeedback was not mined: {e}")))?;
-    if !receipt.status() {
-        return Err(invalid("giveFeedback reverted"));
-    }
-    client
-        .record_vote(&format!("{:#x}", receipt.transaction_hash))
-        .await
+        .await;
+    let tx = mined("giveFeedback", sent).await?;
+    client.record_vote(&format!("{tx:#x}")).await
 }
 
 #[cfg(test)]
