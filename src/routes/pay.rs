@@ -49,12 +49,7 @@ pub async fn pay_burn(
     viewer: Viewer,
     body: web::Bytes,
 ) -> ApiResult<HttpResponse> {
-    let journal_id = journal_id(&body)?;
-    let want = Want::Step {
-        journal_id,
-        step: Step::Burn,
-    };
-    pay(&state, &req, viewer, want).await
+    pay_step(&state, &req, viewer, &body, Step::Burn).await
 }
 
 #[utoipa::path(post, path = "/pay/author", tag = "payments", request_body = PayBody,
@@ -70,12 +65,7 @@ pub async fn pay_author(
     viewer: Viewer,
     body: web::Bytes,
 ) -> ApiResult<HttpResponse> {
-    let journal_id = journal_id(&body)?;
-    let want = Want::Step {
-        journal_id,
-        step: Step::Author,
-    };
-    pay(&state, &req, viewer, want).await
+    pay_step(&state, &req, viewer, &body, Step::Author).await
 }
 
 #[derive(Deserialize, IntoParams)]
@@ -139,6 +129,21 @@ fn payload(req: &HttpRequest) -> Option<Result<PaymentPayload, String>> {
             .map_err(|_| "the header is not ASCII".to_string())
             .and_then(x402::decode_header::<PaymentPayload>),
     )
+}
+
+/// `POST /pay/burn` and `/pay/author`: the same purchase, for the step the path names.
+async fn pay_step(
+    state: &AppState,
+    req: &HttpRequest,
+    viewer: Viewer,
+    body: &[u8],
+    step: Step,
+) -> ApiResult<HttpResponse> {
+    let want = Want::Step {
+        journal_id: journal_id(body)?,
+        step,
+    };
+    pay(state, req, viewer, want).await
 }
 
 async fn pay(
