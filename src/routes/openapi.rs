@@ -36,25 +36,17 @@ struct RateLimited;
 
 impl Modify for RateLimited {
     fn modify(&self, doc: &mut utoipa::openapi::OpenApi) {
-        let answer = ResponseBuilder::new()
-            .description("too many requests of this class from this address; retry after Retry-After seconds")
-            .header("Retry-After", Header::new(utoipa::openapi::ObjectBuilder::new().schema_type(utoipa::openapi::Type::Integer)))
-            .content(
-                "application/json",
-                ContentBuilder::new()
-                    .schema(Some(Ref::from_schema_name("ErrorBody")))
-                    .build(),
-            )
-            .build();
-        let malformed = ResponseBuilder::new()
-            .description("a malformed body, path or query parameter")
-            .content(
-                "application/json",
-                ContentBuilder::new()
-                    .schema(Some(Ref::from_schema_name("ErrorBody")))
-                    .build(),
-            )
-            .build();
+        let answer = error_body(
+            "too many requests of this class from this address; retry after Retry-After seconds",
+        )
+        .header(
+            "Retry-After",
+            Header::new(
+                utoipa::openapi::ObjectBuilder::new().schema_type(utoipa::openapi::Type::Integer),
+            ),
+        )
+        .build();
+        let malformed = error_body("a malformed body, path or query parameter").build();
         for (path, item) in doc.paths.paths.iter_mut() {
             if path.starts_with("/health") {
                 continue;
@@ -75,6 +67,16 @@ impl Modify for RateLimited {
             }
         }
     }
+}
+
+/// A response whose body is the `ErrorBody` every error answer has.
+fn error_body(description: &str) -> ResponseBuilder {
+    ResponseBuilder::new().description(description).content(
+        "application/json",
+        ContentBuilder::new()
+            .schema(Some(Ref::from_schema_name("ErrorBody")))
+            .build(),
+    )
 }
 
 pub fn configure(cfg: &mut web::ServiceConfig) {
