@@ -246,15 +246,7 @@ pub async fn supersede(
     owner: &str,
     now: DateTime<Utc>,
 ) -> Result<(), DbErr> {
-    audit_jobs::Entity::update_many()
-        .col_expr(audit_jobs::Column::State, Expr::value(SUPERSEDED))
-        .col_expr(audit_jobs::Column::UpdatedAt, Expr::value(now))
-        .filter(audit_jobs::Column::Id.eq(id))
-        .filter(audit_jobs::Column::State.eq(RUNNING))
-        .filter(audit_jobs::Column::LeaseOwner.eq(owner))
-        .exec(db)
-        .await?;
-    Ok(())
+    end_running(db, id, owner, SUPERSEDED, None, now).await
 }
 
 /// Run at the job's engine slot: ends it as superseded when its draft has moved on since it
@@ -293,10 +285,25 @@ pub async fn fail(
     error: &str,
     now: DateTime<Utc>,
 ) -> Result<(), DbErr> {
-    audit_jobs::Entity::update_many()
-        .col_expr(audit_jobs::Column::State, Expr::value(FAILED))
-        .col_expr(audit_jobs::Column::Error, Expr::value(error))
-        .col_expr(audit_jobs::Column::UpdatedAt, Expr::value(now))
+    end_running(db, id, owner, FAILED, Some(error), now).await
+}
+
+/// Moves `owner`'s running job to `state` (with `error` when one is given); a job that already
+/// ended, or is another instance's, is left as it is.
+async fn end_running(
+    db: &DatabaseConnection,
+    id: i32,
+    owner: &str,
+    state: &str,
+    error: Option<&str>,
+    now: DateTime<Utc>,
+) -> Result<(), DbErr> {
+    let mut end =
+        audit_jobs::Entity::update_many().col_expr(audit_jobs::Column::State, Expr::value(state));
+    if let Some(error) = error {
+        end = end.col_expr(audit_jobs::Column::Error, Expr::value(error));
+    }
+    end.col_expr(audit_jobs::Column::UpdatedAt, Expr::value(now))
         .filter(audit_jobs::Column::Id.eq(id))
         .filter(audit_jobs::Column::State.eq(RUNNING))
         .filter(audit_jobs::Column::LeaseOwner.eq(owner))
