@@ -96,12 +96,7 @@ async fn verify(req: HttpRequest, s: web::Data<State>, body: web::Bytes) -> Http
         Ok(b) => b,
         Err(resp) => return *resp,
     };
-    let payer = body
-        .payment_payload
-        .payload
-        .permit2_authorization
-        .from
-        .clone();
+    let payer = payer_of(&body.payment_payload);
     let answer = match s
         .facilitator
         .verify(&body.payment_payload, &body.payment_requirements, now())
@@ -131,6 +126,11 @@ async fn verify(req: HttpRequest, s: web::Data<State>, body: web::Bytes) -> Http
 
 /// (payer, permit nonce): what Permit2 lets settle once.
 type Key = (Address, U256);
+
+/// The wallet that signed the payment's permit.
+fn payer_of(p: &PaymentPayload) -> String {
+    p.payload.permit2_authorization.from.clone()
+}
 
 /// The payer and nonce of a payload, when both parse (otherwise the checks refuse it before
 /// anything is sent, and there is nothing to keep single).
@@ -282,12 +282,7 @@ async fn settle(req: HttpRequest, s: web::Data<State>, body: web::Bytes) -> Http
         );
     };
     let forget = forget_at(&body.payment_payload, now);
-    let payer = body
-        .payment_payload
-        .payload
-        .permit2_authorization
-        .from
-        .clone();
+    let payer = payer_of(&body.payment_payload);
     let facilitator = Arc::clone(&s.facilitator);
     let start = {
         let payer = payer.clone();
