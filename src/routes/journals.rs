@@ -1,6 +1,5 @@
 //! `GET /journals` and `GET /journals/{slug or id}`.
 
-use actix_web::http::header::ContentType;
 use actix_web::{HttpRequest, HttpResponse, web};
 use journal_market_api::{JournalDetail, JournalList};
 use serde::Deserialize;
@@ -55,10 +54,7 @@ pub async fn detail(
     if let Some(wallet) = viewer
         && state.catalog.reads(wallet, &live).await?
     {
-        let body = state.catalog.unlocked_detail(&live).await?;
-        return Ok(HttpResponse::Ok()
-            .content_type(ContentType::json())
-            .body(body));
+        return Ok(json_bytes(state.catalog.unlocked_detail(&live).await?));
     }
-    Ok(HttpResponse::Ok().json(&live.detail))
+    Ok(json_bytes(state.catalog.public_detail(&live)?))
 }

@@ -112,6 +112,11 @@ impl Catalog {
         })
     }
 
+    /// `j`'s detail as everyone gets it (no paid text).
+    pub fn public_detail(&self, j: &LiveJournal) -> CatalogResult<Bytes> {
+        bytes(&j.detail)
+    }
+
     /// `j`'s detail as a wallet that reads it gets it (the paid text in), serialized once per
     /// journal until its counts change.
     pub async fn unlocked_detail(&self, j: &LiveJournal) -> CatalogResult<Bytes> {

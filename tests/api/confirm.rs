@@ -47,6 +47,18 @@ async fn history(c: &journal_market_client::Client) -> History {
     c.history().await.unwrap()
 }
 
+/// A swarm journal of `shop` bought by buyer 0, and that buyer's client (signed in by the
+/// purchase).
+async fn bought_by_buyer_0(shop: &Shop) -> (String, journal_market_client::Client) {
+    let (_, slug, _) = shop.swarm_journal().await;
+    let client = shop.client();
+    client
+        .buy(&slug, &shop.buyer(0).signer().unwrap())
+        .await
+        .unwrap();
+    (slug, client)
+}
+
 /// A swarm journal bought by buyer 0, whose settle transaction a reorg then dropped: the chain
 /// went back to a snapshot taken just before the purchase, its clock moved on by
 /// `clock_forward` seconds, and it grew 13 blocks past the purchase's without it.
@@ -102,12 +114,7 @@ async fn only_a_final_purchase_is_read_from_memory() {
     })
     .await;
     let p = rpc(&shop);
-    let (_, slug, _) = shop.swarm_journal().await;
-    let client = shop.client();
-    client
-        .buy(&slug, &shop.buyer(0).signer().unwrap())
-        .await
-        .unwrap();
+    let (slug, client) = bought_by_buyer_0(&shop).await;
     let readers = |text: &str, result: &str| {
         value(
             text,
@@ -143,12 +150,7 @@ async fn only_a_final_purchase_is_read_from_memory() {
 async fn a_purchase_is_final_only_once_deep_enough() {
     let shop = shop().await;
     let p = rpc(&shop);
-    let (_, slug, _) = shop.swarm_journal().await;
-    let client = shop.client();
-    client
-        .buy(&slug, &shop.buyer(0).signer().unwrap())
-        .await
-        .unwrap();
+    let (_, client) = bought_by_buyer_0(&shop).await;
     // Seen, not final: the chain has not grown past it.
     let h = history(&client).await;
     assert_eq!(h.unlocks.len(), 1);
