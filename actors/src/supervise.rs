@@ -125,7 +125,7 @@ pub fn every<A>(
     name: &'static str,
     health: &HealthRegistry,
     every: Duration,
-    tick: fn(&mut A, &mut Context<A>),
+    tick: impl Fn(&mut A, &mut Context<A>) + 'static,
 ) where
     A: Actor<Context = Context<A>>,
 {
@@ -140,10 +140,29 @@ pub fn every<A>(
     let health = health.clone();
     ctx.run_later(delay, move |act, ctx| {
         let guarded = move |act: &mut A, ctx: &mut Context<A>| {
-            sync(act, ctx, name, &health, tick);
+            sync(act, ctx, name, &health, &tick);
         };
         guarded(act, ctx);
         ctx.run_interval(every, guarded);
+    });
+}
+
+/// Runs the work `turn` makes at once and every `every` after, each on the actor's context
+/// (see [`every`] and [`spawn`]).
+pub fn every_spawned<A, F>(
+    ctx: &mut Context<A>,
+    name: &'static str,
+    health: &HealthRegistry,
+    every: Duration,
+    turn: fn(&mut A, &mut Context<A>) -> F,
+) where
+    A: Actor<Context = Context<A>>,
+    F: Future<Output = ()> + 'static,
+{
+    let registry = health.clone();
+    self::every(ctx, name, health, every, move |act, ctx| {
+        let work = turn(act, ctx);
+        spawn(act, ctx, name, &registry, work);
     });
 }
 
@@ -163,3 +182,40 @@ impl Drop for Turn<'_> {
         self.0.store(false, Ordering::Release);
     }
 }
+
+/// Writes what the supervised actors share: the actor, with its state in `inner: Arc<Inner>`
+/// (the calling module's `Inner`, which has the `health` registry); its `Actor` impl, whose
+/// start runs the actor's own `schedule`, again after every restart; `Supervised`, which counts
+/// a restart under `name`; with `stop`, also the handler of the [`Stop`] that [`guard`] sends.
+macro_rules! actor {
+    ($actor:ident, $name:expr) => {
+        pub struct $actor {
+            inner: ::std::sync::Arc<Inner>,
+        }
+
+        impl ::actix::Actor for $actor {
+            type Context = ::actix::Context<Self>;
+
+            fn started(&mut self, ctx: &mut Self::Context) {
+                self.schedule(ctx);
+            }
+        }
+
+        impl ::actix::Supervised for $actor {
+            fn restarting(&mut self, _: &mut Self::Context) {
+                self.inner.health.restarted($name);
+            }
+        }
+    };
+    ($actor:ident, $name:expr, stop) => {
+        $crate::supervise::actor!($actor, $name);
+
+        impl ::actix::Handler<$crate::supervise::Stop> for $actor {
+            type Result = ();
+            fn handle(&mut self, _: $crate::supervise::Stop, ctx: &mut Self::Context) {
+                ::actix::ActorContext::stop(ctx);
+            }
+        }
+    };
+}
+pub(crate) use actor;

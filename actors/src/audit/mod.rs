@@ -28,7 +28,7 @@ use tokio::sync::Semaphore;
 use crate::clock::SharedClock;
 use crate::handle::{ActorHandle, CallError};
 use crate::health::HealthRegistry;
-use crate::supervise::{self, Stop, Turn};
+use crate::supervise::{self, Turn};
 use engine::Engine;
 use stats::{AuditStats, JobOutcome};
 use store::{Finished, Opened};
@@ -359,32 +359,15 @@ pub fn outcome_of(report: audit_reports::Model, journal: &journals::Model) -> Ou
     }
 }
 
-pub struct AuditActor {
-    inner: Arc<Inner>,
-}
+supervise::actor!(AuditActor, NAME, stop);
 
-impl Actor for AuditActor {
-    type Context = Context<Self>;
-
-    fn started(&mut self, ctx: &mut Self::Context) {
+impl AuditActor {
+    /// A sweep at once and every `settings.sweep_every`.
+    fn schedule(&mut self, ctx: &mut Context<Self>) {
         let every = self.inner.settings.sweep_every;
-        supervise::every(ctx, NAME, &self.inner.health, every, |act, ctx| {
-            let sweep = act.inner.clone().sweep(ctx.address());
-            supervise::spawn(act, ctx, NAME, &act.inner.health, sweep);
+        supervise::every_spawned(ctx, NAME, &self.inner.health, every, |act, ctx| {
+            act.inner.clone().sweep(ctx.address())
         });
-    }
-}
-
-impl Supervised for AuditActor {
-    fn restarting(&mut self, _: &mut Self::Context) {
-        self.inner.health.restarted(NAME);
-    }
-}
-
-impl Handler<Stop> for AuditActor {
-    type Result = ();
-    fn handle(&mut self, _: Stop, ctx: &mut Self::Context) {
-        ctx.stop();
     }
 }
 

@@ -84,7 +84,7 @@ fn sighting(receipt: Option<TransactionReceipt>) -> Sighting<B256> {
 }
 
 impl Inner {
-    async fn tick(&self) {
+    async fn tick(self: Arc<Self>) {
         let Some(_turn) = Turn::begin(&self.turning) else {
             return;
         };
@@ -104,29 +104,17 @@ impl Inner {
     }
 }
 
-pub struct ConfirmActor {
-    inner: Arc<Inner>,
-}
-
-impl Actor for ConfirmActor {
-    type Context = Context<Self>;
-
-    fn started(&mut self, ctx: &mut Self::Context) {
+impl ConfirmActor {
+    /// A pass at once and every `settings.every`.
+    fn schedule(&mut self, ctx: &mut Context<Self>) {
         let every = self.inner.settings.every;
-        supervise::every(ctx, NAME, &self.inner.health, every, |act, ctx| {
-            let inner = act.inner.clone();
-            supervise::spawn(act, ctx, NAME, &act.inner.health, async move {
-                inner.tick().await
-            });
+        supervise::every_spawned(ctx, NAME, &self.inner.health, every, |act, _| {
+            act.inner.clone().tick()
         });
     }
 }
 
-impl Supervised for ConfirmActor {
-    fn restarting(&mut self, _: &mut Self::Context) {
-        self.inner.health.restarted(NAME);
-    }
-}
+supervise::actor!(ConfirmActor, NAME);
 
 /// The typed handle: the actor needs no messages, only to be kept alive.
 #[derive(Clone)]

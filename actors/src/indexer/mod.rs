@@ -392,24 +392,15 @@ impl Inner {
     }
 }
 
-pub struct IndexerActor {
-    inner: Arc<Inner>,
-}
+supervise::actor!(IndexerActor, NAME);
 
-impl Actor for IndexerActor {
-    type Context = Context<Self>;
-
-    fn started(&mut self, ctx: &mut Self::Context) {
+impl IndexerActor {
+    /// A tick at once and every `settings.poll`.
+    fn schedule(&mut self, ctx: &mut Context<Self>) {
         let poll = self.inner.settings.poll;
         supervise::every(ctx, NAME, &self.inner.health, poll, |act, ctx| {
             act.tick(ctx)
         });
-    }
-}
-
-impl Supervised for IndexerActor {
-    fn restarting(&mut self, _: &mut Self::Context) {
-        self.inner.health.restarted(NAME);
     }
 }
 

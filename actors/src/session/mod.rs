@@ -27,7 +27,7 @@ use sha2::{Digest, Sha256};
 use crate::clock::SharedClock;
 use crate::handle::{ActorHandle, CallError};
 use crate::health::HealthRegistry;
-use crate::supervise::{self, Stop};
+use crate::supervise;
 use store::NonceProblem;
 use used_nonces::{UsedNonce, UsedNonces};
 
@@ -337,52 +337,31 @@ impl Inner {
     }
 }
 
-pub struct SessionActor {
-    inner: Arc<Inner>,
-}
+supervise::actor!(SessionActor, NAME, stop);
 
-impl Actor for SessionActor {
-    type Context = Context<Self>;
-
-    fn started(&mut self, ctx: &mut Self::Context) {
+impl SessionActor {
+    /// A beat at once and every `BEAT`; a purge at once and every `settings.purge_every`.
+    fn schedule(&mut self, ctx: &mut Context<Self>) {
         // Sign-ins run beside the mailbox; a timer of the actor's own shows it runs.
         supervise::every(ctx, NAME, &self.inner.health, BEAT, |act, _| {
             act.inner.health.alive(NAME)
         });
-        supervise::every(
-            ctx,
-            NAME,
-            &self.inner.health,
-            self.inner.settings.purge_every,
-            |act, ctx| {
-                let inner = act.inner.clone();
-                supervise::spawn(act, ctx, NAME, &act.inner.health, async move {
-                    match store::purge(&inner.db, inner.clock.now()).await {
-                        Ok(n) => {
-                            inner.cache.retain(|_, c| c.expires_at > inner.clock.now());
-                            inner.health.heartbeat(NAME);
-                            if n > 0 {
-                                tracing::debug!(rows = n, "purged expired sessions and nonces");
-                            }
+        let every = self.inner.settings.purge_every;
+        supervise::every_spawned(ctx, NAME, &self.inner.health, every, |act, _| {
+            let inner = act.inner.clone();
+            async move {
+                match store::purge(&inner.db, inner.clock.now()).await {
+                    Ok(n) => {
+                        inner.cache.retain(|_, c| c.expires_at > inner.clock.now());
+                        inner.health.heartbeat(NAME);
+                        if n > 0 {
+                            tracing::debug!(rows = n, "purged expired sessions and nonces");
                         }
-                        Err(e) => inner.health.error(NAME, format!("purge failed: {e}")),
                     }
-                });
-            },
-        );
-    }
-}
-
-impl Supervised for SessionActor {
-    fn restarting(&mut self, _: &mut Self::Context) {
-        self.inner.health.restarted(NAME);
-    }
-}
-
-impl Handler<Stop> for SessionActor {
-    type Result = ();
-    fn handle(&mut self, _: Stop, ctx: &mut Self::Context) {
-        ctx.stop();
+                    Err(e) => inner.health.error(NAME, format!("purge failed: {e}")),
+                }
+            }
+        });
     }
 }
 

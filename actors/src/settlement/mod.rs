@@ -34,7 +34,7 @@ use sea_orm::DatabaseConnection;
 use crate::clock::SharedClock;
 use crate::handle::{ActorHandle, CallError};
 use crate::health::HealthRegistry;
-use crate::supervise::{self, Stop};
+use crate::supervise;
 pub use fault::FaultPoint;
 pub use journal_market_domain::purchase::{Refusal, Step};
 pub use outcome::{Paid, PayError, PayStep};
@@ -99,34 +99,15 @@ fn chrono_of(d: Duration) -> chrono::Duration {
     chrono::Duration::from_std(d).unwrap_or(chrono::Duration::MAX)
 }
 
-pub struct SettlementActor {
-    inner: Arc<Inner>,
-}
+supervise::actor!(SettlementActor, NAME, stop);
 
-impl Actor for SettlementActor {
-    type Context = Context<Self>;
-
-    fn started(&mut self, ctx: &mut Self::Context) {
+impl SettlementActor {
+    /// A reconciling pass at once and every `settings.reconcile_every`.
+    fn schedule(&mut self, ctx: &mut Context<Self>) {
         let every = self.inner.settings.reconcile_every;
-        supervise::every(ctx, NAME, &self.inner.health, every, |act, ctx| {
-            let inner = act.inner.clone();
-            supervise::spawn(act, ctx, NAME, &act.inner.health, async move {
-                inner.tick().await
-            });
+        supervise::every_spawned(ctx, NAME, &self.inner.health, every, |act, _| {
+            act.inner.clone().tick()
         });
-    }
-}
-
-impl Handler<Stop> for SettlementActor {
-    type Result = ();
-    fn handle(&mut self, _: Stop, ctx: &mut Self::Context) {
-        ctx.stop();
-    }
-}
-
-impl Supervised for SettlementActor {
-    fn restarting(&mut self, _: &mut Self::Context) {
-        self.inner.health.restarted(NAME);
     }
 }
 

@@ -1,6 +1,7 @@
 //! Reconciliation: every pending row whose lease has expired, taken one by one and settled,
 //! failed or given back with a backoff. `next` decides from the evidence; this gathers it.
 
+use std::sync::Arc;
 use std::sync::atomic::Ordering;
 use std::time::Duration;
 
@@ -17,7 +18,7 @@ pub use next::*;
 impl Inner {
     /// One reconciliation pass: keeps the relayer lease, then every due row, each on its own
     /// (one bad row never stops the others).
-    pub(super) async fn tick(&self) {
+    pub(super) async fn tick(self: Arc<Self>) {
         let Some(_turn) = Turn::begin(&self.reconciling) else {
             return;
         };
