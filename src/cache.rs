@@ -1,6 +1,7 @@
 //! Short-lived caches for hot public reads. Writes made by this instance call
 //! [`TtlCache::invalidate`]; the time-to-live bounds how stale another instance's writes look.
 
+use std::borrow::Borrow;
 use std::hash::Hash;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
@@ -42,7 +43,11 @@ impl<K: Eq + Hash + Clone, V: Clone> TtlCache<K, V> {
         }
     }
 
-    pub fn get(&self, key: &K) -> Option<V> {
+    pub fn get<Q>(&self, key: &Q) -> Option<V>
+    where
+        K: Borrow<Q>,
+        Q: Hash + Eq + ?Sized,
+    {
         let generation = self.generation.load(Ordering::Acquire);
         let hit = self.map.get(key)?;
         let (at, entry_gen, value) = hit.value();
@@ -76,20 +81,27 @@ impl<K: Eq + Hash + Clone, V: Clone> TtlCache<K, V> {
     }
 
     /// An expired value of the current generation (never one from before an invalidation).
-    fn stale(&self, key: &K) -> Option<V> {
+    fn stale<Q>(&self, key: &Q) -> Option<V>
+    where
+        K: Borrow<Q>,
+        Q: Hash + Eq + ?Sized,
+    {
         let generation = self.generation.load(Ordering::Acquire);
         let hit = self.map.get(key)?;
         (hit.value().1 == generation).then(|| hit.value().2.clone())
     }
 
     /// Returns the cached value or computes, stores and returns it. While another request
-    /// recomputes, an expired value is served rather than computed again.
-    pub async fn get_or_try<E, F, Fut>(&self, key: K, compute: F) -> Result<V, E>
+    /// recomputes, an expired value is served rather than computed again. The key is borrowed:
+    /// a hit (the hot case) allocates nothing.
+    pub async fn get_or_try<Q, E, F, Fut>(&self, key: &Q, compute: F) -> Result<V, E>
     where
+        K: Borrow<Q>,
+        Q: Hash + Eq + ToOwned<Owned = K> + ?Sized,
         F: FnOnce() -> Fut,
         Fut: std::future::Future<Output = Result<V, E>>,
     {
-        if let Some(v) = self.get(&key) {
+        if let Some(v) = self.get(key) {
             self.stats.hit();
             return Ok(v);
         }
@@ -97,19 +109,20 @@ impl<K: Eq + Hash + Clone, V: Clone> TtlCache<K, V> {
             self.stats.miss();
             return compute().await;
         }
+        let key = key.to_owned();
         let flight = self.flights.entry(key.clone()).or_default().clone();
         let outcome = async {
             let _guard = match flight.try_lock() {
                 Ok(g) => g,
                 Err(_) => {
-                    if let Some(v) = self.stale(&key) {
+                    if let Some(v) = self.stale::<K>(&key) {
                         self.stats.hit();
                         return Ok(v);
                     }
                     flight.lock().await
                 }
             };
-            if let Some(v) = self.get(&key) {
+            if let Some(v) = self.get::<K>(&key) {
                 self.stats.hit();
                 return Ok(v);
             }
@@ -122,7 +135,7 @@ impl<K: Eq + Hash + Clone, V: Clone> TtlCache<K, V> {
         .await;
         // The last one out removes the key's entry (the map's reference and ours remain).
         self.flights
-            .remove_if(&key, |_, f| Arc::strong_count(f) <= 2);
+            .remove_if::<K>(&key, |_, f| Arc::strong_count(f) <= 2);
         outcome
     }
 }
@@ -247,7 +260,7 @@ mod tests {
             .map(|_| {
                 let (c, runs) = (c.clone(), runs.clone());
                 tokio::spawn(async move {
-                    c.get_or_try("k", || async {
+                    c.get_or_try(&"k", || async {
                         runs.fetch_add(1, Ordering::SeqCst);
                         tokio::time::sleep(Duration::from_millis(20)).await;
                         Ok::<_, ()>(7)
@@ -273,7 +286,7 @@ mod tests {
         let slow = {
             let c = c.clone();
             tokio::spawn(async move {
-                c.get_or_try("slow", || async {
+                c.get_or_try(&"slow", || async {
                     held.await.ok();
                     Ok::<_, ()>(1)
                 })
@@ -284,7 +297,7 @@ mod tests {
         // "slow" is being computed and will not finish until released: another key's miss
         // is computed meanwhile, without waiting for it.
         assert_eq!(
-            c.get_or_try("fast", || async { Ok::<_, ()>(2) }).await,
+            c.get_or_try(&"fast", || async { Ok::<_, ()>(2) }).await,
             Ok(2)
         );
         assert!(!slow.is_finished());

@@ -146,7 +146,12 @@ fn random_12() -> Result<[u8; 12], getrandom::Error> {
 
 fn time_ordered_nonce(now: DateTime<Utc>, random: [u8; 12]) -> String {
     let secs = u32::try_from(now.timestamp().max(0)).unwrap_or(u32::MAX);
-    format!("{secs:08x}{}", alloy::hex::encode(random))
+    let mut hex = [b'0'; 32];
+    // Both fit by length: 4 bytes in 8 digits, 12 in 24.
+    let written = alloy::hex::encode_to_slice(secs.to_be_bytes(), &mut hex[..8])
+        .and_then(|()| alloy::hex::encode_to_slice(random, &mut hex[8..]));
+    debug_assert!(written.is_ok());
+    hex.iter().map(|&b| char::from(b)).collect()
 }
 
 /// The challenge for `t`, with the extensions every journal's 402 declares:
@@ -228,22 +233,19 @@ impl Template {
         Ok(Template { body, header, at })
     }
 
-    /// The body with `fresh` filled in, and its PAYMENT-REQUIRED header value.
-    pub fn fill(&self, fresh: &Fresh) -> (Vec<u8>, String) {
+    /// The body with `fresh` filled in, and its PAYMENT-REQUIRED header value (standard
+    /// base64, so ASCII).
+    pub fn fill(&self, fresh: &Fresh) -> (Vec<u8>, Vec<u8>) {
         let mut body = self.body.clone();
-        let expires = fresh.now + chrono::Duration::seconds(siwx::MAX_AGE_SECS);
-        let values = [
-            fresh.nonce.clone(),
-            siwx::ts(&fresh.now),
-            siwx::ts(&expires),
-        ];
-        let mut header = self.header.clone();
+        let mut header = self.header.clone().into_bytes();
+        let (issued, expires) = times(&fresh.now);
+        let values = [fresh.nonce.as_bytes(), &issued[..], &expires[..]];
         for ((at, mark), value) in self.at.iter().zip(MARKS).zip(values) {
             // Same lengths by construction (a year past 9999 would not fit: left as the mark).
             if value.len() == mark.len()
                 && let Some(dst) = body.get_mut(*at..*at + mark.len())
             {
-                dst.copy_from_slice(value.as_bytes());
+                dst.copy_from_slice(value);
                 splice_base64(&mut header, &body, *at, *at + mark.len());
             }
         }
@@ -251,18 +253,50 @@ impl Template {
     }
 }
 
+/// `siwx::ts` of `now` and of the proof's expiry after it, formatted once per second and
+/// thread: every challenge of that second carries the same two.
+fn times(now: &DateTime<Utc>) -> ([u8; 20], [u8; 20]) {
+    use std::cell::Cell;
+    /// A second, and its two times.
+    type Second = (i64, [u8; 20], [u8; 20]);
+    thread_local! {
+        static LAST: Cell<Option<Second>> = const { Cell::new(None) };
+    }
+    let secs = now.timestamp();
+    if let Some((at, issued, expires)) = LAST.get()
+        && at == secs
+    {
+        return (issued, expires);
+    }
+    let to_20 = |s: String| {
+        let mut out = [b'?'; 20];
+        if s.len() == out.len() {
+            out.copy_from_slice(s.as_bytes());
+        }
+        out
+    };
+    let issued = to_20(siwx::ts(now));
+    let expires = to_20(siwx::ts(
+        &(*now + chrono::Duration::seconds(siwx::MAX_AGE_SECS)),
+    ));
+    LAST.set(Some((secs, issued, expires)));
+    (issued, expires)
+}
+
 /// Re-encodes into `header` (the standard base64 of `body` before bytes `from..to` changed)
 /// the 3-byte groups holding those bytes: base64 maps each group to its own 4 characters.
-fn splice_base64(header: &mut String, body: &[u8], from: usize, to: usize) {
+fn splice_base64(header: &mut [u8], body: &[u8], from: usize, to: usize) {
     let first = from / 3;
     let end = to.div_ceil(3).saturating_mul(3).min(body.len());
     let Some(bytes) = body.get(first * 3..end) else {
         return;
     };
-    let chunk = base64::engine::general_purpose::STANDARD.encode(bytes);
-    if let Some(range) = Some(first * 4..first * 4 + chunk.len()).filter(|r| r.end <= header.len())
-    {
-        header.replace_range(range, &chunk);
+    let mut chunk = [0u8; 64];
+    let Ok(n) = base64::engine::general_purpose::STANDARD.encode_slice(bytes, &mut chunk) else {
+        return;
+    };
+    if let Some(dst) = header.get_mut(first * 4..first * 4 + n) {
+        dst.copy_from_slice(&chunk[..n]);
     }
 }
 
@@ -386,7 +420,8 @@ mod tests {
         let filled: serde_json::Value = serde_json::from_slice(&body).unwrap();
         let direct = serde_json::to_value(challenge(&t, "payment required", &fresh)).unwrap();
         assert_eq!(filled, direct, "the template is the challenge");
-        let from_header: serde_json::Value = x402::decode_header(&header).unwrap();
+        let from_header: serde_json::Value =
+            x402::decode_header(std::str::from_utf8(&header).unwrap()).unwrap();
         assert_eq!(from_header, filled);
         let info = &filled["extensions"]["sign-in-with-x"]["info"];
         assert_eq!(info["nonce"], "0123456789abcdef0123456789abcdef");
@@ -406,8 +441,25 @@ mod tests {
             let (body, header) = tpl.fill(&Fresh::new(Utc::now()).unwrap());
             assert_eq!(
                 header,
-                base64::engine::general_purpose::STANDARD.encode(&body)
+                base64::engine::general_purpose::STANDARD
+                    .encode(&body)
+                    .into_bytes()
             );
+        }
+    }
+
+    #[test]
+    fn the_times_formatted_once_a_second_are_the_seconds_own() {
+        let at = |s: &str| DateTime::parse_from_rfc3339(s).unwrap().with_timezone(&Utc);
+        for (now, later) in [
+            ("2026-11-24T10:00:00.100Z", "2026-11-24T10:05:00Z"),
+            ("2026-11-24T10:00:00.900Z", "2026-11-24T10:05:00Z"),
+            ("2026-11-24T10:00:01Z", "2026-11-24T10:05:01Z"),
+            ("2026-11-24T09:59:59Z", "2026-11-24T10:04:59Z"),
+        ] {
+            let (issued, expires) = times(&at(now));
+            assert_eq!(&issued, siwx::ts(&at(now)).as_bytes(), "{now}");
+            assert_eq!(&expires, later.as_bytes(), "{now}");
         }
     }
 

@@ -6,6 +6,7 @@ use futures::future::{Either, Ready, ready};
 use std::pin::Pin;
 
 use actix_web::cookie::{Cookie, SameSite, time::Duration as CookieDuration};
+use actix_web::http::header::HeaderName;
 use actix_web::{FromRequest, HttpRequest, dev::Payload, web};
 use alloy::primitives::Address;
 use journal_market_actors::session::NewSession;
@@ -104,8 +105,9 @@ pub fn request_token(req: &HttpRequest, site: &Site) -> Option<String> {
 
 /// The `SIGN-IN-WITH-X` header of a request, if any.
 pub fn proof_header(req: &HttpRequest) -> Option<String> {
+    const NAME: HeaderName = HeaderName::from_static(siwx::HEADER);
     req.headers()
-        .get(siwx::HEADER)
+        .get(NAME)
         // A value that is not ASCII reads as empty: refused as not base64 JSON.
         .map(|h| h.to_str().unwrap_or_default().to_string())
 }

@@ -14,11 +14,18 @@ use crate::payments::Step;
 pub struct Site {
     pub settings: Arc<Settings>,
     pub clock: SharedClock,
+    /// `{origin}{api prefix}`, written once: every challenge names a URL below it.
+    api_base: Arc<str>,
 }
 
 impl Site {
     pub fn new(settings: Arc<Settings>, clock: SharedClock) -> Self {
-        Site { settings, clock }
+        let api_base = format!("{}{}", settings.origin(), settings.server.api_prefix).into();
+        Site {
+            settings,
+            clock,
+            api_base,
+        }
     }
 
     /// The site origin without a trailing slash.
@@ -31,8 +38,8 @@ impl Site {
     }
 
     /// `{origin}{api prefix}`: public addresses of API resources start with it.
-    pub fn api_base(&self) -> String {
-        format!("{}{}", self.origin(), self.api_prefix())
+    pub fn api_base(&self) -> &str {
+        &self.api_base
     }
 
     pub fn chain_id(&self) -> u64 {
@@ -45,7 +52,7 @@ impl Site {
 
     /// The paid text's URL of the journal `slug`, naming the paying wallet when one is hinted.
     pub fn text_url(&self, slug: &str, payer: Option<Address>) -> String {
-        let base = format!("{}/journals/{slug}/text", self.api_base());
+        let base = format!("{}/journals/{slug}/text", self.api_base);
         match payer {
             Some(p) => format!("{base}?payer={}", p.to_checksum(None)),
             None => base,
@@ -54,6 +61,6 @@ impl Site {
 
     /// The public address of a payment endpoint (the x402 `resource.url`).
     pub fn pay_url(&self, step: Step) -> String {
-        format!("{}{}", self.api_base(), step.path())
+        [&*self.api_base, step.path()].concat()
     }
 }

@@ -19,16 +19,15 @@ use std::future::Future;
 use std::sync::Arc;
 
 use actix_web::dev::{Service, ServiceRequest, ServiceResponse};
-use actix_web::http::header::{HeaderName, HeaderValue};
 use actix_web::{Error, ResponseError};
 use futures::future::Either;
-use tracing::Instrument;
 
 use crate::error::ApiError;
 use rate_limit::RateLimits;
 
 /// The per-request layer: refusals first (429, then 403 for a cross-site change), then the
-/// handler with panics caught, all inside the request's span; the id goes back in the answer.
+/// handler with panics caught, its log lines carrying the request's id, which goes back in the
+/// answer.
 pub struct Edge {
     pub limits: Arc<RateLimits>,
     /// The API prefix's length: rate-limit classes are told by the path below it.
@@ -51,12 +50,7 @@ impl Edge {
     where
         S: Service<ServiceRequest, Response = ServiceResponse, Error = Error>,
     {
-        let id = request_id::of(
-            req.headers()
-                .get(request_id::HEADER)
-                .and_then(|v| v.to_str().ok()),
-        );
-        let span = tracing::info_span!("request", id = %id);
+        let id = request_id::of(req.headers().get(request_id::HEADER));
         let line = access_log::Line::start(req.method().as_str(), req.path());
         let path = req.path().get(self.prefix_len..).unwrap_or("");
         // Shared limits need a round trip: SharedLimits, inside, refuses then (in this order).
@@ -72,22 +66,20 @@ impl Edge {
                 let resp = e.error_response();
                 Either::Left(futures::future::ready(Ok(req.into_response(resp))))
             }
-            None => Either::Right(panics::caught(srv.call(req).instrument(span.clone()))),
+            // The scope is outside the catch, so a panic's log line carries the id too.
+            None => Either::Right(request_id::scope(id.clone(), panics::caught(srv.call(req)))),
         };
         async move {
             let mut res = answer.await;
-            if let Ok(r) = &mut res
-                && let Ok(v) = HeaderValue::from_str(&id)
-            {
-                r.headers_mut()
-                    .insert(HeaderName::from_static(request_id::HEADER), v);
+            if let Ok(r) = &mut res {
+                r.headers_mut().insert(request_id::HEADER, id.clone());
             }
             if let Some(line) = line {
                 let status = match &res {
                     Ok(r) => r.status(),
                     Err(e) => e.as_response_error().status_code(),
                 };
-                span.in_scope(|| line.finish(status));
+                request_id::sync_scope(id, || line.finish(status));
             }
             res
         }

@@ -75,7 +75,7 @@ where
         .catalog
         .caches()
         .pages
-        .get_or_try(key, || async { render().await.map(Bytes::from) })
+        .get_or_try(&key, || async { render().await.map(Bytes::from) })
         .await?;
     Ok(HttpResponse::Ok().content_type(content_type).body(bytes))
 }

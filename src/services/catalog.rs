@@ -53,7 +53,7 @@ impl Catalog {
     pub async fn live(&self, key: &str) -> CatalogResult<Arc<LiveJournal>> {
         self.caches
             .journals
-            .get_or_try(key.to_string(), || async {
+            .get_or_try(key, || async {
                 journals::find_live(&self.db, self.site.origin(), key)
                     .await?
                     .map(Arc::new)
@@ -75,7 +75,7 @@ impl Catalog {
         let now = self
             .caches
             .tallies
-            .get_or_try(id, || async { journals::tallies(&self.db, id).await })
+            .get_or_try(&id, || async { journals::tallies(&self.db, id).await })
             .await?;
         let item = &live.detail.item;
         if item.readers == now.readers && item.votes == now.votes {
@@ -122,7 +122,7 @@ impl Catalog {
     pub async fn unlocked_detail(&self, j: &LiveJournal) -> CatalogResult<Bytes> {
         self.caches
             .unlocked
-            .get_or_try(j.id, || async {
+            .get_or_try(&j.id, || async {
                 let mut detail = j.detail.clone();
                 detail.unlocked = true;
                 detail.body = Some(j.body.clone());
@@ -153,7 +153,7 @@ impl Catalog {
         let key = format!("journals?{}", company.as_deref().unwrap_or(""));
         self.caches
             .lists
-            .get_or_try(key, || async {
+            .get_or_try(key.as_str(), || async {
                 let journals =
                     journals::list_live(&self.db, self.site.origin(), company.as_deref()).await?;
                 bytes(&JournalList { journals })
@@ -165,7 +165,7 @@ impl Catalog {
     pub async fn newest_entries(&self) -> CatalogResult<Bytes> {
         self.caches
             .lists
-            .get_or_try("entries.json".to_string(), || async {
+            .get_or_try("entries.json", || async {
                 bytes(&entries::newest(&self.db).await?)
             })
             .await
@@ -176,7 +176,7 @@ impl Catalog {
         let ticker = Self::ticker_filter("ticker", ticker)?;
         self.caches
             .lists
-            .get_or_try(format!("search?{ticker}"), || async {
+            .get_or_try(format!("search?{ticker}").as_str(), || async {
                 bytes(&entries::search(&self.db, &ticker).await?)
             })
             .await
@@ -197,7 +197,7 @@ impl Catalog {
     pub async fn swarm(&self) -> CatalogResult<Bytes> {
         self.caches
             .lists
-            .get_or_try("swarm.json".to_string(), || async {
+            .get_or_try("swarm.json", || async {
                 bytes(&swarm::latest(&self.db).await?)
             })
             .await
@@ -232,7 +232,7 @@ impl Catalog {
         let bytes = self
             .caches
             .lists
-            .get_or_try("companies".to_string(), || async {
+            .get_or_try("companies", || async {
                 bytes(&site::companies(&self.db).await?)
             })
             .await?;

@@ -492,7 +492,7 @@ impl Purchases {
         let key = (id, step.as_str(), terms.pay_to, terms.resource_url.clone());
         self.caches
         .challenges
-        .get_or_try(key, || async {
+        .get_or_try(&key, || async {
             Template::new(
                 terms,
                 "payment required: sign the offer in accepts and send it in the PAYMENT-SIGNATURE header",
