@@ -77,10 +77,11 @@ async fn entry_detail() {
     let typed = app.client.entry(&row.id).await.unwrap();
     assert_eq!(typed.title, row.title);
 
-    app.expect_error("/entries/JM-NVDA-990101-01", StatusCode::NOT_FOUND)
-        .await;
-    app.expect_error("/entries/not-an-accession", StatusCode::NOT_FOUND)
-        .await;
+    app.expect_errors(
+        StatusCode::NOT_FOUND,
+        &["/entries/JM-NVDA-990101-01", "/entries/not-an-accession"],
+    )
+    .await;
 }
 
 #[actix_web::test]
@@ -104,12 +105,15 @@ async fn search_by_ticker() {
         rows.len()
     );
 
-    app.expect_error("/entries/search", StatusCode::BAD_REQUEST)
-        .await;
-    app.expect_error("/entries/search?ticker=", StatusCode::BAD_REQUEST)
-        .await;
-    app.expect_error("/entries/search?ticker=n%20v", StatusCode::BAD_REQUEST)
-        .await;
+    app.expect_errors(
+        StatusCode::BAD_REQUEST,
+        &[
+            "/entries/search",
+            "/entries/search?ticker=",
+            "/entries/search?ticker=n%20v",
+        ],
+    )
+    .await;
     // A filter: an unknown ticker is an empty list, and tickers compare in any case.
     let (status, none) = app.get("/entries/search?ticker=ZZZZ").await;
     assert_eq!((status, none), (StatusCode::OK, serde_json::json!([])));

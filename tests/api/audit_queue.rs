@@ -52,6 +52,12 @@ async fn audit(shop: &Shop, c: &Client, id: i64) -> Answer {
     spawn_audit(shop, c, id).await.unwrap()
 }
 
+/// Saves a draft the built-in audit approves, titled `title`, as `c`; its id.
+async fn saved(shop: &Shop, c: &Client, title: &str) -> i64 {
+    let draft = shop.faithful_draft(title, 1.0).await;
+    c.save_draft(&draft).await.unwrap().id
+}
+
 async fn revision(db: &DatabaseConnection, id: i64) -> i32 {
     journals::Entity::find_by_id(i32::try_from(id).unwrap())
         .one(db)
@@ -147,11 +153,8 @@ async fn a_draft_saved_again_before_its_turn_uses_no_engine_time() {
     let (b, _) = shop.author(1).await;
     let (c, _) = shop.author(2).await;
 
-    let held = c
-        .save_draft(&shop.faithful_draft("Holding the slot", 1.0).await)
-        .await
-        .unwrap();
-    let holder = spawn_audit(&shop, &c, held.id);
+    let held = saved(&shop, &c, "Holding the slot").await;
+    let holder = spawn_audit(&shop, &c, held);
     hits_reach(&slow.hits, 1).await;
 
     // Save, audit, hang up, five times; then save once more and leave it.
@@ -174,11 +177,8 @@ async fn a_draft_saved_again_before_its_turn_uses_no_engine_time() {
     );
 
     // Another author's audit, asked for now, is served within the deadline, not 503.
-    let other = b
-        .save_draft(&shop.faithful_draft("Another author", 1.0).await)
-        .await
-        .unwrap();
-    let (status, body, _) = audit(&shop, &b, other.id).await;
+    let other = saved(&shop, &b, "Another author").await;
+    let (status, body, _) = audit(&shop, &b, other).await;
     assert_eq!(status, StatusCode::OK, "{body}");
     assert_eq!(body["status"], "approved", "{body}");
     let (status, body, _) = holder.await.unwrap();
@@ -294,11 +294,8 @@ async fn a_wallet_has_at_most_two_audits_open_and_a_newer_save_stops_a_running_o
     assert_eq!(status, StatusCode::CONFLICT, "{body}");
 
     // Another author is served meanwhile.
-    let other = b
-        .save_draft(&shop.faithful_draft("Not in that queue", 1.0).await)
-        .await
-        .unwrap();
-    let (status, body, _) = audit(&shop, &b, other.id).await;
+    let other = saved(&shop, &b, "Not in that queue").await;
+    let (status, body, _) = audit(&shop, &b, other).await;
     assert_eq!(status, StatusCode::OK, "{body}");
 
     for request in [second, replacement] {

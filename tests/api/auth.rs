@@ -11,7 +11,7 @@ use serde_json::{Value, json};
 
 use crate::devchain::TestChain;
 use crate::helpers::TestApp;
-use crate::shape::{T, assert_error_answer, assert_error_body, assert_shape};
+use crate::shape::{HISTORY, T, assert_error_answer, assert_error_body, assert_shape};
 
 async fn post(app: &TestApp, path: &str, body: Value) -> reqwest::Response {
     app.http
@@ -104,16 +104,7 @@ async fn eoa_signs_in_through_the_client_and_logs_out() {
     let history = app.client.history().await.unwrap();
     assert!(history.unlocks.is_empty() && history.votes.is_empty());
     let (_, h) = app.get_as("/me/history", &cookie).await;
-    assert_shape(
-        "history",
-        &h,
-        &[
-            ("address", T::Str),
-            ("unlocks", T::Arr),
-            ("votes", T::Arr),
-            ("withdrawn", T::Arr),
-        ],
-    );
+    assert_shape("history", &h, HISTORY);
 
     let old = app.client.session().unwrap();
     app.client.logout().await.unwrap();
@@ -280,35 +271,16 @@ async fn rejections_name_the_failed_check() {
     // Signed by another key, or over a tampered message: refused, and the nonce still works
     // (it is used up by the third failed signature: see edge.rs).
     let (n, msg) = nonce(&app, &addr).await;
-    expect_401(
-        &app,
-        &addr,
-        &n,
-        &personal_sign(&other, &msg),
-        "does not recover",
-    )
-    .await;
-    expect_401(
-        &app,
-        &addr,
-        &n,
-        &personal_sign(&signer, &msg.replace("Version: 1", "Version: 2")),
-        "does not recover",
-    )
-    .await;
+    let by_other = personal_sign(&other, &msg);
+    let tampered = personal_sign(&signer, &msg.replace("Version: 1", "Version: 2"));
+    expect_401(&app, &addr, &n, &by_other, "does not recover").await;
+    expect_401(&app, &addr, &n, &tampered, "does not recover").await;
     // Malformed signatures, on a nonce of their own.
     let (m, _) = nonce(&app, &addr).await;
     expect_401(&app, &addr, &m, "0xzz", "not valid hex").await;
     expect_401(&app, &addr, &m, "0x1234", "65 bytes").await;
     // The nonce of another address (not a signature failure: nothing is counted).
-    expect_401(
-        &app,
-        &other_addr,
-        &n,
-        &personal_sign(&other, &msg),
-        "another address",
-    )
-    .await;
+    expect_401(&app, &other_addr, &n, &by_other, "another address").await;
     // Then it succeeds, once; the same nonce again is refused.
     let sig = personal_sign(&signer, &msg);
     let (status, _, _) = verify(&app, &addr.to_lowercase(), &n, &sig).await;

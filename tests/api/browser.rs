@@ -330,10 +330,7 @@ async fn an_author_publishes_at_the_desk_and_a_reader_votes() {
 
     // A reader buys it (through the client) and votes in the browser.
     let buyer = shop.buyer(2);
-    shop.client()
-        .buy(slug, &buyer.signer().unwrap())
-        .await
-        .unwrap();
+    shop.buy(slug, buyer).await;
     let r = drive(
         json!({"scenario": "vote", "root": site, "rpc": rpc, "key": buyer.private_key,
         "slug": slug, "value": 1}),

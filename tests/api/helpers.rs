@@ -4,6 +4,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicU32, Ordering};
 use std::time::Duration;
 
+use alloy::primitives::Address;
 use journal_market::app::Application;
 use journal_market::config::{Secret, Settings};
 use journal_market_actors::clock::OffsetClock;
@@ -275,14 +276,14 @@ impl TestApp {
             .expect("request")
     }
 
+    /// GET a whole URL (another listener, a path outside /api); the answer as it came.
+    pub async fn fetch(&self, url: impl reqwest::IntoUrl) -> reqwest::Response {
+        self.http.get(url).send().await.expect("request")
+    }
+
     /// GET a path under /api and return the status and the JSON body.
     pub async fn get(&self, path: &str) -> (StatusCode, Value) {
-        let resp = self
-            .http
-            .get(format!("{}{}", self.base, path))
-            .send()
-            .await
-            .expect("request");
+        let resp = self.fetch(format!("{}{}", self.base, path)).await;
         let status = resp.status();
         let text = resp.text().await.expect("body");
         let body = serde_json::from_str(&text)
@@ -297,6 +298,19 @@ impl TestApp {
         crate::shape::assert_error_body(&body);
         body["error"].as_str().unwrap().to_string()
     }
+
+    /// Asserts the same error answer (see [`TestApp::expect_error`]) for each of `paths`.
+    pub async fn expect_errors(&self, status: StatusCode, paths: &[&str]) {
+        for path in paths {
+            self.expect_error(path, status).await;
+        }
+    }
+}
+
+/// The wallet `c`'s session is for, if it has one (`GET /me`).
+pub async fn session_address(c: &Client) -> Option<Address> {
+    let me = c.me().await.unwrap();
+    me.address.map(|a| a.parse().unwrap())
 }
 
 /// Sends a request and decodes its JSON answer, whatever the status.

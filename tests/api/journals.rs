@@ -86,10 +86,11 @@ async fn company_filter() {
             .is_empty()
     );
     // Only what cannot be a ticker is refused.
-    app.expect_error("/journals?company=", StatusCode::BAD_REQUEST)
-        .await;
-    app.expect_error("/journals?company=n%20v", StatusCode::BAD_REQUEST)
-        .await;
+    app.expect_errors(
+        StatusCode::BAD_REQUEST,
+        &["/journals?company=", "/journals?company=n%20v"],
+    )
+    .await;
 }
 
 #[actix_web::test]
@@ -137,12 +138,15 @@ async fn detail_has_every_field_and_hides_the_text() {
 #[actix_web::test]
 async fn unknown_journals_are_404() {
     let app = TestApp::spawn().await;
-    app.expect_error("/journals/no-such-journal", StatusCode::NOT_FOUND)
-        .await;
-    app.expect_error("/journals/999999", StatusCode::NOT_FOUND)
-        .await;
-    app.expect_error("/journals/%00%27", StatusCode::NOT_FOUND)
-        .await;
+    app.expect_errors(
+        StatusCode::NOT_FOUND,
+        &[
+            "/journals/no-such-journal",
+            "/journals/999999",
+            "/journals/%00%27",
+        ],
+    )
+    .await;
     let err = app.client.journal("no-such-journal").await.unwrap_err();
     assert_eq!(err.status(), Some(StatusCode::NOT_FOUND));
 }

@@ -3,7 +3,7 @@
 use reqwest::StatusCode;
 
 use crate::helpers::TestApp;
-use crate::shape::{CONFIG, T, assert_error_answer, assert_error_body, assert_shape};
+use crate::shape::{CONFIG, READY, assert_error_answer, assert_error_body, assert_shape};
 
 #[actix_web::test]
 async fn config_has_the_interface_fields() {
@@ -53,19 +53,7 @@ async fn health_and_readiness() {
     assert_eq!(body["status"], "ok");
     let (status, body) = app.get("/health/ready").await;
     assert_eq!(status, StatusCode::OK, "{body}");
-    assert_shape(
-        "ready",
-        &body,
-        &[
-            ("status", T::Str),
-            ("database", T::Str),
-            ("migrations", T::Str),
-            ("chain", T::Str),
-            ("chain_head", T::IntOrNull),
-            ("facilitator", T::Str),
-            ("actors", T::Str),
-        ],
-    );
+    assert_shape("ready", &body, READY);
     assert_eq!(body["database"], "ok");
     assert_eq!(body["migrations"], "ok");
     assert_eq!(body["actors"], "ok");
@@ -78,12 +66,7 @@ async fn health_and_readiness() {
 async fn unknown_paths_and_methods_answer_json_errors() {
     let app = TestApp::spawn_empty().await;
     app.expect_error("/nope", StatusCode::NOT_FOUND).await;
-    let resp = app
-        .http
-        .get(app.base.replace("/api", "/elsewhere"))
-        .send()
-        .await
-        .unwrap();
+    let resp = app.fetch(app.base.replace("/api", "/elsewhere")).await;
     assert_error_answer(resp, StatusCode::NOT_FOUND).await;
     // A known path with another method: see a_known_path_with_another_method_is_405_with_allow.
 }
@@ -160,18 +143,8 @@ async fn a_known_path_with_another_method_is_405_with_allow() {
 async fn every_answer_carries_a_request_id() {
     let app = TestApp::spawn_empty().await;
     let id_of = |r: &reqwest::Response| r.headers()["x-request-id"].to_str().unwrap().to_string();
-    let a = app
-        .http
-        .get(format!("{}/journals", app.base))
-        .send()
-        .await
-        .unwrap();
-    let b = app
-        .http
-        .get(format!("{}/nope", app.base))
-        .send()
-        .await
-        .unwrap();
+    let a = app.fetch(format!("{}/journals", app.base)).await;
+    let b = app.fetch(format!("{}/nope", app.base)).await;
     assert_ne!(id_of(&a), id_of(&b), "one id per request, errors included");
     // A front's own id is kept; one that could forge a log line is replaced.
     let kept = app
@@ -202,7 +175,7 @@ async fn answers_are_compressed_only_when_asked() {
     let gzipped = asked.bytes().await.unwrap();
     assert_eq!(&gzipped[..2], [0x1f, 0x8b], "a gzip stream");
 
-    let plain = app.http.get(&url).send().await.unwrap();
+    let plain = app.fetch(&url).await;
     assert_eq!(plain.status(), StatusCode::OK);
     assert!(plain.headers().get("content-encoding").is_none());
     let body: serde_json::Value = plain.json().await.unwrap();

@@ -11,12 +11,7 @@ use crate::pay::Shop;
 /// The exposition's text, checked to be OpenMetrics.
 pub(crate) async fn scrape(app: &TestApp) -> String {
     let base = app.metrics.as_ref().expect("the metrics listener is on");
-    let resp = app
-        .http
-        .get(format!("{base}/metrics"))
-        .send()
-        .await
-        .unwrap();
+    let resp = app.fetch(format!("{base}/metrics")).await;
     assert_eq!(resp.status(), StatusCode::OK);
     let kind = resp.headers()["content-type"].to_str().unwrap().to_string();
     assert!(kind.starts_with("application/openmetrics-text"), "{kind}");
@@ -86,16 +81,11 @@ async fn requests_are_counted_by_route_on_a_listener_of_their_own() {
     let (status, _) = app.get("/metrics").await;
     assert_eq!(status, StatusCode::NOT_FOUND);
     let root = app.base.trim_end_matches("/api");
-    let resp = app
-        .http
-        .get(format!("{root}/metrics"))
-        .send()
-        .await
-        .unwrap();
+    let resp = app.fetch(format!("{root}/metrics")).await;
     assert_eq!(resp.status(), StatusCode::NOT_FOUND);
     // The metrics listener serves nothing else.
     let other = format!("{}/api/journals", app.metrics.as_ref().unwrap());
-    let resp = app.http.get(other).send().await.unwrap();
+    let resp = app.fetch(other).await;
     assert_eq!(resp.status(), StatusCode::NOT_FOUND);
 
     let text = scrape(&app).await;
@@ -195,11 +185,7 @@ async fn rpc_failovers_cache_hits_and_settlements_are_counted() {
 
     // A purchase: one settled request, one settled row.
     let (_, slug, _) = shop.swarm_journal().await;
-    let bought = shop
-        .client()
-        .buy(&slug, &shop.buyer(0).signer().unwrap())
-        .await
-        .unwrap();
+    let bought = shop.buy(&slug, shop.buyer(0)).await;
     let tx = bought.txs[0].clone();
 
     // Through the proxy: a pass-through call and a final answer asked twice.

@@ -187,15 +187,8 @@ async fn the_database_going_away_mid_purchase_answers_503_and_loses_nothing() {
         assert!(started.elapsed() < Duration::from_secs(10), "fails fast");
     }
     if let Outage::Network(_) = outage {
-        let (s, body) = shop.app.get("/health/ready").await;
-        assert_eq!(s, StatusCode::SERVICE_UNAVAILABLE, "{body}");
-        assert!(
-            body["database"]
-                .as_str()
-                .unwrap()
-                .starts_with("the database does not answer"),
-            "{body}"
-        );
+        let says = "the database does not answer";
+        assert_ready(&shop.app, StatusCode::SERVICE_UNAVAILABLE, "database", says).await;
         let (s, b) = shop.app.get("/journals").await;
         assert_eq!(s, StatusCode::SERVICE_UNAVAILABLE, "{b}");
     }
@@ -213,10 +206,7 @@ async fn the_database_going_away_mid_purchase_answers_503_and_loses_nothing() {
     // The committed purchase is still there.
     assert!(before.journal(&journals[0].slug).await.unwrap().unlocked);
     // And the service takes new purchases.
-    shop.client()
-        .buy(&journals[2].slug, &third.signer().unwrap())
-        .await
-        .unwrap();
+    shop.buy(&journals[2].slug, third).await;
     charged_once_each(&shop, &journals, &[first, second, third]).await;
 }
 
@@ -240,6 +230,13 @@ impl Shop {
             .unwrap(),
         )
     }
+}
+
+/// Asserts that `GET /health/ready` answers `status`, its `part` starting with `says`.
+async fn assert_ready(app: &TestApp, status: StatusCode, part: &str, says: &str) {
+    let (got, body) = app.get("/health/ready").await;
+    assert_eq!(got, status, "{body}");
+    assert!(body[part].as_str().unwrap().starts_with(says), "{body}");
 }
 
 /// Waits (up to 20 s) until `/config` says payments are open or closed.
@@ -267,22 +264,13 @@ async fn a_facilitator_that_goes_away_closes_payments_until_it_is_back() {
     assert_eq!(ready["facilitator"], "ok", "{ready}");
     let journals = shop.swarm_journals().await;
     let (first, second) = (shop.buyer(0), shop.buyer(1));
-    shop.client()
-        .buy(&journals[0].slug, &first.signer().unwrap())
-        .await
-        .unwrap();
+    shop.buy(&journals[0].slug, first).await;
 
     proxy.set("", Fault::Refuse, None);
     wait_payments(&shop.app, false).await;
-    let (status, ready) = shop.app.get("/health/ready").await;
-    assert_eq!(status, StatusCode::OK, "the archive still serves: {ready}");
-    assert!(
-        ready["facilitator"]
-            .as_str()
-            .unwrap()
-            .starts_with("the facilitator does not answer"),
-        "{ready}"
-    );
+    // The archive still serves.
+    let says = "the facilitator does not answer";
+    assert_ready(&shop.app, StatusCode::OK, "facilitator", says).await;
     let started = std::time::Instant::now();
     let (s, b, h) = shop.raw_pay("pay/burn", journals[1].journal_id, None).await;
     assert_eq!(s, StatusCode::SERVICE_UNAVAILABLE, "{b}");
@@ -300,10 +288,7 @@ async fn a_facilitator_that_goes_away_closes_payments_until_it_is_back() {
 
     proxy.set("", Fault::Pass, None);
     wait_payments(&shop.app, true).await;
-    shop.client()
-        .buy(&journals[1].slug, &second.signer().unwrap())
-        .await
-        .unwrap();
+    shop.buy(&journals[1].slug, second).await;
     charged_once_each(&shop, &journals, &[first, second]).await;
 }
 
@@ -340,10 +325,7 @@ async fn a_node_that_hangs_mid_purchase_is_waited_out() {
     .await;
     let journals = shop.swarm_journals().await;
     let (first, second, third) = (shop.buyer(0), shop.buyer(1), shop.buyer(2));
-    shop.client()
-        .buy(&journals[0].slug, &first.signer().unwrap())
-        .await
-        .unwrap();
+    shop.buy(&journals[0].slug, first).await;
 
     // The send reaches the node; the node hangs before it mines (instant mining: the pause
     // lands while the proxy holds the answer back).
@@ -366,10 +348,7 @@ async fn a_node_that_hangs_mid_purchase_is_waited_out() {
     drop(paused);
     wait_payments(&shop.app, true).await;
     retry_until_text(&shop, id, &payment).await;
-    shop.client()
-        .buy(&journals[2].slug, &third.signer().unwrap())
-        .await
-        .unwrap();
+    shop.buy(&journals[2].slug, third).await;
     charged_once_each(&shop, &journals, &[first, second, third]).await;
 }
 

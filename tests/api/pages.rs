@@ -226,12 +226,7 @@ async fn unknown_pages_are_404_pages() {
     assert_eq!(resp.headers()["allow"], "GET");
     crate::shape::assert_error_body(&resp.json().await.unwrap());
     // A path the site does not have stays the API's JSON 404.
-    let resp = app
-        .http
-        .get(format!("{}/elsewhere", root(&app)))
-        .send()
-        .await
-        .unwrap();
+    let resp = app.fetch(format!("{}/elsewhere", root(&app))).await;
     crate::shape::assert_error_answer(resp, StatusCode::NOT_FOUND).await;
 }
 
@@ -329,11 +324,8 @@ async fn an_owner_reads_the_text_on_the_page_and_a_purchase_shows_at_once() {
     let rest = &html[at + "property=\"og:image\" content=\"".len()..];
     let image = &rest[..rest.find('"').unwrap()];
     let resp = app
-        .http
-        .get(image.replace(&app.settings.origin().to_string(), &root(app)))
-        .send()
-        .await
-        .unwrap();
+        .fetch(image.replace(&app.settings.origin().to_string(), &root(app)))
+        .await;
     assert_eq!(resp.status(), StatusCode::OK, "{image}");
     assert_eq!(resp.headers()[CONTENT_TYPE], "image/svg+xml");
 

@@ -27,6 +27,12 @@ fn status(e: &ClientError) -> StatusCode {
     }
 }
 
+/// Asserts that a call was refused with `expected`.
+#[track_caller]
+fn assert_refused<T: std::fmt::Debug>(r: Result<T, ClientError>, expected: StatusCode) {
+    assert_eq!(status(&r.unwrap_err()), expected);
+}
+
 /// `POST /journal/save` of any JSON body, with `c`'s session.
 async fn post_save(shop: &Shop, c: &Client, body: &impl serde::Serialize) -> reqwest::Response {
     shop.app
@@ -187,21 +193,12 @@ async fn a_draft_goes_from_save_to_sale() {
     // that it is published (409), not what is wrong with the edit (422).
     let mut edit = draft.clone();
     edit.id = Some(saved.id);
-    assert_eq!(
-        status(&c.save_draft(&edit).await.unwrap_err()),
-        StatusCode::CONFLICT
-    );
+    assert_refused(c.save_draft(&edit).await, StatusCode::CONFLICT);
     let mut broken = edit.clone();
     broken.dek = String::new();
     broken.body = "no citations at all".into();
-    assert_eq!(
-        status(&c.save_draft(&broken).await.unwrap_err()),
-        StatusCode::CONFLICT
-    );
-    assert_eq!(
-        status(&c.audit(saved.id).await.unwrap_err()),
-        StatusCode::CONFLICT
-    );
+    assert_refused(c.save_draft(&broken).await, StatusCode::CONFLICT);
+    assert_refused(c.audit(saved.id).await, StatusCode::CONFLICT);
     let desk = c.desk().await.unwrap();
     assert!(
         desk.written
@@ -244,52 +241,24 @@ async fn drafts_are_validated_and_private() {
     // No session: 401 everywhere.
     let anon = shop.client();
     let good = shop.faithful_draft("Private drafts", 1.0).await;
-    assert_eq!(
-        status(&anon.save_draft(&good).await.unwrap_err()),
-        StatusCode::UNAUTHORIZED
-    );
-    assert_eq!(
-        status(&anon.audit(1).await.unwrap_err()),
-        StatusCode::UNAUTHORIZED
-    );
-    assert_eq!(
-        status(&anon.draft(1).await.unwrap_err()),
-        StatusCode::UNAUTHORIZED
-    );
-    assert_eq!(
-        status(
-            &anon
-                .minted(1, &format!("0x{}", "11".repeat(32)))
-                .await
-                .unwrap_err()
-        ),
-        StatusCode::UNAUTHORIZED
-    );
+    assert_refused(anon.save_draft(&good).await, StatusCode::UNAUTHORIZED);
+    assert_refused(anon.audit(1).await, StatusCode::UNAUTHORIZED);
+    assert_refused(anon.draft(1).await, StatusCode::UNAUTHORIZED);
+    let tx = format!("0x{}", "11".repeat(32));
+    assert_refused(anon.minted(1, &tx).await, StatusCode::UNAUTHORIZED);
 
     // Another wallet's draft is not found.
     let saved = c.save_draft(&good).await.unwrap();
     let (other, _) = shop.author(1).await;
     let mut edit = good.clone();
     edit.id = Some(saved.id);
-    assert_eq!(
-        status(&other.save_draft(&edit).await.unwrap_err()),
-        StatusCode::NOT_FOUND
-    );
+    assert_refused(other.save_draft(&edit).await, StatusCode::NOT_FOUND);
     // Whose it is comes first: an invalid edit of another wallet's draft is 404 too.
     let mut broken = edit.clone();
     broken.title = String::new();
-    assert_eq!(
-        status(&other.save_draft(&broken).await.unwrap_err()),
-        StatusCode::NOT_FOUND
-    );
-    assert_eq!(
-        status(&other.audit(saved.id).await.unwrap_err()),
-        StatusCode::NOT_FOUND
-    );
-    assert_eq!(
-        status(&other.draft(saved.id).await.unwrap_err()),
-        StatusCode::NOT_FOUND
-    );
+    assert_refused(other.save_draft(&broken).await, StatusCode::NOT_FOUND);
+    assert_refused(other.audit(saved.id).await, StatusCode::NOT_FOUND);
+    assert_refused(other.draft(saved.id).await, StatusCode::NOT_FOUND);
     // Drafts have no registration file.
     assert_eq!(
         shop.app.get(&format!("/meta/{}", saved.id)).await.0,
@@ -341,10 +310,7 @@ async fn twenty_drafts_a_day_and_eight_audits_a_draft() {
     }
     edit.title = "Quota, take 9".into();
     c.save_draft(&edit).await.unwrap();
-    assert_eq!(
-        status(&c.audit(first).await.unwrap_err()),
-        StatusCode::TOO_MANY_REQUESTS
-    );
+    assert_refused(c.audit(first).await, StatusCode::TOO_MANY_REQUESTS);
     assert_eq!(c.draft(first).await.unwrap().audits_left, 0);
 }
 
@@ -356,10 +322,7 @@ async fn minted_refuses_what_the_chain_does_not_prove() {
     let (id, meta_url) = shop.approved(&a, "Refusals").await;
 
     // Malformed and unknown hashes.
-    assert_eq!(
-        status(&a.minted(id, "0x1234").await.unwrap_err()),
-        StatusCode::BAD_REQUEST
-    );
+    assert_refused(a.minted(id, "0x1234").await, StatusCode::BAD_REQUEST);
     // A hash the node has not seen yet is retried, not "not found".
     let unknown = format!("0x{}", "ab".repeat(32));
     let err = a.minted(id, &unknown).await.unwrap_err();
@@ -374,9 +337,9 @@ async fn minted_refuses_what_the_chain_does_not_prove() {
     let other_url = shop
         .register(&a_key, "https://example.com/other.json")
         .await;
-    assert_eq!(
-        status(&a.minted(id, &other_url).await.unwrap_err()),
-        StatusCode::UNPROCESSABLE_ENTITY
+    assert_refused(
+        a.minted(id, &other_url).await,
+        StatusCode::UNPROCESSABLE_ENTITY,
     );
     // A transaction that is not a registration.
     let author = shop.chain.account("author", 0);
@@ -388,9 +351,9 @@ async fn minted_refuses_what_the_chain_does_not_prove() {
     .mined()
     .await;
     let not_reg = format!("{:#x}", transfer.transaction_hash);
-    assert_eq!(
-        status(&a.minted(id, &not_reg).await.unwrap_err()),
-        StatusCode::UNPROCESSABLE_ENTITY
+    assert_refused(
+        a.minted(id, &not_reg).await,
+        StatusCode::UNPROCESSABLE_ENTITY,
     );
     // A reverted transaction (a transfer of a token A does not own, sent without estimation).
     let reverted = IIdentityRegistry::new(
@@ -401,9 +364,9 @@ async fn minted_refuses_what_the_chain_does_not_prove() {
     .gas(200_000)
     .reverted()
     .await;
-    assert_eq!(
-        status(&a.minted(id, &reverted).await.unwrap_err()),
-        StatusCode::UNPROCESSABLE_ENTITY
+    assert_refused(
+        a.minted(id, &reverted).await,
+        StatusCode::UNPROCESSABLE_ENTITY,
     );
     // A journal that is not approved.
     let draft = a
@@ -411,22 +374,13 @@ async fn minted_refuses_what_the_chain_does_not_prove() {
         .await
         .unwrap();
     let good = shop.register(&a_key, &meta_url).await;
-    assert_eq!(
-        status(&a.minted(draft.id, &good).await.unwrap_err()),
-        StatusCode::CONFLICT
-    );
+    assert_refused(a.minted(draft.id, &good).await, StatusCode::CONFLICT);
     // The right one goes live; the same token cannot take a second journal live.
     a.minted(id, &good).await.unwrap();
     let (id2, _) = shop.approved(&a, "Refusals again").await;
-    assert_eq!(
-        status(&a.minted(id2, &good).await.unwrap_err()),
-        StatusCode::CONFLICT
-    );
+    assert_refused(a.minted(id2, &good).await, StatusCode::CONFLICT);
     // B cannot publish A's journal even with A's transaction.
-    assert_eq!(
-        status(&b.minted(id, &good).await.unwrap_err()),
-        StatusCode::NOT_FOUND
-    );
+    assert_refused(b.minted(id, &good).await, StatusCode::NOT_FOUND);
 }
 
 /// An OpenAI-compatible chat-completions server for tests: answers each request with
@@ -752,8 +706,5 @@ async fn a_contract_wallet_registers_its_journal_through_its_contract() {
     // The owner's key is not the author: its session cannot take the journal live.
     let as_owner = shop.client();
     as_owner.login(&owner_key).await.unwrap();
-    assert_eq!(
-        status(&as_owner.minted(id, &tx).await.unwrap_err()),
-        StatusCode::NOT_FOUND
-    );
+    assert_refused(as_owner.minted(id, &tx).await, StatusCode::NOT_FOUND);
 }

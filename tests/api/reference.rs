@@ -419,7 +419,7 @@ async fn discovery_documents_pass_the_reference_validators() {
     let validator = root().join("tests/x402/validate_discovery.py");
     let validator = validator.to_str().unwrap();
 
-    let r = shop.app.http.get(&url).send().await.unwrap();
+    let r = shop.app.fetch(&url).await;
     assert_eq!(r.status(), StatusCode::PAYMENT_REQUIRED);
     let header = r.headers()["payment-required"]
         .to_str()
@@ -438,11 +438,8 @@ async fn discovery_documents_pass_the_reference_validators() {
 
     let r = shop
         .app
-        .http
-        .get(format!("{}/.well-known/x402", origin(&shop)))
-        .send()
-        .await
-        .unwrap();
+        .fetch(format!("{}/.well-known/x402", origin(&shop)))
+        .await;
     assert_eq!(r.status(), StatusCode::OK);
     let doc: Value = r.json().await.unwrap();
     let resources = doc["resources"].as_array().unwrap();

@@ -15,6 +15,7 @@ use journal_market_client::payer::{new_payment_id, sign_payment, with_payment_id
 use reqwest::StatusCode;
 use serde_json::Value;
 
+use crate::helpers::session_address;
 use crate::pay::{Shop, now};
 use crate::settle::transfers_from;
 use crate::shape::assert_error_body;
@@ -164,15 +165,7 @@ async fn a_permit_rebuilt_from_the_chain_opens_nothing_for_an_observer() {
     assert_eq!(s, StatusCode::OK, "{again}");
     assert_eq!(again, first);
     assert!(cookie);
-    assert_eq!(
-        client
-            .me()
-            .await
-            .unwrap()
-            .address
-            .map(|a| a.parse::<Address>().unwrap()),
-        Some(buyer.address)
-    );
+    assert_eq!(session_address(&client).await, Some(buyer.address));
 
     // One charge, judged from the chain.
     assert_one_charge(&shop, buyer.address, price).await;

@@ -107,10 +107,7 @@ async fn a_forged_payer_learns_nothing() {
     let shop = Shop::open().await;
     let (id, slug, _) = shop.swarm_journal().await;
     let bought = shop.buyer(0);
-    shop.client()
-        .buy(&slug, &bought.signer().unwrap())
-        .await
-        .unwrap();
+    shop.buy(&slug, bought).await;
     let offer = shop.offer("pay/burn", id).await;
     let attacker = PrivateKeySigner::random();
     let mut answers = Vec::new();
@@ -154,9 +151,7 @@ async fn a_killed_instance_rows_are_finished_by_another_after_the_lease() {
         s.payments.lease_secs = lease.as_secs();
     })
     .await;
-    let mut settings = shop.app.settings.clone();
-    settings.payments.fault = FaultPoint::None;
-    let other = TestApp::start_on(settings, shop.app.db.clone()).await;
+    let other = shop.without_fault().await;
     let (id, price, payment) = stopped_purchase(&shop).await;
     let buyer = shop.buyer(0);
     let sent = Instant::now();
@@ -510,10 +505,7 @@ async fn payments_fail_over_between_upstreams() {
     let shop = Shop { chain, app };
     let (id, slug, price) = shop.swarm_journal().await;
     let buyer = shop.buyer(0);
-    shop.client()
-        .buy(&slug, &buyer.signer().unwrap())
-        .await
-        .unwrap();
+    shop.buy(&slug, buyer).await;
     charged_once(&shop, buyer.address, shop.buyback(), price).await;
     assert!(unlocked(&shop.app, buyer.address, id).await);
 }
@@ -522,18 +514,11 @@ async fn payments_fail_over_between_upstreams() {
 /// the predecessor's leases at once instead of waiting for them to end.
 #[actix_web::test]
 async fn a_restart_under_the_same_name_takes_over_at_once() {
-    let shop = Shop::open_with(|s| {
-        s.payments.fault = FaultPoint::AfterSend;
-        s.payments.lease_secs = 120;
-        s.payments.instance_id = "node-a".into();
-    })
-    .await;
+    let shop = Shop::open_crashing(FaultPoint::AfterSend, "node-a").await;
     let (id, price, _) = stopped_purchase(&shop).await;
     let buyer = shop.buyer(0);
     shop.app.kill();
-    let mut settings = shop.app.settings.clone();
-    settings.payments.fault = FaultPoint::None;
-    let restarted = TestApp::start_on(settings, shop.app.db.clone()).await;
+    let restarted = shop.without_fault().await;
     let started = Instant::now();
     while !unlocked(&restarted, buyer.address, id).await {
         assert!(

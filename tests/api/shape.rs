@@ -222,6 +222,34 @@ pub const LOG_LINE: &[(&str, T)] = &[
     ("message", T::Str),
 ];
 
+/// `GET /me/history`.
+pub const HISTORY: &[(&str, T)] = &[
+    ("address", T::Str),
+    ("unlocks", T::Arr),
+    ("votes", T::Arr),
+    ("withdrawn", T::Arr),
+];
+
+/// `GET /health/ready`.
+pub const READY: &[(&str, T)] = &[
+    ("status", T::Str),
+    ("database", T::Str),
+    ("migrations", T::Str),
+    ("chain", T::Str),
+    ("chain_head", T::IntOrNull),
+    ("facilitator", T::Str),
+    ("actors", T::Str),
+];
+
+/// A 402 challenge (`PaymentRequired`), in the body and in the `payment-required` header.
+pub const CHALLENGE: &[(&str, T)] = &[
+    ("x402Version", T::Int),
+    ("error", T::Str),
+    ("accepts", T::Arr),
+    ("resource", T::Obj),
+    ("extensions", T::Obj),
+];
+
 /// An RFC 3339 timestamp.
 pub fn is_timestamp(s: &str) -> bool {
     chrono::DateTime::parse_from_rfc3339(s).is_ok()

@@ -43,12 +43,7 @@ async fn alternate(apps: [&TestApp; 2], n: usize) -> [usize; 2] {
     let mut admitted = [0; 2];
     for i in 0..n {
         let app = apps[i % 2];
-        let resp = app
-            .http
-            .get(format!("{}/journals", app.base))
-            .send()
-            .await
-            .unwrap();
+        let resp = app.fetch(format!("{}/journals", app.base)).await;
         match resp.status() {
             StatusCode::OK => admitted[i % 2] += 1,
             StatusCode::TOO_MANY_REQUESTS => assert_429(resp).await,
@@ -114,11 +109,8 @@ async fn a_store_that_does_not_answer_leaves_each_instance_its_own_quota() {
     assert_eq!(alternate([&a, &b], 12).await, [4, 4]);
     let metrics = a.metrics.as_ref().expect("the metrics listener");
     let text = a
-        .http
-        .get(format!("{metrics}/metrics"))
-        .send()
+        .fetch(format!("{metrics}/metrics"))
         .await
-        .unwrap()
         .text()
         .await
         .unwrap();

@@ -10,7 +10,7 @@ use journal_market_client::siwx::proof_header;
 use reqwest::StatusCode;
 use serde_json::{Value, json};
 
-use crate::helpers::send_json;
+use crate::helpers::{send_json, session_address};
 use crate::pay::Shop;
 use crate::replay::charges;
 
@@ -86,12 +86,7 @@ async fn a_buyer_reads_again_a_day_later_with_a_proof_only() {
     assert_eq!(read.body, bought.body);
     assert_eq!(read.txs, bought.txs, "the transaction that paid");
     assert_eq!(
-        reader
-            .me()
-            .await
-            .unwrap()
-            .address
-            .map(|a| a.parse::<Address>().unwrap()),
+        session_address(&reader).await,
         Some(buyer.address),
         "the answer opened a session"
     );

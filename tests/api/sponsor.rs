@@ -345,12 +345,7 @@ async fn an_outside_facilitator_that_does_not_list_it_gets_no_declaration() {
 #[actix_web::test]
 async fn a_crash_after_the_approval_is_settled_by_the_restarted_instance() {
     use journal_market_actors::settlement::FaultPoint;
-    let shop = Shop::open_with(|s| {
-        s.payments.fault = FaultPoint::AfterApproval;
-        s.payments.lease_secs = 120;
-        s.payments.instance_id = "node-s".into();
-    })
-    .await;
+    let shop = Shop::open_crashing(FaultPoint::AfterApproval, "node-s").await;
     let (id, _, price) = shop.swarm_journal().await;
     // Sent with a payment-identifier: a retry of it is the buyer's way back to the answer.
     let (w, paid) = sponsored_buyer(&shop, id, price, |p| {
@@ -366,9 +361,7 @@ async fn a_crash_after_the_approval_is_settled_by_the_restarted_instance() {
     assert!(charges(&shop, w.address()).await.is_empty());
     shop.app.kill();
 
-    let mut settings = shop.app.settings.clone();
-    settings.payments.fault = FaultPoint::None;
-    let restarted = crate::helpers::TestApp::start_on(settings, shop.app.db.clone()).await;
+    let restarted = shop.without_fault().await;
     let started = std::time::Instant::now();
     while charges(&shop, w.address()).await.is_empty() {
         assert!(
@@ -421,9 +414,7 @@ async fn a_sponsored_approval_no_settle_followed_is_counted() {
         .await
         .unwrap();
 
-    let mut settings = shop.app.settings.clone();
-    settings.payments.fault = FaultPoint::None;
-    let restarted = crate::helpers::TestApp::start_on(settings, shop.app.db.clone()).await;
+    let restarted = shop.without_fault().await;
     let base = restarted.metrics.clone().unwrap();
     let started = std::time::Instant::now();
     loop {
