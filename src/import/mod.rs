@@ -4,7 +4,10 @@
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use journal_market_entity::{companies, entries, journals, sittings, stories};
-use sea_orm::{DatabaseConnection, DbErr, EntityTrait, PaginatorTrait, QuerySelect};
+use sea_orm::{
+    ColumnTrait, DatabaseConnection, DbErr, EntityTrait, PaginatorTrait, QuerySelect,
+    TryGetableMany,
+};
 
 use crate::db;
 pub use records::{ImportFile, ImportSummary};
@@ -28,27 +31,27 @@ pub enum ImportError {
     Database(#[from] DbErr),
 }
 
+/// One column of every row of the column's table.
+async fn column_of<C, T>(db: &DatabaseConnection, column: C) -> Result<Vec<T>, DbErr>
+where
+    C: ColumnTrait,
+    C::EntityName: EntityTrait,
+    T: TryGetableMany,
+{
+    <C::EntityName as EntityTrait>::find()
+        .select_only()
+        .column(column)
+        .into_tuple()
+        .all(db)
+        .await
+}
+
 async fn existing(db: &DatabaseConnection) -> Result<Existing, DbErr> {
     let tickers = companies::Entity::find().all(db).await?;
     let stories = stories::Entity::find().all(db).await?;
-    let sittings: Vec<i64> = sittings::Entity::find()
-        .select_only()
-        .column(sittings::Column::Id)
-        .into_tuple()
-        .all(db)
-        .await?;
-    let entries: Vec<String> = entries::Entity::find()
-        .select_only()
-        .column(entries::Column::Accession)
-        .into_tuple()
-        .all(db)
-        .await?;
-    let journals: Vec<Option<String>> = journals::Entity::find()
-        .select_only()
-        .column(journals::Column::Slug)
-        .into_tuple()
-        .all(db)
-        .await?;
+    let sittings: Vec<i64> = column_of(db, sittings::Column::Id).await?;
+    let entries: Vec<String> = column_of(db, entries::Column::Accession).await?;
+    let journals: Vec<Option<String>> = column_of(db, journals::Column::Slug).await?;
     Ok(Existing {
         tickers: tickers.into_iter().map(|c| c.ticker).collect(),
         stories: stories.into_iter().map(|s| (s.slug, s.ticker)).collect(),
