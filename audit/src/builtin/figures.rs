@@ -128,34 +128,40 @@ pub(super) fn unit_clash(f: &Figure, sources: &[&Figure]) -> Option<String> {
     if equal.is_empty() {
         return None;
     }
-    if let Some(c) = f.currency
-        && equal.iter().all(|g| g.currency.is_some_and(|d| d != c))
-    {
-        let theirs = equal.iter().find_map(|g| g.currency).unwrap_or(c);
+    if let Some((c, theirs)) = clash(f, &equal, |g| g.currency) {
         return Some(format!(
             "{} is in {c} in the draft and in {theirs} in the entry",
             f.text
         ));
     }
-    if let Some(p) = f.period()
-        && equal.iter().all(|g| g.period().is_some_and(|q| q != p))
-    {
-        let theirs = equal.iter().find_map(|g| g.period()).unwrap_or(p);
+    if let Some((p, theirs)) = clash(f, &equal, |g| g.period()) {
         return Some(format!(
             "{} is a {p}'s figure in the draft and a {theirs}'s in the entry",
             f.text
         ));
     }
-    if let Some(u) = f.unit()
-        && equal.iter().all(|g| g.unit().is_some_and(|v| v != u))
-    {
-        let theirs = equal.iter().find_map(|g| g.unit()).unwrap_or(u);
+    if let Some((u, theirs)) = clash(f, &equal, |g| g.unit()) {
         return Some(format!(
             "{} counts {u}s in the draft and {theirs}s in the entry",
             f.text
         ));
     }
     None
+}
+
+/// `f`'s side of one property (`of`) when every figure in `equal` has another, and the first
+/// figure's side; `None` when `f` has none or some figure agrees or has none.
+fn clash<'a, T: Copy + PartialEq>(
+    f: &'a Figure,
+    equal: &[&&'a Figure],
+    of: impl Fn(&'a Figure) -> Option<T>,
+) -> Option<(T, T)> {
+    let mine = of(f)?;
+    if !equal.iter().all(|g| of(g).is_some_and(|d| d != mine)) {
+        return None;
+    }
+    let theirs = equal.iter().find_map(|g| of(g)).unwrap_or(mine);
+    Some((mine, theirs))
 }
 
 fn scale_of(word: &str) -> Option<f64> {
