@@ -77,11 +77,8 @@ async fn entry_detail() {
     let typed = app.client.entry(&row.id).await.unwrap();
     assert_eq!(typed.title, row.title);
 
-    app.expect_errors(
-        StatusCode::NOT_FOUND,
-        &["/entries/JM-NVDA-990101-01", "/entries/not-an-accession"],
-    )
-    .await;
+    let unknown = ["/entries/JM-NVDA-990101-01", "/entries/not-an-accession"];
+    app.expect_errors(StatusCode::NOT_FOUND, &unknown).await;
 }
 
 #[actix_web::test]
@@ -105,15 +102,12 @@ async fn search_by_ticker() {
         rows.len()
     );
 
-    app.expect_errors(
-        StatusCode::BAD_REQUEST,
-        &[
-            "/entries/search",
-            "/entries/search?ticker=",
-            "/entries/search?ticker=n%20v",
-        ],
-    )
-    .await;
+    let malformed = [
+        "/entries/search",
+        "/entries/search?ticker=",
+        "/entries/search?ticker=n%20v",
+    ];
+    app.expect_errors(StatusCode::BAD_REQUEST, &malformed).await;
     // A filter: an unknown ticker is an empty list, and tickers compare in any case.
     let (status, none) = app.get("/entries/search?ticker=ZZZZ").await;
     assert_eq!((status, none), (StatusCode::OK, serde_json::json!([])));

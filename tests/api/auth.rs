@@ -33,6 +33,14 @@ async fn nonce(app: &TestApp, address: &str) -> (String, String) {
     )
 }
 
+/// A new key, its checksummed address, and the nonce and message issued to that address.
+async fn new_key_with_nonce(app: &TestApp) -> (PrivateKeySigner, String, String, String) {
+    let signer = PrivateKeySigner::random();
+    let addr = signer.address().to_checksum(None);
+    let (n, msg) = nonce(app, &addr).await;
+    (signer, addr, n, msg)
+}
+
 fn personal_sign(signer: &PrivateKeySigner, message: &str) -> String {
     format!(
         "0x{}",
@@ -120,9 +128,7 @@ async fn eoa_signs_in_through_the_client_and_logs_out() {
 #[actix_web::test]
 async fn cookie_attributes() {
     let app = TestApp::spawn_empty().await;
-    let signer = PrivateKeySigner::random();
-    let addr = signer.address().to_checksum(None);
-    let (n, msg) = nonce(&app, &addr).await;
+    let (signer, addr, n, msg) = new_key_with_nonce(&app).await;
     let (status, body, cookie) = verify(&app, &addr, &n, &personal_sign(&signer, &msg)).await;
     assert_eq!(status, StatusCode::OK);
     assert_eq!(body, json!({ "address": addr }));
@@ -184,9 +190,7 @@ async fn an_https_origin_gets_a_host_cookie_by_default() {
     })
     .await;
     assert_eq!(app.settings.auth.cookie_prefix, "", "nothing configured");
-    let signer = PrivateKeySigner::random();
-    let addr = signer.address().to_checksum(None);
-    let (n, msg) = nonce(&app, &addr).await;
+    let (signer, addr, n, msg) = new_key_with_nonce(&app).await;
     assert!(msg.starts_with("journals.example wants you to sign in"));
     let (status, _, cookie) = verify(&app, &addr, &n, &personal_sign(&signer, &msg)).await;
     assert_eq!(status, StatusCode::OK);
@@ -373,9 +377,7 @@ async fn contract_wallets_sign_in() {
 #[actix_web::test]
 async fn fifty_concurrent_verifies_of_one_nonce_make_one_session() {
     let app = TestApp::spawn_empty().await;
-    let signer = PrivateKeySigner::random();
-    let addr = signer.address().to_checksum(None);
-    let (n, msg) = nonce(&app, &addr).await;
+    let (signer, addr, n, msg) = new_key_with_nonce(&app).await;
     let sig = personal_sign(&signer, &msg);
     let tries = (0..50).map(|_| verify(&app, &addr, &n, &sig));
     let results = futures::future::join_all(tries).await;

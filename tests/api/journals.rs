@@ -86,11 +86,8 @@ async fn company_filter() {
             .is_empty()
     );
     // Only what cannot be a ticker is refused.
-    app.expect_errors(
-        StatusCode::BAD_REQUEST,
-        &["/journals?company=", "/journals?company=n%20v"],
-    )
-    .await;
+    let invalid = ["/journals?company=", "/journals?company=n%20v"];
+    app.expect_errors(StatusCode::BAD_REQUEST, &invalid).await;
 }
 
 #[actix_web::test]
@@ -138,15 +135,12 @@ async fn detail_has_every_field_and_hides_the_text() {
 #[actix_web::test]
 async fn unknown_journals_are_404() {
     let app = TestApp::spawn().await;
-    app.expect_errors(
-        StatusCode::NOT_FOUND,
-        &[
-            "/journals/no-such-journal",
-            "/journals/999999",
-            "/journals/%00%27",
-        ],
-    )
-    .await;
+    let unknown = [
+        "/journals/no-such-journal",
+        "/journals/999999",
+        "/journals/%00%27",
+    ];
+    app.expect_errors(StatusCode::NOT_FOUND, &unknown).await;
     let err = app.client.journal("no-such-journal").await.unwrap_err();
     assert_eq!(err.status(), Some(StatusCode::NOT_FOUND));
 }
