@@ -11,6 +11,25 @@ use crate::config::DatabaseSettings;
 /// Opens the pool. A SQLite file (and its folder) is created when missing and runs in WAL mode
 /// with a busy timeout, so readers never wait for the writer.
 pub async fn connect(settings: &DatabaseSettings) -> anyhow::Result<DatabaseConnection> {
+    open(settings, settings.pool_size()).await
+}
+
+/// The connection that purchases and sign-ins write through. On a SQLite file, one connection
+/// of its own: SQLite takes one writer at a time anyway, and every commit of another
+/// connection empties a connection's page cache, so writers spread over the pool re-read their
+/// pages (and wait in the busy handler for each other) at every statement. On PostgreSQL, or
+/// an in-memory SQLite database (which a second pool would not see), the pool itself.
+pub async fn writer(
+    settings: &DatabaseSettings,
+    pool: &DatabaseConnection,
+) -> anyhow::Result<DatabaseConnection> {
+    match sqlite_path(settings.url.expose()) {
+        Some(_) => open(settings, 1).await,
+        None => Ok(pool.clone()),
+    }
+}
+
+async fn open(settings: &DatabaseSettings, size: u32) -> anyhow::Result<DatabaseConnection> {
     let url = settings.url.expose();
     if let Some(path) = sqlite_path(url)
         && let Some(dir) = std::path::Path::new(path).parent()
@@ -20,7 +39,7 @@ pub async fn connect(settings: &DatabaseSettings) -> anyhow::Result<DatabaseConn
             .map_err(|e| anyhow::anyhow!("cannot create the folder {}: {e}", dir.display()))?;
     }
     let mut opts = ConnectOptions::new(url.to_string());
-    opts.max_connections(settings.pool_size())
+    opts.max_connections(size)
         .min_connections(1)
         .acquire_timeout(Duration::from_secs(settings.acquire_timeout_secs))
         .sqlx_logging(false)
@@ -181,6 +200,58 @@ fn pg_outage(sqlstate: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn sqlite(url: String) -> DatabaseSettings {
+        DatabaseSettings {
+            url: crate::config::Secret::new(url),
+            max_connections: None,
+            acquire_timeout_secs: 5,
+        }
+    }
+
+    async fn exec(db: &DatabaseConnection, sql: &str) -> Result<(), DbErr> {
+        let stmt = Statement::from_string(db.get_database_backend(), sql.to_string());
+        db.execute_raw(stmt).await.map(|_| ())
+    }
+
+    #[tokio::test]
+    async fn a_sqlite_file_is_written_through_one_connection_of_its_own() {
+        let dir = tempfile::tempdir().unwrap();
+        let file = sqlite(format!("sqlite://{}/w.db", dir.path().display()));
+        let pool = connect(&file).await.unwrap();
+        let writer = super::writer(&file, &pool).await.unwrap();
+        assert_eq!(
+            writer
+                .get_sqlite_connection_pool()
+                .options()
+                .get_max_connections(),
+            1
+        );
+        assert_eq!(
+            pool.get_sqlite_connection_pool()
+                .options()
+                .get_max_connections(),
+            4
+        );
+        // The same file: what the writer commits, the pool reads.
+        exec(&writer, "CREATE TABLE t (x INTEGER)").await.unwrap();
+        exec(&writer, "INSERT INTO t VALUES (7)").await.unwrap();
+        let row = pool
+            .query_one_raw(Statement::from_string(
+                pool.get_database_backend(),
+                "SELECT x FROM t",
+            ))
+            .await
+            .unwrap()
+            .unwrap();
+        assert_eq!(row.try_get::<i32>("", "x").unwrap(), 7);
+        // In memory, a second pool would be another database: the writer is the pool.
+        let memory = sqlite("sqlite::memory:".into());
+        let pool = connect(&memory).await.unwrap();
+        let writer = super::writer(&memory, &pool).await.unwrap();
+        exec(&writer, "CREATE TABLE m (x INTEGER)").await.unwrap();
+        exec(&pool, "INSERT INTO m VALUES (1)").await.unwrap();
+    }
 
     #[test]
     fn outages_are_told_from_bugs() {

@@ -78,8 +78,9 @@ impl Application {
             Duration::from_millis(settings.chain.rpc_timeout_ms),
         )?;
         let chain = chain_parts(&settings, addresses, &client, health.clone())?;
+        let writer = db::writer(&settings.database, &db).await?;
         let sessions = SessionHandle::start(
-            db.clone(),
+            writer.clone(),
             session_settings(&settings, &client),
             clock.clone(),
             health.clone(),
@@ -88,7 +89,7 @@ impl Application {
             &settings,
             &chain.addresses,
             &client,
-            &db,
+            &writer,
             (clock.clone(), instance_name(&settings, port)),
             health.clone(),
         )?;
