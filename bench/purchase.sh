@@ -70,8 +70,9 @@ if own:
           f"median {statistics.median(own):.2f} ms, p95 {own[int(len(own)*0.95)-1]:.2f} ms")
 PY
 
-# Sign-in-with-x re-reads: proofs made ahead (a nonce each), each sent once by wrk.
-"$REL"/examples/siwx_proofs "$api" "$work/devnet.json" "${PROOFS:-60000}" >"$work/proofs.txt"
+# Sign-in-with-x re-reads: proofs made ahead (a nonce each), each sent once by wrk (PROOFS must
+# exceed what a DURATION run sends, or the rest are replays answered 401).
+"$REL"/examples/siwx_proofs "$api" "$work/devnet.json" "${PROOFS:-200000}" >"$work/proofs.txt"
 slug=$(head -1 "$work/proofs.txt")
 cat >"$work/siwx.lua" <<LUA
 local proofs, n, i = {}, 0, 0

@@ -11,7 +11,7 @@ pub use evidence::{Evidence, evidence};
 pub use report::{Check, Issue, Report, Severity, Support, Verdict};
 
 /// An archive entry a draft cites, as the engines read it.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct Source {
     /// Accession number, e.g. `JM-NVDA-261104-01`.
     pub accession: String,
@@ -24,7 +24,7 @@ pub struct Source {
 
 /// What is audited: the draft and every cited entry the archive holds (of any company; an
 /// accession cited in the body and absent here is unknown to the archive).
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct Submission {
     pub ticker: String,
     pub title: String,

@@ -222,6 +222,40 @@ pub struct LiveJournal {
     pub token_id: Option<String>,
 }
 
+/// The quotes under each cited entry of `sub` (`journal_market_audit::evidence`): pure, but a
+/// few ms on a long journal, so read off the worker thread and once per content (a journal's
+/// detail is read again each time its cache entry expires; its text and entries rarely change).
+async fn quotes_of(sub: journal_market_audit::Submission) -> HashMap<String, Vec<String>> {
+    use std::hash::{BuildHasher, RandomState};
+    use std::sync::{Arc, LazyLock, Mutex};
+    type Quotes = Arc<HashMap<String, Vec<String>>>;
+    /// Contents remembered at most (a few KB each): beyond, forgotten wholesale.
+    const MAX: usize = 512;
+    static READ: LazyLock<Mutex<HashMap<u64, Quotes>>> = LazyLock::new(Default::default);
+    // Keyed by a hash with this process's secret keys, so no author can write a journal whose
+    // key is another's.
+    static KEYS: LazyLock<RandomState> = LazyLock::new(RandomState::new);
+    let key = KEYS.hash_one(&sub);
+    if let Some(q) = READ.lock().ok().and_then(|m| m.get(&key).cloned()) {
+        return (*q).clone();
+    }
+    let quotes: HashMap<String, Vec<String>> =
+        match tokio::task::spawn_blocking(move || journal_market_audit::evidence(&sub)).await {
+            Ok(found) => found.into_iter().map(|e| (e.accession, e.quotes)).collect(),
+            Err(e) => {
+                tracing::warn!(error = %e, "the evidence's quotes could not be read");
+                return HashMap::new();
+            }
+        };
+    if let Ok(mut m) = READ.lock() {
+        if m.len() >= MAX {
+            m.clear();
+        }
+        m.insert(key, Arc::new(quotes.clone()));
+    }
+    quotes
+}
+
 /// A live journal by slug, or by id when the key is all digits (slugs always hold a letter).
 pub async fn find_live(
     db: &DatabaseConnection,
@@ -255,28 +289,22 @@ pub async fn find_live(
         .into_iter()
         .map(|e| (e.accession.clone(), e))
         .collect();
-    // The lines of each entry the journal's claims restate: pure, but a few ms on a long
-    // journal, so off the worker thread (once per cached detail). They are an extra field: if
-    // the reading fails the detail goes without them.
-    let sub = journal_market_audit::Submission {
+    // The lines of each entry the journal's claims restate (an extra field: if the reading
+    // fails the detail goes without them).
+    let mut sources: Vec<_> = cited
+        .values()
+        .cloned()
+        .map(journal_market_actors::audit::source)
+        .collect();
+    sources.sort_by(|a, b| a.accession.cmp(&b.accession));
+    let mut quotes = quotes_of(journal_market_audit::Submission {
         ticker: j.ticker.clone(),
         title: j.title.clone(),
         dek: j.dek.clone(),
         body: j.body.clone(),
-        sources: cited
-            .values()
-            .cloned()
-            .map(journal_market_actors::audit::source)
-            .collect(),
-    };
-    let mut quotes: HashMap<String, Vec<String>> =
-        match tokio::task::spawn_blocking(move || journal_market_audit::evidence(&sub)).await {
-            Ok(found) => found.into_iter().map(|e| (e.accession, e.quotes)).collect(),
-            Err(e) => {
-                tracing::warn!(error = %e, "the evidence's quotes could not be read");
-                HashMap::new()
-            }
-        };
+        sources,
+    })
+    .await;
     let evidence: Vec<Evidence> = cites
         .iter()
         .filter_map(|c| cited.get(&c.accession).map(|e| (c, e)))
