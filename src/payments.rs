@@ -241,7 +241,7 @@ impl Template {
         let (issued, expires) = times(&fresh.now);
         let values = [fresh.nonce.as_bytes(), &issued[..], &expires[..]];
         for ((at, mark), value) in self.at.iter().zip(MARKS).zip(values) {
-            // Same lengths by construction (a year past 9999 would not fit: left as the mark).
+            // Same lengths by construction (a year past 9999 would not fit: `times` writes `?`s).
             if value.len() == mark.len()
                 && let Some(dst) = body.get_mut(*at..*at + mark.len())
             {
