@@ -28,31 +28,12 @@ ANVIL_PORT="${ANVIL_PORT:-18746}"
 . bench/lib.sh
 build_release
 
-work=$(mktemp -d)
-pgdb="jm_faults_$$"
-declare -a svc=()
-anvil=""; load=""
-cleanup() {
-  for p in "${svc[@]}"; do kill -9 "$p" 2>/dev/null || true; done
-  [ -n "$anvil" ] && kill -CONT "$anvil" 2>/dev/null
-  kill $anvil $load 2>/dev/null || true
-  wait 2>/dev/null || true
-  psql -q "$PG_ADMIN_URL" -c "DROP DATABASE IF EXISTS $pgdb WITH (FORCE)" >/dev/null 2>&1 || true
-  rm -rf "$work"
-}
-trap cleanup EXIT
-start_anvil "$ANVIL_PORT"
-psql -q "$PG_ADMIN_URL" -c "CREATE DATABASE $pgdb" >/dev/null
-db="${PG_ADMIN_URL%/*}/$pgdb"
+kr_setup faults
+kr_postgres
 export JM__DATABASE__URL="$db" JM__CHAIN__DEVNET_FILE="$work/devnet.json" JM__LOG__FILTER=warn \
   JM__PAYMENTS__LEASE_SECS=3 JM__PAYMENTS__RECONCILE_EVERY_MS=500 JM__CHAIN__CHECK_INTERVAL_SECS=1 \
   JM__CHAIN__RPC_TIMEOUT_MS=2000 JM__DATABASE__ACQUIRE_TIMEOUT_SECS=2
-apis="http://127.0.0.1:$SVC_PORT/api,http://127.0.0.1:$((SVC_PORT + 1))/api"
-
-"$REL"/examples/kill_restart deploy "http://127.0.0.1:$ANVIL_PORT" "$work/devnet.json"
-start_instance 0
-start_instance 1
-(cd "$work" && "$REL/examples/kill_restart" seed "${apis%%,*}" "$work/devnet.json")
+kr_start 2
 
 # The faults' timeline, in seconds from the start of the purchases: PostgreSQL restarts spread
 # over the first two thirds, the two pauses at a quarter and at two thirds.
@@ -92,8 +73,4 @@ wait "$load" || { cat "$work/run.out"; exit 1; }
 load=""
 cat "$work/run.out"
 echo "faults: PostgreSQL restarted $pg_done times, anvil paused $pauses_done times for ${PAUSE_SECS} s, instances killed $kills times; $(( $(date +%s) - started )) s"
-for _ in $(seq 1 120); do
-  [ "$(psql -tAq "$db" -c "select count(*) from payments where state='pending'")" = 0 ] && break
-  sleep 1
-done
-(cd "$work" && "$REL/examples/kill_restart" verify "$db" "$work/devnet.json")
+kr_verify

@@ -21,45 +21,17 @@ ANVIL_PORT="${ANVIL_PORT:-18646}"
 . bench/lib.sh
 build_release
 
-work=$(mktemp -d)
-pgdb="jm_killrestart_$$"
-declare -a svc=()
-anvil=""; load=""
-cleanup() {
-  for p in "${svc[@]}"; do kill -9 "$p" 2>/dev/null || true; done
-  kill $anvil $load 2>/dev/null || true
-  wait 2>/dev/null || true
-  [ "$DB" = postgres ] && psql -q "$PG_ADMIN_URL" -c "DROP DATABASE IF EXISTS $pgdb WITH (FORCE)" >/dev/null 2>&1
-  rm -rf "$work"
-}
-trap cleanup EXIT
-start_anvil "$ANVIL_PORT"
+kr_setup killrestart
 case "$DB" in
   sqlite) db="sqlite://$work/kr.db" ;;
-  postgres)
-    psql -q "$PG_ADMIN_URL" -c "CREATE DATABASE $pgdb" >/dev/null
-    db="${PG_ADMIN_URL%/*}/$pgdb" ;;
+  postgres) kr_postgres ;;
   *) echo "DB must be sqlite or postgres" >&2; exit 2 ;;
 esac
 export JM__DATABASE__URL="$db" JM__CHAIN__DEVNET_FILE="$work/devnet.json" JM__LOG__FILTER=warn \
   JM__PAYMENTS__LEASE_SECS=3 JM__PAYMENTS__RECONCILE_EVERY_MS=500
-apis=""
-for i in $(seq 0 $((INSTANCES - 1))); do
-  apis="${apis:+$apis,}http://127.0.0.1:$((SVC_PORT + i))/api"
-done
-
-pending() {
-  if [ "$DB" = sqlite ]; then
-    python3 -c "import sqlite3,sys; print(sqlite3.connect(sys.argv[1]).execute(\"select count(*) from payments where state='pending'\").fetchone()[0])" "$work/kr.db"
-  else
-    psql -tAq "$db" -c "select count(*) from payments where state='pending'"
-  fi
-}
 
 # The contracts, the service's database with the demo, the person-written journals.
-"$REL"/examples/kill_restart deploy "http://127.0.0.1:$ANVIL_PORT" "$work/devnet.json"
-for i in $(seq 0 $((INSTANCES - 1))); do start_instance "$i"; done
-(cd "$work" && "$REL/examples/kill_restart" seed "${apis%%,*}" "$work/devnet.json")
+kr_start "$INSTANCES"
 
 started=$(date +%s)
 kills=0; rounds=0
@@ -83,8 +55,4 @@ done
 echo "$DB, $INSTANCES instance(s): killed with SIGKILL $kills times in $(( $(date +%s) - started )) s, $rounds round(s) of $PURCHASES purchases"
 
 # The instances reconcile what is pending (a lease of a killed instance ends in 3 s).
-for _ in $(seq 1 120); do
-  [ "$(pending)" = 0 ] && break
-  sleep 1
-done
-(cd "$work" && "$REL/examples/kill_restart" verify "$db" "$work/devnet.json")
+kr_verify

@@ -135,3 +135,63 @@ restart_instance() {
   wait "${svc[$1]}" 2>/dev/null || true
   start_instance "$1"
 }
+
+# The outage runs of examples/kill_restart (faults.sh, killrestart.sh). kr_setup NAME: $work, a
+# temporary folder, and anvil on ANVIL_PORT (pid in $anvil); on exit the instances (${svc[@]}),
+# anvil (resumed first, in case it is paused) and the load ($load) are stopped, the database
+# $pgdb (jm_NAME_PID) dropped if kr_postgres created it, and $work removed.
+kr_setup() {
+  work=$(mktemp -d)
+  pgdb="jm_$1_$$"
+  svc=(); anvil=""; load=""; pg_created=""
+  trap kr_cleanup EXIT
+  start_anvil "$ANVIL_PORT"
+}
+
+kr_cleanup() {
+  for p in "${svc[@]}"; do kill -9 "$p" 2>/dev/null || true; done
+  [ -n "$anvil" ] && kill -CONT "$anvil" 2>/dev/null
+  kill $anvil $load 2>/dev/null || true
+  wait 2>/dev/null || true
+  [ -n "$pg_created" ] && psql -q "$PG_ADMIN_URL" -c "DROP DATABASE IF EXISTS $pgdb WITH (FORCE)" >/dev/null 2>&1 || true
+  rm -rf "$work"
+}
+
+# kr_postgres: creates $pgdb on PG_ADMIN_URL; its URL in $db.
+kr_postgres() {
+  psql -q "$PG_ADMIN_URL" -c "CREATE DATABASE $pgdb" >/dev/null
+  pg_created=1
+  db="${PG_ADMIN_URL%/*}/$pgdb"
+}
+
+# kr_start N: the contracts deployed, N instances started (start_instance; their APIs, comma
+# separated, in $apis) and seeded with the demo and the person-written journals.
+kr_start() {
+  local i
+  apis=""
+  for i in $(seq 0 $(($1 - 1))); do
+    apis="${apis:+$apis,}http://127.0.0.1:$((SVC_PORT + i))/api"
+  done
+  "$REL"/examples/kill_restart deploy "http://127.0.0.1:$ANVIL_PORT" "$work/devnet.json"
+  for i in $(seq 0 $(($1 - 1))); do start_instance "$i"; done
+  (cd "$work" && "$REL/examples/kill_restart" seed "${apis%%,*}" "$work/devnet.json")
+}
+
+# kr_pending: how many payments of the database $db (SQLite or PostgreSQL) are pending.
+kr_pending() {
+  local q="select count(*) from payments where state='pending'"
+  case "$db" in
+    sqlite://*) python3 -c "import sqlite3,sys; print(sqlite3.connect(sys.argv[1]).execute(sys.argv[2]).fetchone()[0])" "${db#sqlite://}" "$q" ;;
+    *) psql -tAq "$db" -c "$q" ;;
+  esac
+}
+
+# kr_verify: up to two minutes for the instances to reconcile what is pending, then the chain's
+# transfers checked against the database $db.
+kr_verify() {
+  for _ in $(seq 1 120); do
+    [ "$(kr_pending)" = 0 ] && break
+    sleep 1
+  done
+  (cd "$work" && "$REL/examples/kill_restart" verify "$db" "$work/devnet.json")
+}
