@@ -51,41 +51,36 @@ pub(super) fn check<'a>(
     let from = address(&info.from, "from")?;
     let asset = address(&info.asset, "asset")?;
     let spender = address(&info.spender, "spender")?;
-    if !is_decimal(&info.amount) || info.amount.parse::<U256>().is_err() {
-        return Err(refuse(
-            FORMAT,
-            "the approval amount must be a uint256 in decimal",
-        ));
-    }
+    ensure!(
+        is_decimal(&info.amount) && info.amount.parse::<U256>().is_ok(),
+        FORMAT,
+        "the approval amount must be a uint256 in decimal",
+    );
     let hex = info
         .signed_transaction
         .strip_prefix("0x")
         .filter(|h| !h.is_empty() && h.bytes().all(|b| b.is_ascii_hexdigit()))
         .ok_or_else(|| refuse(FORMAT, "the signed transaction must be 0x-prefixed hex"))?;
-    if !is_version(&info.version) {
-        return Err(refuse(
-            FORMAT,
-            "the version must be numbers separated by dots",
-        ));
-    }
-    if from != payer {
-        return Err(refuse(
-            "erc20_approval_from_mismatch",
-            format!("the approval is from {from}, but the payment is from {payer}"),
-        ));
-    }
-    if asset != limits.token {
-        return Err(refuse(
-            "erc20_approval_asset_mismatch",
-            format!("the approval is for {asset}, not the token paid with"),
-        ));
-    }
-    if spender != limits.permit2 {
-        return Err(refuse(
-            "erc20_approval_spender_not_permit2",
-            format!("the approval's spender must be Permit2, not {spender}"),
-        ));
-    }
+    ensure!(
+        is_version(&info.version),
+        FORMAT,
+        "the version must be numbers separated by dots",
+    );
+    ensure!(
+        from == payer,
+        "erc20_approval_from_mismatch",
+        format!("the approval is from {from}, but the payment is from {payer}"),
+    );
+    ensure!(
+        asset == limits.token,
+        "erc20_approval_asset_mismatch",
+        format!("the approval is for {asset}, not the token paid with"),
+    );
+    ensure!(
+        spender == limits.permit2,
+        "erc20_approval_spender_not_permit2",
+        format!("the approval's spender must be Permit2, not {spender}"),
+    );
     Ok(hex)
 }
 

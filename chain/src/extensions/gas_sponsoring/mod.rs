@@ -10,6 +10,16 @@
 
 use alloy::primitives::{Address, B256, Bytes, U256};
 
+/// Unless `cond` holds, returns the refusal with `code` and `message`: each check reads as the
+/// rule it keeps.
+macro_rules! ensure {
+    ($cond:expr, $code:expr, $message:expr $(,)?) => {
+        if !$cond {
+            return Err(refuse($code, $message));
+        }
+    };
+}
+
 mod declaration;
 mod echoed;
 #[cfg(test)]

@@ -30,12 +30,11 @@ pub(super) fn check(
     let raw: Bytes = alloy::primitives::hex::decode(hex)
         .map_err(|_| refuse(PARSE, "the signed transaction is not whole bytes of hex"))?
         .into();
-    if raw.first() != Some(&EIP1559_TYPE) {
-        return Err(refuse(
-            PARSE,
-            "the signed transaction must be an EIP-1559 (type 2) transaction",
-        ));
-    }
+    ensure!(
+        raw.first() == Some(&EIP1559_TYPE),
+        PARSE,
+        "the signed transaction must be an EIP-1559 (type 2) transaction",
+    );
     let signed = match TxEnvelope::decode_2718_exact(&raw) {
         Ok(TxEnvelope::Eip1559(signed)) => signed,
         Ok(_) => return Err(refuse(PARSE, "the signed transaction is not type 2")),
@@ -47,12 +46,11 @@ pub(super) fn check(
         }
     };
     // Only the canonical encoding: the bytes broadcast are the bytes checked and hashed.
-    if TxEnvelope::from(signed.clone()).encoded_2718() != raw.as_ref() {
-        return Err(refuse(
-            PARSE,
-            "the signed transaction is not canonically encoded",
-        ));
-    }
+    ensure!(
+        TxEnvelope::from(signed.clone()).encoded_2718() == raw.as_ref(),
+        PARSE,
+        "the signed transaction is not canonically encoded",
+    );
     let tx = signed.tx();
 
     // Low s only: a node refuses the malleable copy anyway (EIP-2).
@@ -63,95 +61,83 @@ pub(super) fn check(
                 format!("the approval's signature does not recover: {e}"),
             )
         })?;
-    if signer != payer {
-        return Err(refuse(
-            "erc20_approval_tx_signer_mismatch",
-            format!("the approval is signed by {signer}, not the payer {payer}"),
-        ));
-    }
-    if tx.chain_id != limits.chain_id {
-        return Err(refuse(
-            "erc20_approval_tx_wrong_chain",
-            format!(
-                "the approval is for chain {}, not chain {}",
-                tx.chain_id, limits.chain_id
-            ),
-        ));
-    }
-    if tx.to != TxKind::Call(limits.token) {
-        return Err(refuse(
-            "erc20_approval_tx_wrong_target",
-            "the approval transaction must call the token paid with",
-        ));
-    }
-    if !tx.value.is_zero() {
-        // The sponsor funds gas only; value would come out of that funding.
-        return Err(refuse(
-            "erc20_approval_tx_value_not_zero",
-            "the approval transaction must send no ether",
-        ));
-    }
+    ensure!(
+        signer == payer,
+        "erc20_approval_tx_signer_mismatch",
+        format!("the approval is signed by {signer}, not the payer {payer}"),
+    );
+    ensure!(
+        tx.chain_id == limits.chain_id,
+        "erc20_approval_tx_wrong_chain",
+        format!(
+            "the approval is for chain {}, not chain {}",
+            tx.chain_id, limits.chain_id
+        ),
+    );
+    ensure!(
+        tx.to == TxKind::Call(limits.token),
+        "erc20_approval_tx_wrong_target",
+        "the approval transaction must call the token paid with",
+    );
+    // The sponsor funds gas only; value would come out of that funding.
+    ensure!(
+        tx.value.is_zero(),
+        "erc20_approval_tx_value_not_zero",
+        "the approval transaction must send no ether",
+    );
     let data = tx.input.as_ref();
-    if !data.starts_with(&APPROVE_SELECTOR) {
-        return Err(refuse(
-            "erc20_approval_tx_wrong_selector",
-            "the approval transaction must call approve(address,uint256)",
-        ));
-    }
-    if data.len() != APPROVE_CALLDATA_LEN {
-        return Err(refuse(
-            "erc20_approval_tx_invalid_calldata",
-            format!(
-                "approve calldata must be {APPROVE_CALLDATA_LEN} bytes, not {}",
-                data.len()
-            ),
-        ));
-    }
+    ensure!(
+        data.starts_with(&APPROVE_SELECTOR),
+        "erc20_approval_tx_wrong_selector",
+        "the approval transaction must call approve(address,uint256)",
+    );
+    ensure!(
+        data.len() == APPROVE_CALLDATA_LEN,
+        "erc20_approval_tx_invalid_calldata",
+        format!(
+            "approve calldata must be {APPROVE_CALLDATA_LEN} bytes, not {}",
+            data.len()
+        ),
+    );
     // The whole word: dirty high bytes make a strict ABI decoder revert.
-    if data[4..36] != limits.permit2.into_word()[..] {
-        return Err(refuse(
-            "erc20_approval_tx_wrong_spender",
-            "the approval transaction must approve Permit2",
-        ));
-    }
+    ensure!(
+        data[4..36] == limits.permit2.into_word()[..],
+        "erc20_approval_tx_wrong_spender",
+        "the approval transaction must approve Permit2",
+    );
     let approved = U256::from_be_slice(&data[36..68]);
-    if approved < required_amount {
-        return Err(refuse(
-            "erc20_approval_tx_amount_too_low",
-            format!("the approval allows {approved}, less than the {required_amount} to pay"),
-        ));
-    }
-    if tx.gas_limit < MIN_GAS || tx.gas_limit > limits.max_gas {
-        return Err(refuse(
-            "erc20_approval_tx_gas_out_of_bounds",
-            format!(
-                "the approval's gas limit {} must be between {MIN_GAS} and {}",
-                tx.gas_limit, limits.max_gas
-            ),
-        ));
-    }
-    if tx.max_fee_per_gas > limits.max_fee_per_gas {
-        return Err(refuse(
-            "erc20_approval_tx_fee_out_of_bounds",
-            format!(
-                "the approval's max fee per gas {} is above the {} wei this facilitator sponsors",
-                tx.max_fee_per_gas, limits.max_fee_per_gas
-            ),
-        ));
-    }
-    if tx.max_priority_fee_per_gas > tx.max_fee_per_gas {
-        return Err(refuse(
-            "erc20_approval_tx_fee_out_of_bounds",
-            "the approval's priority fee is above its max fee per gas",
-        ));
-    }
-    if !tx.access_list.is_empty() {
-        // Gas the sponsor pays for nothing an approve needs.
-        return Err(refuse(
-            "erc20_approval_tx_has_access_list",
-            "the approval transaction must have an empty access list",
-        ));
-    }
+    ensure!(
+        approved >= required_amount,
+        "erc20_approval_tx_amount_too_low",
+        format!("the approval allows {approved}, less than the {required_amount} to pay"),
+    );
+    ensure!(
+        (MIN_GAS..=limits.max_gas).contains(&tx.gas_limit),
+        "erc20_approval_tx_gas_out_of_bounds",
+        format!(
+            "the approval's gas limit {} must be between {MIN_GAS} and {}",
+            tx.gas_limit, limits.max_gas
+        ),
+    );
+    ensure!(
+        tx.max_fee_per_gas <= limits.max_fee_per_gas,
+        "erc20_approval_tx_fee_out_of_bounds",
+        format!(
+            "the approval's max fee per gas {} is above the {} wei this facilitator sponsors",
+            tx.max_fee_per_gas, limits.max_fee_per_gas
+        ),
+    );
+    ensure!(
+        tx.max_priority_fee_per_gas <= tx.max_fee_per_gas,
+        "erc20_approval_tx_fee_out_of_bounds",
+        "the approval's priority fee is above its max fee per gas",
+    );
+    // Gas the sponsor pays for nothing an approve needs.
+    ensure!(
+        tx.access_list.is_empty(),
+        "erc20_approval_tx_has_access_list",
+        "the approval transaction must have an empty access list",
+    );
     Ok(Approval {
         from: payer,
         nonce: tx.nonce,
