@@ -182,36 +182,33 @@ impl HealthRegistry {
 
     /// A turn of work completed and succeeded.
     pub fn heartbeat(&self, name: &str) {
-        let now = self.clock.now();
-        self.update(name, |c| {
-            c.heartbeat = Some(now);
-            c.failing = false;
-            c.down = false;
-            c.consecutive_panics = 0;
-        });
+        self.lives(name, |c| c.failing = false);
     }
 
     /// The component runs (a timer of its own fired) without saying how its work goes: the
     /// heartbeat moves, the last outcome stays.
     pub fn alive(&self, name: &str) {
-        let now = self.clock.now();
-        self.update(name, |c| {
-            c.heartbeat = Some(now);
-            c.down = false;
-            c.consecutive_panics = 0;
-        });
+        self.lives(name, |_| {});
     }
 
     /// A turn of work completed and failed: the component lives, its work does not succeed.
     pub fn error(&self, name: &str, error: impl Into<String>) {
         let error = scrub(&error.into());
+        self.lives(name, |c| {
+            c.failing = true;
+            c.last_error = Some(error);
+        });
+    }
+
+    /// The component ran a turn: its heartbeat moves, it is not down and its panics in a row
+    /// end; `outcome` records how the turn went.
+    fn lives(&self, name: &str, outcome: impl FnOnce(&mut Entry)) {
         let now = self.clock.now();
         self.update(name, |c| {
             c.heartbeat = Some(now);
-            c.failing = true;
             c.down = false;
             c.consecutive_panics = 0;
-            c.last_error = Some(error);
+            outcome(c);
         });
     }
 
