@@ -146,25 +146,10 @@ mod tests {
     fn the_vote_rules() {
         assert_eq!(rules(&feedback(1, 0, "", "")), Ok(1));
         assert_eq!(rules(&feedback(-1, 0, "misleading", "")), Ok(-1));
-        assert!(
-            rules(&feedback(2, 0, "", ""))
-                .unwrap_err()
-                .contains("+1 or -1")
-        );
-        assert!(
-            rules(&feedback(1, 1, "", ""))
-                .unwrap_err()
-                .contains("valueDecimals")
-        );
-        assert!(
-            rules(&feedback(1, 0, "great", ""))
-                .unwrap_err()
-                .contains("not allowed")
-        );
-        assert!(
-            rules(&feedback(1, 0, "thin", "x"))
-                .unwrap_err()
-                .contains("tag2")
-        );
+        let refused = |f| rules(&f).unwrap_err();
+        assert!(refused(feedback(2, 0, "", "")).contains("+1 or -1"));
+        assert!(refused(feedback(1, 1, "", "")).contains("valueDecimals"));
+        assert!(refused(feedback(1, 0, "great", "")).contains("not allowed"));
+        assert!(refused(feedback(1, 0, "thin", "x")).contains("tag2"));
     }
 }
