@@ -9,11 +9,22 @@ use alloy::signers::local::PrivateKeySigner;
 use journal_market_chain::bindings::IIdentityRegistry;
 use journal_market_chain::devnet::wallet_provider;
 
-use crate::api::{DraftInput, Published};
+use crate::api::{ConfigInfo, DraftInput, Published};
 use crate::client::{Client, ClientError};
 
 fn invalid(e: impl std::fmt::Display) -> ClientError {
     ClientError::Invalid(e.to_string())
+}
+
+/// The address of the ERC-8004 registry `name` that the service's `/config` names (`pick`).
+async fn registry_address(
+    client: &Client,
+    name: &str,
+    pick: impl FnOnce(&ConfigInfo) -> &String,
+) -> Result<Address, ClientError> {
+    pick(&client.config().await?)
+        .parse()
+        .map_err(|_| invalid(format!("the service's {name} registry is not an address")))
 }
 
 /// The hash of a sent transaction once it is mined, or why `call` was not sent, not mined or
@@ -64,12 +75,7 @@ pub async fn publish(
             )));
         }
     };
-    let registry: Address = client
-        .config()
-        .await?
-        .identity_registry
-        .parse()
-        .map_err(|_| invalid("the service's identity registry is not an address"))?;
+    let registry = registry_address(client, "identity", |c| &c.identity_registry).await?;
     let tx = register(rpc_url, registry, signer, &meta_url).await?;
     client.minted(id, &format!("{tx:#x}")).await
 }
@@ -132,12 +138,7 @@ pub async fn vote(
             "{slug} has no onchain token: swarm journals take no votes"
         ))
     })?;
-    let registry: Address = client
-        .config()
-        .await?
-        .reputation_registry
-        .parse()
-        .map_err(|_| invalid("the service's reputation registry is not an address"))?;
+    let registry = registry_address(client, "reputation", |c| &c.reputation_registry).await?;
     let provider = wallet_provider(rpc_url, signer.clone()).map_err(invalid)?;
     let sent = journal_market_chain::bindings::IReputationRegistry::new(registry, &provider)
         .giveFeedback(
