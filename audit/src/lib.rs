@@ -6,6 +6,7 @@ pub mod builtin;
 pub mod evidence;
 pub mod llm;
 pub mod report;
+pub mod sample;
 
 pub use evidence::{Evidence, evidence};
 pub use report::{Check, Issue, Report, Severity, Support, Verdict};

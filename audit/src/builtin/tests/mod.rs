@@ -286,33 +286,11 @@ fn drafts_of_the_entries_own_summaries_are_approved() {
     });
     for (ticker, list) in orders {
         for picked in list.windows(3) {
-            let mut body = String::new();
-            for (i, e) in picked.iter().enumerate() {
-                body.push_str(&format!(
-                    "## Part {}\n{} [{}]\n\n",
-                    i + 1,
-                    e["summary"].as_str().unwrap(),
-                    e["id"].as_str().unwrap()
-                ));
-            }
-            let mut dek = String::new();
-            for w in picked[0]["summary"]
-                .as_str()
-                .unwrap()
-                .split_whitespace()
-                .chain(picked[1]["summary"].as_str().unwrap().split_whitespace())
-            {
-                if dek.len() + w.len() + 1 > 200 {
-                    break;
-                }
-                if !dek.is_empty() {
-                    dek.push(' ');
-                }
-                dek.push_str(w);
-            }
-            while dek.chars().count() < 120 {
-                dek.push_str(" What the filings show.");
-            }
+            let cited: Vec<(&str, &str)> = picked
+                .iter()
+                .map(|e| (e["summary"].as_str().unwrap(), e["id"].as_str().unwrap()))
+                .collect();
+            let (dek, body) = crate::sample::faithful(&cited);
             let sub = Submission {
                 ticker: ticker.into(),
                 title: "A person's view".into(),
