@@ -3,6 +3,17 @@
 
 use super::*;
 
+/// The settings from the defaults and the environment variables with `prefix`.
+fn env(prefix: &str) -> Result<Settings, ConfigError> {
+    Settings::load_from(None, Env::prefixed(prefix).split("__"))
+}
+
+/// Loading with `prefix` fails with an error that says `says`.
+fn refused(prefix: &str, says: &str) {
+    let err = env(prefix).unwrap_err();
+    assert!(err.to_string().contains(says), "{err}");
+}
+
 #[test]
 fn an_origin_on_port_zero_takes_the_bound_port() {
     assert_eq!(
@@ -22,7 +33,7 @@ fn an_origin_on_port_zero_takes_the_bound_port() {
 
 #[test]
 fn defaults_parse() {
-    let s = Settings::load_from(None, Env::prefixed("JM_TEST_NONE__").split("__")).unwrap();
+    let s = env("JM_TEST_NONE__").unwrap();
     assert_eq!(s.server.listen, "127.0.0.1:8080");
     assert_eq!(s.server.api_prefix, "/api");
     assert_eq!(s.database.url.expose(), "sqlite://data/journal-market.db");
@@ -47,25 +58,24 @@ fn env_overrides_file() {
 
 #[test]
 fn the_pool_size_defaults_by_backend_and_can_be_set() {
-    let mut s = Settings::load_from(None, Env::prefixed("JM_TEST_NONE__").split("__")).unwrap();
+    let mut s = env("JM_TEST_NONE__").unwrap();
     assert_eq!(s.database.max_connections, None);
     assert_eq!(s.database.pool_size(), 4, "SQLite: one writer at a time");
     s.database.url = Secret::new("postgres://u@h/db");
     assert_eq!(s.database.pool_size(), 16);
     figment::Jail::expect_with(|jail| {
         jail.set_env("JMP__DATABASE__MAX_CONNECTIONS", "9");
-        let s = Settings::load_from(None, Env::prefixed("JMP__").split("__")).unwrap();
+        let s = env("JMP__").unwrap();
         assert_eq!(s.database.pool_size(), 9);
         jail.set_env("JMP__DATABASE__MAX_CONNECTIONS", "0");
-        let err = Settings::load_from(None, Env::prefixed("JMP__").split("__")).unwrap_err();
-        assert!(err.to_string().contains("max_connections"), "{err}");
+        refused("JMP__", "max_connections");
         Ok(())
     });
 }
 
 #[test]
 fn secrets_are_redacted_in_debug() {
-    let s = Settings::load_from(None, Env::prefixed("JM_TEST_NONE__").split("__")).unwrap();
+    let s = env("JM_TEST_NONE__").unwrap();
     let mut s = s;
     s.database.url = Secret::new("postgres://u:hunter2@h/db");
     assert!(!format!("{s:?}").contains("hunter2"));
@@ -73,7 +83,7 @@ fn secrets_are_redacted_in_debug() {
 
 #[test]
 fn the_cookie_prefix_defaults_to_host_on_https_and_to_none_on_http() {
-    let mut s = Settings::load_from(None, Env::prefixed("JM_TEST_NONE__").split("__")).unwrap();
+    let mut s = env("JM_TEST_NONE__").unwrap();
     assert_eq!(s.auth.cookie_prefix, "");
     assert_eq!(
         s.cookie_name(),
@@ -87,7 +97,7 @@ fn the_cookie_prefix_defaults_to_host_on_https_and_to_none_on_http() {
     s.validate().unwrap();
     figment::Jail::expect_with(|jail| {
         jail.set_env("JMC__SERVER__ORIGIN", "https://journals.example");
-        let s = Settings::load_from(None, Env::prefixed("JMC__").split("__")).unwrap();
+        let s = env("JMC__").unwrap();
         assert_eq!(s.cookie_name(), "__Host-svc_session");
         Ok(())
     });
@@ -118,19 +128,17 @@ fn cookie_prefixes_that_cannot_work_are_refused() {
     // At load: a clear refusal naming the key.
     figment::Jail::expect_with(|jail| {
         jail.set_env("JMK__AUTH__COOKIE_PREFIX", "__Host-");
-        let err = Settings::load_from(None, Env::prefixed("JMK__").split("__")).unwrap_err();
-        assert!(err.to_string().contains("auth.cookie_prefix"), "{err}");
+        refused("JMK__", "auth.cookie_prefix");
         jail.set_env("JMK__SERVER__ORIGIN", "https://journals.example");
         jail.set_env("JMK__AUTH__COOKIE_PREFIX", "__Secure-");
-        let err = Settings::load_from(None, Env::prefixed("JMK__").split("__")).unwrap_err();
-        assert!(err.to_string().contains("__Host-"), "{err}");
+        refused("JMK__", "__Host-");
         Ok(())
     });
 }
 
 #[test]
 fn the_limits_store_is_checked_at_load() {
-    let mut s = Settings::load_from(None, Env::prefixed("JM_TEST_NONE__").split("__")).unwrap();
+    let mut s = env("JM_TEST_NONE__").unwrap();
     assert_eq!(
         s.limits.store.expose(),
         "",
@@ -162,8 +170,7 @@ fn the_limits_store_is_checked_at_load() {
 fn bad_prefix_is_rejected() {
     figment::Jail::expect_with(|jail| {
         jail.set_env("JMY__SERVER__API_PREFIX", "api/");
-        let err = Settings::load_from(None, Env::prefixed("JMY__").split("__")).unwrap_err();
-        assert!(err.to_string().contains("api_prefix"));
+        refused("JMY__", "api_prefix");
         Ok(())
     });
 }

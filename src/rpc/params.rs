@@ -346,36 +346,19 @@ mod tests {
     #[test]
     fn old_state_is_refused() {
         let a = format!("0x{}", "11".repeat(20));
-        assert!(canonical("eth_getBalance", &json!([a, "0x384"]), &lim()).is_ok()); // 900
-        assert!(canonical("eth_getBalance", &json!([a, "0x383"]), &lim()).is_err()); // 899
-        assert!(canonical("eth_getBalance", &json!([a, "earliest"]), &lim()).is_err());
-        assert!(
-            canonical(
-                "eth_getBalance",
-                &json!([a, { "blockNumber": "0x1" }]),
-                &lim()
-            )
-            .is_err()
-        );
-        assert!(
-            canonical(
-                "eth_getBalance",
-                &json!([a, { "blockNumber": "earliest" }]),
-                &lim()
-            )
-            .is_err()
-        );
+        let balance_at =
+            |block: Value, limits: &Limits| canonical("eth_getBalance", &json!([a, block]), limits);
+        assert!(balance_at(json!("0x384"), &lim()).is_ok()); // 900
+        assert!(balance_at(json!("0x383"), &lim()).is_err()); // 899
+        assert!(balance_at(json!("earliest"), &lim()).is_err());
+        assert!(balance_at(json!({ "blockNumber": "0x1" }), &lim()).is_err());
+        assert!(balance_at(json!({ "blockNumber": "earliest" }), &lim()).is_err());
         let unlimited = Limits {
             max_state_age: 0,
             ..lim()
         };
-        assert!(canonical("eth_getBalance", &json!([a, "0x1"]), &unlimited).is_ok());
-        let e = canonical(
-            "eth_getBalance",
-            &json!([a, { "BLOCKHASH": "0x1" }]),
-            &lim(),
-        );
-        assert!(e.is_err());
+        assert!(balance_at(json!("0x1"), &unlimited).is_ok());
+        assert!(balance_at(json!({ "BLOCKHASH": "0x1" }), &lim()).is_err());
     }
 
     #[test]
