@@ -16,27 +16,22 @@ struct Asset {
 const CSS: &str = "text/css; charset=utf-8";
 const JS: &str = "text/javascript; charset=utf-8";
 
+/// A file of `static/`, compiled in.
+macro_rules! asset {
+    ($name:literal, $content_type:expr) => {
+        Asset {
+            name: $name,
+            content_type: $content_type,
+            body: include_str!(concat!("static/", $name)),
+        }
+    };
+}
+
 const ASSETS: &[Asset] = &[
-    Asset {
-        name: "site.css",
-        content_type: CSS,
-        body: include_str!("static/site.css"),
-    },
-    Asset {
-        name: "wallet.js",
-        content_type: JS,
-        body: include_str!("static/wallet.js"),
-    },
-    Asset {
-        name: "swarm.js",
-        content_type: JS,
-        body: include_str!("static/swarm.js"),
-    },
-    Asset {
-        name: "desk.js",
-        content_type: JS,
-        body: include_str!("static/desk.js"),
-    },
+    asset!("site.css", CSS),
+    asset!("wallet.js", JS),
+    asset!("swarm.js", JS),
+    asset!("desk.js", JS),
 ];
 
 /// The first 10 hex digits of the bytes' SHA-256.
