@@ -11,7 +11,9 @@ use actix_web::http::Method;
 use actix_web::http::header::{self, HeaderValue};
 use actix_web::web::{self, Bytes};
 use actix_web::{HttpRequest, HttpResponse};
+use alloy::primitives::Address;
 use journal_market_api::TokenLedger;
+use maud::Markup;
 
 pub use error::{PageError, PageResult, error_page, not_found_page};
 
@@ -184,24 +186,37 @@ async fn token(state: web::Data<AppState>) -> PageResult {
         .body(views::token(&links(&state), ledger.as_ref()).into_string()))
 }
 
-async fn desk(state: web::Data<AppState>, viewer: Viewer) -> PageResult {
-    let desk = match viewer.0 {
-        Some(w) => Some(state.accounts.desk(w).await?),
+/// A page about the signed-in viewer: what `load` reads for them (nothing when signed out),
+/// drawn by `draw`, never cached.
+async fn about_viewer<T, E, Fut>(
+    viewer: Viewer,
+    load: impl FnOnce(Address) -> Fut,
+    draw: impl FnOnce(Option<&T>) -> Markup,
+) -> PageResult
+where
+    Fut: Future<Output = Result<T, E>>,
+    PageError: From<E>,
+{
+    let read = match viewer.0 {
+        Some(w) => Some(load(w).await?),
         None => None,
     };
-    Ok(personal(
-        account::desk(&links(&state), desk.as_ref()).into_string(),
-    ))
+    Ok(personal(draw(read.as_ref()).into_string()))
+}
+
+async fn desk(state: web::Data<AppState>, viewer: Viewer) -> PageResult {
+    let l = links(&state);
+    about_viewer(viewer, |w| state.accounts.desk(w), |d| account::desk(&l, d)).await
 }
 
 async fn history(state: web::Data<AppState>, viewer: Viewer) -> PageResult {
-    let history = match viewer.0 {
-        Some(w) => Some(state.accounts.history(w).await?),
-        None => None,
-    };
-    Ok(personal(
-        account::history(&links(&state), history.as_ref()).into_string(),
-    ))
+    let l = links(&state);
+    about_viewer(
+        viewer,
+        |w| state.accounts.history(w),
+        |h| account::history(&l, h),
+    )
+    .await
 }
 
 async fn journals_rss(state: web::Data<AppState>) -> PageResult {
