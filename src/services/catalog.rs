@@ -49,6 +49,19 @@ impl Catalog {
         Catalog { db, site, caches }
     }
 
+    /// A public JSON list by `key`: from the cache, or read once (`read`) and kept serialized.
+    async fn list<T, E, Fut>(&self, key: &str, read: impl FnOnce() -> Fut) -> CatalogResult<Bytes>
+    where
+        T: serde::Serialize,
+        Fut: Future<Output = Result<T, E>>,
+        CatalogError: From<E>,
+    {
+        self.caches
+            .lists
+            .get_or_try(key, || async { bytes(&read().await?) })
+            .await
+    }
+
     /// A live journal by slug or id, through the public cache.
     pub async fn live(&self, key: &str) -> CatalogResult<Arc<LiveJournal>> {
         self.caches
@@ -151,35 +164,27 @@ impl Catalog {
             None => None,
         };
         let key = format!("journals?{}", company.as_deref().unwrap_or(""));
-        self.caches
-            .lists
-            .get_or_try(key.as_str(), || async {
-                let journals =
-                    journals::list_live(&self.db, self.site.origin(), company.as_deref()).await?;
-                bytes(&JournalList { journals })
-            })
-            .await
+        self.list(&key, || async {
+            let journals =
+                journals::list_live(&self.db, self.site.origin(), company.as_deref()).await?;
+            Ok::<_, DbErr>(JournalList { journals })
+        })
+        .await
     }
 
     /// `GET /entries.json`: the newest entries.
     pub async fn newest_entries(&self) -> CatalogResult<Bytes> {
-        self.caches
-            .lists
-            .get_or_try("entries.json", || async {
-                bytes(&entries::newest(&self.db).await?)
-            })
+        self.list("entries.json", || entries::newest(&self.db))
             .await
     }
 
     /// `GET /entries/search`: a company's entries.
     pub async fn search(&self, ticker: &str) -> CatalogResult<Bytes> {
         let ticker = Self::ticker_filter("ticker", ticker)?;
-        self.caches
-            .lists
-            .get_or_try(format!("search?{ticker}").as_str(), || async {
-                bytes(&entries::search(&self.db, &ticker).await?)
-            })
-            .await
+        self.list(&format!("search?{ticker}"), || {
+            entries::search(&self.db, &ticker)
+        })
+        .await
     }
 
     /// `GET /entries/{accession}`.
@@ -195,12 +200,7 @@ impl Catalog {
 
     /// `GET /swarm.json`: the latest finished sitting and its log.
     pub async fn swarm(&self) -> CatalogResult<Bytes> {
-        self.caches
-            .lists
-            .get_or_try("swarm.json", || async {
-                bytes(&swarm::latest(&self.db).await?)
-            })
-            .await
+        self.list("swarm.json", || swarm::latest(&self.db)).await
     }
 
     /// The journals of [`Catalog::journals`], typed (the site's pages).
@@ -229,13 +229,7 @@ impl Catalog {
 
     /// Every company of the archive, by ticker.
     pub async fn companies(&self) -> CatalogResult<Vec<Company>> {
-        let bytes = self
-            .caches
-            .lists
-            .get_or_try("companies", || async {
-                bytes(&site::companies(&self.db).await?)
-            })
-            .await?;
+        let bytes = self.list("companies", || site::companies(&self.db)).await?;
         Ok(serde_json::from_slice(&bytes)?)
     }
 
