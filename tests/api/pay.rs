@@ -164,28 +164,12 @@ impl Shop {
         price: f64,
     ) -> journal_market_client::api::DraftInput {
         let entries = self.app.client.search_entries("NVDA").await.unwrap();
-        let picked: Vec<_> = entries.iter().take(3).collect();
-        let mut body = String::new();
-        for (i, e) in picked.iter().enumerate() {
-            body.push_str(&format!("## Part {}\n{} [{}]\n\n", i + 1, e.summary, e.id));
-        }
-        let mut dek = String::new();
-        for w in picked[0]
-            .summary
-            .split_whitespace()
-            .chain(picked[1].summary.split_whitespace())
-        {
-            if dek.len() + w.len() + 1 > 200 {
-                break;
-            }
-            if !dek.is_empty() {
-                dek.push(' ');
-            }
-            dek.push_str(w);
-        }
-        while dek.chars().count() < 120 {
-            dek.push_str(" What the filings show.");
-        }
+        let picked: Vec<(&str, &str)> = entries
+            .iter()
+            .take(3)
+            .map(|e| (e.summary.as_str(), e.id.as_str()))
+            .collect();
+        let (dek, body) = journal_market_audit::sample::faithful(&picked);
         journal_market_client::api::DraftInput {
             id: None,
             ticker: "NVDA".into(),
@@ -417,21 +401,13 @@ async fn a_person_journal_takes_two_payments_split_10_90(backend: Backend) {
     let client = shop.client();
     let signer = buyer.signer().unwrap();
     let usdg = shop.chain.devnet.contracts.usdg;
-    let first = client
-        .pay_step("pay/burn", id, &signer, usdg, U256::from(price))
-        .await
-        .unwrap();
+    let pay = |step| client.pay_step(step, id, &signer, usdg, U256::from(price));
+    let first = pay("pay/burn").await.unwrap();
     assert!(first.tx().is_some() && first.body().is_none(), "{first:?}");
     // Paying the fee again is answered without a challenge.
-    let again = client
-        .pay_step("pay/burn", id, &signer, usdg, U256::from(price))
-        .await
-        .unwrap();
+    let again = pay("pay/burn").await.unwrap();
     assert_eq!(again, PaymentAnswer::already());
-    let last = client
-        .pay_step("pay/author", id, &signer, usdg, U256::from(price))
-        .await
-        .unwrap();
+    let last = pay("pay/author").await.unwrap();
     assert!(last.body().is_some() && last.html().is_some(), "{last:?}");
 
     let after = shop
@@ -718,29 +694,27 @@ async fn fifty_identical_final_payments_settle_once(backend: Backend) {
     );
 }
 
-#[actix_web::test]
-async fn a_crash_after_sending_is_finished_on_restart_with_one_charge() {
-    crash_then_restart(FaultPoint::AfterSend).await;
+/// One test per fault point: the service crashes there, restarts and finishes the purchase.
+macro_rules! crash_then_restart_at {
+    ($($(#[doc = $doc:literal])* $name:ident: $fault:ident,)*) => {$(
+        $(#[doc = $doc])*
+        #[actix_web::test]
+        async fn $name() {
+            crash_then_restart(FaultPoint::$fault).await;
+        }
+    )*};
 }
 
-/// The transaction is on the chain but its hash never reached the database: recovery finds
-/// it from the USDG transfer and the settle calldata.
-#[actix_web::test]
-async fn a_crash_before_recording_the_transaction_is_found_on_restart() {
-    crash_then_restart(FaultPoint::BeforeRecord).await;
-}
-
-/// The row is written, nothing was sent: the restarted instance sends the still-valid permit.
-#[actix_web::test]
-async fn a_crash_before_sending_is_sent_on_restart() {
-    crash_then_restart(FaultPoint::BeforeSend).await;
-}
-
-/// The signed transaction's hash is recorded but it never reached the node: the hash is
-/// unknown to the chain, the nonce unused, the permit valid: sent again.
-#[actix_web::test]
-async fn a_crash_between_recording_and_sending_is_sent_on_restart() {
-    crash_then_restart(FaultPoint::AfterRecord).await;
+crash_then_restart_at! {
+    a_crash_after_sending_is_finished_on_restart_with_one_charge: AfterSend,
+    /// The transaction is on the chain but its hash never reached the database: recovery finds
+    /// it from the USDG transfer and the settle calldata.
+    a_crash_before_recording_the_transaction_is_found_on_restart: BeforeRecord,
+    /// The row is written, nothing was sent: the restarted instance sends the still-valid permit.
+    a_crash_before_sending_is_sent_on_restart: BeforeSend,
+    /// The signed transaction's hash is recorded but it never reached the node: the hash is
+    /// unknown to the chain, the nonce unused, the permit valid: sent again.
+    a_crash_between_recording_and_sending_is_sent_on_restart: AfterRecord,
 }
 
 async fn crash_then_restart(fault: FaultPoint) {
