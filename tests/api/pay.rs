@@ -607,14 +607,10 @@ async fn refusals_move_no_money(backend: Backend) {
     assert!(receipt.success && receipt.transaction.starts_with("0x"));
     let paid = shop.balances(&watch).await;
     let same_price = shop
-        .app
-        .client
-        .journals(None)
+        .swarm_journals()
         .await
-        .unwrap()
-        .journals
         .into_iter()
-        .find(|j| j.author.swarm && j.journal_id != swarm_id && j.price_units == price.to_string());
+        .find(|j| j.journal_id != swarm_id && j.price_units == price.to_string());
     if let Some(other) = same_price {
         let (s, b, _) = shop
             .raw_pay("pay/burn", other.journal_id, Some(&payment))
