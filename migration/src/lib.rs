@@ -2,6 +2,8 @@
 
 pub use sea_orm_migration::prelude::*;
 
+mod build;
+
 mod m20261122_000001_initial;
 mod m20261123_000001_settlement;
 mod m20261123_000002_publishing;

@@ -3,63 +3,36 @@
 
 use sea_orm_migration::{prelude::*, schema::*};
 
+use crate::build::{Columns, cascade, create, index, table, tx_log_key};
+
 #[derive(DeriveMigrationName)]
 pub struct Migration;
-
-fn fk(
-    from: &'static str,
-    col: &'static str,
-    to: &'static str,
-    to_col: &'static str,
-) -> ForeignKeyCreateStatement {
-    ForeignKey::create()
-        .name(format!("fk_{from}_{col}"))
-        .from(from, col)
-        .to(to, to_col)
-        .on_delete(ForeignKeyAction::Cascade)
-        .to_owned()
-}
-
-fn index(table: &'static str, cols: &[&'static str], unique: bool) -> IndexCreateStatement {
-    let mut stmt = Index::create();
-    stmt.name(format!("ix_{table}_{}", cols.join("_")))
-        .table(table);
-    for c in cols {
-        stmt.col(*c);
-    }
-    if unique {
-        stmt.unique();
-    }
-    stmt.to_owned()
-}
 
 #[async_trait::async_trait]
 impl MigrationTrait for Migration {
     async fn up(&self, m: &SchemaManager) -> Result<(), DbErr> {
-        m.create_table(
-            Table::create()
-                .table("companies")
+        create(
+            m,
+            table("companies")
                 .col(string("ticker").primary_key())
-                .col(string("name"))
-                .to_owned(),
+                .col(string("name")),
         )
         .await?;
 
-        m.create_table(
-            Table::create()
-                .table("stories")
+        create(
+            m,
+            table("stories")
                 .col(pk_auto("id"))
                 .col(string_uniq("slug"))
                 .col(string("ticker"))
                 .col(string("title"))
-                .foreign_key(&mut fk("stories", "ticker", "companies", "ticker"))
-                .to_owned(),
+                .foreign_key(&mut cascade("stories", "ticker", "companies", "ticker")),
         )
         .await?;
 
-        m.create_table(
-            Table::create()
-                .table("sittings")
+        create(
+            m,
+            table("sittings")
                 .col(big_integer("id").primary_key())
                 .col(date("date"))
                 .col(timestamp_with_time_zone("started_at"))
@@ -67,32 +40,29 @@ impl MigrationTrait for Migration {
                 .col(text("note"))
                 .col(integer("leads"))
                 .col(integer("filed"))
-                .col(double("spend_usd"))
-                .to_owned(),
+                .col(double("spend_usd")),
         )
         .await?;
-        m.create_index(index("sittings", &["finished_at"], false))
-            .await?;
+        m.create_index(index("sittings", &["finished_at"])).await?;
 
-        m.create_table(
-            Table::create()
-                .table("sitting_logs")
+        create(
+            m,
+            table("sitting_logs")
                 .col(pk_auto("id"))
                 .col(big_integer("sitting_id"))
                 .col(timestamp_with_time_zone("ts"))
                 .col(string("desk"))
                 .col(string("level"))
                 .col(text("message"))
-                .foreign_key(&mut fk("sitting_logs", "sitting_id", "sittings", "id"))
-                .to_owned(),
+                .foreign_key(&mut cascade("sitting_logs", "sitting_id", "sittings", "id")),
         )
         .await?;
-        m.create_index(index("sitting_logs", &["sitting_id", "ts"], false))
+        m.create_index(index("sitting_logs", &["sitting_id", "ts"]))
             .await?;
 
-        m.create_table(
-            Table::create()
-                .table("entries")
+        create(
+            m,
+            table("entries")
                 .col(string("accession").primary_key())
                 .col(string("ticker"))
                 .col(date("date_of_record"))
@@ -108,20 +78,19 @@ impl MigrationTrait for Migration {
                 .col(integer_null("story_seq"))
                 .col(big_integer_null("sitting_id"))
                 .col(timestamp_with_time_zone("filed_at"))
-                .foreign_key(&mut fk("entries", "ticker", "companies", "ticker"))
-                .foreign_key(&mut fk("entries", "story_id", "stories", "id"))
-                .foreign_key(&mut fk("entries", "sitting_id", "sittings", "id"))
-                .to_owned(),
+                .foreign_key(&mut cascade("entries", "ticker", "companies", "ticker"))
+                .foreign_key(&mut cascade("entries", "story_id", "stories", "id"))
+                .foreign_key(&mut cascade("entries", "sitting_id", "sittings", "id")),
         )
         .await?;
-        m.create_index(index("entries", &["date_of_record"], false))
+        m.create_index(index("entries", &["date_of_record"]))
             .await?;
-        m.create_index(index("entries", &["ticker", "date_of_record"], false))
+        m.create_index(index("entries", &["ticker", "date_of_record"]))
             .await?;
 
-        m.create_table(
-            Table::create()
-                .table("journals")
+        create(
+            m,
+            table("journals")
                 .col(pk_auto("id"))
                 .col(string_null("slug").unique_key())
                 .col(string("ticker"))
@@ -141,42 +110,42 @@ impl MigrationTrait for Migration {
                 .col(boolean_null("author_holds_stock"))
                 .col(integer("audit_count").default(0))
                 .col(timestamp_with_time_zone_null("published_at"))
-                .col(timestamp_with_time_zone("created_at"))
-                .col(timestamp_with_time_zone("updated_at"))
-                .foreign_key(&mut fk("journals", "ticker", "companies", "ticker"))
-                .to_owned(),
+                .created_updated()
+                .foreign_key(&mut cascade("journals", "ticker", "companies", "ticker")),
         )
         .await?;
-        m.create_index(index("journals", &["status", "published_at"], false))
+        m.create_index(index("journals", &["status", "published_at"]))
             .await?;
-        m.create_index(index("journals", &["ticker"], false))
+        m.create_index(index("journals", &["ticker"])).await?;
+        m.create_index(index("journals", &["author_wallet"]))
             .await?;
-        m.create_index(index("journals", &["author_wallet"], false))
-            .await?;
-        m.create_index(index("journals", &["token_id"], false))
-            .await?;
+        m.create_index(index("journals", &["token_id"])).await?;
 
-        m.create_table(
-            Table::create()
-                .table("journal_citations")
+        create(
+            m,
+            table("journal_citations")
                 .col(integer("journal_id"))
                 .col(integer("position"))
                 .col(string("accession"))
                 .primary_key(Index::create().col("journal_id").col("position"))
-                .foreign_key(&mut fk("journal_citations", "journal_id", "journals", "id"))
-                .foreign_key(&mut fk(
+                .foreign_key(&mut cascade(
+                    "journal_citations",
+                    "journal_id",
+                    "journals",
+                    "id",
+                ))
+                .foreign_key(&mut cascade(
                     "journal_citations",
                     "accession",
                     "entries",
                     "accession",
-                ))
-                .to_owned(),
+                )),
         )
         .await?;
 
-        m.create_table(
-            Table::create()
-                .table("audit_reports")
+        create(
+            m,
+            table("audit_reports")
                 .col(pk_auto("id"))
                 .col(integer("journal_id"))
                 .col(string("verdict"))
@@ -185,17 +154,21 @@ impl MigrationTrait for Migration {
                 .col(json("issues"))
                 .col(string("engine"))
                 .col(timestamp_with_time_zone("audited_at"))
-                .foreign_key(&mut fk("audit_reports", "journal_id", "journals", "id"))
-                .to_owned(),
+                .foreign_key(&mut cascade(
+                    "audit_reports",
+                    "journal_id",
+                    "journals",
+                    "id",
+                )),
         )
         .await?;
-        m.create_index(index("audit_reports", &["journal_id", "audited_at"], false))
+        m.create_index(index("audit_reports", &["journal_id", "audited_at"]))
             .await?;
 
         // One row per payment step of a purchase; the unique keys make settlement idempotent.
-        m.create_table(
-            Table::create()
-                .table("payments")
+        create(
+            m,
+            table("payments")
                 .col(pk_auto("id"))
                 .col(string("wallet"))
                 .col(integer("journal_id"))
@@ -208,36 +181,40 @@ impl MigrationTrait for Migration {
                 .col(string("state"))
                 .col(string_null("tx"))
                 .col(text_null("error"))
-                .col(timestamp_with_time_zone("created_at"))
-                .col(timestamp_with_time_zone("updated_at"))
-                .foreign_key(&mut fk("payments", "journal_id", "journals", "id"))
-                .to_owned(),
+                .created_updated()
+                .foreign_key(&mut cascade("payments", "journal_id", "journals", "id")),
         )
         .await?;
-        m.create_index(index("payments", &["wallet", "journal_id", "step"], true))
-            .await?;
-        m.create_index(index("payments", &["wallet", "permit_nonce"], true))
-            .await?;
-        m.create_index(index("payments", &["state"], false)).await?;
+        m.create_index(
+            index("payments", &["wallet", "journal_id", "step"])
+                .unique()
+                .take(),
+        )
+        .await?;
+        m.create_index(
+            index("payments", &["wallet", "permit_nonce"])
+                .unique()
+                .take(),
+        )
+        .await?;
+        m.create_index(index("payments", &["state"])).await?;
 
-        m.create_table(
-            Table::create()
-                .table("unlocks")
+        create(
+            m,
+            table("unlocks")
                 .col(string("wallet"))
                 .col(integer("journal_id"))
                 .col(big_integer("paid_units"))
                 .col(timestamp_with_time_zone("paid_at"))
                 .primary_key(Index::create().col("wallet").col("journal_id"))
-                .foreign_key(&mut fk("unlocks", "journal_id", "journals", "id"))
-                .to_owned(),
+                .foreign_key(&mut cascade("unlocks", "journal_id", "journals", "id")),
         )
         .await?;
-        m.create_index(index("unlocks", &["journal_id"], false))
-            .await?;
+        m.create_index(index("unlocks", &["journal_id"])).await?;
 
-        m.create_table(
-            Table::create()
-                .table("votes")
+        create(
+            m,
+            table("votes")
                 .col(string("wallet"))
                 .col(integer("journal_id"))
                 .col(small_integer("value"))
@@ -246,88 +223,74 @@ impl MigrationTrait for Migration {
                 .col(big_integer("block"))
                 .col(timestamp_with_time_zone("created_at"))
                 .primary_key(Index::create().col("wallet").col("journal_id"))
-                .foreign_key(&mut fk("votes", "journal_id", "journals", "id"))
-                .to_owned(),
+                .foreign_key(&mut cascade("votes", "journal_id", "journals", "id")),
         )
         .await?;
-        m.create_index(index("votes", &["journal_id"], false))
-            .await?;
+        m.create_index(index("votes", &["journal_id"])).await?;
 
-        m.create_table(
-            Table::create()
-                .table("sessions")
+        create(
+            m,
+            table("sessions")
                 .col(string("token_hash").primary_key())
                 .col(string("address"))
                 .col(timestamp_with_time_zone("created_at"))
-                .col(timestamp_with_time_zone("expires_at"))
-                .to_owned(),
+                .col(timestamp_with_time_zone("expires_at")),
         )
         .await?;
-        m.create_index(index("sessions", &["expires_at"], false))
-            .await?;
+        m.create_index(index("sessions", &["expires_at"])).await?;
 
-        m.create_table(
-            Table::create()
-                .table("nonces")
+        create(
+            m,
+            table("nonces")
                 .col(string("nonce").primary_key())
                 .col(string("address"))
                 .col(text("message"))
                 .col(timestamp_with_time_zone("expires_at"))
-                .col(timestamp_with_time_zone_null("used_at"))
-                .to_owned(),
+                .col(timestamp_with_time_zone_null("used_at")),
         )
         .await?;
-        m.create_index(index("nonces", &["expires_at"], false))
-            .await?;
+        m.create_index(index("nonces", &["expires_at"])).await?;
 
-        m.create_table(
-            Table::create()
-                .table("indexer_cursors")
+        create(
+            m,
+            table("indexer_cursors")
                 .col(string("name").primary_key())
                 .col(big_integer("block"))
                 .col(string_null("block_hash"))
-                .col(timestamp_with_time_zone("updated_at"))
-                .to_owned(),
+                .col(timestamp_with_time_zone("updated_at")),
         )
         .await?;
 
-        m.create_table(
-            Table::create()
-                .table("swaps")
-                .col(string("tx"))
-                .col(integer("log_index"))
-                .col(big_integer("block"))
+        create(
+            m,
+            table("swaps")
+                .chain_log()
                 .col(string("amount0"))
                 .col(string("amount1"))
                 .col(string("sqrt_price_x96"))
                 .col(timestamp_with_time_zone_null("block_time"))
-                .primary_key(Index::create().col("tx").col("log_index"))
-                .to_owned(),
+                .primary_key(&mut tx_log_key()),
         )
         .await?;
-        m.create_index(index("swaps", &["block"], false)).await?;
+        m.create_index(index("swaps", &["block"])).await?;
 
-        m.create_table(
-            Table::create()
-                .table("burns")
-                .col(string("tx"))
-                .col(integer("log_index"))
-                .col(big_integer("block"))
+        create(
+            m,
+            table("burns")
+                .chain_log()
                 .col(string("amount"))
-                .primary_key(Index::create().col("tx").col("log_index"))
-                .to_owned(),
+                .primary_key(&mut tx_log_key()),
         )
         .await?;
-        m.create_index(index("burns", &["block"], false)).await?;
+        m.create_index(index("burns", &["block"])).await?;
 
-        m.create_table(
-            Table::create()
-                .table("quotes")
+        create(
+            m,
+            table("quotes")
                 .col(string("ticker").primary_key())
                 .col(double("mid"))
                 .col(timestamp_with_time_zone("feed_updated_at"))
-                .col(timestamp_with_time_zone("fetched_at"))
-                .to_owned(),
+                .col(timestamp_with_time_zone("fetched_at")),
         )
         .await?;
         Ok(())

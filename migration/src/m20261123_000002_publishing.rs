@@ -4,6 +4,8 @@
 
 use sea_orm_migration::{prelude::*, schema::*};
 
+use crate::build::{Columns, add_columns, create, drop_columns, drop_tables, foreign_key, table};
+
 #[derive(DeriveMigrationName)]
 pub struct Migration;
 
@@ -11,27 +13,15 @@ pub struct Migration;
 impl MigrationTrait for Migration {
     async fn up(&self, m: &SchemaManager) -> Result<(), DbErr> {
         let db = m.get_connection();
-        m.alter_table(
-            Table::alter()
-                .table("journals")
-                .add_column(
-                    ColumnDef::new("revision")
-                        .integer()
-                        .not_null()
-                        .default(1)
-                        .to_owned(),
-                )
-                .to_owned(),
-        )
-        .await?;
+        add_columns(m, "journals", [integer("revision").default(1).take()]).await?;
         db.execute_unprepared("CREATE UNIQUE INDEX ux_journals_token_id ON journals (token_id)")
             .await?;
         db.execute_unprepared("CREATE UNIQUE INDEX ux_journals_mint_tx ON journals (mint_tx)")
             .await?;
 
-        m.create_table(
-            Table::create()
-                .table("audit_jobs")
+        create(
+            m,
+            table("audit_jobs")
                 .col(pk_auto("id"))
                 .col(integer("journal_id"))
                 .col(integer("revision"))
@@ -41,15 +31,13 @@ impl MigrationTrait for Migration {
                 .col(integer("attempts").default(0))
                 .col(integer_null("report_id"))
                 .col(text_null("error"))
-                .col(timestamp_with_time_zone("created_at"))
-                .col(timestamp_with_time_zone("updated_at"))
-                .foreign_key(
-                    ForeignKey::create()
-                        .name("fk_audit_jobs_journal_id")
-                        .from("audit_jobs", "journal_id")
-                        .to("journals", "id"),
-                )
-                .to_owned(),
+                .created_updated()
+                .foreign_key(&mut foreign_key(
+                    "audit_jobs",
+                    "journal_id",
+                    "journals",
+                    "id",
+                )),
         )
         .await?;
         // At most one queued or running job per journal: a second request joins the first.
@@ -66,20 +54,13 @@ impl MigrationTrait for Migration {
     }
 
     async fn down(&self, m: &SchemaManager) -> Result<(), DbErr> {
-        m.drop_table(Table::drop().table("audit_jobs").to_owned())
-            .await?;
+        drop_tables(m, &["audit_jobs"]).await?;
         let db = m.get_connection();
         db.execute_unprepared("DROP INDEX ux_journals_mint_tx")
             .await?;
         db.execute_unprepared("DROP INDEX ux_journals_token_id")
             .await?;
-        m.alter_table(
-            Table::alter()
-                .table("journals")
-                .drop_column("revision")
-                .to_owned(),
-        )
-        .await?;
+        drop_columns(m, "journals", &["revision"]).await?;
         Ok(())
     }
 }

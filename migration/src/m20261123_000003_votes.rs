@@ -5,18 +5,21 @@
 
 use sea_orm_migration::{prelude::*, schema::*};
 
+use crate::build::{
+    Columns, add_columns, create, drop_columns, drop_tables, foreign_key, index, named_index,
+    table, tx_log_key,
+};
+
 #[derive(DeriveMigrationName)]
 pub struct Migration;
 
 #[async_trait::async_trait]
 impl MigrationTrait for Migration {
     async fn up(&self, m: &SchemaManager) -> Result<(), DbErr> {
-        m.create_table(
-            Table::create()
-                .table("vote_events")
-                .col(string("tx"))
-                .col(integer("log_index"))
-                .col(big_integer("block"))
+        create(
+            m,
+            table("vote_events")
+                .chain_log()
                 .col(string("kind"))
                 .col(string("wallet"))
                 .col(integer("journal_id"))
@@ -26,58 +29,35 @@ impl MigrationTrait for Migration {
                 .col(boolean("valid"))
                 .col(text_null("reason"))
                 .col(timestamp_with_time_zone("created_at"))
-                .primary_key(Index::create().col("tx").col("log_index"))
-                .foreign_key(
-                    ForeignKey::create()
-                        .name("fk_vote_events_journal_id")
-                        .from("vote_events", "journal_id")
-                        .to("journals", "id"),
-                )
-                .to_owned(),
+                .primary_key(&mut tx_log_key())
+                .foreign_key(&mut foreign_key(
+                    "vote_events",
+                    "journal_id",
+                    "journals",
+                    "id",
+                )),
         )
         .await?;
-        m.create_index(
-            Index::create()
-                .name("ix_vote_events_wallet_journal")
-                .table("vote_events")
-                .col("wallet")
-                .col("journal_id")
-                .to_owned(),
-        )
+        m.create_index(named_index(
+            "ix_vote_events_wallet_journal",
+            "vote_events",
+            &["wallet", "journal_id"],
+        ))
         .await?;
-        m.create_index(
-            Index::create()
-                .name("ix_vote_events_block")
-                .table("vote_events")
-                .col("block")
-                .to_owned(),
+        m.create_index(index("vote_events", &["block"])).await?;
+        add_columns(
+            m,
+            "votes",
+            [
+                integer("log_index").default(0).take(),
+                big_integer("feedback_index").default(0).take(),
+            ],
         )
-        .await?;
-        for col in [
-            ColumnDef::new("log_index")
-                .integer()
-                .not_null()
-                .default(0)
-                .to_owned(),
-            ColumnDef::new("feedback_index")
-                .big_integer()
-                .not_null()
-                .default(0)
-                .to_owned(),
-        ] {
-            m.alter_table(Table::alter().table("votes").add_column(col).to_owned())
-                .await?;
-        }
-        Ok(())
+        .await
     }
 
     async fn down(&self, m: &SchemaManager) -> Result<(), DbErr> {
-        for col in ["feedback_index", "log_index"] {
-            m.alter_table(Table::alter().table("votes").drop_column(col).to_owned())
-                .await?;
-        }
-        m.drop_table(Table::drop().table("vote_events").to_owned())
-            .await?;
-        Ok(())
+        drop_columns(m, "votes", &["feedback_index", "log_index"]).await?;
+        drop_tables(m, &["vote_events"]).await
     }
 }

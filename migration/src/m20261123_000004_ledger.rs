@@ -4,54 +4,37 @@
 
 use sea_orm_migration::{prelude::*, schema::*};
 
+use crate::build::{Columns, create, drop_tables, index, table, tx_log_key};
+
 #[derive(DeriveMigrationName)]
 pub struct Migration;
 
 #[async_trait::async_trait]
 impl MigrationTrait for Migration {
     async fn up(&self, m: &SchemaManager) -> Result<(), DbErr> {
-        m.create_table(
-            Table::create()
-                .table("token_transfers")
-                .col(string("tx"))
-                .col(integer("log_index"))
-                .col(big_integer("block"))
+        create(
+            m,
+            table("token_transfers")
+                .chain_log()
                 .col(string("sender"))
                 .col(string("recipient"))
                 .col(string("amount"))
-                .primary_key(Index::create().col("tx").col("log_index"))
-                .to_owned(),
+                .primary_key(&mut tx_log_key()),
         )
         .await?;
-        for (name, col) in [
-            ("ix_token_transfers_block", "block"),
-            ("ix_token_transfers_recipient", "recipient"),
-        ] {
-            m.create_index(
-                Index::create()
-                    .name(name)
-                    .table("token_transfers")
-                    .col(col)
-                    .to_owned(),
-            )
-            .await?;
+        for col in ["block", "recipient"] {
+            m.create_index(index("token_transfers", &[col])).await?;
         }
-        m.create_table(
-            Table::create()
-                .table("token_holders")
+        create(
+            m,
+            table("token_holders")
                 .col(string("address").primary_key())
-                .col(string("balance"))
-                .to_owned(),
+                .col(string("balance")),
         )
-        .await?;
-        Ok(())
+        .await
     }
 
     async fn down(&self, m: &SchemaManager) -> Result<(), DbErr> {
-        m.drop_table(Table::drop().table("token_holders").to_owned())
-            .await?;
-        m.drop_table(Table::drop().table("token_transfers").to_owned())
-            .await?;
-        Ok(())
+        drop_tables(m, &["token_holders", "token_transfers"]).await
     }
 }

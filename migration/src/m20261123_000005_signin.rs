@@ -3,28 +3,18 @@
 
 use sea_orm_migration::{prelude::*, schema::*};
 
+use crate::build::{add_columns, drop_columns};
+
 #[derive(DeriveMigrationName)]
 pub struct Migration;
 
 #[async_trait::async_trait]
 impl MigrationTrait for Migration {
     async fn up(&self, m: &SchemaManager) -> Result<(), DbErr> {
-        m.alter_table(
-            Table::alter()
-                .table("nonces")
-                .add_column(integer("failures").default(0))
-                .to_owned(),
-        )
-        .await
+        add_columns(m, "nonces", [integer("failures").default(0).take()]).await
     }
 
     async fn down(&self, m: &SchemaManager) -> Result<(), DbErr> {
-        m.alter_table(
-            Table::alter()
-                .table("nonces")
-                .drop_column("failures")
-                .to_owned(),
-        )
-        .await
+        drop_columns(m, "nonces", &["failures"]).await
     }
 }

@@ -7,6 +7,8 @@
 
 use sea_orm_migration::{prelude::*, schema::*};
 
+use crate::build::{Columns, drop_tables, named_index, table};
+
 #[derive(DeriveMigrationName)]
 pub struct Migration;
 
@@ -56,12 +58,8 @@ async fn rebuild(
     block_index: Option<&str>,
 ) -> Result<(), DbErr> {
     let next = format!("{}_next", shape.table);
-    let mut create = Table::create();
-    create
-        .table(Alias::new(&next))
-        .col(string("tx"))
-        .col(integer("log_index"))
-        .col(big_integer("block"));
+    let mut create = table(Alias::new(&next));
+    create.chain_log();
     (shape.columns)(&mut create);
     // Named by its columns: the table is renamed afterwards, and PostgreSQL keeps the name a
     // key got at creation, so "<table>_next_pkey" would clash on the way back.
@@ -79,8 +77,7 @@ async fn rebuild(
         shape.table
     ))
     .await?;
-    m.drop_table(Table::drop().table(shape.table).to_owned())
-        .await?;
+    drop_tables(m, &[shape.table]).await?;
     m.rename_table(
         Table::rename()
             .table(Alias::new(&next), shape.table)
@@ -96,14 +93,8 @@ async fn rebuild(
         indexes.push((name.to_string(), "block"));
     }
     for (name, col) in indexes {
-        m.create_index(
-            Index::create()
-                .name(name)
-                .table(shape.table)
-                .col(col)
-                .to_owned(),
-        )
-        .await?;
+        m.create_index(named_index(&name, shape.table, &[col]))
+            .await?;
     }
     Ok(())
 }

@@ -3,46 +3,35 @@
 //! instance, after any restart) finds the first answer and a reuse with another payment is told
 //! apart. One row per id.
 
-use sea_orm_migration::prelude::*;
+use sea_orm_migration::{prelude::*, schema::*};
+
+use crate::build::{add_columns, drop_columns, drop_index, named_index};
 
 #[derive(DeriveMigrationName)]
 pub struct Migration;
 
+const UNIQUE_ID: &str = "ux_payments_payment_id";
+
 #[async_trait::async_trait]
 impl MigrationTrait for Migration {
     async fn up(&self, m: &SchemaManager) -> Result<(), DbErr> {
-        // SQLite takes one column per ALTER TABLE.
-        for col in [
-            ColumnDef::new("payment_id").string().null().to_owned(),
-            ColumnDef::new("fingerprint").string().null().to_owned(),
-        ] {
-            m.alter_table(Table::alter().table("payments").add_column(col).to_owned())
-                .await?;
-        }
+        add_columns(
+            m,
+            "payments",
+            [string_null("payment_id"), string_null("fingerprint")],
+        )
+        .await?;
         // NULLs are distinct in a unique index on both backends: rows without an id coexist.
         m.create_index(
-            Index::create()
-                .name("ux_payments_payment_id")
-                .table("payments")
-                .col("payment_id")
+            named_index(UNIQUE_ID, "payments", &["payment_id"])
                 .unique()
-                .to_owned(),
+                .take(),
         )
         .await
     }
 
     async fn down(&self, m: &SchemaManager) -> Result<(), DbErr> {
-        m.drop_index(
-            Index::drop()
-                .name("ux_payments_payment_id")
-                .table("payments")
-                .to_owned(),
-        )
-        .await?;
-        for col in ["fingerprint", "payment_id"] {
-            m.alter_table(Table::alter().table("payments").drop_column(col).to_owned())
-                .await?;
-        }
-        Ok(())
+        m.drop_index(drop_index(UNIQUE_ID, "payments")).await?;
+        drop_columns(m, "payments", &["fingerprint", "payment_id"]).await
     }
 }

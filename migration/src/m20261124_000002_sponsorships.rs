@@ -4,15 +4,17 @@
 
 use sea_orm_migration::{prelude::*, schema::*};
 
+use crate::build::{Columns, cascade, create, drop_tables, index, table};
+
 #[derive(DeriveMigrationName)]
 pub struct Migration;
 
 #[async_trait::async_trait]
 impl MigrationTrait for Migration {
     async fn up(&self, m: &SchemaManager) -> Result<(), DbErr> {
-        m.create_table(
-            Table::create()
-                .table("sponsorships")
+        create(
+            m,
+            table("sponsorships")
                 .col(pk_auto("id"))
                 .col(integer("payment_id").unique_key())
                 .col(string("wallet"))
@@ -21,36 +23,17 @@ impl MigrationTrait for Migration {
                 .col(big_integer("funded_wei"))
                 .col(string("state"))
                 .col(string_null("error"))
-                .col(timestamp_with_time_zone("created_at"))
-                .col(timestamp_with_time_zone("updated_at"))
-                .foreign_key(
-                    ForeignKey::create()
-                        .name("fk_sponsorships_payment_id")
-                        .from("sponsorships", "payment_id")
-                        .to("payments", "id")
-                        .on_delete(ForeignKeyAction::Cascade),
-                )
-                .to_owned(),
+                .created_updated()
+                .foreign_key(&mut cascade("sponsorships", "payment_id", "payments", "id")),
         )
         .await?;
-        for (name, col) in [
-            ("ix_sponsorships_wallet", "wallet"),
-            ("ix_sponsorships_created_at", "created_at"),
-        ] {
-            m.create_index(
-                Index::create()
-                    .name(name)
-                    .table("sponsorships")
-                    .col(col)
-                    .to_owned(),
-            )
-            .await?;
+        for col in ["wallet", "created_at"] {
+            m.create_index(index("sponsorships", &[col])).await?;
         }
         Ok(())
     }
 
     async fn down(&self, m: &SchemaManager) -> Result<(), DbErr> {
-        m.drop_table(Table::drop().table("sponsorships").to_owned())
-            .await
+        drop_tables(m, &["sponsorships"]).await
     }
 }

@@ -4,7 +4,9 @@
 //! says why if it then fails). A live journal keeps its registration's block and when that
 //! became final.
 
-use sea_orm_migration::prelude::*;
+use sea_orm_migration::{prelude::*, schema::*};
+
+use crate::build::{add_columns, drop_columns, drop_index, index};
 
 #[derive(DeriveMigrationName)]
 pub struct Migration;
@@ -15,35 +17,26 @@ const JOURNALS: [&str; 2] = ["mint_block", "mint_final_at"];
 #[async_trait::async_trait]
 impl MigrationTrait for Migration {
     async fn up(&self, m: &SchemaManager) -> Result<(), DbErr> {
-        // SQLite takes one column per ALTER TABLE.
-        for col in [
-            ColumnDef::new("block_number")
-                .big_integer()
-                .null()
-                .to_owned(),
-            ColumnDef::new("block_hash").string().null().to_owned(),
-            ColumnDef::new("final_at")
-                .timestamp_with_time_zone()
-                .null()
-                .to_owned(),
-            ColumnDef::new("reorged_at")
-                .timestamp_with_time_zone()
-                .null()
-                .to_owned(),
-        ] {
-            m.alter_table(Table::alter().table("payments").add_column(col).to_owned())
-                .await?;
-        }
-        for col in [
-            ColumnDef::new("mint_block").big_integer().null().to_owned(),
-            ColumnDef::new("mint_final_at")
-                .timestamp_with_time_zone()
-                .null()
-                .to_owned(),
-        ] {
-            m.alter_table(Table::alter().table("journals").add_column(col).to_owned())
-                .await?;
-        }
+        add_columns(
+            m,
+            "payments",
+            [
+                big_integer_null("block_number"),
+                string_null("block_hash"),
+                timestamp_with_time_zone_null("final_at"),
+                timestamp_with_time_zone_null("reorged_at"),
+            ],
+        )
+        .await?;
+        add_columns(
+            m,
+            "journals",
+            [
+                big_integer_null("mint_block"),
+                timestamp_with_time_zone_null("mint_final_at"),
+            ],
+        )
+        .await?;
         // Rows settled before this migration were mined long ago: final.
         let db = m.get_connection();
         db.execute_unprepared(
@@ -55,32 +48,13 @@ impl MigrationTrait for Migration {
         )
         .await?;
         // The confirmation pass looks for settled rows not final yet: few, found by this index.
-        m.create_index(
-            Index::create()
-                .name("ix_payments_final_at")
-                .table("payments")
-                .col("final_at")
-                .to_owned(),
-        )
-        .await
+        m.create_index(index("payments", &["final_at"])).await
     }
 
     async fn down(&self, m: &SchemaManager) -> Result<(), DbErr> {
-        m.drop_index(
-            Index::drop()
-                .name("ix_payments_final_at")
-                .table("payments")
-                .to_owned(),
-        )
-        .await?;
-        for col in PAYMENTS {
-            m.alter_table(Table::alter().table("payments").drop_column(col).to_owned())
-                .await?;
-        }
-        for col in JOURNALS {
-            m.alter_table(Table::alter().table("journals").drop_column(col).to_owned())
-                .await?;
-        }
-        Ok(())
+        m.drop_index(drop_index("ix_payments_final_at", "payments"))
+            .await?;
+        drop_columns(m, "payments", &PAYMENTS).await?;
+        drop_columns(m, "journals", &JOURNALS).await
     }
 }

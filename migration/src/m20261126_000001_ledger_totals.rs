@@ -18,11 +18,16 @@ use journal_market_domain::ledger::{BURN_TARGETS, Swap, Totals};
 use sea_orm_migration::sea_orm::{ConnectionTrait, QueryResult};
 use sea_orm_migration::{prelude::*, schema::*};
 
+use crate::build::{create, drop_index, drop_tables, index, named_index, table};
+
 #[derive(DeriveMigrationName)]
 pub struct Migration;
 
 /// The indexer cursor's name: the index the rows are of.
 const INDEX: &str = "chain";
+/// The transfers' index by recipient, and the one in chain order that replaces it.
+const RECIPIENT: &str = "ix_token_transfers_recipient";
+const RECIPIENT_BLOCK: &str = "ix_token_transfers_recipient_block";
 /// Swaps read at a time.
 const PAGE: u64 = 10_000;
 const SUMS: [&str; 9] = [
@@ -108,40 +113,22 @@ impl MigrationTrait for Migration {
     // In one transaction: the table appears with its row, made from the rows as they are.
     async fn up(&self, m: &SchemaManager) -> Result<(), DbErr> {
         let t = m.begin().await?;
-        let mut table = Table::create();
-        table
-            .table("ledger_totals")
+        let mut ledger = table("ledger_totals");
+        ledger
             .col(string("name").primary_key())
             .col(big_integer("swaps"));
         for col in SUMS {
-            table.col(string(col));
+            ledger.col(string(col));
         }
-        table.col(big_integer("holders"));
-        t.create_table(table.to_owned()).await?;
-        t.create_index(
-            Index::create()
-                .name("ix_swaps_block_time")
-                .table("swaps")
-                .col("block_time")
-                .to_owned(),
-        )
-        .await?;
-        t.drop_index(
-            Index::drop()
-                .name("ix_token_transfers_recipient")
-                .table("token_transfers")
-                .to_owned(),
-        )
-        .await?;
-        t.create_index(
-            Index::create()
-                .name("ix_token_transfers_recipient_block")
-                .table("token_transfers")
-                .col("recipient")
-                .col("block")
-                .col("log_index")
-                .to_owned(),
-        )
+        create(&t, ledger.col(big_integer("holders"))).await?;
+        t.create_index(index("swaps", &["block_time"])).await?;
+        t.drop_index(drop_index(RECIPIENT, "token_transfers"))
+            .await?;
+        t.create_index(named_index(
+            RECIPIENT_BLOCK,
+            "token_transfers",
+            &["recipient", "block", "log_index"],
+        ))
         .await?;
         let db = t.get_connection();
         let (totals, holders) = made_from_rows(db).await?;
@@ -175,30 +162,13 @@ impl MigrationTrait for Migration {
 
     async fn down(&self, m: &SchemaManager) -> Result<(), DbErr> {
         let t = m.begin().await?;
-        t.drop_index(
-            Index::drop()
-                .name("ix_token_transfers_recipient_block")
-                .table("token_transfers")
-                .to_owned(),
-        )
-        .await?;
-        t.create_index(
-            Index::create()
-                .name("ix_token_transfers_recipient")
-                .table("token_transfers")
-                .col("recipient")
-                .to_owned(),
-        )
-        .await?;
-        t.drop_index(
-            Index::drop()
-                .name("ix_swaps_block_time")
-                .table("swaps")
-                .to_owned(),
-        )
-        .await?;
-        t.drop_table(Table::drop().table("ledger_totals").to_owned())
+        t.drop_index(drop_index(RECIPIENT_BLOCK, "token_transfers"))
             .await?;
+        t.create_index(named_index(RECIPIENT, "token_transfers", &["recipient"]))
+            .await?;
+        t.drop_index(drop_index("ix_swaps_block_time", "swaps"))
+            .await?;
+        drop_tables(&t, &["ledger_totals"]).await?;
         t.commit().await
     }
 }
