@@ -88,11 +88,22 @@
     return { r, j: await r.json() };
   }
 
+  // Runs `work` with `button` disabled until it ends; an error is said in the status line.
+  async function whileDisabled(button, work) {
+    button.disabled = true;
+    try {
+      await work();
+    } catch (e) {
+      JM.say(status, JM.walletError(e), "error");
+    } finally {
+      button.disabled = false;
+    }
+  }
+
   form.addEventListener("submit", async (ev) => {
     ev.preventDefault();
     problems.textContent = "";
-    save.disabled = true;
-    try {
+    await whileDisabled(save, async () => {
       const draft = {
         ticker: ticker.value.trim(),
         title: title.value.trim(),
@@ -112,29 +123,20 @@
       draftId = j.id;
       audit.disabled = false;
       JM.say(status, `Draft ${j.id} saved.`, "ok");
-    } catch (e) {
-      JM.say(status, JM.walletError(e), "error");
-    } finally {
-      save.disabled = false;
-    }
+    });
   });
 
-  audit.addEventListener("click", async () => {
-    audit.disabled = true;
-    JM.say(status, "The audit agent is reading your draft against the entries it cites…");
-    try {
+  audit.addEventListener("click", () =>
+    whileDisabled(audit, async () => {
+      JM.say(status, "The audit agent is reading your draft against the entries it cites…");
       const { r, j } = await call("/journal/audit", { id: draftId });
       if (!r.ok) throw new Error(j.error);
       showReport(j.status, j.report);
       metaUrl = j.metaUrl;
       publish.hidden = !(j.status === "approved" && metaUrl);
       JM.say(status, j.status === "approved" ? "Approved: register it onchain to put it on sale." : "Not approved: revise the draft and save again.", j.status === "approved" ? "ok" : "error");
-    } catch (e) {
-      JM.say(status, JM.walletError(e), "error");
-    } finally {
-      audit.disabled = false;
-    }
-  });
+    }),
+  );
 
   publish.addEventListener("click", async () => {
     publish.disabled = true;
