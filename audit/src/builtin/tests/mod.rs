@@ -111,6 +111,20 @@ fn faithful() -> Submission {
     }
 }
 
+/// The faithful draft with `from` in its body replaced by `to`.
+fn replaced(from: &str, to: &str) -> Submission {
+    let mut s = faithful();
+    s.body = s.body.replace(from, to);
+    s
+}
+
+/// The faithful draft with `text` added at the end of its body.
+fn added(text: &str) -> Submission {
+    let mut s = faithful();
+    s.body.push_str(text);
+    s
+}
+
 fn checks(sub: &Submission) -> (Verdict, Vec<Check>) {
     let r = audit(sub);
     (r.verdict, r.issues.iter().map(|i| i.check).collect())
@@ -148,8 +162,7 @@ fn figures_are_normalised() {
 
 #[test]
 fn an_invented_figure_is_not_approved() {
-    let mut s = faithful();
-    s.body = s.body.replace("14 percent", "41 percent");
+    let s = replaced("14 percent", "41 percent");
     let (v, c) = checks(&s);
     assert_ne!(v, Verdict::Approve);
     assert!(c.contains(&Check::UnsupportedFigure), "{c:?}");
@@ -157,8 +170,7 @@ fn an_invented_figure_is_not_approved() {
 
 #[test]
 fn unknown_and_foreign_citations_are_rejected() {
-    let mut s = faithful();
-    s.body = s.body.replace(B, "JM-NVDA-991231-09");
+    let s = replaced(B, "JM-NVDA-991231-09");
     let (v, c) = checks(&s);
     assert_eq!(v, Verdict::Reject);
     assert!(c.contains(&Check::UnknownCitation), "{c:?}");
@@ -172,8 +184,7 @@ fn unknown_and_foreign_citations_are_rejected() {
 
 #[test]
 fn a_fabricated_quote_is_caught() {
-    let mut s = faithful();
-    s.body = s.body.replace(
+    let s = replaced(
         "we are shipping every rack we can build",
         "we will double shipments next year",
     );
@@ -184,24 +195,21 @@ fn a_fabricated_quote_is_caught() {
 
 #[test]
 fn an_uncited_factual_sentence_is_caught() {
-    let mut s = faithful();
-    s.body
-        .push_str("\n## Outlook\nGross margin reached 75% in the quarter.\n");
+    let s = added("\n## Outlook\nGross margin reached 75% in the quarter.\n");
     let (_, c) = checks(&s);
     assert!(c.contains(&Check::UncitedClaim), "{c:?}");
     // Opinion without figures needs no citation.
-    let mut s = faithful();
-    s.body
-        .push_str("\n## Outlook\nThe outlook remains constructive.\n");
+    let s = added("\n## Outlook\nThe outlook remains constructive.\n");
     assert_eq!(checks(&s).0, Verdict::Approve);
 }
 
 #[test]
 fn a_sentence_about_something_else_drifts() {
-    let mut s = faithful();
-    s.body = s.body.replace(
+    let s = replaced(
         "That is a strong quarter by any measure.",
-        &format!("Automakers in Europe face tariffs, battery shortages and falling consumer sentiment across dealerships [{A}]."),
+        &format!(
+            "Automakers in Europe face tariffs, battery shortages and falling consumer sentiment across dealerships [{A}]."
+        ),
     );
     let (v, c) = checks(&s);
     assert_eq!(v, Verdict::Revise);
@@ -221,15 +229,13 @@ fn a_dek_claiming_more_than_the_body_is_caught() {
 
 #[test]
 fn a_hedged_source_stated_as_fact_is_caught() {
-    let mut s = faithful();
-    s.body.push_str(&format!(
+    let s = added(&format!(
         "\n## Racks\n30,000 racks shipped in October [{HEDGED}].\n"
     ));
     let (v, c) = checks(&s);
     assert_eq!(v, Verdict::Revise);
     assert!(c.contains(&Check::HedgeDropped), "{c:?}");
-    let mut s = faithful();
-    s.body.push_str(&format!(
+    let s = added(&format!(
         "\n## Racks\nA supplier said 30,000 racks shipped in October, a figure that is unconfirmed [{HEDGED}].\n"
     ));
     assert_eq!(checks(&s).0, Verdict::Approve, "{:#?}", audit(&s).issues);
@@ -237,14 +243,12 @@ fn a_hedged_source_stated_as_fact_is_caught() {
 
 #[test]
 fn a_quoted_story_name_is_not_a_quotation() {
-    let mut s = faithful();
-    s.body.push_str(&format!(
+    let s = added(&format!(
         "\n## Context\nIt is entry #3 in the archive's \"Blackwell demand and supply\" story [{B}].\n"
     ));
     assert_eq!(checks(&s).0, Verdict::Approve, "{:#?}", audit(&s).issues);
     // The same words quoted as speech are still checked.
-    let mut s = faithful();
-    s.body.push_str(&format!(
+    let s = added(&format!(
         "\n## Context\nThe company called it \"Blackwell demand and supply\" in its note [{B}].\n"
     ));
     assert!(checks(&s).1.contains(&Check::UnverifiedQuote));
