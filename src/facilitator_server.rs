@@ -463,52 +463,30 @@ mod tests {
     async fn answers_are_forgotten_after_the_deadline_and_the_memory_is_bounded() {
         let flights = Arc::new(Flights::new(2));
         let runs = Arc::new(AtomicUsize::new(0));
+        // Permit `k` asked with `deadline` at `now`, answered with `a` when it runs.
+        let ask = |k, deadline, now, a| flights.answer(key(k), deadline, now, counted(&runs, a));
         let sent = answer(true, "0xaa", None);
-        flights
-            .answer(key(1), 100, 0, counted(&runs, sent.clone()))
-            .await;
+        ask(1, 100, 0, sent.clone()).await;
         // Still in flight at its deadline: never swept while running.
         let slow = flights.flight(key(2), 10, 0, counted(&runs, sent.clone()));
         assert!(slow.is_some());
         // Full: a new permit is turned away, a known one still answered.
+        assert_eq!(ask(3, 100, 20, sent.clone()).await, None);
         assert_eq!(
-            flights
-                .answer(key(3), 100, 20, counted(&runs, sent.clone()))
-                .await,
-            None
-        );
-        assert_eq!(
-            flights
-                .answer(key(1), 100, 20, counted(&runs, answer(true, "0xbb", None)))
-                .await,
+            ask(1, 100, 20, answer(true, "0xbb", None)).await,
             Some(sent.clone())
         );
         assert_eq!(runs.load(Ordering::SeqCst), 2);
         // Key 2 finishes; after its deadline it is swept and key 3 gets its place.
         tokio::time::sleep(Duration::from_millis(100)).await;
         let third = answer(true, "0xcc", None);
-        assert_eq!(
-            flights
-                .answer(key(3), 100, 20, counted(&runs, third.clone()))
-                .await,
-            Some(third)
-        );
+        assert_eq!(ask(3, 100, 20, third.clone()).await, Some(third));
         assert!(!flights.map.contains_key(&key(2)));
         // Key 1 past its deadline: forgotten at the next sweep, so it runs again.
         let fresh = answer(true, "0xdd", None);
-        assert_eq!(
-            flights
-                .answer(key(1), 200, 101, counted(&runs, fresh.clone()))
-                .await,
-            Some(sent)
-        );
+        assert_eq!(ask(1, 200, 101, fresh.clone()).await, Some(sent));
         flights.last_sweep.store(0, Ordering::Relaxed);
         flights.sweep(200);
-        assert_eq!(
-            flights
-                .answer(key(1), 300, 200, counted(&runs, fresh.clone()))
-                .await,
-            Some(fresh)
-        );
+        assert_eq!(ask(1, 300, 200, fresh.clone()).await, Some(fresh));
     }
 }
