@@ -102,7 +102,12 @@ pub async fn verify_hash<P: Provider>(
     gas: u64,
 ) -> Result<(), SignatureError> {
     if is_6492(sig) {
-        return verify_6492(provider, signer, hash, sig, gas).await;
+        let call = deployless_6492(signer, hash, sig)?.gas_limit(gas);
+        return match provider.call(call).await {
+            Ok(out) if out.as_ref() == [1u8] => Ok(()),
+            Ok(_) => Err(SignatureError::ContractRejected),
+            Err(e) => Err(rejected_or_unknown(&e)),
+        };
     }
     let ecdsa = recover(&hash, sig);
     if ecdsa.as_ref() == Ok(&signer) {
@@ -150,27 +155,19 @@ pub async fn verify_message<P: Provider>(
     verify_hash(provider, signer, eip191_hash_message(message), sig, gas).await
 }
 
-/// The deployless EIP-6492 validator: its constructor runs in an `eth_call` with no `to`,
-/// deploys the wallet through the factory if needed, checks ERC-1271 and returns one byte.
-async fn verify_6492<P: Provider>(
-    provider: &P,
+/// The call of the deployless EIP-6492 validator: its constructor runs in an `eth_call` with no
+/// `to`, deploys the wallet through the factory if needed, checks ERC-1271 and returns one byte,
+/// 1 when the signature holds.
+fn deployless_6492(
     signer: Address,
     hash: B256,
     sig: &[u8],
-    gas: u64,
-) -> Result<(), SignatureError> {
+) -> Result<TransactionRequest, SignatureError> {
     let mut code = artifacts::bytecode("UniversalSigValidator")
         .map_err(|e| SignatureError::Chain(e.to_string()))?
         .to_vec();
     code.extend_from_slice(&(signer, hash, Bytes::copy_from_slice(sig)).abi_encode_params());
-    let tx = TransactionRequest::default()
-        .input(Bytes::from(code).into())
-        .gas_limit(gas);
-    match provider.call(tx).await {
-        Ok(out) if out.as_ref() == [1u8] => Ok(()),
-        Ok(_) => Err(SignatureError::ContractRejected),
-        Err(e) => Err(rejected_or_unknown(&e)),
-    }
+    Ok(TransactionRequest::default().input(Bytes::from(code).into()))
 }
 
 /// A failed call: a revert is the wallet's (or the validator's) answer, so the signature is
