@@ -137,6 +137,20 @@ fn print_json<T: Serialize>(v: &T) -> anyhow::Result<()> {
     Ok(())
 }
 
+/// An answer as `--json` asks: the JSON itself, or `text`'s lines for a person.
+fn show<T: Serialize>(json: bool, v: T, text: impl FnOnce(T)) -> anyhow::Result<()> {
+    if json {
+        return print_json(&v);
+    }
+    text(v);
+    Ok(())
+}
+
+/// A purchase as `--json` prints it: the settlement transactions and the text.
+fn purchase_json(p: &journal_market_client::payer::Purchase) -> serde_json::Value {
+    serde_json::json!({ "txs": p.txs, "body": p.body })
+}
+
 /// The wallet a `--private-key` names.
 fn signer(private_key: &str) -> anyhow::Result<PrivateKeySigner> {
     private_key
@@ -199,22 +213,20 @@ async fn run(cli: Cli) -> anyhow::Result<()> {
             }
             let bought = client.buy(&slug, &signer).await?;
             save_session(&session_file, client.session())?;
-            if cli.json {
-                return print_json(&serde_json::json!({ "txs": bought.txs, "body": bought.body }));
-            }
-            for tx in &bought.txs {
-                eprintln!("paid in {tx}");
-            }
-            println!("{}", bought.body);
+            show(cli.json, purchase_json(&bought), |_| {
+                for tx in &bought.txs {
+                    eprintln!("paid in {tx}");
+                }
+                println!("{}", bought.body);
+            })?;
         }
         Command::Read { slug, private_key } => {
             let signer = signer(&private_key)?;
             let read = client.read_bought(&slug, &signer).await?;
             save_session(&session_file, client.session())?;
-            if cli.json {
-                return print_json(&serde_json::json!({ "txs": read.txs, "body": read.body }));
-            }
-            println!("{}", read.body);
+            show(cli.json, purchase_json(&read), |_| {
+                println!("{}", read.body)
+            })?;
         }
         Command::Draft { command } => draft(&client, command, cli.json).await?,
         Command::Publish {
@@ -225,10 +237,7 @@ async fn run(cli: Cli) -> anyhow::Result<()> {
             let signer = signer(&private_key)?;
             let published =
                 journal_market_client::publisher::publish(&client, &rpc_url, &signer, id).await?;
-            if cli.json {
-                return print_json(&published);
-            }
-            println!("live: {}", published.slug);
+            show(cli.json, published, |p| println!("live: {}", p.slug))?;
         }
         Command::Vote {
             slug,
@@ -246,92 +255,34 @@ async fn run(cli: Cli) -> anyhow::Result<()> {
             let r =
                 journal_market_client::publisher::vote(&client, &rpc_url, &signer, &slug, up, &tag)
                     .await?;
-            if cli.json {
-                return print_json(&r);
-            }
-            println!(
-                "voted {} on {} in {} ({} up, {} down)",
-                if r.value > 0 { "up" } else { "down" },
-                r.slug,
-                r.tx,
-                r.votes.up,
-                r.votes.down
-            );
-        }
-        Command::Token => {
-            let ledger = client.token().await?;
-            if cli.json {
-                return print_json(&ledger);
-            }
-            let Some(l) = ledger else {
-                println!("no token is configured");
-                return Ok(());
-            };
-            let usd = |v: Option<f64>| {
-                v.map_or("n/a".to_string(), |v| {
-                    if v.abs() < 1.0 {
-                        format!("${v:.6}")
-                    } else {
-                        format!("${v:.2}")
-                    }
-                })
-            };
-            println!(
-                "token {}  pool {}  block {:?}{}",
-                l.ca,
-                l.pool,
-                l.block,
-                if l.caught_up { "" } else { " (catching up)" }
-            );
-            println!(
-                "pool fee {}%  creator share {}%  pledge {}%",
-                l.pool_fee_pct, l.creator_share_pct, l.buyback_pct
-            );
-            println!(
-                "{} swaps, {:.6} WETH volume, 24h {}",
-                l.swaps,
-                l.volume_weth,
-                usd(l.volume24h_usd)
-            );
-            println!(
-                "fees {:.6} WETH value ({:.6} WETH + {:.2} DOVE) = {}; pledged {:.6} WETH value = {}",
-                l.fees_value_weth,
-                l.fees_weth,
-                l.fees_dove,
-                usd(l.fees_usd),
-                l.committed_value_weth,
-                usd(l.committed_usd)
-            );
-            println!(
-                "burned {:.2} ({:.6}%), price {}, market cap {}, {} holders",
-                l.burned,
-                l.burned_pct,
-                usd(l.price_usd),
-                usd(l.market_cap_usd),
-                l.holders_total
-            );
-            for b in &l.burns {
-                println!("  burn {} {:.2} at block {}", b.tx, b.amount, b.block);
-            }
-        }
-        Command::Desk => {
-            let desk = client.desk().await?;
-            if cli.json {
-                return print_json(&desk);
-            }
-            println!(
-                "{}: {} live, {} reads, {} USDG earned",
-                desk.address,
-                desk.totals.live,
-                desk.totals.reads,
-                desk.totals.earned_units as f64 / 1e6
-            );
-            for j in desk.written {
+            show(cli.json, r, |r| {
                 println!(
-                    "{:>5} {:<9} {:<5} {:>4} reads  {}",
-                    j.id, j.status, j.ticker, j.reads, j.title
+                    "voted {} on {} in {} ({} up, {} down)",
+                    if r.value > 0 { "up" } else { "down" },
+                    r.slug,
+                    r.tx,
+                    r.votes.up,
+                    r.votes.down
+                )
+            })?;
+        }
+        Command::Token => show(cli.json, client.token().await?, print_token)?,
+        Command::Desk => {
+            show(cli.json, client.desk().await?, |desk| {
+                println!(
+                    "{}: {} live, {} reads, {} USDG earned",
+                    desk.address,
+                    desk.totals.live,
+                    desk.totals.reads,
+                    desk.totals.earned_units as f64 / 1e6
                 );
-            }
+                for j in desk.written {
+                    println!(
+                        "{:>5} {:<9} {:<5} {:>4} reads  {}",
+                        j.id, j.status, j.ticker, j.reads, j.title
+                    );
+                }
+            })?;
         }
         Command::Whoami => match client.me().await?.address {
             Some(a) => println!("{a}"),
@@ -343,78 +294,68 @@ async fn run(cli: Cli) -> anyhow::Result<()> {
             println!("signed out");
         }
         Command::Journals { company } => {
-            let list = client.journals(company.as_deref()).await?;
-            if cli.json {
-                return print_json(&list);
-            }
-            for j in list.journals {
-                println!(
-                    "{:<5} {:<44} {:>8} USDG  {}",
-                    j.company.ticker, j.slug, j.price_usdg, j.title
-                );
-            }
+            show(
+                cli.json,
+                client.journals(company.as_deref()).await?,
+                |list| {
+                    for j in list.journals {
+                        println!(
+                            "{:<5} {:<44} {:>8} USDG  {}",
+                            j.company.ticker, j.slug, j.price_usdg, j.title
+                        );
+                    }
+                },
+            )?;
         }
         Command::Journal { slug } => {
-            let j = client.journal(&slug).await?;
-            if cli.json {
-                return print_json(&j);
-            }
-            println!("{} ({})", j.item.title, j.item.company.ticker);
-            println!(
-                "by {}, {} USDG, {} min",
-                j.item.author.name, j.item.price_usdg, j.item.read_minutes
-            );
-            println!("\n{}\n", j.item.preview);
-            for e in &j.evidence {
-                println!("[{}] {} {}", e.id, e.date, e.title);
-            }
-            if let Some(body) = j.body {
-                println!("\n{body}");
-            }
+            show(cli.json, client.journal(&slug).await?, |j| {
+                println!("{} ({})", j.item.title, j.item.company.ticker);
+                println!(
+                    "by {}, {} USDG, {} min",
+                    j.item.author.name, j.item.price_usdg, j.item.read_minutes
+                );
+                println!("\n{}\n", j.item.preview);
+                for e in &j.evidence {
+                    println!("[{}] {} {}", e.id, e.date, e.title);
+                }
+                if let Some(body) = j.body {
+                    println!("\n{body}");
+                }
+            })?;
         }
         Command::Entries { ticker } => {
-            let rows: Vec<(String, String, String, String)> = if let Some(t) = ticker {
-                let rows = client.search_entries(&t).await?;
-                if cli.json {
-                    return print_json(&rows);
-                }
-                rows.into_iter()
-                    .map(|r| (r.id, r.date_of_record, r.kind, r.title))
-                    .collect()
-            } else {
-                let rows = client.entries().await?;
-                if cli.json {
-                    return print_json(&rows);
-                }
-                rows.into_iter()
-                    .map(|r| (r.id, r.date_of_record, r.kind, r.title))
-                    .collect()
-            };
-            for (id, date, kind, title) in rows {
-                println!("{id:<20} {date} {kind:<6} {title}");
+            let line =
+                |id, date, kind, title: String| println!("{id:<20} {date} {kind:<6} {title}");
+            match ticker {
+                Some(t) => show(cli.json, client.search_entries(&t).await?, |rows| {
+                    for r in rows {
+                        line(r.id, r.date_of_record, r.kind, r.title);
+                    }
+                })?,
+                None => show(cli.json, client.entries().await?, |rows| {
+                    for r in rows {
+                        line(r.id, r.date_of_record, r.kind, r.title);
+                    }
+                })?,
             }
         }
         Command::Entry { accession } => {
-            let e = client.entry(&accession).await?;
-            if cli.json {
-                return print_json(&e);
-            }
-            println!(
-                "{} {} {} ({})",
-                e.id, e.date_of_record, e.title, e.company.name
-            );
-            println!(
-                "{}\n\n{} — {}\n{}",
-                e.summary, e.source.name, e.source.url, e.source.says
-            );
+            show(cli.json, client.entry(&accession).await?, |e| {
+                println!(
+                    "{} {} {} ({})",
+                    e.id, e.date_of_record, e.title, e.company.name
+                );
+                println!(
+                    "{}\n\n{} — {}\n{}",
+                    e.summary, e.source.name, e.source.url, e.source.says
+                );
+            })?;
         }
         Command::Config => print_json(&client.config().await?)?,
         Command::Quote { ticker } => {
-            let q = client.quote(&ticker).await?;
-            if cli.json {
-                return print_json(&q);
-            }
-            println!("{} {}", q.ticker, q.mid);
+            show(cli.json, client.quote(&ticker).await?, |q| {
+                println!("{} {}", q.ticker, q.mid)
+            })?;
         }
         Command::Rpc { method, params } => {
             let params: serde_json::Value = serde_json::from_str(&params)
@@ -423,6 +364,60 @@ async fn run(cli: Cli) -> anyhow::Result<()> {
         }
     }
     Ok(())
+}
+
+/// The token's ledger for a person: the pool, its fees and burns.
+fn print_token(ledger: Option<journal_market_client::api::TokenLedger>) {
+    let Some(l) = ledger else {
+        println!("no token is configured");
+        return;
+    };
+    let usd = |v: Option<f64>| {
+        v.map_or("n/a".to_string(), |v| {
+            if v.abs() < 1.0 {
+                format!("${v:.6}")
+            } else {
+                format!("${v:.2}")
+            }
+        })
+    };
+    println!(
+        "token {}  pool {}  block {:?}{}",
+        l.ca,
+        l.pool,
+        l.block,
+        if l.caught_up { "" } else { " (catching up)" }
+    );
+    println!(
+        "pool fee {}%  creator share {}%  pledge {}%",
+        l.pool_fee_pct, l.creator_share_pct, l.buyback_pct
+    );
+    println!(
+        "{} swaps, {:.6} WETH volume, 24h {}",
+        l.swaps,
+        l.volume_weth,
+        usd(l.volume24h_usd)
+    );
+    println!(
+        "fees {:.6} WETH value ({:.6} WETH + {:.2} DOVE) = {}; pledged {:.6} WETH value = {}",
+        l.fees_value_weth,
+        l.fees_weth,
+        l.fees_dove,
+        usd(l.fees_usd),
+        l.committed_value_weth,
+        usd(l.committed_usd)
+    );
+    println!(
+        "burned {:.2} ({:.6}%), price {}, market cap {}, {} holders",
+        l.burned,
+        l.burned_pct,
+        usd(l.price_usd),
+        usd(l.market_cap_usd),
+        l.holders_total
+    );
+    for b in &l.burns {
+        println!("  burn {} {:.2} at block {}", b.tx, b.amount, b.block);
+    }
 }
 
 /// Approves USDG to the canonical Permit2 with the maximum allowance, unless already approved.
@@ -476,38 +471,48 @@ async fn draft(client: &Client, command: DraftCommand, json: bool) -> anyhow::Re
             }
         }
         DraftCommand::Audit { id } => {
-            let out = client.audit(id).await?;
-            if json {
-                return print_json(&out);
-            }
-            println!(
-                "{}: score {} ({})",
-                out.status, out.report.score, out.report.summary
-            );
-            for i in &out.report.issues {
-                println!("  {:<8} {:<20} {}", i.severity, i.check, i.detail);
-            }
-            if let Some(url) = out.meta_url {
-                println!("metaUrl: {url}\nnext: jm publish {id} --private-key …");
-            }
-        }
-        DraftCommand::Show { id } => {
-            let d = client.draft(id).await?;
-            if json {
-                return print_json(&d);
-            }
-            println!(
-                "{} [{}] {} ({} USDG)",
-                d.id, d.status, d.title, d.price_usdg
-            );
-            println!("audits: {} ({} left)", d.audits, d.audits_left);
-            if let Some(r) = d.report {
-                println!("last audit: {} {} ({})", r.verdict, r.score, r.summary);
-                for i in &r.issues {
+            show(json, client.audit(id).await?, |out| {
+                println!(
+                    "{}: score {} ({})",
+                    out.status, out.report.score, out.report.summary
+                );
+                for i in &out.report.issues {
                     println!("  {:<8} {:<20} {}", i.severity, i.check, i.detail);
                 }
-            }
+                if let Some(url) = out.meta_url {
+                    println!("metaUrl: {url}\nnext: jm publish {id} --private-key …");
+                }
+            })?;
+        }
+        DraftCommand::Show { id } => {
+            show(json, client.draft(id).await?, |d| {
+                println!(
+                    "{} [{}] {} ({} USDG)",
+                    d.id, d.status, d.title, d.price_usdg
+                );
+                println!("audits: {} ({} left)", d.audits, d.audits_left);
+                if let Some(r) = d.report {
+                    println!("last audit: {} {} ({})", r.verdict, r.score, r.summary);
+                    for i in &r.issues {
+                        println!("  {:<8} {:<20} {}", i.severity, i.check, i.detail);
+                    }
+                }
+            })?;
         }
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::show;
+
+    #[test]
+    fn show_prints_json_or_the_text_not_both() {
+        let mut texts = 0;
+        show(true, [1, 2], |_| texts += 1).unwrap();
+        assert_eq!(texts, 0, "--json prints only the JSON");
+        show(false, [1, 2], |v| texts += v.len()).unwrap();
+        assert_eq!(texts, 2, "without --json the text is printed");
+    }
 }
