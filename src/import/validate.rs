@@ -27,6 +27,25 @@ fn not_blank(problems: &mut Vec<String>, at: &str, field: &str, v: &str) {
     }
 }
 
+/// A story's or a journal's slug (`rule` says what form it must have), company and title.
+fn slug_company_title(
+    p: &mut Vec<String>,
+    at: &str,
+    slug: &str,
+    rule: &str,
+    ticker: &str,
+    tickers: &HashSet<&str>,
+    title: &str,
+) {
+    if !text::is_slug(slug) {
+        p.push(format!("{at}: slug must be {rule}"));
+    }
+    if !tickers.contains(ticker) {
+        p.push(format!("{at}: unknown company {ticker}"));
+    }
+    not_blank(p, at, "title", title);
+}
+
 fn is_http_url(s: &str) -> bool {
     (s.starts_with("https://") || s.starts_with("http://"))
         && s.len() > 8
@@ -60,15 +79,8 @@ pub(super) fn validate(file: &ImportFile, have: &Existing) -> Vec<String> {
     let mut seen = HashSet::new();
     for (i, s) in file.stories.iter().enumerate() {
         let at = format!("stories[{i}] ({})", s.slug);
-        if !text::is_slug(&s.slug) {
-            p.push(format!(
-                "{at}: slug must be lower-case letters, digits and single dashes"
-            ));
-        }
-        if !tickers.contains(s.ticker.as_str()) {
-            p.push(format!("{at}: unknown company {}", s.ticker));
-        }
-        not_blank(&mut p, &at, "title", &s.title);
+        let rule = "lower-case letters, digits and single dashes";
+        slug_company_title(&mut p, &at, &s.slug, rule, &s.ticker, &tickers, &s.title);
         if !seen.insert(s.slug.as_str()) {
             p.push(format!("{at}: the slug appears twice in the file"));
         }
@@ -170,15 +182,8 @@ pub(super) fn validate(file: &ImportFile, have: &Existing) -> Vec<String> {
     let mut seen = HashSet::new();
     for (i, j) in file.journals.iter().enumerate() {
         let at = format!("journals[{i}] ({})", j.slug);
-        if !text::is_slug(&j.slug) {
-            p.push(format!(
-                "{at}: slug must be lower-case letters, digits and single dashes, with a letter"
-            ));
-        }
-        if !tickers.contains(j.ticker.as_str()) {
-            p.push(format!("{at}: unknown company {}", j.ticker));
-        }
-        not_blank(&mut p, &at, "title", &j.title);
+        let rule = "lower-case letters, digits and single dashes, with a letter";
+        slug_company_title(&mut p, &at, &j.slug, rule, &j.ticker, &tickers, &j.title);
         not_blank(&mut p, &at, "author_name", &j.author_name);
         let dek_len = j.dek.chars().count();
         if !(120..=340).contains(&dek_len) {
