@@ -278,33 +278,41 @@ async fn reqwest_post(
 mod tests {
     use super::*;
 
-    fn plain(url: &str) -> Plain {
+    /// What `url`'s plain transport dials, its Host header and its request target.
+    fn plain(url: &str) -> [String; 3] {
         match Upstream::new(url, Duration::from_secs(1), 1 << 20)
             .unwrap()
             .transport
         {
-            Transport::Plain(p) => *p,
+            Transport::Plain(p) => [
+                p.address,
+                p.host.to_str().unwrap().to_string(),
+                p.target.to_string(),
+            ],
             Transport::Reqwest { .. } => panic!("{url} should be plain"),
         }
     }
 
     #[test]
     fn plain_http_keeps_port_path_and_query() {
-        let p = plain("http://127.0.0.1:8545/rpc/v1?key=abc");
-        assert_eq!(p.address, "127.0.0.1:8545");
-        assert_eq!(p.host, "127.0.0.1:8545");
-        assert_eq!(p.target, "/rpc/v1?key=abc");
+        assert_eq!(
+            plain("http://127.0.0.1:8545/rpc/v1?key=abc"),
+            ["127.0.0.1:8545", "127.0.0.1:8545", "/rpc/v1?key=abc"]
+        );
     }
 
     #[test]
     fn default_port_and_ipv6() {
-        let p = plain("http://node.internal");
-        assert_eq!(p.address, "node.internal:80");
-        assert_eq!(p.host, "node.internal");
-        assert_eq!(p.target, "/");
-        let p = plain("http://[::1]:8545");
-        assert_eq!(p.address, "[::1]:8545");
-        assert_eq!(p.host, "[::1]:8545");
+        let cases = [
+            (
+                "http://node.internal",
+                ["node.internal:80", "node.internal", "/"],
+            ),
+            ("http://[::1]:8545", ["[::1]:8545", "[::1]:8545", "/"]),
+        ];
+        for (url, parts) in cases {
+            assert_eq!(plain(url), parts, "{url}");
+        }
     }
 
     #[test]
