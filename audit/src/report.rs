@@ -212,21 +212,23 @@ mod tests {
         }
     }
 
+    /// The report of findings given as (severity, check, detail).
+    fn judged(found: &[(Severity, Check, &str)]) -> Report {
+        judge(found.iter().map(|&(s, c, d)| issue(s, c, d)).collect(), "t")
+    }
+
     #[test]
     fn weights_and_verdicts() {
-        let clean = judge(vec![], "t");
+        let clean = judged(&[]);
         assert_eq!((clean.verdict, clean.score), (Verdict::Approve, 100.0));
-        let notes = judge(vec![issue(Severity::Minor, Check::ClaimDrift, "a")], "t");
+        let notes = judged(&[(Severity::Minor, Check::ClaimDrift, "a")]);
         assert_eq!((notes.verdict, notes.score), (Verdict::Approve, 96.0));
-        let major = judge(vec![issue(Severity::Major, Check::UncitedClaim, "b")], "t");
+        let major = judged(&[(Severity::Major, Check::UncitedClaim, "b")]);
         assert_eq!((major.verdict, major.score), (Verdict::Revise, 85.0));
-        let critical = judge(
-            vec![
-                issue(Severity::Minor, Check::ClaimDrift, "a"),
-                issue(Severity::Critical, Check::UnknownCitation, "c"),
-            ],
-            "t",
-        );
+        let critical = judged(&[
+            (Severity::Minor, Check::ClaimDrift, "a"),
+            (Severity::Critical, Check::UnknownCitation, "c"),
+        ]);
         assert_eq!(critical.verdict, Verdict::Reject);
         assert_eq!(critical.issues[0].check, Check::UnknownCitation);
         // Eight minor findings: no major one, but the score is under the bar.
@@ -236,13 +238,7 @@ mod tests {
         let r = judge(many, "t");
         assert_eq!((r.verdict, r.score), (Verdict::Revise, 68.0));
         // Duplicates count once.
-        let dup = judge(
-            vec![
-                issue(Severity::Major, Check::UncitedClaim, "b"),
-                issue(Severity::Major, Check::UncitedClaim, "b"),
-            ],
-            "t",
-        );
+        let dup = judged(&[(Severity::Major, Check::UncitedClaim, "b"); 2]);
         assert_eq!(dup.issues.len(), 1);
     }
 
