@@ -15,19 +15,9 @@ use journal_market_chain::canonical::PERMIT2;
 use journal_market_chain::extensions::gas_sponsoring::{self, Info, Limits};
 use libfuzzer_sys::fuzz_target;
 
-const CHAIN: u64 = 4663;
-const TOKEN: Address = Address::repeat_byte(0x11);
+const CHAIN: u64 = Limits::SAMPLE.chain_id;
+const TOKEN: Address = Limits::SAMPLE.token;
 const REQUIRED: u64 = 10_000;
-
-fn limits() -> Limits {
-    Limits {
-        chain_id: CHAIN,
-        token: TOKEN,
-        permit2: PERMIT2,
-        max_gas: 100_000,
-        max_fee_per_gas: 10_000_000_000,
-    }
-}
 
 fn key() -> PrivateKeySigner {
     PrivateKeySigner::from_bytes(&B256::repeat_byte(1)).expect("a valid key")
@@ -46,7 +36,7 @@ fn info(payer: Address, raw: &[u8]) -> Info {
 
 /// Checks `info`; an approval that passes must be what the limits allow, its bytes those sent.
 fn check(info: &Info, payer: Address, resigned: bool) {
-    let l = limits();
+    let l = Limits::SAMPLE;
     let r = gas_sponsoring::check(info, payer, U256::from(REQUIRED), &l);
     let a = match r {
         Ok(a) => a,

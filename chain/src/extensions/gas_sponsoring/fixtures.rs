@@ -5,25 +5,19 @@ use alloy::consensus::{SignableTransaction, TxEip1559, TxEnvelope};
 use alloy::eips::eip2718::Encodable2718;
 use alloy::eips::eip2930::AccessList;
 use alloy::network::TxSignerSync;
-use alloy::primitives::{Address, Bytes, TxKind, U256, address};
+use alloy::primitives::{Address, Bytes, TxKind, U256};
 use alloy::signers::local::PrivateKeySigner;
 
 use super::{APPROVE_SELECTOR, Approval, Info, Limits, Refusal, check};
 /// The payer.
 pub(super) use crate::test_key as key;
 
-pub(super) const CHAIN: u64 = 4663;
-pub(super) const TOKEN: Address = address!("0x1111111111111111111111111111111111111111");
-pub(super) const PERMIT2: Address = crate::canonical::PERMIT2;
+pub(super) const CHAIN: u64 = Limits::SAMPLE.chain_id;
+pub(super) const TOKEN: Address = Limits::SAMPLE.token;
+pub(super) const PERMIT2: Address = Limits::SAMPLE.permit2;
 
 pub(super) fn limits() -> Limits {
-    Limits {
-        chain_id: CHAIN,
-        token: TOKEN,
-        permit2: PERMIT2,
-        max_gas: 100_000,
-        max_fee_per_gas: 10_000_000_000,
-    }
+    Limits::SAMPLE
 }
 
 pub(super) fn calldata(spender: Address, amount: U256) -> Bytes {

@@ -64,6 +64,19 @@ pub struct Limits {
     pub max_fee_per_gas: u128,
 }
 
+impl Limits {
+    /// What the unit tests and the fuzz target (`fuzz/`) check approvals against: chain 4663,
+    /// the token 0x11…11, the canonical Permit2, 100000 gas at 10 gwei at most.
+    #[doc(hidden)]
+    pub const SAMPLE: Limits = Limits {
+        chain_id: 4663,
+        token: Address::repeat_byte(0x11),
+        permit2: crate::canonical::PERMIT2,
+        max_gas: 100_000,
+        max_fee_per_gas: 10_000_000_000,
+    };
+}
+
 /// A checked approval, ready to be funded and broadcast.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Approval {
