@@ -136,36 +136,38 @@ mod tests {
 
     #[test]
     fn rules_for_a_wallet() {
+        use Refusal::*;
+        use Verdict::*;
         let none = Standing::default();
-        assert_eq!(rules(none, Step::Burn, true), Verdict::Pay);
-        assert_eq!(rules(none, Step::Burn, false), Verdict::Pay);
-        assert_eq!(
-            rules(none, Step::Author, false),
-            Verdict::Refused(Refusal::FeeFirst)
-        );
         let fee = Standing {
             fee_paid: true,
             ..none
         };
-        assert_eq!(rules(fee, Step::Burn, false), Verdict::FeeAlreadyPaid);
-        assert_eq!(rules(fee, Step::Author, false), Verdict::Pay);
         let done = Standing {
             unlocked: true,
             fee_paid: true,
             ..none
         };
-        assert_eq!(
-            rules(done, Step::Author, false),
-            Verdict::Refused(Refusal::Unlocked)
-        );
         let author = Standing {
             wrote_it: true,
             ..none
         };
-        assert_eq!(
-            rules(author, Step::Burn, false),
-            Verdict::Refused(Refusal::WroteIt)
-        );
+        let cases = [
+            (none, Step::Burn, true, Pay),
+            (none, Step::Burn, false, Pay),
+            (none, Step::Author, false, Refused(FeeFirst)),
+            (fee, Step::Burn, false, FeeAlreadyPaid),
+            (fee, Step::Author, false, Pay),
+            (done, Step::Author, false, Refused(Unlocked)),
+            (author, Step::Burn, false, Refused(WroteIt)),
+        ];
+        for (standing, step, swarm, verdict) in cases {
+            assert_eq!(
+                rules(standing, step, swarm),
+                verdict,
+                "{standing:?}, {step}, swarm {swarm}"
+            );
+        }
     }
 }
 
