@@ -39,6 +39,12 @@ async fn open(settings: &DatabaseSettings, size: u32) -> anyhow::Result<Database
             .map_err(|e| anyhow::anyhow!("cannot create the folder {}: {e}", dir.display()))?;
     }
     let mut opts = ConnectOptions::new(url.to_string());
+    if url.starts_with("sqlite:") {
+        // A SQLite connection is a file in this process: nothing at the other end can hang up,
+        // so the ping sqlx sends before handing out each connection (a round trip to the
+        // connection's thread, as many as the statements themselves) finds nothing.
+        opts.test_before_acquire(false);
+    }
     opts.max_connections(size)
         .min_connections(1)
         .acquire_timeout(Duration::from_secs(settings.acquire_timeout_secs))
@@ -257,6 +263,9 @@ mod tests {
                 .get_max_connections(),
             4
         );
+        // No ping before each statement: nothing can hang up a file.
+        assert!(!pool.get_sqlite_connection_pool().options().get_test_before_acquire());
+        assert!(!writer.get_sqlite_connection_pool().options().get_test_before_acquire());
         // The same file: what the writer commits, the pool reads.
         exec(&writer, "CREATE TABLE t (x INTEGER)").await.unwrap();
         exec(&writer, "INSERT INTO t VALUES (7)").await.unwrap();
