@@ -365,66 +365,6 @@ impl SessionActor {
     }
 }
 
-impl SessionActor {
-    /// A handler's answer, run beside the mailbox; a panic in it restarts the actor.
-    fn guarded<T>(
-        &self,
-        ctx: &mut Context<Self>,
-        work: impl Future<Output = T> + 'static,
-    ) -> ResponseFuture<T> {
-        Box::pin(supervise::guard(
-            ctx.address(),
-            NAME,
-            self.inner.health.clone(),
-            work,
-        ))
-    }
-}
-
-#[derive(Message)]
-#[rtype(result = "Result<NonceIssued, AuthError>")]
-struct IssueNonce(Address);
-
-#[derive(Message)]
-#[rtype(result = "Result<NewSession, AuthError>")]
-struct Verify {
-    address: Address,
-    nonce: String,
-    signature: String,
-}
-
-#[derive(Message)]
-#[rtype(result = "Result<(), AuthError>")]
-struct Logout(String);
-
-// Each handler returns a future that runs beside the mailbox, so a slow chain call for one
-// sign-in never holds up another.
-impl Handler<IssueNonce> for SessionActor {
-    type Result = ResponseFuture<Result<NonceIssued, AuthError>>;
-    fn handle(&mut self, m: IssueNonce, ctx: &mut Self::Context) -> Self::Result {
-        let inner = self.inner.clone();
-        self.guarded(ctx, async move { inner.issue_nonce(m.0).await })
-    }
-}
-
-impl Handler<Verify> for SessionActor {
-    type Result = ResponseFuture<Result<NewSession, AuthError>>;
-    fn handle(&mut self, m: Verify, ctx: &mut Self::Context) -> Self::Result {
-        let inner = self.inner.clone();
-        self.guarded(ctx, async move {
-            inner.verify(m.address, m.nonce, m.signature).await
-        })
-    }
-}
-
-impl Handler<Logout> for SessionActor {
-    type Result = ResponseFuture<Result<(), AuthError>>;
-    fn handle(&mut self, m: Logout, ctx: &mut Self::Context) -> Self::Result {
-        let inner = self.inner.clone();
-        self.guarded(ctx, async move { inner.logout(&m.0).await })
-    }
-}
-
 /// The operations, each with its own in-flight limit.
 #[derive(Clone, Copy)]
 enum Op {
@@ -474,23 +414,32 @@ impl SessionHandle {
         Ok(SessionHandle { handle, inner, ops })
     }
 
-    async fn call<M>(&self, op: Op, msg: M) -> Result<M::Result, AuthError>
+    /// Runs `work` on the actor, beside its mailbox (see [`supervise::Work`]): a slow chain call
+    /// for one sign-in never holds up another. Within `op`'s in-flight limit.
+    async fn call<T, F>(
+        &self,
+        op: Op,
+        work: impl FnOnce(Arc<Inner>) -> F + Send + 'static,
+    ) -> Result<T, AuthError>
     where
-        M: Message + Send + 'static,
-        M::Result: Send,
-        SessionActor: Handler<M>,
+        T: Send + 'static,
+        F: Future<Output = Result<T, AuthError>> + 'static,
     {
         let Ok(_slot) = self.ops[op as usize].try_acquire() else {
             return Err(AuthError::Busy);
         };
-        self.handle.call(msg).await.map_err(|e| match e {
+        let work = supervise::Work::new(work);
+        self.handle.call(work).await.map_err(|e| match e {
             CallError::Busy => AuthError::Busy,
             CallError::TimedOut | CallError::Stopped => AuthError::TimedOut,
-        })
+        })?
     }
 
     pub async fn issue_nonce(&self, address: Address) -> Result<NonceIssued, AuthError> {
-        self.call(Op::Nonce, IssueNonce(address)).await?
+        self.call(Op::Nonce, move |inner| async move {
+            inner.issue_nonce(address).await
+        })
+        .await
     }
 
     pub async fn verify(
@@ -499,19 +448,17 @@ impl SessionHandle {
         nonce: String,
         signature: String,
     ) -> Result<NewSession, AuthError> {
-        self.call(
-            Op::Verify,
-            Verify {
-                address,
-                nonce,
-                signature,
-            },
-        )
-        .await?
+        self.call(Op::Verify, move |inner| async move {
+            inner.verify(address, nonce, signature).await
+        })
+        .await
     }
 
     pub async fn logout(&self, token: String) -> Result<(), AuthError> {
-        self.call(Op::Logout, Logout(token)).await?
+        self.call(Op::Logout, move |inner| async move {
+            inner.logout(&token).await
+        })
+        .await
     }
 
     /// The wallet a `SIGN-IN-WITH-X` proof proves (with sign-in's limits: its in-flight

@@ -111,21 +111,6 @@ impl SettlementActor {
     }
 }
 
-#[derive(Message)]
-#[rtype(result = "Result<Paid, PayError>")]
-struct Pay(PayStep);
-
-impl Handler<Pay> for SettlementActor {
-    type Result = ResponseFuture<Result<Paid, PayError>>;
-    fn handle(&mut self, m: Pay, ctx: &mut Self::Context) -> Self::Result {
-        let inner = self.inner.clone();
-        let health = inner.health.clone();
-        Box::pin(supervise::guard(ctx.address(), NAME, health, async move {
-            inner.pay(m.0).await
-        }))
-    }
-}
-
 #[derive(Clone)]
 pub struct SettlementHandle {
     handle: ActorHandle<SettlementActor>,
@@ -191,7 +176,9 @@ impl SettlementHandle {
     /// Settles one step. The pending row is written inside, before any money moves, so a
     /// request that gives up still leaves a row that reconciliation finishes.
     pub async fn pay(&self, step: PayStep) -> Result<Paid, PayError> {
-        let r = match self.handle.call(Pay(step)).await {
+        let work =
+            supervise::Work::new(move |inner: Arc<Inner>| async move { inner.pay(step).await });
+        let r = match self.handle.call(work).await {
             Ok(r) => r,
             Err(CallError::Busy) => Err(PayError::Busy),
             // The work goes on in the actor; the row is pending.
