@@ -125,14 +125,7 @@ pub async fn consume_and_open(
         txn.rollback().await?;
         return Ok(false);
     }
-    sessions::Entity::insert(sessions::ActiveModel {
-        token_hash: Set(token_hash.to_string()),
-        address: Set(address.to_string()),
-        created_at: Set(now),
-        expires_at: Set(expires_at),
-    })
-    .exec_without_returning(&txn)
-    .await?;
+    open(&txn, token_hash, address, now, expires_at).await?;
     txn.commit().await?;
     Ok(true)
 }
