@@ -209,6 +209,16 @@ fn update_releasing() -> sea_orm::UpdateMany<payments::Entity> {
         )
 }
 
+/// Ends pending row `id` in `state` at `now`, giving up its lease (a no-op on a row that is not
+/// pending any more).
+fn end_pending(id: i32, state: &str, now: DateTime<Utc>) -> sea_orm::UpdateMany<payments::Entity> {
+    update_releasing()
+        .col_expr(payments::Column::State, Expr::value(state))
+        .col_expr(payments::Column::UpdatedAt, Expr::value(now))
+        .filter(payments::Column::Id.eq(id))
+        .filter(payments::Column::State.eq(PENDING))
+}
+
 /// Fails a pending row (only on proof that the permit did not and cannot pay). A row that had
 /// settled until a reorg dropped its transaction takes the wallet's unlock of the journal with
 /// it, in the same transaction: the purchase is not paid any more.
@@ -219,12 +229,8 @@ pub async fn fail(
     now: DateTime<Utc>,
 ) -> Result<(), DbErr> {
     let txn = crate::db::begin_write(db).await?;
-    let failed = update_releasing()
-        .col_expr(payments::Column::State, Expr::value(FAILED))
+    let failed = end_pending(id, FAILED, now)
         .col_expr(payments::Column::Error, Expr::value(error))
-        .col_expr(payments::Column::UpdatedAt, Expr::value(now))
-        .filter(payments::Column::Id.eq(id))
-        .filter(payments::Column::State.eq(PENDING))
         .exec(&txn)
         .await?
         .rows_affected;
@@ -389,12 +395,8 @@ pub async fn settle(
         txn.rollback().await?;
         return Ok(false);
     }
-    let done = update_releasing()
-        .col_expr(payments::Column::State, Expr::value(SETTLED))
+    let done = end_pending(id, SETTLED, now)
         .col_expr(payments::Column::Tx, Expr::value(tx))
-        .col_expr(payments::Column::UpdatedAt, Expr::value(now))
-        .filter(payments::Column::Id.eq(id))
-        .filter(payments::Column::State.eq(PENDING))
         .exec(&txn)
         .await;
     let done = match done {
