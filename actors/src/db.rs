@@ -1,8 +1,11 @@
 //! Database helpers the actors and the server share.
 
+use chrono::{DateTime, Utc};
+use sea_orm::sea_query::Expr;
 use sea_orm::{
-    ConnectionTrait, DatabaseConnection, DatabaseTransaction, DbBackend, DbErr,
-    SqliteTransactionMode, Statement, TransactionOptions, TransactionTrait,
+    ColumnTrait, Condition, ConnectionTrait, DatabaseConnection, DatabaseTransaction, DbBackend,
+    DbErr, EntityTrait, QueryFilter, SqliteTransactionMode, Statement, TransactionOptions,
+    TransactionTrait, UpdateMany,
 };
 
 /// A write transaction. On SQLite it takes the write lock at BEGIN (IMMEDIATE), so two writers
@@ -32,4 +35,45 @@ pub async fn lock_key(txn: &DatabaseTransaction, key: &str) -> Result<(), DbErr>
         .await?;
     }
     Ok(())
+}
+
+/// The lease `owner` takes on a row at `now`, until `until`. A table keeps a row's lease in two
+/// columns, its holder and its end, written and cleared together.
+#[derive(Debug, Clone, Copy)]
+pub struct Lease<'a> {
+    pub owner: &'a str,
+    pub now: DateTime<Utc>,
+    pub until: DateTime<Utc>,
+}
+
+impl Lease<'_> {
+    /// The rows whose lease `owner` may take at `now`: nobody holds it, it has run out, or
+    /// `owner` holds it already (a restart under the same name).
+    pub fn free<C: ColumnTrait>(
+        owner: &str,
+        now: DateTime<Utc>,
+        (holder, end): (C, C),
+    ) -> Condition {
+        Condition::any()
+            .add(end.is_null())
+            .add(end.lt(now))
+            .add(holder.eq(owner))
+    }
+
+    /// Takes the lease of the row `update` picks, in its columns `(holder, end)`, unless
+    /// another holds a live one; whether it was taken.
+    pub async fn take<E: EntityTrait>(
+        self,
+        db: &DatabaseConnection,
+        update: UpdateMany<E>,
+        (holder, end): (E::Column, E::Column),
+    ) -> Result<bool, DbErr> {
+        let taken = update
+            .col_expr(holder, Expr::value(self.owner))
+            .col_expr(end, Expr::value(self.until))
+            .filter(Self::free(self.owner, self.now, (holder, end)))
+            .exec(db)
+            .await?;
+        Ok(taken.rows_affected == 1)
+    }
 }

@@ -26,6 +26,7 @@ use sea_orm::{ColumnTrait, DatabaseConnection, DbErr, EntityTrait, QueryFilter, 
 use tokio::sync::Semaphore;
 
 use crate::clock::SharedClock;
+use crate::db::Lease;
 use crate::handle::{ActorHandle, CallError};
 use crate::health::HealthRegistry;
 use crate::supervise::{self, Turn};
@@ -128,7 +129,8 @@ impl Inner {
             .await
             .map_err(|_| AuditError::Unavailable("the audit agent is stopping".into()))?;
         let now = self.clock.now();
-        if !store::take(&self.db, id, owner, now, self.lease_until()).await? {
+        let until = self.lease_until();
+        if !store::take(&self.db, id, Lease { owner, now, until }).await? {
             return Ok(false);
         }
         let Some(job) = store::get(&self.db, id).await? else {

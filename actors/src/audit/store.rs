@@ -10,10 +10,11 @@ use journal_market_domain::status::{self, JournalStatus};
 use journal_market_entity::{audit_jobs, audit_reports, journals};
 use sea_orm::sea_query::{Expr, ExprTrait, Query};
 use sea_orm::{
-    ActiveModelTrait, ActiveValue::Set, ColumnTrait, Condition, DatabaseConnection,
-    DatabaseTransaction, DbErr, EntityTrait, PaginatorTrait, QueryFilter, QueryOrder, QuerySelect,
-    SqlErr,
+    ActiveModelTrait, ActiveValue::Set, ColumnTrait, DatabaseConnection, DatabaseTransaction,
+    DbErr, EntityTrait, PaginatorTrait, QueryFilter, QueryOrder, QuerySelect, SqlErr,
 };
+
+use crate::db::Lease;
 
 pub const QUEUED: &str = "queued";
 pub const RUNNING: &str = "running";
@@ -155,37 +156,25 @@ pub async fn open(
     Err(DbErr::Custom("the audit job could not be opened".into()))
 }
 
-/// Takes the job for `owner` until `until`, when nobody else holds a live lease on it.
-pub async fn take(
-    db: &DatabaseConnection,
-    id: i32,
-    owner: &str,
-    now: DateTime<Utc>,
-    until: DateTime<Utc>,
-) -> Result<bool, DbErr> {
-    let res = audit_jobs::Entity::update_many()
+/// Takes the job under `lease`, when nobody else holds a live lease on it.
+pub async fn take(db: &DatabaseConnection, id: i32, lease: Lease<'_>) -> Result<bool, DbErr> {
+    let open = audit_jobs::Entity::update_many()
         .col_expr(audit_jobs::Column::State, Expr::value(RUNNING))
-        .col_expr(audit_jobs::Column::LeaseOwner, Expr::value(owner))
-        .col_expr(audit_jobs::Column::LeaseUntil, Expr::value(until))
         .col_expr(
             audit_jobs::Column::Attempts,
             Expr::col(audit_jobs::Column::Attempts).add(1),
         )
-        .col_expr(audit_jobs::Column::UpdatedAt, Expr::value(now))
+        .col_expr(audit_jobs::Column::UpdatedAt, Expr::value(lease.now))
         .filter(audit_jobs::Column::Id.eq(id))
-        .filter(audit_jobs::Column::State.is_in([QUEUED, RUNNING]))
-        .filter(free_for(owner, now))
-        .exec(db)
-        .await?;
-    Ok(res.rows_affected == 1)
+        .filter(audit_jobs::Column::State.is_in([QUEUED, RUNNING]));
+    lease.take(db, open, LEASE).await
 }
 
-fn free_for(owner: &str, now: DateTime<Utc>) -> Condition {
-    Condition::any()
-        .add(audit_jobs::Column::LeaseOwner.is_null())
-        .add(audit_jobs::Column::LeaseOwner.eq(owner))
-        .add(audit_jobs::Column::LeaseUntil.lt(now))
-}
+/// Where a job's lease is kept.
+const LEASE: (audit_jobs::Column, audit_jobs::Column) = (
+    audit_jobs::Column::LeaseOwner,
+    audit_jobs::Column::LeaseUntil,
+);
 
 /// Open jobs this instance may run: never leased, leased by it (a restart under the same
 /// name), or whose lease has expired.
@@ -197,7 +186,7 @@ pub async fn due(
 ) -> Result<Vec<audit_jobs::Model>, DbErr> {
     audit_jobs::Entity::find()
         .filter(audit_jobs::Column::State.is_in([QUEUED, RUNNING]))
-        .filter(free_for(owner, now))
+        .filter(Lease::free(owner, now, LEASE))
         .order_by_asc(audit_jobs::Column::Id)
         .limit(limit)
         .all(db)

@@ -13,6 +13,8 @@ use sea_orm::{
     EntityTrait, QueryFilter, QueryOrder, QuerySelect, SqlErr,
 };
 
+use crate::db::Lease;
+
 mod seen;
 
 pub use seen::*;
@@ -451,20 +453,11 @@ pub async fn take_lease(
     now: DateTime<Utc>,
     until: DateTime<Utc>,
 ) -> Result<bool, DbErr> {
-    let r = payments::Entity::update_many()
-        .col_expr(payments::Column::LeaseOwner, Expr::value(owner))
-        .col_expr(payments::Column::LeaseUntil, Expr::value(until))
+    let pending = payments::Entity::update_many()
         .filter(payments::Column::Id.eq(id))
-        .filter(payments::Column::State.eq(PENDING))
-        .filter(
-            Condition::any()
-                .add(payments::Column::LeaseUntil.is_null())
-                .add(payments::Column::LeaseUntil.lt(now))
-                .add(payments::Column::LeaseOwner.eq(owner)),
-        )
-        .exec(db)
-        .await?;
-    Ok(r.rows_affected == 1)
+        .filter(payments::Column::State.eq(PENDING));
+    let lease = (payments::Column::LeaseOwner, payments::Column::LeaseUntil);
+    Lease { owner, now, until }.take(db, pending, lease).await
 }
 
 /// Gives a row back to reconciliation, to be looked at again at `next_check_at`.
