@@ -23,8 +23,7 @@ mod parts;
 mod server;
 
 use parts::{
-    audit_handle, chain_parts, indexer_handle, instance_name, load_demo_if_empty, payment_parts,
-    session_settings,
+    Base, chain_parts, instance_name, load_demo_if_empty, payment_parts, session_settings,
 };
 use server::http_server;
 
@@ -93,7 +92,15 @@ impl Application {
             (clock.clone(), instance_name(&settings, port)),
             health.clone(),
         )?;
-        let indexer = indexer_handle(&settings, &db, &chain.addresses, &client, &clock, &health);
+        let base = Base {
+            settings: &settings,
+            db: &db,
+            addresses: &chain.addresses,
+            client: &client,
+            clock: clock.clone(),
+            health: health.clone(),
+        };
+        let indexer = base.indexer();
         let confirm = ConfirmHandle::start(
             db.clone(),
             client.clone(),
@@ -105,15 +112,7 @@ impl Application {
             },
             health.clone(),
         );
-        let audit = audit_handle(
-            &settings,
-            &db,
-            &chain.addresses,
-            &client,
-            &clock,
-            &health,
-            port,
-        )?;
+        let audit = base.audit(port)?;
         let state = web::Data::new(AppState::new(
             db,
             Site::new(settings.clone(), clock),

@@ -195,80 +195,80 @@ fn watch_facilitator(
     });
 }
 
-/// The chain indexer, unless it is turned off.
-pub(super) fn indexer_handle(
-    s: &Settings,
-    db: &DatabaseConnection,
-    a: &ChainAddresses,
-    client: &ChainClient,
-    clock: &SharedClock,
-    health: &HealthRegistry,
-) -> Option<IndexerHandle> {
-    let c = &s.indexer;
-    c.enabled.then(|| {
-        IndexerHandle::start(
-            db.clone(),
-            client.clone(),
-            clock.clone(),
-            IndexerSettings {
-                start_block: c.start_block,
-                poll: Duration::from_millis(c.poll_ms.max(50)),
-                max_range: c.max_range.max(1),
-                reorg_depth: c.reorg_depth.max(1),
-                window: c.window.max(1),
-                reputation_registry: a.reputation_registry,
-                ledger: a.ledger.map(
-                    |l| journal_market_actors::indexer::ledger::LedgerAddresses {
-                        token: l.token,
-                        pool: l.pool,
-                    },
-                ),
-                database_url: s.database.url.expose().to_string(),
-            },
-            health.clone(),
-        )
-    })
+/// What the actors that read the database and the chain are built from.
+pub(super) struct Base<'a> {
+    pub settings: &'a Settings,
+    pub db: &'a DatabaseConnection,
+    pub addresses: &'a ChainAddresses,
+    pub client: &'a ChainClient,
+    pub clock: SharedClock,
+    pub health: HealthRegistry,
 }
 
-pub(super) fn audit_handle(
-    s: &Settings,
-    db: &DatabaseConnection,
-    a: &ChainAddresses,
-    client: &ChainClient,
-    clock: &SharedClock,
-    health: &HealthRegistry,
-    port: u16,
-) -> anyhow::Result<AuditHandle> {
-    let c = &s.audit;
-    let engine: Arc<dyn Engine> = match c.engine.trim() {
-        "builtin" => Arc::new(Builtin),
-        "llm" => Arc::new(WithLlm::new(LlmSettings {
-            base_url: c.llm_base_url.trim().to_string(),
-            model: c.llm_model.trim().to_string(),
-            api_key: c.llm_api_key.expose().trim().to_string(),
-            timeout: Duration::from_secs(c.llm_timeout_secs.max(1)),
-        })?),
-        other => anyhow::bail!("audit.engine must be \"builtin\" or \"llm\", not {other:?}"),
-    };
-    Ok(AuditHandle::start(
-        db.clone(),
-        engine,
-        client.clone(),
-        clock.clone(),
-        AuditSettings {
-            concurrency: c.concurrency,
-            max_in_flight: c.max_in_flight,
-            deadline: Duration::from_secs(c.deadline_secs.max(1)),
-            lease: Duration::from_secs(c.lease_secs.max(1)),
-            sweep_every: Duration::from_millis(c.sweep_every_ms.max(50)),
-            instance: instance_name(s, port),
-            meta_base: format!("{}{}", s.origin(), s.server.api_prefix),
-            stock_tokens: a.stock_tokens.clone(),
-            max_audits: i32::try_from(s.publish.audits_per_draft).unwrap_or(i32::MAX),
-            per_wallet: c.max_queued_per_wallet.max(1),
-        },
-        health.clone(),
-    ))
+impl Base<'_> {
+    /// The chain indexer, unless it is turned off.
+    pub(super) fn indexer(&self) -> Option<IndexerHandle> {
+        let (s, a) = (self.settings, self.addresses);
+        let c = &s.indexer;
+        c.enabled.then(|| {
+            IndexerHandle::start(
+                self.db.clone(),
+                self.client.clone(),
+                self.clock.clone(),
+                IndexerSettings {
+                    start_block: c.start_block,
+                    poll: Duration::from_millis(c.poll_ms.max(50)),
+                    max_range: c.max_range.max(1),
+                    reorg_depth: c.reorg_depth.max(1),
+                    window: c.window.max(1),
+                    reputation_registry: a.reputation_registry,
+                    ledger: a.ledger.map(|l| {
+                        journal_market_actors::indexer::ledger::LedgerAddresses {
+                            token: l.token,
+                            pool: l.pool,
+                        }
+                    }),
+                    database_url: s.database.url.expose().to_string(),
+                },
+                self.health.clone(),
+            )
+        })
+    }
+
+    /// The audit agent, with the engine `audit.engine` names.
+    pub(super) fn audit(&self, port: u16) -> anyhow::Result<AuditHandle> {
+        let s = self.settings;
+        let c = &s.audit;
+        let engine: Arc<dyn Engine> = match c.engine.trim() {
+            "builtin" => Arc::new(Builtin),
+            "llm" => Arc::new(WithLlm::new(LlmSettings {
+                base_url: c.llm_base_url.trim().to_string(),
+                model: c.llm_model.trim().to_string(),
+                api_key: c.llm_api_key.expose().trim().to_string(),
+                timeout: Duration::from_secs(c.llm_timeout_secs.max(1)),
+            })?),
+            other => anyhow::bail!("audit.engine must be \"builtin\" or \"llm\", not {other:?}"),
+        };
+        Ok(AuditHandle::start(
+            self.db.clone(),
+            engine,
+            self.client.clone(),
+            self.clock.clone(),
+            AuditSettings {
+                concurrency: c.concurrency,
+                max_in_flight: c.max_in_flight,
+                deadline: Duration::from_secs(c.deadline_secs.max(1)),
+                lease: Duration::from_secs(c.lease_secs.max(1)),
+                sweep_every: Duration::from_millis(c.sweep_every_ms.max(50)),
+                instance: instance_name(s, port),
+                meta_base: format!("{}{}", s.origin(), s.server.api_prefix),
+                stock_tokens: self.addresses.stock_tokens.clone(),
+                max_audits: i32::try_from(s.publish.audits_per_draft).unwrap_or(i32::MAX),
+                per_wallet: c.max_queued_per_wallet.max(1),
+            },
+            self.health.clone(),
+        ))
+    }
 }
 
 /// This process's name on payment and relayer leases: `payments.instance_id`, else the host's
