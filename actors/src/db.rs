@@ -4,8 +4,8 @@ use chrono::{DateTime, Utc};
 use sea_orm::sea_query::Expr;
 use sea_orm::{
     ColumnTrait, Condition, ConnectionTrait, DatabaseConnection, DatabaseTransaction, DbBackend,
-    DbErr, EntityTrait, QueryFilter, SqliteTransactionMode, Statement, TransactionOptions,
-    TransactionTrait, UpdateMany,
+    DbErr, EntityTrait, QueryFilter, QuerySelect, Select, SqliteTransactionMode, Statement,
+    TransactionOptions, TransactionTrait, TryGetableMany, UpdateMany,
 };
 
 /// A write transaction. On SQLite it takes the write lock at BEGIN (IMMEDIATE), so two writers
@@ -35,6 +35,27 @@ pub async fn lock_key(txn: &DatabaseTransaction, key: &str) -> Result<(), DbErr>
         .await?;
     }
     Ok(())
+}
+
+/// The `(a, b)` of the rows `rows` picks, and no other column, collected (into a set, say).
+pub async fn pairs<E, A, B, C>(
+    db: &impl ConnectionTrait,
+    rows: Select<E>,
+    (a, b): (E::Column, E::Column),
+) -> Result<C, DbErr>
+where
+    E: EntityTrait,
+    (A, B): TryGetableMany,
+    C: FromIterator<(A, B)>,
+{
+    let pairs = rows
+        .select_only()
+        .column(a)
+        .column(b)
+        .into_tuple::<(A, B)>()
+        .all(db)
+        .await?;
+    Ok(pairs.into_iter().collect())
 }
 
 /// The lease `owner` takes on a row at `now`, until `until`. A table keeps a row's lease in two

@@ -341,16 +341,8 @@ async fn stored_swaps(
     let (Some(first), Some(last)) = (blocks.clone().min(), blocks.max()) else {
         return Ok(HashSet::new());
     };
-    Ok(swaps::Entity::find()
-        .filter(swaps::Column::Block.between(first, last))
-        .select_only()
-        .column(swaps::Column::Block)
-        .column(swaps::Column::LogIndex)
-        .into_tuple::<(i64, i32)>()
-        .all(db)
-        .await?
-        .into_iter()
-        .collect())
+    let stored = swaps::Entity::find().filter(swaps::Column::Block.between(first, last));
+    crate::db::pairs(db, stored, (swaps::Column::Block, swaps::Column::LogIndex)).await
 }
 
 /// Removes the ledger's rows above `block`, reversing the balances their transfers moved and

@@ -11,7 +11,6 @@ use journal_market_entity::{indexer_cursors, journals, unlocks, vote_events, vot
 use sea_orm::sea_query::OnConflict;
 use sea_orm::{
     ActiveValue::Set, ColumnTrait, ConnectionTrait, DbErr, EntityTrait, QueryFilter, QueryOrder,
-    QuerySelect,
 };
 
 use super::votes::{Event, rules};
@@ -192,16 +191,9 @@ pub async fn recompute(
 /// Removes what the index holds above `block` (blocks a reorg orphaned) and recomputes the
 /// votes it touched.
 pub async fn roll_back_above(db: &impl ConnectionTrait, block: u64) -> Result<(), DbErr> {
-    let touched: BTreeSet<(String, i32)> = vote_events::Entity::find()
-        .filter(vote_events::Column::Block.gt(block as i64))
-        .select_only()
-        .column(vote_events::Column::Wallet)
-        .column(vote_events::Column::JournalId)
-        .into_tuple::<(String, i32)>()
-        .all(db)
-        .await?
-        .into_iter()
-        .collect();
+    let above = vote_events::Entity::find().filter(vote_events::Column::Block.gt(block as i64));
+    let keys = (vote_events::Column::Wallet, vote_events::Column::JournalId);
+    let touched: BTreeSet<(String, i32)> = crate::db::pairs(db, above, keys).await?;
     vote_events::Entity::delete_many()
         .filter(vote_events::Column::Block.gt(block as i64))
         .exec(db)
