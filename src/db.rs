@@ -264,8 +264,18 @@ mod tests {
             4
         );
         // No ping before each statement: nothing can hang up a file.
-        assert!(!pool.get_sqlite_connection_pool().options().get_test_before_acquire());
-        assert!(!writer.get_sqlite_connection_pool().options().get_test_before_acquire());
+        assert!(
+            !pool
+                .get_sqlite_connection_pool()
+                .options()
+                .get_test_before_acquire()
+        );
+        assert!(
+            !writer
+                .get_sqlite_connection_pool()
+                .options()
+                .get_test_before_acquire()
+        );
         // The same file: what the writer commits, the pool reads.
         exec(&writer, "CREATE TABLE t (x INTEGER)").await.unwrap();
         exec(&writer, "INSERT INTO t VALUES (7)").await.unwrap();
