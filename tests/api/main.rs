@@ -25,6 +25,7 @@ mod metrics;
 mod outage;
 mod pages;
 mod pay;
+mod payment_reads;
 mod publish;
 mod quote;
 mod reference;

@@ -4,33 +4,28 @@
 
 use journal_market_domain::purchase::{Standing, Step};
 use journal_market_entity::{payments, unlocks};
-use sea_orm::{ColumnTrait, Condition, ConnectionTrait, DbErr, EntityTrait, QueryFilter, Select};
+use sea_orm::sea_query::{Asterisk, Expr, JoinType, Query};
+use sea_orm::{
+    ColumnTrait, Condition, ConnectionTrait, DbErr, EntityTrait, FromQueryResult, QueryFilter,
+    Select,
+};
 
 use super::{FAILED, SETTLED};
 
-/// Where `wallet` stands with the journal, read inside `db` (a transaction when writing).
+/// Where `wallet` stands with the journal, read inside `db` (a transaction when writing), in
+/// one statement.
 pub async fn standing(
     db: &impl ConnectionTrait,
     wallet: &str,
     journal_id: i32,
     author_wallet: Option<&str>,
 ) -> Result<Standing, DbErr> {
-    let unlocked = unlocks::Entity::find_by_id((wallet.to_string(), journal_id))
-        .one(db)
+    Ok(read(db, of_journal(wallet, journal_id), wallet, journal_id)
         .await?
-        .is_some();
-    let fee_paid = settled(db, wallet, journal_id)
-        .await?
-        .iter()
-        .any(|p| p.step == Step::Burn.as_str());
-    Ok(Standing {
-        wrote_it: author_wallet == Some(wallet),
-        unlocked,
-        fee_paid,
-    })
+        .standing(wallet, journal_id, author_wallet))
 }
 
-/// What a payment request is judged by, read in two statements: the rows of the
+/// What a payment request is judged by, read in one statement: the rows of the
 /// payment-identifier, of the permit and of the wallet's steps of the journal, and the unlock.
 pub struct Seen {
     rows: Vec<payments::Model>,
@@ -47,26 +42,65 @@ pub async fn seen(
     nonce: &str,
     journal_id: i32,
 ) -> Result<Seen, DbErr> {
-    let mut any = Condition::any()
-        .add(
-            Condition::all()
-                .add(payments::Column::Wallet.eq(wallet))
-                .add(payments::Column::JournalId.eq(journal_id)),
-        )
-        .add(
-            Condition::all()
-                .add(payments::Column::Wallet.eq(wallet))
-                .add(payments::Column::PermitNonce.eq(nonce)),
-        );
+    let mut any = Condition::any().add(of_journal(wallet, journal_id)).add(
+        Condition::all()
+            .add(payments::Column::Wallet.eq(wallet))
+            .add(payments::Column::PermitNonce.eq(nonce)),
+    );
     if let Some(id) = payment_id {
         any = any.add(payments::Column::PaymentId.eq(id));
     }
-    let rows = payments::Entity::find().filter(any).all(db).await?;
-    let unlocked = unlocks::Entity::find_by_id((wallet.to_string(), journal_id))
-        .one(db)
+    read(db, any, wallet, journal_id).await
+}
+
+/// The wallet's rows of a journal.
+fn of_journal(wallet: &str, journal_id: i32) -> Condition {
+    Condition::all()
+        .add(payments::Column::Wallet.eq(wallet))
+        .add(payments::Column::JournalId.eq(journal_id))
+}
+
+/// The payment rows `rows` picks and whether `wallet` unlocked the journal, in one statement
+/// (one trip to the database's connection, where each is a thread hop on SQLite): the unlock's
+/// flag is a one-row table the rows are LEFT JOINed to, so it comes back when none match.
+async fn read(
+    db: &impl ConnectionTrait,
+    rows: Condition,
+    wallet: &str,
+    journal_id: i32,
+) -> Result<Seen, DbErr> {
+    const FLAG: &str = "unlocked";
+    let unlock = Query::select()
+        .expr(Expr::val(1))
+        .from(unlocks::Entity)
+        .and_where(unlocks::Column::Wallet.eq(wallet))
+        .and_where(unlocks::Column::JournalId.eq(journal_id))
+        .to_owned();
+    let flag = Query::select()
+        .expr_as(Expr::exists(unlock), FLAG)
+        .to_owned();
+    let query = Query::select()
+        .column(("u", FLAG))
+        .column((payments::Entity, Asterisk))
+        .from_subquery(flag, "u")
+        .join(JoinType::LeftJoin, payments::Entity, rows)
+        .to_owned();
+    let mut seen = Seen {
+        rows: Vec::new(),
+        unlocked: false,
+    };
+    for row in db
+        .query_all_raw(db.get_database_backend().build(&query))
         .await?
-        .is_some();
-    Ok(Seen { rows, unlocked })
+    {
+        seen.unlocked = row.try_get::<bool>("", FLAG)?;
+        // The one row of a wallet with no payment picked has no id.
+        if row.try_get::<Option<i32>>("", "id")?.is_some() {
+            seen.rows
+                .push(payments::Model::from_query_result(&row, "")?);
+        }
+    }
+    Ok(seen)
 }
 
 impl Seen {
@@ -124,20 +158,6 @@ pub fn of_wallet(wallet: &str, journal_id: i32) -> Select<payments::Entity> {
     payments::Entity::find()
         .filter(payments::Column::Wallet.eq(wallet))
         .filter(payments::Column::JournalId.eq(journal_id))
-}
-
-/// The settled payments of `wallet` for a journal.
-pub(super) async fn settled(
-    db: &impl ConnectionTrait,
-    wallet: &str,
-    journal_id: i32,
-) -> Result<Vec<payments::Model>, DbErr> {
-    Ok(of_wallet(wallet, journal_id)
-        .all(db)
-        .await?
-        .into_iter()
-        .filter(|p| p.state == SETTLED)
-        .collect())
 }
 
 /// The row a payment-identifier came with first.
