@@ -11,10 +11,10 @@ use journal_market_api::{
 use journal_market_entity::{
     audit_reports, companies, entries, journal_citations, journals, payments, unlocks, votes,
 };
-use sea_orm::sea_query::{Asterisk, Expr, ExprTrait, Query};
+use sea_orm::sea_query::{Asterisk, Expr, ExprTrait, IntoTableRef, Query, TableRef};
 use sea_orm::{
-    ColumnTrait, DatabaseConnection, DbErr, EntityTrait, FromQueryResult, QueryFilter, QueryOrder,
-    QuerySelect,
+    ColumnTrait, ConnectionTrait, DatabaseConnection, DbErr, EntityTrait, FromQueryResult,
+    QueryFilter, QueryOrder, QuerySelect,
 };
 
 use super::{entry_url, journal_url};
@@ -98,11 +98,46 @@ pub struct Tallies {
 }
 
 /// The readers and votes of one journal now.
+/// One statement, each figure a subquery over its own index: every purchase empties a
+/// journal's tallies, so this is read about once per purchase.
 pub async fn tallies(db: &DatabaseConnection, id: i32) -> Result<Tallies, DbErr> {
-    let (readers, votes) = tallies_of(db, &[id]).await?;
+    let count = |table: TableRef, col: Expr, filter: Option<Expr>| {
+        let mut q = Query::select();
+        q.expr(Expr::col(Asterisk).count())
+            .from(table)
+            .and_where(col.eq(id));
+        if let Some(f) = filter {
+            q.and_where(f);
+        }
+        Expr::SubQuery(None, Box::new(q.to_owned().into()))
+    };
+    let readers = count(
+        unlocks::Entity.into_table_ref(),
+        Expr::col(unlocks::Column::JournalId),
+        None,
+    );
+    let votes = |sign: Expr| {
+        count(
+            votes::Entity.into_table_ref(),
+            Expr::col(votes::Column::JournalId),
+            Some(sign),
+        )
+    };
+    let q = Query::select()
+        .expr_as(readers, "readers")
+        .expr_as(votes(Expr::col(votes::Column::Value).gt(0)), "up")
+        .expr_as(votes(Expr::col(votes::Column::Value).lt(0)), "down")
+        .to_owned();
+    let row = db
+        .query_one_raw(db.get_database_backend().build(&q))
+        .await?
+        .ok_or_else(|| DbErr::RecordNotFound("the tallies' row".into()))?;
     Ok(Tallies {
-        readers: readers.get(&id).copied().unwrap_or(0),
-        votes: votes.get(&id).copied().unwrap_or_default(),
+        readers: row.try_get("", "readers")?,
+        votes: Votes {
+            up: row.try_get("", "up")?,
+            down: row.try_get("", "down")?,
+        },
     })
 }
 
@@ -220,6 +255,16 @@ pub struct LiveJournal {
     /// Lower-case, as stored.
     pub author_wallet: Option<String>,
     pub token_id: Option<String>,
+    /// The text as HTML, rendered at its first paid answer and kept while the journal is.
+    html: std::sync::OnceLock<String>,
+}
+
+impl LiveJournal {
+    /// The text as HTML (links resolved against `origin`, the site's, which does not change).
+    pub fn html(&self, origin: &str) -> &str {
+        self.html
+            .get_or_init(|| crate::domain::render::to_html(&self.body, origin))
+    }
 }
 
 /// The quotes under each cited entry of `sub` (`journal_market_audit::evidence`): pure, but a
@@ -368,6 +413,7 @@ pub async fn find_live(
         body: j.body,
         author_wallet: j.author_wallet,
         token_id: j.token_id,
+        html: std::sync::OnceLock::new(),
     }))
 }
 

@@ -8,7 +8,6 @@ use journal_market_chain::x402::{self, PaymentPayload, SettleResponse};
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
 
-use crate::domain::render::to_html;
 use crate::domain::wallet::Wallet;
 use crate::error::{ApiError, ApiResult};
 use crate::payments::{Fresh, Step, Terms};
@@ -224,7 +223,7 @@ async fn pay(
     Ok(resp.json(Paid {
         ok: true,
         tx,
-        html: Some(to_html(&j.body, state.site.origin())),
+        html: Some(j.html(state.site.origin()).to_string()),
         body: Some(j.body.clone()),
     }))
 }
@@ -300,6 +299,6 @@ pub async fn body(
     Ok(web::Json(JournalBody {
         journal_id: i64::from(j.id),
         slug: j.detail.item.slug.clone(),
-        html: to_html(&j.body, state.site.origin()),
+        html: j.html(state.site.origin()).to_string(),
     }))
 }
