@@ -11,7 +11,7 @@ use journal_market_api::{
 use journal_market_entity::{
     audit_reports, companies, entries, journal_citations, journals, payments, unlocks, votes,
 };
-use sea_orm::sea_query::{Asterisk, Expr, ExprTrait, IntoTableRef, Query, TableRef};
+use sea_orm::sea_query::{Asterisk, Expr, ExprTrait, Query, SelectStatement};
 use sea_orm::{
     ColumnTrait, ConnectionTrait, DatabaseConnection, DbErr, EntityTrait, FromQueryResult,
     QueryFilter, QueryOrder, QuerySelect,
@@ -97,32 +97,27 @@ pub struct Tallies {
     pub votes: Votes,
 }
 
-/// The readers and votes of one journal now.
-/// One statement, each figure a subquery over its own index: every purchase empties a
-/// journal's tallies, so this is read about once per purchase.
+/// The readers and votes of one journal now, in one statement of three counts (each over its
+/// own index): every purchase empties a journal's tallies, so this is read about once per
+/// purchase.
 pub async fn tallies(db: &DatabaseConnection, id: i32) -> Result<Tallies, DbErr> {
-    let count = |table: TableRef, col: Expr, filter: Option<Expr>| {
-        let mut q = Query::select();
-        q.expr(Expr::col(Asterisk).count())
-            .from(table)
-            .and_where(col.eq(id));
-        if let Some(f) = filter {
-            q.and_where(f);
-        }
-        Expr::SubQuery(None, Box::new(q.to_owned().into()))
+    let count = |q: &mut SelectStatement| {
+        let q = q.expr(Expr::col(Asterisk).count()).to_owned();
+        Expr::SubQuery(None, Box::new(q.into()))
     };
-    let readers = count(
-        unlocks::Entity.into_table_ref(),
-        Expr::col(unlocks::Column::JournalId),
-        None,
-    );
     let votes = |sign: Expr| {
         count(
-            votes::Entity.into_table_ref(),
-            Expr::col(votes::Column::JournalId),
-            Some(sign),
+            Query::select()
+                .from(votes::Entity)
+                .and_where(votes::Column::JournalId.eq(id))
+                .and_where(sign),
         )
     };
+    let readers = count(
+        Query::select()
+            .from(unlocks::Entity)
+            .and_where(unlocks::Column::JournalId.eq(id)),
+    );
     let q = Query::select()
         .expr_as(readers, "readers")
         .expr_as(votes(Expr::col(votes::Column::Value).gt(0)), "up")
@@ -255,16 +250,8 @@ pub struct LiveJournal {
     /// Lower-case, as stored.
     pub author_wallet: Option<String>,
     pub token_id: Option<String>,
-    /// The text as HTML, rendered at its first paid answer and kept while the journal is.
-    html: std::sync::OnceLock<String>,
-}
-
-impl LiveJournal {
-    /// The text as HTML (links resolved against `origin`, the site's, which does not change).
-    pub fn html(&self, origin: &str) -> &str {
-        self.html
-            .get_or_init(|| crate::domain::render::to_html(&self.body, origin))
-    }
+    /// The text as HTML, rendered once per cached journal rather than at each paid answer.
+    pub html: String,
 }
 
 /// The quotes under each cited entry of `sub` (`journal_market_audit::evidence`): pure, but a
@@ -410,10 +397,10 @@ pub async fn find_live(
         id: j.id,
         swarm: j.swarm,
         price_units: j.price_units,
+        html: crate::domain::render::to_html(&j.body, origin),
         body: j.body,
         author_wallet: j.author_wallet,
         token_id: j.token_id,
-        html: std::sync::OnceLock::new(),
     }))
 }
 

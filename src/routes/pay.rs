@@ -223,7 +223,7 @@ async fn pay(
     Ok(resp.json(Paid {
         ok: true,
         tx,
-        html: Some(j.html(state.site.origin()).to_string()),
+        html: Some(j.html.clone()),
         body: Some(j.body.clone()),
     }))
 }
@@ -299,6 +299,6 @@ pub async fn body(
     Ok(web::Json(JournalBody {
         journal_id: i64::from(j.id),
         slug: j.detail.item.slug.clone(),
-        html: j.html(state.site.origin()).to_string(),
+        html: j.html.clone(),
     }))
 }
