@@ -26,6 +26,7 @@ mod outage;
 mod pages;
 mod pay;
 mod payment_reads;
+mod payment_writes;
 mod publish;
 mod quote;
 mod reference;

@@ -115,6 +115,7 @@ impl Inner {
                 now,
                 lease: sender.then_some((self.instance.as_str(), lease)),
             },
+            standing,
         )
         .await?;
         let id = match claim {
@@ -159,10 +160,7 @@ impl Inner {
         };
         let state = match self.paid_by_sent(&terms, sent) {
             // The send recorded its hash as this row's before sending it.
-            Some(tx) => {
-                self.settle_by(key, tx, (s.step.is_last(s.swarm), true))
-                    .await
-            }
+            Some(tx) => self.settle_with(key, tx, s.step.is_last(s.swarm)).await,
             None => {
                 let row = store::find(&self.db, id).await?;
                 self.settle_row(&row, self.settings.receipt_wait).await

@@ -236,25 +236,14 @@ impl Inner {
         Ok((None, in_flight))
     }
 
+    /// Settles the row by `tx`, with the unlock when its step is the `last`.
     pub(super) async fn settle_with(
         &self,
         row: RowKey<'_>,
         tx: B256,
         last: bool,
     ) -> Result<RowState, PayError> {
-        self.settle_by(row, tx, (last, false)).await
-    }
-
-    /// [`Inner::settle_with`] for `(last, recorded)`: `recorded` when this row's send recorded
-    /// `tx` before sending it.
-    pub(super) async fn settle_by(
-        &self,
-        row: RowKey<'_>,
-        tx: B256,
-        (last, recorded): (bool, bool),
-    ) -> Result<RowState, PayError> {
-        let how = (last, recorded);
-        if store::settle(&self.db, row, &format!("{tx:#x}"), how, self.clock.now()).await? {
+        if store::settle(&self.db, row, &format!("{tx:#x}"), last, self.clock.now()).await? {
             self.stats.row(RowOutcome::Settled);
             return Ok(RowState::Settled(tx));
         }

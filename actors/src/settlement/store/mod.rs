@@ -1,13 +1,13 @@
 //! Payment rows, their transactions, and unlocks. A payment step is a row before any money
 //! moves. Open rows (pending or settled) are unique per (wallet, journal, step), every row per
 //! (wallet, permit nonce), and a transaction hash belongs to one row; the purchase rules are
-//! checked in the transaction that inserts the row, and the last step's unlock is written in
-//! the transaction that settles it. Failed rows stay as history.
+//! checked in the statement that inserts the row (`claim.rs`), and the last step's unlock is
+//! written in the command that settles it (`settle.rs`). Failed rows stay as history.
 
 use chrono::{DateTime, Utc};
-use journal_market_domain::purchase::{Step, Verdict, rules};
+use journal_market_domain::purchase::{Step, Verdict};
 use journal_market_entity::{journals, payment_txs, payments, relayer_leases, unlocks};
-use sea_orm::sea_query::{Expr, ExprTrait, Func, OnConflict, Query};
+use sea_orm::sea_query::{Expr, ExprTrait, OnConflict};
 use sea_orm::{
     ActiveValue::Set, ColumnTrait, Condition, ConnectionTrait, DatabaseConnection, DbErr,
     EntityTrait, QueryFilter, QueryOrder, QuerySelect, SqlErr,
@@ -15,9 +15,13 @@ use sea_orm::{
 
 use crate::db::Lease;
 
+mod claim;
 mod seen;
+mod settle;
 
+pub use claim::claim;
 pub use seen::*;
+pub use settle::settle;
 
 pub const PENDING: &str = "pending";
 pub const SETTLED: &str = "settled";
@@ -75,67 +79,6 @@ pub enum Claim {
     Known(Box<payments::Model>),
     /// Another permit's row holds the step (pending or settled).
     StepHeld(Box<payments::Model>),
-}
-
-/// Inserts the pending row when the rules allow it, in one write transaction: no handler
-/// mistake can record an author step without a settled fee, or a step of an unlocked journal.
-pub async fn claim(db: &DatabaseConnection, p: &NewPayment<'_>) -> Result<Claim, DbErr> {
-    let txn = crate::db::begin_write(db).await?;
-    let seen = seen(&txn, p.payment_id, p.wallet, p.permit_nonce, p.journal_id).await?;
-    if let Some(row) = seen.known(p.payment_id, p.wallet, p.permit_nonce) {
-        let row = row.clone();
-        txn.rollback().await?;
-        return Ok(Claim::Known(Box::new(row)));
-    }
-    let verdict = rules(
-        seen.standing(p.wallet, p.journal_id, p.author_wallet),
-        p.step,
-        p.swarm,
-    );
-    if verdict != Verdict::Pay {
-        txn.rollback().await?;
-        return Ok(Claim::Rules(verdict));
-    }
-    let row = payments::ActiveModel {
-        wallet: Set(p.wallet.to_string()),
-        journal_id: Set(p.journal_id),
-        step: Set(p.step.as_str().to_string()),
-        amount_units: Set(p.amount_units),
-        pay_to: Set(p.pay_to.to_string()),
-        permit_nonce: Set(p.permit_nonce.to_string()),
-        permit_deadline: Set(p.permit_deadline),
-        payload: Set(p.payload.to_string()),
-        state: Set(PENDING.to_string()),
-        tx: Set(None),
-        error: Set(None),
-        created_at: Set(p.now),
-        updated_at: Set(p.now),
-        lease_owner: Set(p.lease.map(|l| l.0.to_string())),
-        lease_until: Set(p.lease.map(|l| l.1)),
-        next_check_at: Set(None),
-        attempts: Set(0),
-        payment_id: Set(p.payment_id.map(str::to_string)),
-        fingerprint: Set(Some(p.fingerprint.to_string())),
-        ..Default::default()
-    };
-    match payments::Entity::insert(row).exec(&txn).await {
-        Ok(res) => {
-            txn.commit().await?;
-            Ok(Claim::Claimed(res.last_insert_id))
-        }
-        Err(e) if unique_violation(&e) => {
-            // A concurrent request won the step, the permit or the payment-identifier.
-            txn.rollback().await?;
-            if let Some(row) = known(db, p.payment_id, p.wallet, p.permit_nonce).await? {
-                return Ok(Claim::Known(Box::new(row)));
-            }
-            match open_step(db, p.wallet, p.journal_id, p.step).await? {
-                Some(row) => Ok(Claim::StepHeld(Box::new(row))),
-                None => Err(e),
-            }
-        }
-        Err(e) => Err(e),
-    }
 }
 
 pub async fn find(db: &impl ConnectionTrait, id: i32) -> Result<payments::Model, DbErr> {
@@ -372,77 +315,6 @@ pub async fn reorged(db: &DatabaseConnection, id: i32, now: DateTime<Utc>) -> Re
         .await?
         .rows_affected
         == 1)
-}
-
-/// Marks the row settled by `tx` and, on the last step, records the unlock, in one
-/// transaction. `false` when the row was not pending any more, or when `tx` settled another
-/// payment already. `recorded`: the caller recorded `tx` as this row's before sending it
-/// (a hash is recorded once, for one row), so it is not looked up again.
-pub async fn settle(
-    db: &DatabaseConnection,
-    row: RowKey<'_>,
-    tx: &str,
-    (unlock, recorded): (bool, bool),
-    now: DateTime<Utc>,
-) -> Result<bool, DbErr> {
-    let id = row.id;
-    let txn = crate::db::begin_write(db).await?;
-    // Usually recorded before it was sent: one lookup, and an insert only when it is new.
-    let ours = recorded
-        || match owns_tx(&txn, id, tx).await? {
-            Some(ours) => ours,
-            None => record_tx(&txn, id, tx, now).await?,
-        };
-    if !ours {
-        txn.rollback().await?;
-        return Ok(false);
-    }
-    let done = end_pending(id, SETTLED, now)
-        .col_expr(payments::Column::Tx, Expr::value(tx))
-        .exec(&txn)
-        .await;
-    let done = match done {
-        Ok(r) => r.rows_affected,
-        Err(e) if unique_violation(&e) => 0,
-        Err(e) => return Err(e),
-    };
-    if done != 1 {
-        txn.rollback().await?;
-        return Ok(false);
-    }
-    if unlock {
-        // What the wallet paid for the journal, summed by the insert itself.
-        let paid = Query::select()
-            .expr(Expr::val(row.wallet))
-            .expr(Expr::val(row.journal_id))
-            .expr(Func::sum(Expr::col(payments::Column::AmountUnits)))
-            .expr(Expr::val(now))
-            .from(payments::Entity)
-            .and_where(payments::Column::Wallet.eq(row.wallet))
-            .and_where(payments::Column::JournalId.eq(row.journal_id))
-            .and_where(payments::Column::State.eq(SETTLED))
-            .to_owned();
-        let mut insert = Query::insert();
-        insert
-            .into_table(unlocks::Entity)
-            .columns([
-                unlocks::Column::Wallet,
-                unlocks::Column::JournalId,
-                unlocks::Column::PaidUnits,
-                unlocks::Column::PaidAt,
-            ])
-            .select_from(paid)
-            .map_err(|e| DbErr::Custom(e.to_string()))?
-            .on_conflict(
-                OnConflict::columns([unlocks::Column::Wallet, unlocks::Column::JournalId])
-                    .do_nothing()
-                    .to_owned(),
-            );
-        txn.execute_raw(txn.get_database_backend().build(&insert))
-            .await?;
-    }
-    txn.commit().await?;
-    Ok(true)
 }
 
 /// Takes the lease of a pending row for `owner` when nobody else holds a live one.

@@ -1,0 +1,144 @@
+//! Claiming a payment step: its pending row, inserted only while the purchase rules allow it.
+//! The rules are judged on a read of where the wallet stands; the insert is one statement
+//! whose `WHERE` asserts that the database still says so. When the standing moved meanwhile
+//! (an unlock, a fee settled or failed), nothing is inserted, and the step is read and judged
+//! again. The unique indexes catch a second row of the permit, the payment-identifier or the
+//! open step.
+
+use journal_market_domain::purchase::{Standing, Step, Verdict, rules};
+use journal_market_entity::{payments, unlocks};
+use sea_orm::sea_query::{Expr, ExprTrait, InsertStatement, Query, SelectStatement};
+use sea_orm::{ColumnTrait, Condition, ConnectionTrait, DbErr};
+
+use super::{
+    Claim, FAILED, NewPayment, PENDING, SETTLED, known, open_step, seen, unique_violation,
+};
+
+/// How many times a claim reads and judges again when the standing moved under it; each
+/// time another write changed it, so more than a few means something is wrong.
+const TRIES: usize = 4;
+
+/// Inserts the pending row when the rules allow it: no handler mistake can record an author
+/// step without a settled fee, or a step of an unlocked journal. `read`: where the wallet
+/// stood when the caller judged the step (see [`super::Seen::standing`]).
+pub async fn claim(
+    db: &impl ConnectionTrait,
+    p: &NewPayment<'_>,
+    read: Standing,
+) -> Result<Claim, DbErr> {
+    let mut standing = read;
+    for _ in 0..TRIES {
+        match rules(standing, p.step, p.swarm) {
+            Verdict::Pay => {}
+            verdict => return Ok(Claim::Rules(verdict)),
+        }
+        let insert = insert_while(p, standing)?;
+        match db
+            .query_all_raw(db.get_database_backend().build(&insert))
+            .await
+        {
+            Ok(rows) => {
+                if let Some(row) = rows.first() {
+                    return Ok(Claim::Claimed(row.try_get("", "id")?));
+                }
+            }
+            Err(e) if unique_violation(&e) => {
+                // A concurrent request won the step, the permit or the payment-identifier.
+                if let Some(row) = known(db, p.payment_id, p.wallet, p.permit_nonce).await? {
+                    return Ok(Claim::Known(Box::new(row)));
+                }
+                return match open_step(db, p.wallet, p.journal_id, p.step).await? {
+                    Some(row) => Ok(Claim::StepHeld(Box::new(row))),
+                    None => Err(e),
+                };
+            }
+            Err(e) => return Err(e),
+        }
+        // The standing moved: read it again (with a row of this permit, should one be there).
+        let now = seen(db, p.payment_id, p.wallet, p.permit_nonce, p.journal_id).await?;
+        if let Some(row) = now.known(p.payment_id, p.wallet, p.permit_nonce) {
+            return Ok(Claim::Known(Box::new(row.clone())));
+        }
+        standing = now.standing(p.wallet, p.journal_id, p.author_wallet);
+    }
+    Err(DbErr::Custom(format!(
+        "the standing of {} with journal {} changed {TRIES} times during a claim",
+        p.wallet, p.journal_id
+    )))
+}
+
+/// `INSERT INTO payments … SELECT <the row> WHERE <the standing still holds> RETURNING id`.
+fn insert_while(p: &NewPayment<'_>, standing: Standing) -> Result<InsertStatement, DbErr> {
+    use payments::Column as C;
+    let values: [(C, Expr); 16] = [
+        (C::Wallet, Expr::val(p.wallet)),
+        (C::JournalId, Expr::val(p.journal_id)),
+        (C::Step, Expr::val(p.step.as_str())),
+        (C::AmountUnits, Expr::val(p.amount_units)),
+        (C::PayTo, Expr::val(p.pay_to)),
+        (C::PermitNonce, Expr::val(p.permit_nonce)),
+        (C::PermitDeadline, Expr::val(p.permit_deadline)),
+        (C::Payload, Expr::val(p.payload)),
+        (C::State, Expr::val(PENDING)),
+        (C::CreatedAt, Expr::val(p.now)),
+        (C::UpdatedAt, Expr::val(p.now)),
+        (C::LeaseOwner, Expr::val(p.lease.map(|l| l.0))),
+        (C::LeaseUntil, Expr::val(p.lease.map(|l| l.1))),
+        (C::Attempts, Expr::val(0)),
+        (C::PaymentId, Expr::val(p.payment_id)),
+        (C::Fingerprint, Expr::val(Some(p.fingerprint))),
+    ];
+    let row = Query::select()
+        .exprs(values.iter().map(|(_, v)| v.clone()))
+        .cond_where(still(p.wallet, p.journal_id, standing))
+        .to_owned();
+    Ok(Query::insert()
+        .into_table(payments::Entity)
+        .columns(values.iter().map(|(c, _)| *c))
+        .select_from(row)
+        .map_err(|e| DbErr::Custom(e.to_string()))?
+        .returning_col(C::Id)
+        .to_owned())
+}
+
+/// The database says what `standing` says of the facts it reads (the unlock and the settled
+/// fee; whether the wallet wrote the journal is not read from the payments).
+fn still(wallet: &str, journal_id: i32, standing: Standing) -> Condition {
+    let holds = |exists: SelectStatement, yes: bool| {
+        let e = Expr::exists(exists);
+        if yes { e } else { e.not() }
+    };
+    Condition::all()
+        .add(holds(unlock(wallet, journal_id), standing.unlocked))
+        .add(holds(settled_fee(wallet, journal_id), standing.fee_paid))
+}
+
+fn unlock(wallet: &str, journal_id: i32) -> SelectStatement {
+    Query::select()
+        .expr(Expr::val(1))
+        .from(unlocks::Entity)
+        .and_where(unlocks::Column::Wallet.eq(wallet))
+        .and_where(unlocks::Column::JournalId.eq(journal_id))
+        .to_owned()
+}
+
+/// The wallet's settled fee step of the journal. `state <> 'failed'` is written out so
+/// SQLite looks it up in the open-step index (one row at most), not in `ix_payments_state`
+/// (every settled payment): a partial index serves a query only when the query repeats its
+/// condition, literal for literal.
+fn settled_fee(wallet: &str, journal_id: i32) -> SelectStatement {
+    Query::select()
+        .expr(Expr::val(1))
+        .from(payments::Entity)
+        .and_where(payments::Column::Wallet.eq(wallet))
+        .and_where(payments::Column::JournalId.eq(journal_id))
+        .and_where(payments::Column::Step.eq(Step::Burn.as_str()))
+        .and_where(open_row())
+        .and_where(payments::Column::State.eq(SETTLED))
+        .to_owned()
+}
+
+/// `state <> 'failed'` with the literal in the SQL (see [`settled_fee`]).
+pub(super) fn open_row() -> Expr {
+    Expr::col(payments::Column::State).ne(Expr::cust(format!("'{FAILED}'")))
+}

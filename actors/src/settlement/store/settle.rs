@@ -1,0 +1,107 @@
+//! Settling a payment row: the hash kept as the row's, the row marked settled, and on the last
+//! step the wallet's unlock, all or nothing, and sent to the database as one command: on
+//! PostgreSQL one statement (its parts are common table expressions), on SQLite the three
+//! statements in one write transaction (SQLite has no writes inside a `WITH`).
+
+use std::sync::LazyLock;
+
+use chrono::{DateTime, Utc};
+use sea_orm::{ConnectionTrait, DatabaseConnection, DbBackend, DbErr, Statement, Value};
+
+use super::{FAILED, PENDING, RowKey, SETTLED, unique_violation};
+
+/// Marks the row settled by `tx` and, when `unlock` (the last step), records the wallet's
+/// unlock with what it paid for the journal. `false` when the row was not pending any more, or
+/// when `tx` is another payment's (a hash settles one payment).
+pub async fn settle(
+    db: &DatabaseConnection,
+    row: RowKey<'_>,
+    tx: &str,
+    unlock: bool,
+    now: DateTime<Utc>,
+) -> Result<bool, DbErr> {
+    let values: [Value; 6] = [
+        tx.into(),
+        row.id.into(),
+        now.into(),
+        unlock.into(),
+        row.wallet.into(),
+        row.journal_id.into(),
+    ];
+    let settled = match db.get_database_backend() {
+        DbBackend::Sqlite => {
+            let txn = crate::db::begin_write(db).await?;
+            let stmt = Statement::from_sql_and_values(DbBackend::Sqlite, &*SQLITE, values);
+            match txn.query_all_raw(stmt).await {
+                Ok(rows) => {
+                    txn.commit().await?;
+                    Ok(rows)
+                }
+                Err(e) => {
+                    txn.rollback().await?;
+                    Err(e)
+                }
+            }
+        }
+        backend => {
+            let stmt = Statement::from_sql_and_values(backend, &*POSTGRES, values);
+            db.query_all_raw(stmt).await
+        }
+    };
+    match settled {
+        Ok(rows) => Ok(!rows.is_empty()),
+        // The row's `tx` is unique: another row holds this hash.
+        Err(e) if unique_violation(&e) => Ok(false),
+        Err(e) => Err(e),
+    }
+}
+
+// Parameters: 1 the hash, 2 the row's id, 3 now, 4 whether to unlock, 5 the wallet, 6 the
+// journal. The sum of the wallet's settled payments reads the open rows of the
+// `ux_payments_open_step` index: its condition `state <> 'failed'` is repeated literally,
+// or SQLite walks `ix_payments_state`, every settled payment.
+
+static SQLITE: LazyLock<String> = LazyLock::new(|| {
+    format!(
+        r#"INSERT INTO "payment_txs" ("tx", "payment_id", "created_at") VALUES (?1, ?2, ?3)
+  ON CONFLICT ("tx") DO NOTHING;
+UPDATE "payments" SET "state" = '{SETTLED}', "tx" = ?1, "updated_at" = ?3,
+  "lease_owner" = NULL, "lease_until" = NULL
+  WHERE "id" = ?2 AND "state" = '{PENDING}'
+    AND EXISTS (SELECT 1 FROM "payment_txs" WHERE "tx" = ?1 AND "payment_id" = ?2)
+  RETURNING "id";
+INSERT INTO "unlocks" ("wallet", "journal_id", "paid_units", "paid_at")
+  SELECT "wallet", "journal_id", SUM("amount_units"), ?3 FROM "payments"
+  WHERE ?4 AND changes() = 1 AND "wallet" = ?5 AND "journal_id" = ?6
+    AND "state" <> '{FAILED}' AND "state" = '{SETTLED}'
+  GROUP BY "wallet", "journal_id"
+  ON CONFLICT ("wallet", "journal_id") DO NOTHING"#
+    )
+});
+
+// One snapshot for the whole statement: the update does not see the hash inserted beside it
+// (hence `rec`), and the sum does not see this row settled (hence its amount added).
+static POSTGRES: LazyLock<String> = LazyLock::new(|| {
+    format!(
+        r#"WITH rec AS (
+  INSERT INTO "payment_txs" ("tx", "payment_id", "created_at") VALUES ($1, $2, $3)
+  ON CONFLICT ("tx") DO NOTHING RETURNING "payment_id"
+), done AS (
+  UPDATE "payments" SET "state" = '{SETTLED}', "tx" = $1, "updated_at" = $3,
+    "lease_owner" = NULL, "lease_until" = NULL
+  WHERE "id" = $2 AND "state" = '{PENDING}'
+    AND (EXISTS (SELECT 1 FROM rec)
+      OR EXISTS (SELECT 1 FROM "payment_txs" WHERE "tx" = $1 AND "payment_id" = $2))
+  RETURNING "id", "wallet", "journal_id", "amount_units"
+), paid AS (
+  INSERT INTO "unlocks" ("wallet", "journal_id", "paid_units", "paid_at")
+  SELECT d."wallet", d."journal_id", d."amount_units" + COALESCE((
+      SELECT SUM(p."amount_units") FROM "payments" p
+      WHERE p."wallet" = $5 AND p."journal_id" = $6
+        AND p."state" <> '{FAILED}' AND p."state" = '{SETTLED}'), 0), $3
+  FROM done d WHERE $4
+  ON CONFLICT ("wallet", "journal_id") DO NOTHING
+)
+SELECT "id" FROM done"#
+    )
+});

@@ -1,0 +1,193 @@
+//! The two writes of a purchase step (`settlement::store::{claim, settle}`), on each database:
+//! a claim inserts its row only while the wallet stands where the rules judged it (read again
+//! and judged anew when it moved); a settle marks the row, keeps the hash as the row's and
+//! writes the last step's unlock, or does nothing.
+
+use chrono::Utc;
+use journal_market_actors::settlement::store::{
+    Claim, NewPayment, PENDING, RowKey, SETTLED, claim, find, record_tx, settle,
+};
+use journal_market_domain::purchase::{Refusal, Standing, Step, Verdict};
+use journal_market_entity::unlocks;
+use sea_orm::{DatabaseConnection, EntityTrait};
+
+use crate::helpers::TestApp;
+
+const BUYER: &str = "0x00000000000000000000000000000000000000c1";
+const AUTHOR: &str = "0x00000000000000000000000000000000000000c2";
+
+fn new<'a>(
+    journal_id: i32,
+    step: Step,
+    nonce: &'a str,
+    payment_id: Option<&'a str>,
+) -> NewPayment<'a> {
+    let now = Utc::now();
+    NewPayment {
+        wallet: BUYER,
+        journal_id,
+        author_wallet: Some(AUTHOR),
+        swarm: false,
+        step,
+        amount_units: if step == Step::Burn { 10 } else { 90 },
+        pay_to: AUTHOR,
+        permit_nonce: nonce,
+        permit_deadline: now,
+        payload: "{}",
+        payment_id,
+        fingerprint: "fp",
+        now,
+        lease: None,
+    }
+}
+
+fn claimed(c: Claim) -> i32 {
+    match c {
+        Claim::Claimed(id) => id,
+        other => panic!("not claimed: {other:?}"),
+    }
+}
+
+fn key(id: i32, journal_id: i32) -> RowKey<'static> {
+    RowKey {
+        id,
+        wallet: BUYER,
+        journal_id,
+    }
+}
+
+async fn unlock(db: &DatabaseConnection, journal_id: i32) -> Option<unlocks::Model> {
+    unlocks::Entity::find_by_id((BUYER.to_string(), journal_id))
+        .one(db)
+        .await
+        .unwrap()
+}
+
+#[actix_web::test]
+async fn a_step_is_claimed_and_settled_only_while_the_rules_hold() {
+    let app = TestApp::spawn().await;
+    let db = app.db.connect().await;
+    let list = app.client.journals(None).await.unwrap().journals;
+    let j = list[0].journal_id as i32;
+    let fresh = Standing::default();
+    let fee_paid = Standing {
+        fee_paid: true,
+        ..fresh
+    };
+
+    // The author step before the fee: refused, also when the caller believed the fee paid
+    // (the insert finds no settled fee, reads again and judges again).
+    for read in [fresh, fee_paid] {
+        assert!(matches!(
+            claim(&db, &new(j, Step::Author, "1", None), read)
+                .await
+                .unwrap(),
+            Claim::Rules(Verdict::Refused(Refusal::FeeFirst))
+        ));
+    }
+
+    // The fee step: claimed once; the same permit again is that row, another permit for the
+    // same step finds the step held.
+    let fee = claimed(
+        claim(&db, &new(j, Step::Burn, "2", None), fresh)
+            .await
+            .unwrap(),
+    );
+    assert_eq!(find(&db, fee).await.unwrap().state, PENDING);
+    match claim(&db, &new(j, Step::Burn, "2", None), fresh)
+        .await
+        .unwrap()
+    {
+        Claim::Known(row) => assert_eq!(row.id, fee),
+        other => panic!("{other:?}"),
+    }
+    match claim(&db, &new(j, Step::Burn, "3", None), fresh)
+        .await
+        .unwrap()
+    {
+        Claim::StepHeld(row) => assert_eq!(row.id, fee),
+        other => panic!("{other:?}"),
+    }
+
+    // Settled once, by its hash; not again, and not the fee step's unlock.
+    assert!(
+        settle(&db, key(fee, j), "0xf1", false, Utc::now())
+            .await
+            .unwrap()
+    );
+    let row = find(&db, fee).await.unwrap();
+    assert_eq!(
+        (row.state.as_str(), row.tx.as_deref()),
+        (SETTLED, Some("0xf1"))
+    );
+    assert!(row.lease_owner.is_none());
+    assert!(
+        !settle(&db, key(fee, j), "0xf1", false, Utc::now())
+            .await
+            .unwrap()
+    );
+    assert!(unlock(&db, j).await.is_none());
+
+    // A second fee when the caller read none: the insert sees the settled fee and answers so.
+    assert!(matches!(
+        claim(&db, &new(j, Step::Burn, "4", None), fresh)
+            .await
+            .unwrap(),
+        Claim::Rules(Verdict::FeeAlreadyPaid)
+    ));
+
+    // The author step, now that the fee is paid. (A read from before the fee settled is
+    // refused by the rules before any insert, as the request would have been a moment
+    // earlier.)
+    assert!(matches!(
+        claim(&db, &new(j, Step::Author, "5", None), fresh)
+            .await
+            .unwrap(),
+        Claim::Rules(Verdict::Refused(Refusal::FeeFirst))
+    ));
+    let author = claimed(
+        claim(&db, &new(j, Step::Author, "5", None), fee_paid)
+            .await
+            .unwrap(),
+    );
+    // The fee's hash settles nothing else.
+    assert!(
+        !settle(&db, key(author, j), "0xf1", true, Utc::now())
+            .await
+            .unwrap()
+    );
+    assert_eq!(find(&db, author).await.unwrap().state, PENDING);
+    assert!(unlock(&db, j).await.is_none());
+    // Recorded before its send (as the request path does), then settled: the unlock holds
+    // what both steps paid.
+    assert!(record_tx(&db, author, "0xa1", Utc::now()).await.unwrap());
+    assert!(
+        settle(&db, key(author, j), "0xa1", true, Utc::now())
+            .await
+            .unwrap()
+    );
+    assert_eq!(unlock(&db, j).await.unwrap().paid_units, 100);
+
+    // Unlocked: a step judged on a read from before is refused.
+    assert!(matches!(
+        claim(&db, &new(j, Step::Burn, "6", None), fresh)
+            .await
+            .unwrap(),
+        Claim::Rules(Verdict::Refused(Refusal::Unlocked))
+    ));
+
+    // A payment-identifier names one row: another permit under it is that row.
+    let k = list[1].journal_id as i32;
+    let first = claimed(
+        claim(&db, &new(k, Step::Burn, "7", Some("pid-w")), fresh)
+            .await
+            .unwrap(),
+    );
+    match claim(&db, &new(k, Step::Author, "8", Some("pid-w")), fee_paid)
+        .await
+        .unwrap()
+    {
+        Claim::Known(row) => assert_eq!(row.id, first),
+        other => panic!("{other:?}"),
+    }
+}
