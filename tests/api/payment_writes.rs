@@ -8,8 +8,8 @@ use journal_market_actors::settlement::store::{
     Claim, NewPayment, PENDING, RowKey, SETTLED, claim, find, record_tx, settle,
 };
 use journal_market_domain::purchase::{Refusal, Standing, Step, Verdict};
-use journal_market_entity::unlocks;
-use sea_orm::{DatabaseConnection, EntityTrait};
+use journal_market_entity::{payments, unlocks};
+use sea_orm::{ActiveModelTrait, ActiveValue::Set, DatabaseConnection, EntityTrait};
 
 use crate::helpers::TestApp;
 
@@ -190,4 +190,51 @@ async fn a_step_is_claimed_and_settled_only_while_the_rules_hold() {
         Claim::Known(row) => assert_eq!(row.id, first),
         other => panic!("{other:?}"),
     }
+}
+
+#[actix_web::test]
+async fn a_settle_that_fails_midway_leaves_no_transaction_open() {
+    let app = TestApp::spawn().await;
+    let db = app.db.connect().await;
+    let list = app.client.journals(None).await.unwrap().journals;
+    let (j, k) = (list[0].journal_id as i32, list[1].journal_id as i32);
+    let fresh = Standing::default();
+    let a = claimed(
+        claim(&db, &new(j, Step::Burn, "1", None), fresh)
+            .await
+            .unwrap(),
+    );
+    let b = claimed(
+        claim(&db, &new(k, Step::Burn, "2", None), fresh)
+            .await
+            .unwrap(),
+    );
+    assert!(
+        settle(&db, key(a, j), "0xaa", false, Utc::now())
+            .await
+            .unwrap()
+    );
+    // Row b's hash, as recorded for b, is already row a's `tx` (a state no write of ours makes):
+    // the settle's update breaks the unique `tx` after its hash insert ran.
+    let mut row: payments::ActiveModel = find(&db, a).await.unwrap().into();
+    row.tx = Set(Some("0xbb".into()));
+    row.update(&db).await.unwrap();
+    assert!(record_tx(&db, b, "0xbb", Utc::now()).await.unwrap());
+    assert!(
+        !settle(&db, key(b, k), "0xbb", true, Utc::now())
+            .await
+            .unwrap()
+    );
+    assert_eq!(find(&db, b).await.unwrap().state, PENDING);
+
+    // Nothing of it stayed open: the next settle through the same pool commits, and another
+    // connection sees it.
+    assert!(
+        settle(&db, key(b, k), "0xcc", true, Utc::now())
+            .await
+            .unwrap()
+    );
+    let other = app.db.connect().await;
+    assert_eq!(find(&other, b).await.unwrap().state, SETTLED);
+    assert_eq!(unlock(&other, k).await.unwrap().paid_units, 10);
 }

@@ -1,7 +1,8 @@
 //! Settling a payment row: the hash kept as the row's, the row marked settled, and on the last
 //! step the wallet's unlock, all or nothing, and sent to the database as one command: on
 //! PostgreSQL one statement (its parts are common table expressions), on SQLite the three
-//! statements in one write transaction (SQLite has no writes inside a `WITH`).
+//! statements between `BEGIN IMMEDIATE` and `COMMIT` (SQLite has no writes inside a `WITH`),
+//! run as one command on one connection (`db::sqlite_transaction`).
 
 use std::sync::LazyLock;
 
@@ -20,36 +21,35 @@ pub async fn settle(
     unlock: bool,
     now: DateTime<Utc>,
 ) -> Result<bool, DbErr> {
-    let values: [Value; 6] = [
-        tx.into(),
-        row.id.into(),
-        now.into(),
-        unlock.into(),
-        row.wallet.into(),
-        row.journal_id.into(),
-    ];
     let settled = match db.get_database_backend() {
         DbBackend::Sqlite => {
-            let txn = crate::db::begin_write(db).await?;
-            let stmt = Statement::from_sql_and_values(DbBackend::Sqlite, &*SQLITE, values);
-            match txn.query_all_raw(stmt).await {
-                Ok(rows) => {
-                    txn.commit().await?;
-                    Ok(rows)
-                }
-                Err(e) => {
-                    txn.rollback().await?;
-                    Err(e)
-                }
-            }
+            // The text is a constant of this module: no input is in it.
+            let query = sea_orm::sqlx::query(sea_orm::sqlx::AssertSqlSafe(SQLITE.as_str()))
+                .bind(tx)
+                .bind(row.id)
+                .bind(now)
+                .bind(unlock)
+                .bind(row.wallet)
+                .bind(row.journal_id);
+            crate::db::sqlite_transaction(db.get_sqlite_connection_pool(), query)
+                .await
+                .map(|rows| !rows.is_empty())
         }
         backend => {
+            let values: [Value; 6] = [
+                tx.into(),
+                row.id.into(),
+                now.into(),
+                unlock.into(),
+                row.wallet.into(),
+                row.journal_id.into(),
+            ];
             let stmt = Statement::from_sql_and_values(backend, &*POSTGRES, values);
-            db.query_all_raw(stmt).await
+            db.query_all_raw(stmt).await.map(|rows| !rows.is_empty())
         }
     };
     match settled {
-        Ok(rows) => Ok(!rows.is_empty()),
+        Ok(settled) => Ok(settled),
         // The row's `tx` is unique: another row holds this hash.
         Err(e) if unique_violation(&e) => Ok(false),
         Err(e) => Err(e),
@@ -63,7 +63,8 @@ pub async fn settle(
 
 static SQLITE: LazyLock<String> = LazyLock::new(|| {
     format!(
-        r#"INSERT INTO "payment_txs" ("tx", "payment_id", "created_at") VALUES (?1, ?2, ?3)
+        r#"BEGIN IMMEDIATE;
+INSERT INTO "payment_txs" ("tx", "payment_id", "created_at") VALUES (?1, ?2, ?3)
   ON CONFLICT ("tx") DO NOTHING;
 UPDATE "payments" SET "state" = '{SETTLED}', "tx" = ?1, "updated_at" = ?3,
   "lease_owner" = NULL, "lease_until" = NULL
@@ -75,7 +76,8 @@ INSERT INTO "unlocks" ("wallet", "journal_id", "paid_units", "paid_at")
   WHERE ?4 AND changes() = 1 AND "wallet" = ?5 AND "journal_id" = ?6
     AND "state" <> '{FAILED}' AND "state" = '{SETTLED}'
   GROUP BY "wallet", "journal_id"
-  ON CONFLICT ("wallet", "journal_id") DO NOTHING"#
+  ON CONFLICT ("wallet", "journal_id") DO NOTHING;
+COMMIT"#
     )
 });
 
