@@ -6,12 +6,13 @@
 //! open step.
 
 use journal_market_domain::purchase::{Standing, Step, Verdict, rules};
-use journal_market_entity::{payments, unlocks};
+use journal_market_entity::payments;
 use sea_orm::sea_query::{Expr, ExprTrait, InsertStatement, Query, SelectStatement};
 use sea_orm::{ColumnTrait, Condition, ConnectionTrait, DbErr};
 
 use super::{
-    Claim, FAILED, NewPayment, PENDING, SETTLED, known, open_step, seen, unique_violation,
+    Claim, FAILED, NewPayment, PENDING, SETTLED, known, open_step, seen, seen::unlock,
+    unique_violation,
 };
 
 /// How many times a claim reads and judges again when the standing moved under it; each
@@ -111,15 +112,6 @@ fn still(wallet: &str, journal_id: i32, standing: Standing) -> Condition {
     Condition::all()
         .add(holds(unlock(wallet, journal_id), standing.unlocked))
         .add(holds(settled_fee(wallet, journal_id), standing.fee_paid))
-}
-
-fn unlock(wallet: &str, journal_id: i32) -> SelectStatement {
-    Query::select()
-        .expr(Expr::val(1))
-        .from(unlocks::Entity)
-        .and_where(unlocks::Column::Wallet.eq(wallet))
-        .and_where(unlocks::Column::JournalId.eq(journal_id))
-        .to_owned()
 }
 
 /// The wallet's settled fee step of the journal. `state <> 'failed'` is written out so

@@ -4,7 +4,7 @@
 
 use journal_market_domain::purchase::{Standing, Step};
 use journal_market_entity::{payments, unlocks};
-use sea_orm::sea_query::{Asterisk, Expr, JoinType, Query};
+use sea_orm::sea_query::{Asterisk, Expr, JoinType, Query, SelectStatement};
 use sea_orm::{
     ColumnTrait, Condition, ConnectionTrait, DbErr, EntityTrait, FromQueryResult, QueryFilter,
     Select,
@@ -53,6 +53,16 @@ pub async fn seen(
     read(db, any, wallet, journal_id).await
 }
 
+/// The wallet's unlock of the journal, as a subquery.
+pub(super) fn unlock(wallet: &str, journal_id: i32) -> SelectStatement {
+    Query::select()
+        .expr(Expr::val(1))
+        .from(unlocks::Entity)
+        .and_where(unlocks::Column::Wallet.eq(wallet))
+        .and_where(unlocks::Column::JournalId.eq(journal_id))
+        .to_owned()
+}
+
 /// The wallet's rows of a journal.
 fn of_journal(wallet: &str, journal_id: i32) -> Condition {
     Condition::all()
@@ -70,14 +80,8 @@ async fn read(
     journal_id: i32,
 ) -> Result<Seen, DbErr> {
     const FLAG: &str = "unlocked";
-    let unlock = Query::select()
-        .expr(Expr::val(1))
-        .from(unlocks::Entity)
-        .and_where(unlocks::Column::Wallet.eq(wallet))
-        .and_where(unlocks::Column::JournalId.eq(journal_id))
-        .to_owned();
     let flag = Query::select()
-        .expr_as(Expr::exists(unlock), FLAG)
+        .expr_as(Expr::exists(unlock(wallet, journal_id)), FLAG)
         .to_owned();
     let query = Query::select()
         .column(("u", FLAG))
