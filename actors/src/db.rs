@@ -37,23 +37,26 @@ pub async fn sqlite_transaction(
     query: Query<'_, Sqlite, SqliteArguments>,
 ) -> Result<Vec<SqliteRow>, DbErr> {
     let sqlx_err = |e: sea_orm::sqlx::Error| DbErr::Query(RuntimeErr::SqlxError(e.into()));
-    let mut conn = CloseUnlessDone(Some(pool.acquire().await.map_err(sqlx_err)?));
-    let Some(c) = conn.0.as_mut() else {
-        return Err(DbErr::Custom("no connection".into()));
+    let mut conn = CloseUnlessDone {
+        conn: pool.acquire().await.map_err(sqlx_err)?,
+        done: false,
     };
-    let rows = query.fetch_all(&mut **c).await.map_err(sqlx_err)?;
+    let rows = query.fetch_all(&mut *conn.conn).await.map_err(sqlx_err)?;
     // Committed: the connection goes back to the pool.
-    conn.0.take();
+    conn.done = true;
     Ok(rows)
 }
 
-/// A pooled connection that is closed when dropped, unless taken out first.
-struct CloseUnlessDone(Option<PoolConnection<Sqlite>>);
+/// A pooled connection that is closed when dropped, unless `done`.
+struct CloseUnlessDone {
+    conn: PoolConnection<Sqlite>,
+    done: bool,
+}
 
 impl Drop for CloseUnlessDone {
     fn drop(&mut self) {
-        if let Some(conn) = self.0.as_mut() {
-            conn.close_on_drop();
+        if !self.done {
+            self.conn.close_on_drop();
         }
     }
 }

@@ -10,10 +10,7 @@ use journal_market_entity::payments;
 use sea_orm::sea_query::{Expr, ExprTrait, InsertStatement, Query, SelectStatement};
 use sea_orm::{ColumnTrait, Condition, ConnectionTrait, DbErr};
 
-use super::{
-    Claim, FAILED, NewPayment, PENDING, SETTLED, known, open_step, seen, seen::unlock,
-    unique_violation,
-};
+use super::{Claim, FAILED, NewPayment, PENDING, SETTLED, seen, seen::unlock, unique_violation};
 
 /// How many times a claim reads and judges again when the standing moved under it; each
 /// time another write changed it, so more than a few means something is wrong.
@@ -34,31 +31,29 @@ pub async fn claim(
             verdict => return Ok(Claim::Rules(verdict)),
         }
         let insert = insert_while(p, standing)?;
-        match db
+        let lost = match db
             .query_all_raw(db.get_database_backend().build(&insert))
             .await
         {
-            Ok(rows) => {
-                if let Some(row) = rows.first() {
-                    return Ok(Claim::Claimed(row.try_get("", "id")?));
-                }
-            }
-            Err(e) if unique_violation(&e) => {
-                // A concurrent request won the step, the permit or the payment-identifier.
-                if let Some(row) = known(db, p.payment_id, p.wallet, p.permit_nonce).await? {
-                    return Ok(Claim::Known(Box::new(row)));
-                }
-                return match open_step(db, p.wallet, p.journal_id, p.step).await? {
-                    Some(row) => Ok(Claim::StepHeld(Box::new(row))),
-                    None => Err(e),
-                };
-            }
+            Ok(rows) => match rows.first() {
+                Some(row) => return Ok(Claim::Claimed(row.try_get("", "id")?)),
+                // The standing moved.
+                None => None,
+            },
+            // A concurrent request won the step, the permit or the payment-identifier.
+            Err(e) if unique_violation(&e) => Some(e),
             Err(e) => return Err(e),
-        }
-        // The standing moved: read it again (with a row of this permit, should one be there).
+        };
+        // Read again what the step is judged by, in one statement.
         let now = seen(db, p.payment_id, p.wallet, p.permit_nonce, p.journal_id).await?;
         if let Some(row) = now.known(p.payment_id, p.wallet, p.permit_nonce) {
             return Ok(Claim::Known(Box::new(row.clone())));
+        }
+        if let Some(e) = lost {
+            return match now.open_step(p.wallet, p.journal_id, p.step) {
+                Some(row) => Ok(Claim::StepHeld(Box::new(row.clone()))),
+                None => Err(e),
+            };
         }
         standing = now.standing(p.wallet, p.journal_id, p.author_wallet);
     }
@@ -131,6 +126,6 @@ fn settled_fee(wallet: &str, journal_id: i32) -> SelectStatement {
 }
 
 /// `state <> 'failed'` with the literal in the SQL (see [`settled_fee`]).
-pub(super) fn open_row() -> Expr {
+fn open_row() -> Expr {
     Expr::col(payments::Column::State).ne(Expr::cust(format!("'{FAILED}'")))
 }

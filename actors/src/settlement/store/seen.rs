@@ -109,7 +109,7 @@ async fn read(
 
 impl Seen {
     /// The row the payment-identifier came with first, else the row of the permit: a request
-    /// that has one is a retry or a replay (as [`known`]).
+    /// that has one is a retry or a replay.
     pub fn known(
         &self,
         payment_id: Option<&str>,
@@ -143,7 +143,7 @@ impl Seen {
         }
     }
 
-    /// The pending or settled row of a step, if any (as [`open_step`]).
+    /// The pending or settled row of a step, if any.
     pub fn open_step(&self, wallet: &str, journal_id: i32, step: Step) -> Option<&payments::Model> {
         self.rows.iter().find(|p| {
             p.wallet == wallet
@@ -154,67 +154,9 @@ impl Seen {
     }
 }
 
-/// The payments of `wallet` for a journal. Read in every payment's write transaction, so it
-/// must stay a lookup of the wallet's rows: the state is filtered here, not in SQL, because
-/// with `state = 'settled'` in the query SQLite took `ix_payments_state` and walked every
-/// settled payment, and each purchase cost more than the one before it.
+/// The payments of `wallet` for a journal. It must stay a lookup of the wallet's rows: filter
+/// their state in Rust, not with `state = ?` in SQL, where SQLite takes `ix_payments_state`
+/// and walks every settled payment.
 pub fn of_wallet(wallet: &str, journal_id: i32) -> Select<payments::Entity> {
-    payments::Entity::find()
-        .filter(payments::Column::Wallet.eq(wallet))
-        .filter(payments::Column::JournalId.eq(journal_id))
-}
-
-/// The row a payment-identifier came with first.
-pub async fn by_payment_id(
-    db: &impl ConnectionTrait,
-    id: &str,
-) -> Result<Option<payments::Model>, DbErr> {
-    payments::Entity::find()
-        .filter(payments::Column::PaymentId.eq(id))
-        .one(db)
-        .await
-}
-
-/// The row a payment-identifier came with, else the row of the permit (`wallet`, `nonce`): a
-/// request that has one is a retry or a replay.
-pub async fn known(
-    db: &impl ConnectionTrait,
-    payment_id: Option<&str>,
-    wallet: &str,
-    nonce: &str,
-) -> Result<Option<payments::Model>, DbErr> {
-    if let Some(id) = payment_id
-        && let Some(row) = by_payment_id(db, id).await?
-    {
-        return Ok(Some(row));
-    }
-    by_permit(db, wallet, nonce).await
-}
-
-pub async fn by_permit(
-    db: &impl ConnectionTrait,
-    wallet: &str,
-    nonce: &str,
-) -> Result<Option<payments::Model>, DbErr> {
-    payments::Entity::find()
-        .filter(payments::Column::Wallet.eq(wallet))
-        .filter(payments::Column::PermitNonce.eq(nonce))
-        .one(db)
-        .await
-}
-
-/// The pending or settled row of a step, if any.
-pub async fn open_step(
-    db: &impl ConnectionTrait,
-    wallet: &str,
-    journal_id: i32,
-    step: Step,
-) -> Result<Option<payments::Model>, DbErr> {
-    payments::Entity::find()
-        .filter(payments::Column::Wallet.eq(wallet))
-        .filter(payments::Column::JournalId.eq(journal_id))
-        .filter(payments::Column::Step.eq(step.as_str()))
-        .filter(payments::Column::State.ne(FAILED))
-        .one(db)
-        .await
+    payments::Entity::find().filter(of_journal(wallet, journal_id))
 }
