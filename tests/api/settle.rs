@@ -572,3 +572,51 @@ async fn the_payment_rules_read_only_the_wallets_rows() {
         );
     }
 }
+
+/// A claim's check of the settled fee and a settle's statements (the hash, the row, the
+/// unlock's sum of what the wallet paid) look up one wallet's rows on SQLite, never
+/// `ix_payments_state`: the sum once walked every settled payment at each last step.
+#[actix_web::test]
+async fn a_claim_and_a_settle_read_only_the_wallets_rows() {
+    use journal_market_actors::settlement::store;
+    use sea_orm::sea_query::{Expr, Query, SqliteQueryBuilder};
+    use sea_orm::{ConnectionTrait, DbBackend, Statement};
+
+    let dir = tempfile::tempdir().unwrap();
+    let settings =
+        crate::helpers::test_settings(&format!("sqlite://{}/plan.db", dir.path().display()));
+    let db = journal_market::db::connect(&settings.database)
+        .await
+        .unwrap();
+    journal_market::db::migrate(&db).await.unwrap();
+    let fee = Query::select()
+        .expr(Expr::exists(store::settled_fee("0xabc", 1)))
+        .to_string(SqliteQueryBuilder);
+    let statements: Vec<String> = std::iter::once(fee)
+        .chain(store::sqlite_statements().map(str::to_string))
+        .collect();
+    assert_eq!(statements.len(), 4);
+    let mut checked = 0;
+    for sql in statements {
+        let plan: Vec<String> = db
+            .query_all_raw(Statement::from_string(
+                DbBackend::Sqlite,
+                format!("EXPLAIN QUERY PLAN {sql}"),
+            ))
+            .await
+            .unwrap()
+            .iter()
+            .map(|r| r.try_get::<String>("", "detail").unwrap())
+            .collect();
+        for step in plan.iter().filter(|p| p.contains(" payments ")) {
+            checked += 1;
+            assert!(
+                step.starts_with("SEARCH payments USING ")
+                    && (step.contains("(wallet=?") || step.contains("(rowid=?)")),
+                "{plan:?} for {sql}"
+            );
+        }
+    }
+    // The fee check, the update and the sum.
+    assert!(checked >= 3, "{checked} lookups of payments");
+}

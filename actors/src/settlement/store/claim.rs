@@ -109,11 +109,11 @@ fn still(wallet: &str, journal_id: i32, standing: Standing) -> Condition {
         .add(holds(settled_fee(wallet, journal_id), standing.fee_paid))
 }
 
-/// The wallet's settled fee step of the journal. `state <> 'failed'` is written out so
-/// SQLite looks it up in the open-step index (one row at most), not in `ix_payments_state`
-/// (every settled payment): a partial index serves a query only when the query repeats its
-/// condition, literal for literal.
-fn settled_fee(wallet: &str, journal_id: i32) -> SelectStatement {
+/// The wallet's settled fee step of the journal, as a subquery. `state <> 'failed'` is written
+/// out so SQLite looks it up in the open-step index (one row at most), not in
+/// `ix_payments_state` (every settled payment): a partial index serves a query only when the
+/// query repeats its condition, literal for literal.
+pub fn settled_fee(wallet: &str, journal_id: i32) -> SelectStatement {
     Query::select()
         .expr(Expr::val(1))
         .from(payments::Entity)

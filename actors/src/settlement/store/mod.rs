@@ -19,9 +19,9 @@ mod claim;
 mod seen;
 mod settle;
 
-pub use claim::claim;
+pub use claim::{claim, settled_fee};
 pub use seen::*;
-pub use settle::settle;
+pub use settle::{settle, sqlite_statements};
 
 pub const PENDING: &str = "pending";
 pub const SETTLED: &str = "settled";

@@ -56,6 +56,14 @@ pub async fn settle(
     }
 }
 
+/// The statements of the SQLite settle between its `BEGIN IMMEDIATE` and `COMMIT`, one by one
+/// (a test reads their query plans).
+pub fn sqlite_statements() -> impl Iterator<Item = &'static str> {
+    SQLITE
+        .split(";\n")
+        .filter(|s| !matches!(*s, "BEGIN IMMEDIATE" | "COMMIT"))
+}
+
 // Parameters: 1 the hash, 2 the row's id, 3 now, 4 whether to unlock, 5 the wallet, 6 the
 // journal. The sum of the wallet's settled payments reads the open rows of the
 // `ux_payments_open_step` index: its condition `state <> 'failed'` is repeated literally,
