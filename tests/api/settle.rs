@@ -530,6 +530,37 @@ async fn a_restart_under_the_same_name_takes_over_at_once() {
     charged_once(&shop, buyer.address, shop.buyback(), price).await;
 }
 
+/// A migrated SQLite database of its own (in the returned folder), for query plans.
+async fn plan_db() -> (tempfile::TempDir, sea_orm::DatabaseConnection) {
+    let dir = tempfile::tempdir().unwrap();
+    let settings =
+        crate::helpers::test_settings(&format!("sqlite://{}/plan.db", dir.path().display()));
+    let db = journal_market::db::connect(&settings.database)
+        .await
+        .unwrap();
+    journal_market::db::migrate(&db).await.unwrap();
+    (dir, db)
+}
+
+/// SQLite's plan of `sql`, a line per step.
+async fn plan(
+    db: &sea_orm::DatabaseConnection,
+    sql: &str,
+    values: Option<sea_orm::Values>,
+) -> Vec<String> {
+    use sea_orm::{ConnectionTrait, DbBackend, Statement};
+    db.query_all_raw(Statement {
+        sql: format!("EXPLAIN QUERY PLAN {sql}"),
+        values,
+        db_backend: DbBackend::Sqlite,
+    })
+    .await
+    .unwrap()
+    .iter()
+    .map(|r| r.try_get::<String>("", "detail").unwrap())
+    .collect()
+}
+
 /// The payment rules read a wallet's payments for a journal in every payment's write
 /// transaction: SQLite must look them up by wallet. Before, the read filtered on the state and
 /// SQLite walked `ix_payments_state`, every settled payment, so each purchase held the write
@@ -538,30 +569,14 @@ async fn a_restart_under_the_same_name_takes_over_at_once() {
 #[actix_web::test]
 async fn the_payment_rules_read_only_the_wallets_rows() {
     use journal_market_actors::settlement::store;
-    use sea_orm::{ConnectionTrait, DbBackend, QueryTrait, Statement};
+    use sea_orm::{DbBackend, QueryTrait};
 
-    let dir = tempfile::tempdir().unwrap();
-    let settings =
-        crate::helpers::test_settings(&format!("sqlite://{}/plan.db", dir.path().display()));
-    let db = journal_market::db::connect(&settings.database)
-        .await
-        .unwrap();
-    journal_market::db::migrate(&db).await.unwrap();
+    let (_dir, db) = plan_db().await;
     let q = store::of_wallet("0xabc", 1).build(DbBackend::Sqlite);
     // Each time on whichever connection the pool hands out, with the values bound and without.
     for bound in [true, false, true, true] {
         let values = if bound { q.values.clone() } else { None };
-        let plan: Vec<String> = db
-            .query_all_raw(Statement {
-                sql: format!("EXPLAIN QUERY PLAN {}", q.sql),
-                values,
-                db_backend: DbBackend::Sqlite,
-            })
-            .await
-            .unwrap()
-            .iter()
-            .map(|r| r.try_get::<String>("", "detail").unwrap())
-            .collect();
+        let plan = plan(&db, &q.sql, values).await;
         // Any of the indexes led by the wallet (its permits, its open steps).
         assert!(
             plan.len() == 1
@@ -580,15 +595,8 @@ async fn the_payment_rules_read_only_the_wallets_rows() {
 async fn a_claim_and_a_settle_read_only_the_wallets_rows() {
     use journal_market_actors::settlement::store;
     use sea_orm::sea_query::{Expr, Query, SqliteQueryBuilder};
-    use sea_orm::{ConnectionTrait, DbBackend, Statement};
 
-    let dir = tempfile::tempdir().unwrap();
-    let settings =
-        crate::helpers::test_settings(&format!("sqlite://{}/plan.db", dir.path().display()));
-    let db = journal_market::db::connect(&settings.database)
-        .await
-        .unwrap();
-    journal_market::db::migrate(&db).await.unwrap();
+    let (_dir, db) = plan_db().await;
     let fee = Query::select()
         .expr(Expr::exists(store::settled_fee("0xabc", 1)))
         .to_string(SqliteQueryBuilder);
@@ -598,16 +606,7 @@ async fn a_claim_and_a_settle_read_only_the_wallets_rows() {
     assert_eq!(statements.len(), 4);
     let mut checked = 0;
     for sql in statements {
-        let plan: Vec<String> = db
-            .query_all_raw(Statement::from_string(
-                DbBackend::Sqlite,
-                format!("EXPLAIN QUERY PLAN {sql}"),
-            ))
-            .await
-            .unwrap()
-            .iter()
-            .map(|r| r.try_get::<String>("", "detail").unwrap())
-            .collect();
+        let plan = plan(&db, &sql, None).await;
         for step in plan.iter().filter(|p| p.contains(" payments ")) {
             checked += 1;
             assert!(
