@@ -3,7 +3,8 @@
 //! purchases per second, p50 and p95 latency, and errors.
 //! `cargo run --release --example purchase_load -- http://127.0.0.1:18095/api data/devnet.json 16`
 //! With `CPU_PIDS=svc:1234,anvil:5678`, also prints to stderr each process's CPU per purchase
-//! over the buying alone (`/proc/<pid>/stat`, user + system), as `cpu <name> <ms>`.
+//! over the buying alone (`/proc/<pid>/stat`, user + system), as `cpu <name> <ms> <ticks>
+//! <purchases>` (the last two so that several runs can be added up).
 
 mod common;
 
@@ -67,7 +68,11 @@ async fn main() -> anyhow::Result<()> {
     for ((name, pid), b) in pids.iter().zip(before) {
         if let (Some(b), Some(a)) = (b, cpu_ticks(*pid)) {
             // Linux reports CPU time in USER_HZ ticks, 100 per second.
-            eprintln!("cpu {name} {:.2}", (a - b) as f64 * 10.0 / bought);
+            eprintln!(
+                "cpu {name} {:.2} {} {bought}",
+                (a - b) as f64 * 10.0 / bought,
+                a - b
+            );
         }
     }
     common::latency::report(all, elapsed, errors);

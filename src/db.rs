@@ -14,11 +14,13 @@ pub async fn connect(settings: &DatabaseSettings) -> anyhow::Result<DatabaseConn
     open(settings, settings.pool_size()).await
 }
 
-/// The connection that purchases and sign-ins write through. On a SQLite file, one connection
-/// of its own: SQLite takes one writer at a time anyway, and every commit of another
+/// The pool that purchases and sign-ins write through. On a SQLite file, a pool of one
+/// connection of its own: SQLite takes one writer at a time anyway, and every commit of another
 /// connection empties a connection's page cache, so writers spread over the pool re-read their
-/// pages (and wait in the busy handler for each other) at every statement. On PostgreSQL, or
-/// an in-memory SQLite database (which a second pool would not see), the pool itself.
+/// pages (and wait in the busy handler for each other) at every statement. The settlement's
+/// statements run on one lane taken out of it (`Lanes`); its transactions and the sign-ins on
+/// the pool's connection. On PostgreSQL, or an in-memory SQLite database (which a second pool
+/// would not see), the pool itself.
 pub async fn writer(
     settings: &DatabaseSettings,
     pool: &DatabaseConnection,

@@ -6,6 +6,7 @@ use std::time::Duration;
 use journal_market_actors::audit::AuditHandle;
 use journal_market_actors::chain_watch::ChainWatchHandle;
 use journal_market_actors::confirm::ConfirmHandle;
+use journal_market_actors::db::Lanes;
 use journal_market_actors::health::HealthRegistry;
 use journal_market_actors::indexer::IndexerHandle;
 use journal_market_actors::session::SessionHandle;
@@ -94,7 +95,9 @@ impl AppState {
         )));
         let quotes = Arc::new(chain.quotes);
         let a = chain.addresses;
-        let catalog = Catalog::new(db.clone(), site.clone(), caches.clone());
+        // The reads every journal page and payment step make, on two SQLite lanes.
+        let reads = Lanes::new(db.clone(), 2);
+        let catalog = Catalog::new(reads.clone(), site.clone(), caches.clone());
         let receipts = Receipts::new(db.clone(), site.clone(), w.pay.receipts.clone());
         let accounts = Accounts::new(
             db.clone(),
@@ -104,7 +107,7 @@ impl AppState {
             receipts.clone(),
         );
         let purchases = Purchases::new(
-            db.clone(),
+            reads,
             site.clone(),
             (catalog.clone(), accounts.clone(), receipts),
             (chain.watch.clone(), a.clone()),

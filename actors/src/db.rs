@@ -1,11 +1,11 @@
 //! Database helpers the actors and the server share.
 
+mod lanes;
+
+pub use lanes::Lanes;
+
 use chrono::{DateTime, Utc};
-use sea_orm::RuntimeErr;
 use sea_orm::sea_query::Expr;
-use sea_orm::sqlx::pool::PoolConnection;
-use sea_orm::sqlx::query::Query;
-use sea_orm::sqlx::sqlite::{Sqlite, SqliteArguments, SqlitePool, SqliteRow};
 use sea_orm::{
     ColumnTrait, Condition, ConnectionTrait, DatabaseConnection, DatabaseTransaction, DbBackend,
     DbErr, EntityTrait, QueryFilter, QuerySelect, Select, SqliteTransactionMode, Statement,
@@ -23,41 +23,6 @@ pub async fn begin_write(db: &DatabaseConnection) -> Result<DatabaseTransaction,
         .await
     } else {
         db.begin().await
-    }
-}
-
-/// Runs `query`, several statements of which the first is `BEGIN IMMEDIATE` and the last
-/// `COMMIT`, on one connection of a SQLite pool as one command: one trip to the connection's
-/// thread for the whole transaction, where a transaction of sea-orm takes one per statement
-/// and two more for BEGIN and COMMIT. A statement that fails stops the command inside its
-/// transaction, so that connection is closed (which rolls the transaction back) instead of
-/// handed out again; so is one whose caller stopped waiting for the answer.
-pub async fn sqlite_transaction(
-    pool: &SqlitePool,
-    query: Query<'_, Sqlite, SqliteArguments>,
-) -> Result<Vec<SqliteRow>, DbErr> {
-    let sqlx_err = |e: sea_orm::sqlx::Error| DbErr::Query(RuntimeErr::SqlxError(e.into()));
-    let mut conn = CloseUnlessDone {
-        conn: pool.acquire().await.map_err(sqlx_err)?,
-        done: false,
-    };
-    let rows = query.fetch_all(&mut *conn.conn).await.map_err(sqlx_err)?;
-    // Committed: the connection goes back to the pool.
-    conn.done = true;
-    Ok(rows)
-}
-
-/// A pooled connection that is closed when dropped, unless `done`.
-struct CloseUnlessDone {
-    conn: PoolConnection<Sqlite>,
-    done: bool,
-}
-
-impl Drop for CloseUnlessDone {
-    fn drop(&mut self) {
-        if !self.done {
-            self.conn.close_on_drop();
-        }
     }
 }
 
@@ -124,7 +89,7 @@ impl Lease<'_> {
     /// another holds a live one; whether it was taken.
     pub async fn take<E: EntityTrait>(
         self,
-        db: &DatabaseConnection,
+        db: &impl ConnectionTrait,
         update: UpdateMany<E>,
         (holder, end): (E::Column, E::Column),
     ) -> Result<bool, DbErr> {

@@ -11,6 +11,7 @@ use journal_market_actors::audit::engine::{Builtin, Engine, LlmSettings, WithLlm
 use journal_market_actors::audit::{AuditHandle, AuditSettings};
 use journal_market_actors::chain_watch::{ChainWatchHandle, PanicFault};
 use journal_market_actors::clock::SharedClock;
+use journal_market_actors::db::Lanes;
 use journal_market_actors::health::HealthRegistry;
 use journal_market_actors::indexer::{IndexerHandle, IndexerSettings};
 use journal_market_actors::session::SessionSettings;
@@ -105,7 +106,7 @@ pub(super) fn payment_parts(
         });
     let settlement = match (settler, buyback) {
         (Some(settler), Some(_)) => Some(SettlementHandle::start(
-            db.clone(),
+            Lanes::new(db.clone(), 1),
             settler,
             facilitator.clone(),
             clock,

@@ -5,7 +5,7 @@ use std::collections::HashMap;
 use journal_market_api::{Company, EntryDetail, EntryRow, EntrySearchRow, EntrySource};
 use journal_market_entity::{companies, entries, stories};
 use sea_orm::{
-    ColumnTrait, DatabaseConnection, DbErr, EntityTrait, QueryFilter, QueryOrder, QuerySelect,
+    ColumnTrait, ConnectionTrait, DbErr, EntityTrait, QueryFilter, QueryOrder, QuerySelect,
 };
 
 use super::{desk_of, entry_url};
@@ -16,7 +16,7 @@ pub const NEWEST_LIMIT: u64 = 50;
 pub const SEARCH_LIMIT: u64 = 80;
 
 /// The 50 newest entries by date of record (ties: the later accession number first).
-pub async fn newest(db: &DatabaseConnection) -> Result<Vec<EntryRow>, DbErr> {
+pub async fn newest(db: &impl ConnectionTrait) -> Result<Vec<EntryRow>, DbErr> {
     let rows = entries::Entity::find()
         .order_by_desc(entries::Column::DateOfRecord)
         .order_by_desc(entries::Column::Accession)
@@ -58,7 +58,7 @@ pub async fn newest(db: &DatabaseConnection) -> Result<Vec<EntryRow>, DbErr> {
 }
 
 pub async fn detail(
-    db: &DatabaseConnection,
+    db: &impl ConnectionTrait,
     origin: &str,
     accession: &str,
 ) -> Result<Option<EntryDetail>, DbErr> {
@@ -101,7 +101,7 @@ pub async fn detail(
     }))
 }
 
-pub async fn company_exists(db: &DatabaseConnection, ticker: &str) -> Result<bool, DbErr> {
+pub async fn company_exists(db: &impl ConnectionTrait, ticker: &str) -> Result<bool, DbErr> {
     Ok(companies::Entity::find_by_id(ticker.to_string())
         .one(db)
         .await?
@@ -109,7 +109,7 @@ pub async fn company_exists(db: &DatabaseConnection, ticker: &str) -> Result<boo
 }
 
 /// Up to 80 entries of one company, newest first.
-pub async fn search(db: &DatabaseConnection, ticker: &str) -> Result<Vec<EntrySearchRow>, DbErr> {
+pub async fn search(db: &impl ConnectionTrait, ticker: &str) -> Result<Vec<EntrySearchRow>, DbErr> {
     let rows = entries::Entity::find()
         .filter(entries::Column::Ticker.eq(ticker))
         .order_by_desc(entries::Column::DateOfRecord)

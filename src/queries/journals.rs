@@ -13,8 +13,8 @@ use journal_market_entity::{
 };
 use sea_orm::sea_query::{Asterisk, Expr, ExprTrait, Query, SelectStatement};
 use sea_orm::{
-    ColumnTrait, ConnectionTrait, DatabaseConnection, DbErr, EntityTrait, FromQueryResult,
-    QueryFilter, QueryOrder, QuerySelect,
+    ColumnTrait, ConnectionTrait, DbErr, EntityTrait, FromQueryResult, QueryFilter, QueryOrder,
+    QuerySelect,
 };
 
 use super::{entry_url, journal_url};
@@ -48,7 +48,7 @@ struct VoteRow {
 }
 
 async fn aggregates(
-    db: &DatabaseConnection,
+    db: &impl ConnectionTrait,
     list: &[journals::Model],
 ) -> Result<Aggregates, DbErr> {
     let ids: Vec<i32> = list.iter().map(|j| j.id).collect();
@@ -100,7 +100,7 @@ pub struct Tallies {
 /// The readers and votes of one journal now, in one statement of three counts (each over its
 /// own index): every purchase empties a journal's tallies, so this is read about once per
 /// purchase.
-pub async fn tallies(db: &DatabaseConnection, id: i32) -> Result<Tallies, DbErr> {
+pub async fn tallies(db: &impl ConnectionTrait, id: i32) -> Result<Tallies, DbErr> {
     let count = |q: &mut SelectStatement| {
         let q = q.expr(Expr::col(Asterisk).count()).to_owned();
         Expr::SubQuery(None, Box::new(q.into()))
@@ -138,7 +138,7 @@ pub async fn tallies(db: &DatabaseConnection, id: i32) -> Result<Tallies, DbErr>
 
 /// Readers and votes of each journal of `ids` that has any.
 async fn tallies_of(
-    db: &DatabaseConnection,
+    db: &impl ConnectionTrait,
     ids: &[i32],
 ) -> Result<(HashMap<i32, i64>, HashMap<i32, Votes>), DbErr> {
     let readers = unlocks::Entity::find()
@@ -219,7 +219,7 @@ fn list_item(j: &journals::Model, agg: &Aggregates, origin: &str) -> JournalList
 
 /// Live journals, newest first, at most 100, optionally of one company.
 pub async fn list_live(
-    db: &DatabaseConnection,
+    db: &impl ConnectionTrait,
     origin: &str,
     company: Option<&str>,
 ) -> Result<Vec<JournalListItem>, DbErr> {
@@ -290,7 +290,7 @@ async fn quotes_of(sub: journal_market_audit::Submission) -> HashMap<String, Vec
 
 /// A live journal by slug, or by id when the key is all digits (slugs always hold a letter).
 pub async fn find_live(
-    db: &DatabaseConnection,
+    db: &impl ConnectionTrait,
     origin: &str,
     key: &str,
 ) -> Result<Option<LiveJournal>, DbErr> {
@@ -415,7 +415,7 @@ pub enum Unlock {
 
 /// Whether `wallet` (lower-case) bought the journal, with its finality, in one statement.
 pub async fn unlock_of(
-    db: &DatabaseConnection,
+    db: &impl ConnectionTrait,
     wallet: &str,
     journal_id: i32,
 ) -> Result<Unlock, DbErr> {

@@ -3,7 +3,7 @@
 use journal_market_api::Company;
 use journal_market_entity::{companies, entries, journals};
 use sea_orm::{
-    ColumnTrait, DatabaseConnection, DbErr, EntityTrait, QueryFilter, QueryOrder, QuerySelect,
+    ColumnTrait, ConnectionTrait, DbErr, EntityTrait, QueryFilter, QueryOrder, QuerySelect,
 };
 
 use crate::domain::status::JournalStatus;
@@ -13,7 +13,7 @@ use crate::domain::time::{date, ts};
 pub const SITEMAP_LIMIT: u64 = 45_000;
 
 /// Every company of the archive, by ticker.
-pub async fn companies(db: &DatabaseConnection) -> Result<Vec<Company>, DbErr> {
+pub async fn companies(db: &impl ConnectionTrait) -> Result<Vec<Company>, DbErr> {
     Ok(companies::Entity::find()
         .order_by_asc(companies::Column::Ticker)
         .all(db)
@@ -34,7 +34,7 @@ pub struct SiteMap {
     pub entries: Vec<(String, String)>,
 }
 
-pub async fn sitemap(db: &DatabaseConnection) -> Result<SiteMap, DbErr> {
+pub async fn sitemap(db: &impl ConnectionTrait) -> Result<SiteMap, DbErr> {
     let tickers = companies::Entity::find()
         .select_only()
         .column(companies::Column::Ticker)

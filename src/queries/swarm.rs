@@ -2,12 +2,12 @@
 
 use journal_market_api::{LogLine, Sitting, SwarmRun};
 use journal_market_entity::{sitting_logs, sittings};
-use sea_orm::{ColumnTrait, DatabaseConnection, DbErr, EntityTrait, QueryFilter, QueryOrder};
+use sea_orm::{ColumnTrait, ConnectionTrait, DbErr, EntityTrait, QueryFilter, QueryOrder};
 
 use crate::domain::time::{date, ts};
 
 /// The latest finished sitting and its log in time order.
-pub async fn latest(db: &DatabaseConnection) -> Result<SwarmRun, DbErr> {
+pub async fn latest(db: &impl ConnectionTrait) -> Result<SwarmRun, DbErr> {
     let Some(s) = sittings::Entity::find()
         .filter(sittings::Column::FinishedAt.is_not_null())
         .order_by_desc(sittings::Column::FinishedAt)

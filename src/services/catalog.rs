@@ -5,10 +5,11 @@ use std::sync::Arc;
 
 use actix_web::web::Bytes;
 use alloy::primitives::Address;
+use journal_market_actors::db::Lanes;
 use journal_market_api::{
     Company, EntryDetail, EntryRow, EntrySearchRow, JournalList, JournalListItem, SwarmRun,
 };
-use sea_orm::{DatabaseConnection, DbErr};
+use sea_orm::DbErr;
 
 use crate::cache::PublicCaches;
 use crate::domain::accession::is_ticker;
@@ -35,7 +36,8 @@ pub type CatalogResult<T> = Result<T, CatalogError>;
 
 #[derive(Clone)]
 pub struct Catalog {
-    db: DatabaseConnection,
+    /// Reads on lanes of their own (on SQLite), as they are on every journal's page.
+    db: Lanes,
     site: Site,
     caches: Arc<PublicCaches>,
 }
@@ -45,7 +47,7 @@ fn bytes<T: serde::Serialize>(v: &T) -> CatalogResult<Bytes> {
 }
 
 impl Catalog {
-    pub fn new(db: DatabaseConnection, site: Site, caches: Arc<PublicCaches>) -> Self {
+    pub fn new(db: Lanes, site: Site, caches: Arc<PublicCaches>) -> Self {
         Catalog { db, site, caches }
     }
 

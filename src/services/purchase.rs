@@ -9,6 +9,7 @@ use std::sync::{Arc, RwLock};
 use alloy::primitives::{Address, B256, U256};
 use alloy::signers::local::PrivateKeySigner;
 use journal_market_actors::chain_watch::ChainWatchHandle;
+use journal_market_actors::db::Lanes;
 use journal_market_actors::session::AuthError;
 use journal_market_actors::settlement::{
     Paid, PayError, PayStep, SettlementHandle, sponsor, store,
@@ -82,7 +83,7 @@ pub struct PaymentParts {
 /// The purchase flow: what it reads, the settlement it hands payments to, and the accounts a
 /// paid answer signs in.
 pub struct Purchases {
-    db: DatabaseConnection,
+    db: Lanes,
     site: Site,
     catalog: Catalog,
     accounts: Accounts,
@@ -146,7 +147,7 @@ pub struct Caller {
 impl Purchases {
     /// The services it asks, then the chain's readiness, and the contracts an offer names.
     pub fn new(
-        db: DatabaseConnection,
+        db: Lanes,
         site: Site,
         (catalog, accounts, receipts): (Catalog, Accounts, Receipts),
         (watch, addresses): (ChainWatchHandle, ChainAddresses),
@@ -536,7 +537,7 @@ impl Purchases {
     }
 
     pub(super) fn db(&self) -> &DatabaseConnection {
-        &self.db
+        self.db.pool()
     }
 
     pub fn site(&self) -> &Site {

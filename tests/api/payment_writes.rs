@@ -4,12 +4,13 @@
 //! writes the last step's unlock, or does nothing.
 
 use chrono::Utc;
+use journal_market_actors::db::Lanes;
 use journal_market_actors::settlement::store::{
     Claim, NewPayment, PENDING, RowKey, SETTLED, claim, find, record_tx, settle,
 };
 use journal_market_domain::purchase::{Refusal, Standing, Step, Verdict};
 use journal_market_entity::{payments, unlocks};
-use sea_orm::{ActiveModelTrait, ActiveValue::Set, DatabaseConnection, EntityTrait};
+use sea_orm::{ActiveModelTrait, ActiveValue::Set, ConnectionTrait, EntityTrait};
 
 use crate::helpers::TestApp;
 
@@ -56,7 +57,7 @@ fn key(id: i32, journal_id: i32) -> RowKey<'static> {
     }
 }
 
-async fn unlock(db: &DatabaseConnection, journal_id: i32) -> Option<unlocks::Model> {
+async fn unlock(db: &impl ConnectionTrait, journal_id: i32) -> Option<unlocks::Model> {
     unlocks::Entity::find_by_id((BUYER.to_string(), journal_id))
         .one(db)
         .await
@@ -66,7 +67,7 @@ async fn unlock(db: &DatabaseConnection, journal_id: i32) -> Option<unlocks::Mod
 #[actix_web::test]
 async fn a_step_is_claimed_and_settled_only_while_the_rules_hold() {
     let app = TestApp::spawn().await;
-    let db = app.db.connect().await;
+    let db = Lanes::new(app.db.connect().await, 1);
     let list = app.client.journals(None).await.unwrap().journals;
     let j = list[0].journal_id as i32;
     let fresh = Standing::default();
@@ -195,7 +196,7 @@ async fn a_step_is_claimed_and_settled_only_while_the_rules_hold() {
 #[actix_web::test]
 async fn a_settle_that_fails_midway_leaves_no_transaction_open() {
     let app = TestApp::spawn().await;
-    let db = app.db.connect().await;
+    let db = Lanes::new(app.db.connect().await, 1);
     let list = app.client.journals(None).await.unwrap().journals;
     let (j, k) = (list[0].journal_id as i32, list[1].journal_id as i32);
     let fresh = Standing::default();
@@ -227,8 +228,8 @@ async fn a_settle_that_fails_midway_leaves_no_transaction_open() {
     );
     assert_eq!(find(&db, b).await.unwrap().state, PENDING);
 
-    // Nothing of it stayed open: the next settle through the same pool commits, and another
-    // connection sees it.
+    // Nothing of it stayed open: the next settle (on a new lane: the failed one was closed)
+    // commits, and another connection sees it.
     assert!(
         settle(&db, key(b, k), "0xcc", true, Utc::now())
             .await
@@ -237,4 +238,44 @@ async fn a_settle_that_fails_midway_leaves_no_transaction_open() {
     let other = app.db.connect().await;
     assert_eq!(find(&other, b).await.unwrap().state, SETTLED);
     assert_eq!(unlock(&other, k).await.unwrap().paid_units, 10);
+}
+
+#[actix_web::test]
+async fn a_settle_whose_caller_stops_waiting_leaves_no_transaction_open() {
+    use futures::FutureExt;
+    let app = TestApp::spawn().await;
+    let db = Lanes::new(app.db.connect().await, 1);
+    let list = app.client.journals(None).await.unwrap().journals;
+    let (j, k) = (list[0].journal_id as i32, list[1].journal_id as i32);
+    let fresh = Standing::default();
+    let a = claimed(
+        claim(&db, &new(j, Step::Burn, "1", None), fresh)
+            .await
+            .unwrap(),
+    );
+    // Dropped after its first poll, when the command is on its way to the connection's
+    // thread or running there: that lane is closed, not handed on.
+    let mut dropped = 0;
+    for _ in 0..20 {
+        if settle(&db, key(a, j), "0xaa", false, Utc::now())
+            .now_or_never()
+            .is_none()
+        {
+            dropped += 1;
+        }
+    }
+    assert!(dropped > 0, "every settle finished in its first poll");
+    // Whatever ran is committed or rolled back: another connection writes, and the row is
+    // settled by the next settle or was by a dropped one.
+    let other = app.db.connect().await;
+    let b = claimed(
+        claim(&other, &new(k, Step::Burn, "2", None), fresh)
+            .await
+            .unwrap_or_else(|e| panic!("another connection could not write: {e}")),
+    );
+    settle(&db, key(a, j), "0xaa", false, Utc::now())
+        .await
+        .unwrap();
+    assert_eq!(find(&other, a).await.unwrap().state, SETTLED);
+    assert_eq!(find(&other, b).await.unwrap().state, PENDING);
 }

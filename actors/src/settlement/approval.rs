@@ -71,7 +71,7 @@ impl Inner {
         let reserved = {
             let _one = self.sponsoring.lock().await;
             sponsor::reserve(
-                &self.db,
+                self.db.pool(),
                 &sponsor::NewSponsorship {
                     payment_id: id,
                     wallet,

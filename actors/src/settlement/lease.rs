@@ -46,9 +46,14 @@ impl Inner {
                 .saturating_sub((self.settings.lease / 4).as_millis() as i64);
             if now.timestamp_millis() >= renew_at {
                 let until = self.lease_until();
-                let held =
-                    store::hold_relayer(&self.db, &lower(&relayer), &self.instance, now, until)
-                        .await?;
+                let held = store::hold_relayer(
+                    self.db.pool(),
+                    &lower(&relayer),
+                    &self.instance,
+                    now,
+                    until,
+                )
+                .await?;
                 // Stop sending a quarter lease early: another instance may take it at the end.
                 let margin = chrono_of(self.settings.lease / 4);
                 self.relayer_until.store(

@@ -26,10 +26,10 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicI64};
 use std::time::Duration;
 
+use crate::db::Lanes;
 use actix::prelude::*;
 use chrono::{DateTime, Utc};
 use journal_market_chain::facilitator::Facilitator;
-use sea_orm::DatabaseConnection;
 
 use crate::clock::SharedClock;
 use crate::handle::{ActorHandle, CallError};
@@ -67,7 +67,8 @@ pub struct SettlementSettings {
 }
 
 struct Inner {
-    db: DatabaseConnection,
+    /// The writer's lanes (one on SQLite); transactions on its pool.
+    db: Lanes,
     settler: Arc<dyn Settler>,
     chain: Arc<Facilitator>,
     clock: SharedClock,
@@ -120,7 +121,7 @@ pub struct SettlementHandle {
 
 impl SettlementHandle {
     pub fn start(
-        db: DatabaseConnection,
+        db: Lanes,
         settler: Arc<dyn Settler>,
         chain: Arc<Facilitator>,
         clock: SharedClock,

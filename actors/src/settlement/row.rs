@@ -120,7 +120,13 @@ impl Inner {
     ) -> Result<RowState, PayError> {
         let chain = |e: SettleError| PayError::Chain(e.to_string());
         let Some(t) = terms(row) else {
-            store::fail(&self.db, row.id, "the row is unreadable", self.clock.now()).await?;
+            store::fail(
+                self.db.pool(),
+                row.id,
+                "the row is unreadable",
+                self.clock.now(),
+            )
+            .await?;
             self.stats.row(RowOutcome::Failed);
             return Ok(RowState::Failed("the row is unreadable".into()));
         };
@@ -263,7 +269,7 @@ impl Inner {
     }
 
     pub(super) async fn fail(&self, id: i32, why: &str) -> Result<RowState, PayError> {
-        store::fail(&self.db, id, why, self.clock.now()).await?;
+        store::fail(self.db.pool(), id, why, self.clock.now()).await?;
         self.stats.row(RowOutcome::Failed);
         Ok(RowState::Failed(why.to_string()))
     }

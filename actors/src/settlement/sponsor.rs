@@ -133,7 +133,7 @@ pub async fn reserve(
 }
 
 pub async fn record_funding(
-    db: &DatabaseConnection,
+    db: &impl ConnectionTrait,
     id: i32,
     tx: &str,
     now: DateTime<Utc>,
@@ -149,7 +149,7 @@ pub async fn record_funding(
 
 /// Moves a sponsorship on from `sending` (approved, or failed with `error`).
 pub async fn finish(
-    db: &DatabaseConnection,
+    db: &impl ConnectionTrait,
     id: i32,
     error: Option<&str>,
     now: DateTime<Utc>,
@@ -180,7 +180,7 @@ pub struct Tally {
     pub funded_wei: u64,
 }
 
-pub async fn tally(db: &DatabaseConnection) -> Result<Tally, DbErr> {
+pub async fn tally(db: &impl ConnectionTrait) -> Result<Tally, DbErr> {
     // One row per payment state; CAST: PostgreSQL sums a BIGINT column into NUMERIC.
     let rows: Vec<(String, i64, i64)> = sponsorships::Entity::find()
         .select_only()

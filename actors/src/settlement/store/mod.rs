@@ -319,7 +319,7 @@ pub async fn reorged(db: &DatabaseConnection, id: i32, now: DateTime<Utc>) -> Re
 
 /// Takes the lease of a pending row for `owner` when nobody else holds a live one.
 pub async fn take_lease(
-    db: &DatabaseConnection,
+    db: &impl ConnectionTrait,
     id: i32,
     owner: &str,
     now: DateTime<Utc>,
@@ -334,7 +334,7 @@ pub async fn take_lease(
 
 /// Gives a row back to reconciliation, to be looked at again at `next_check_at`.
 pub async fn release(
-    db: &DatabaseConnection,
+    db: &impl ConnectionTrait,
     id: i32,
     owner: &str,
     next_check_at: DateTime<Utc>,
@@ -358,7 +358,7 @@ pub async fn release(
 /// Frees the leases a predecessor under the same name held (rows it touched before `started`):
 /// that process is gone, so its rows need not wait for their leases to end.
 pub async fn free_predecessor(
-    db: &DatabaseConnection,
+    db: &impl ConnectionTrait,
     owner: &str,
     started: DateTime<Utc>,
 ) -> Result<u64, DbErr> {
@@ -373,7 +373,7 @@ pub async fn free_predecessor(
 
 /// Pending rows nobody holds a live lease on and whose backoff has passed, oldest first.
 pub async fn due(
-    db: &DatabaseConnection,
+    db: &impl ConnectionTrait,
     now: DateTime<Utc>,
     limit: u64,
 ) -> Result<Vec<payments::Model>, DbErr> {
@@ -437,7 +437,7 @@ pub async fn hold_relayer(
 
 /// Gives a relayer key up (a clean shutdown), so another instance takes it at once.
 pub async fn drop_relayer(
-    db: &DatabaseConnection,
+    db: &impl ConnectionTrait,
     address: &str,
     owner: &str,
 ) -> Result<(), DbErr> {
@@ -450,7 +450,7 @@ pub async fn drop_relayer(
 }
 
 /// All pending rows (tests and operators).
-pub async fn pending(db: &DatabaseConnection) -> Result<Vec<payments::Model>, DbErr> {
+pub async fn pending(db: &impl ConnectionTrait) -> Result<Vec<payments::Model>, DbErr> {
     payments::Entity::find()
         .filter(payments::Column::State.eq(PENDING))
         .all(db)

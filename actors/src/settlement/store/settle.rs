@@ -2,12 +2,14 @@
 //! step the wallet's unlock, all or nothing, and sent to the database as one command: on
 //! PostgreSQL one statement (its parts are common table expressions), on SQLite the three
 //! statements between `BEGIN IMMEDIATE` and `COMMIT` (SQLite has no writes inside a `WITH`),
-//! run as one command on one connection (`db::sqlite_transaction`).
+//! run as one command on one connection (`Lanes::sqlite_transaction`).
 
 use std::sync::LazyLock;
 
 use chrono::{DateTime, Utc};
-use sea_orm::{ConnectionTrait, DatabaseConnection, DbBackend, DbErr, Statement, Value};
+use sea_orm::{ConnectionTrait, DbBackend, DbErr, Statement, Value};
+
+use crate::db::Lanes;
 
 use super::{FAILED, PENDING, RowKey, SETTLED, unique_violation};
 
@@ -15,7 +17,7 @@ use super::{FAILED, PENDING, RowKey, SETTLED, unique_violation};
 /// unlock with what it paid for the journal. `false` when the row was not pending any more, or
 /// when `tx` is another payment's (a hash settles one payment).
 pub async fn settle(
-    db: &DatabaseConnection,
+    db: &Lanes,
     row: RowKey<'_>,
     tx: &str,
     unlock: bool,
@@ -31,7 +33,7 @@ pub async fn settle(
                 .bind(unlock)
                 .bind(row.wallet)
                 .bind(row.journal_id);
-            crate::db::sqlite_transaction(db.get_sqlite_connection_pool(), query)
+            db.sqlite_transaction(query)
                 .await
                 .map(|rows| !rows.is_empty())
         }
