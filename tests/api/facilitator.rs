@@ -101,59 +101,6 @@ async fn a_receipt_timeout_answers_with_the_hash() {
     );
 }
 
-/// The chain client gives up on a send before the send's own wait does (its timeout is the
-/// shorter): the node has the transaction, so its nonce stays used and its hash is answered.
-/// The next settle takes the next nonce, and both transfers are made once a block is mined;
-/// a nonce given back would have been signed again and refused, or replaced the first.
-#[actix_web::test]
-async fn a_send_the_transport_gave_up_on_keeps_its_nonce() {
-    let chain = TestChain::start().await;
-    let c = &chain.devnet.contracts;
-    let client = journal_market_chain::client::ChainClient::new(
-        std::slice::from_ref(&chain.devnet.rpc_url),
-        Duration::from_millis(300),
-    )
-    .unwrap();
-    let facilitator = journal_market_chain::facilitator::Facilitator::with_reader(
-        client.provider().clone(),
-        4663,
-        c.usdg,
-        c.permit2,
-        c.permit2_proxy,
-        Some(chain.account("relayer", 0).signer().unwrap()),
-    )
-    .with_receipt_timeout(Duration::from_secs(2));
-    let url = serve_facilitator(facilitator).await;
-    let buyer = chain.account("buyer", 0).address;
-    let before = transfers_from(&chain, buyer).await.len();
-    let node = chain.provider(chain.account("deployer", 0));
-    let _: () = node
-        .raw_request("evm_setAutomine".into(), (false,))
-        .await
-        .unwrap();
-    let mut sent = Vec::new();
-    for amount in [310_000, 320_000] {
-        let (p, r) = burn_payment(&chain, amount);
-        let (status, answer) = settle(&url, FACILITATOR_TOKEN, &p, &r).await;
-        assert_eq!(status, StatusCode::OK);
-        let s: x402::SettleResponse = serde_json::from_value(answer).unwrap();
-        assert_eq!(
-            s.error_reason.as_deref(),
-            Some("settle_receipt_timeout"),
-            "taken by the node, no receipt yet: {s:?}"
-        );
-        sent.push(s.transaction);
-    }
-    let _: String = node.raw_request("evm_mine".into(), ()).await.unwrap();
-    let after = transfers_from(&chain, buyer).await;
-    assert_eq!(after.len(), before + 2, "both transfers were made");
-    let made: Vec<String> = after[before..]
-        .iter()
-        .map(|t| format!("{:#x}", t.2))
-        .collect();
-    assert_eq!(made, sent, "by the transactions answered");
-}
-
 /// The facilitator settles, the connection is cut before the answer: the client's retry of the
 /// same request gets the first settlement's answer, and only one transfer was made.
 #[actix_web::test]

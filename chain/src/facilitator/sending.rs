@@ -242,37 +242,23 @@ impl Facilitator {
                         self.no_sync_send.store(true, Ordering::Relaxed);
                     }
                     Some(SyncRefusal::NotYetMined) => return Ok(None),
-                    Some(SyncRefusal::Refused) => return Err(failure(&e)),
-                    // No answer: the transport gave up first (its timeout is shorter than
-                    // the send's wait) or the connection broke.
-                    None => return self.known_or(hash, failure(&e)).await,
+                    Some(SyncRefusal::Refused) | None => return Err(failure(&e)),
                 },
+                // No answer in time: taken if the node knows it (then its nonce is used).
                 Err(_) => {
-                    let none = SendError::NoAnswer(format!(
-                        "the node did not answer the send within {} ms",
-                        self.send_wait.as_millis()
-                    ));
-                    return self.known_or(hash, none).await;
+                    return match self.reader.get_transaction_by_hash(hash).await {
+                        Ok(Some(_)) => Ok(None),
+                        _ => Err(SendError::NoAnswer(format!(
+                            "the node did not answer the send within {} ms",
+                            self.send_wait.as_millis()
+                        ))),
+                    };
                 }
             }
         }
         match self.reader.send_raw_transaction(raw).await {
             Ok(_) => Ok(None),
-            Err(e) if e.as_error_resp().is_none() => self.known_or(hash, failure(&e)).await,
             Err(e) => Err(failure(&e)),
-        }
-    }
-
-    /// After a send without an answer: taken when the node knows the transaction (its nonce
-    /// is used then, and the receipt is waited for), else `otherwise`.
-    async fn known_or(
-        &self,
-        hash: B256,
-        otherwise: SendError,
-    ) -> Result<Option<TransactionReceipt>, SendError> {
-        match self.reader.get_transaction_by_hash(hash).await {
-            Ok(Some(_)) => Ok(None),
-            _ => Err(otherwise),
         }
     }
 }
