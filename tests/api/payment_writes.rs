@@ -193,18 +193,25 @@ async fn a_step_is_claimed_and_settled_only_while_the_rules_hold() {
     }
 }
 
-#[actix_web::test]
-async fn a_settle_that_fails_midway_leaves_no_transaction_open() {
+/// An app, one lane of its database, two journals' ids, and the id of a burn step claimed on
+/// the first.
+async fn one_burn_claimed() -> (TestApp, Lanes, (i32, i32), i32) {
     let app = TestApp::spawn().await;
     let db = Lanes::new(app.db.connect().await, 1);
     let list = app.client.journals(None).await.unwrap().journals;
     let (j, k) = (list[0].journal_id as i32, list[1].journal_id as i32);
-    let fresh = Standing::default();
     let a = claimed(
-        claim(&db, &new(j, Step::Burn, "1", None), fresh)
+        claim(&db, &new(j, Step::Burn, "1", None), Standing::default())
             .await
             .unwrap(),
     );
+    (app, db, (j, k), a)
+}
+
+#[actix_web::test]
+async fn a_settle_that_fails_midway_leaves_no_transaction_open() {
+    let (app, db, (j, k), a) = one_burn_claimed().await;
+    let fresh = Standing::default();
     let b = claimed(
         claim(&db, &new(k, Step::Burn, "2", None), fresh)
             .await
@@ -243,16 +250,8 @@ async fn a_settle_that_fails_midway_leaves_no_transaction_open() {
 #[actix_web::test]
 async fn a_settle_whose_caller_stops_waiting_leaves_no_transaction_open() {
     use futures::FutureExt;
-    let app = TestApp::spawn().await;
-    let db = Lanes::new(app.db.connect().await, 1);
-    let list = app.client.journals(None).await.unwrap().journals;
-    let (j, k) = (list[0].journal_id as i32, list[1].journal_id as i32);
+    let (app, db, (j, k), a) = one_burn_claimed().await;
     let fresh = Standing::default();
-    let a = claimed(
-        claim(&db, &new(j, Step::Burn, "1", None), fresh)
-            .await
-            .unwrap(),
-    );
     // Dropped after its first poll, when the command is on its way to the connection's
     // thread or running there: that lane is closed, not handed on.
     let mut dropped = 0;
