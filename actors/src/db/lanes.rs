@@ -110,18 +110,16 @@ impl Idle {
         Ok(Lane {
             idle: self,
             conn: Some(conn),
-            done: false,
             _permit: permit,
         })
     }
 }
 
-/// A connection in use: back among the idle ones when dropped after [`Lane::done`], closed
-/// otherwise.
+/// A connection in use: back among the idle ones by [`Lane::done`]; dropped without it, the
+/// connection is dropped too, which closes it.
 struct Lane<'a> {
     idle: &'a Idle,
     conn: Option<SqliteConnection>,
-    done: bool,
     _permit: tokio::sync::SemaphorePermit<'a>,
 }
 
@@ -129,18 +127,12 @@ impl Lane<'_> {
     fn conn(&mut self) -> &mut SqliteConnection {
         self.conn
             .as_mut()
-            .unwrap_or_else(|| unreachable!("a lane holds its connection until dropped"))
+            .unwrap_or_else(|| unreachable!("a lane holds its connection until done"))
     }
 
     /// The command has finished: the connection may serve the next one.
     fn done(mut self) {
-        self.done = true;
-    }
-}
-
-impl Drop for Lane<'_> {
-    fn drop(&mut self) {
-        if let (true, Some(conn)) = (self.done, self.conn.take()) {
+        if let Some(conn) = self.conn.take() {
             self.idle
                 .conns
                 .lock()

@@ -26,12 +26,12 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicI64};
 use std::time::Duration;
 
-use crate::db::Lanes;
 use actix::prelude::*;
 use chrono::{DateTime, Utc};
 use journal_market_chain::facilitator::Facilitator;
 
 use crate::clock::SharedClock;
+use crate::db::Lanes;
 use crate::handle::{ActorHandle, CallError};
 use crate::health::HealthRegistry;
 use crate::supervise;
