@@ -1,5 +1,5 @@
 //! What every request passes through, one concern per module: rate limits, the cross-site
-//! check, request ids, the access log, panic catching (composed in [`Edge`], one layer: each
+//! check, request ids, the access log, the security headers, panic catching (composed in [`Edge`], one layer: each
 //! layer of actix middleware costs a boxed future per request), response compression and the
 //! request metrics (layers of their own, each switched off as a whole by settings). With a
 //! shared rate-limit store the refusals wait for its answer in [`shared::SharedLimits`], a layer
@@ -13,6 +13,7 @@ pub mod panics;
 pub mod rate_limit;
 pub mod rate_limit_store;
 pub mod request_id;
+pub mod security;
 pub mod shared;
 
 use std::future::Future;
@@ -72,7 +73,9 @@ impl Edge {
         async move {
             let mut res = answer.await;
             if let Ok(r) = &mut res {
-                r.headers_mut().insert(request_id::HEADER, id.clone());
+                let h = r.headers_mut();
+                h.insert(request_id::HEADER, id.clone());
+                security::protect(h);
             }
             if let Some(line) = line {
                 let status = match &res {

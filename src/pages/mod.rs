@@ -87,6 +87,7 @@ fn personal(html: String) -> HttpResponse {
     HttpResponse::Ok()
         .content_type(HTML)
         .insert_header((header::CACHE_CONTROL, "private, no-store"))
+        .insert_header((header::VARY, "Cookie"))
         .body(html)
 }
 

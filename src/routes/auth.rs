@@ -4,6 +4,7 @@ use actix_web::{HttpRequest, HttpResponse, web};
 use journal_market_actors::session::parse_address;
 use journal_market_api::{Desk, History, Me, NonceRequest, NonceResponse, VerifyRequest};
 
+use super::Private;
 use crate::error::{ApiError, ApiResult};
 use crate::session::{SignedIn, Viewer, cleared_cookie, request_token, session_cookie};
 use crate::state::AppState;
@@ -72,20 +73,26 @@ pub async fn logout(state: web::Data<AppState>, req: HttpRequest) -> ApiResult<H
 }
 
 #[utoipa::path(get, path = "/me", tag = "auth", responses((status = 200, body = Me, description = "address is null when signed out")))]
-pub async fn whoami(viewer: Viewer) -> web::Json<Me> {
-    web::Json(Me {
+pub async fn whoami(viewer: Viewer) -> Private<web::Json<Me>> {
+    Private(web::Json(Me {
         address: viewer.0.map(|a| a.to_checksum(None)),
-    })
+    }))
 }
 
 #[utoipa::path(get, path = "/me/desk", tag = "auth",
     responses((status = 200, body = Desk), (status = 401, body = journal_market_api::ErrorBody)))]
-pub async fn desk(state: web::Data<AppState>, who: SignedIn) -> ApiResult<web::Json<Desk>> {
-    Ok(web::Json(state.accounts.desk(who.0).await?))
+pub async fn desk(
+    state: web::Data<AppState>,
+    who: Result<SignedIn, ApiError>,
+) -> Private<ApiResult<web::Json<Desk>>> {
+    Private(async { Ok(web::Json(state.accounts.desk(who?.0).await?)) }.await)
 }
 
 #[utoipa::path(get, path = "/me/history", tag = "auth",
     responses((status = 200, body = History), (status = 401, body = journal_market_api::ErrorBody)))]
-pub async fn history(state: web::Data<AppState>, who: SignedIn) -> ApiResult<web::Json<History>> {
-    Ok(web::Json(state.accounts.history(who.0).await?))
+pub async fn history(
+    state: web::Data<AppState>,
+    who: Result<SignedIn, ApiError>,
+) -> Private<ApiResult<web::Json<History>>> {
+    Private(async { Ok(web::Json(state.accounts.history(who?.0).await?)) }.await)
 }

@@ -1,5 +1,6 @@
 //! `GET /journals` and `GET /journals/{slug or id}`.
 
+use actix_web::http::header::{self, HeaderValue};
 use actix_web::{HttpRequest, HttpResponse, web};
 use journal_market_api::{JournalDetail, JournalList};
 use serde::Deserialize;
@@ -54,7 +55,13 @@ pub async fn detail(
     if let Some(wallet) = viewer
         && state.catalog.reads(wallet, &live).await?
     {
-        return Ok(json_bytes(state.catalog.unlocked_detail(&live).await?));
+        let mut resp = json_bytes(state.catalog.unlocked_detail(&live).await?);
+        super::private(resp.headers_mut());
+        return Ok(resp);
     }
-    Ok(json_bytes(state.catalog.public_detail(&live)?))
+    // The same address answers the text to its readers.
+    let mut resp = json_bytes(state.catalog.public_detail(&live)?);
+    resp.headers_mut()
+        .insert(header::VARY, HeaderValue::from_static("Cookie"));
+    Ok(resp)
 }

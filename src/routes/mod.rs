@@ -1,8 +1,8 @@
 //! HTTP routes, one module per resource. Handlers parse, call a query or an actor, and answer.
 
-use actix_web::http::header::{self, ContentType};
+use actix_web::http::header::{self, ContentType, HeaderMap, HeaderValue};
 use actix_web::web::{self, Bytes};
-use actix_web::{HttpRequest, HttpResponse};
+use actix_web::{HttpRequest, HttpResponse, Responder};
 use journal_market_api::ErrorBody;
 
 pub mod archive;
@@ -63,4 +63,27 @@ pub fn json_bytes(bytes: Bytes) -> HttpResponse {
     HttpResponse::Ok()
         .content_type(ContentType::json())
         .body(bytes)
+}
+
+/// Marks an answer about one wallet (its account, its draft, a paid text) as no cache's to
+/// keep, and as one that the same address answers differently for each cookie.
+pub fn private(headers: &mut HeaderMap) {
+    headers.insert(
+        header::CACHE_CONTROL,
+        HeaderValue::from_static("private, no-store"),
+    );
+    headers.insert(header::VARY, HeaderValue::from_static("Cookie"));
+}
+
+/// A handler's answer, success or error, made [`private`]: `/me…`, drafts, paid texts.
+pub struct Private<R>(pub R);
+
+impl<R: Responder> Responder for Private<R> {
+    type Body = R::Body;
+
+    fn respond_to(self, req: &HttpRequest) -> HttpResponse<Self::Body> {
+        let mut resp = self.0.respond_to(req);
+        private(resp.headers_mut());
+        resp
+    }
 }

@@ -8,6 +8,7 @@ use journal_market_chain::x402::{self, PaymentPayload, SettleResponse};
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
 
+use super::Private;
 use crate::domain::wallet::Wallet;
 use crate::error::{ApiError, ApiResult};
 use crate::payments::{Fresh, Step, Terms};
@@ -47,8 +48,8 @@ pub async fn pay_burn(
     req: HttpRequest,
     viewer: Viewer,
     body: web::Bytes,
-) -> ApiResult<HttpResponse> {
-    pay_step(&state, &req, viewer, &body, Step::Burn).await
+) -> Private<ApiResult<HttpResponse>> {
+    Private(pay_step(&state, &req, viewer, &body, Step::Burn).await)
 }
 
 #[utoipa::path(post, path = "/pay/author", tag = "payments", request_body = PayBody,
@@ -63,8 +64,8 @@ pub async fn pay_author(
     req: HttpRequest,
     viewer: Viewer,
     body: web::Bytes,
-) -> ApiResult<HttpResponse> {
-    pay_step(&state, &req, viewer, &body, Step::Author).await
+) -> Private<ApiResult<HttpResponse>> {
+    Private(pay_step(&state, &req, viewer, &body, Step::Author).await)
 }
 
 #[derive(Deserialize, IntoParams)]
@@ -90,8 +91,18 @@ pub async fn text(
     viewer: Viewer,
     slug: web::Path<String>,
     query: web::Query<TextQuery>,
+) -> Private<ApiResult<HttpResponse>> {
+    Private(text_answer(&state, &req, viewer, slug.into_inner(), query.into_inner()).await)
+}
+
+async fn text_answer(
+    state: &AppState,
+    req: &HttpRequest,
+    viewer: Viewer,
+    slug: String,
+    query: TextQuery,
 ) -> ApiResult<HttpResponse> {
-    let hint = match query.into_inner().payer {
+    let hint = match query.payer {
         None => None,
         Some(p) => Some(Wallet::parse(&p).map(|w| w.address()).map_err(|_| {
             ApiError::bad_request(format!(
@@ -99,11 +110,8 @@ pub async fn text(
             ))
         })?),
     };
-    let want = Want::Text {
-        slug: slug.into_inner(),
-        hint,
-    };
-    pay(&state, &req, viewer, want).await
+    let want = Want::Text { slug, hint };
+    pay(state, req, viewer, want).await
 }
 
 /// `{ journalId }` from the request body (read as bytes: this is the hottest POST).
@@ -280,11 +288,19 @@ pub struct JournalBody {
               (status = 404, body = journal_market_api::ErrorBody)))]
 pub async fn body(
     state: web::Data<AppState>,
-    who: SignedIn,
+    who: Result<SignedIn, ApiError>,
     id: web::Path<String>,
+) -> Private<ApiResult<web::Json<JournalBody>>> {
+    Private(body_answer(&state, who, &id).await)
+}
+
+async fn body_answer(
+    state: &AppState,
+    who: Result<SignedIn, ApiError>,
+    id: &str,
 ) -> ApiResult<web::Json<JournalBody>> {
-    let not_found =
-        || ApiError::not_found(format!("no published journal has the id {:?}", id.as_str()));
+    let who = who?;
+    let not_found = || ApiError::not_found(format!("no published journal has the id {id:?}"));
     let id: i32 = id.parse().map_err(|_| not_found())?;
     let j = match state.catalog.live(&id.to_string()).await {
         Ok(j) => j,

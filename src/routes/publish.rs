@@ -6,7 +6,8 @@ use journal_market_api::{
     AuditOutcome, DraftView, ErrorBody, JournalRef, MintedInput, Published, Saved,
 };
 
-use crate::error::ApiResult;
+use super::Private;
+use crate::error::{ApiError, ApiResult};
 use crate::services::publish::SaveRequest;
 use crate::session::SignedIn;
 use crate::state::AppState;
@@ -76,10 +77,14 @@ pub async fn minted(
               (status = 404, body = ErrorBody, description = "not one of the caller's journals")))]
 pub async fn draft(
     state: web::Data<AppState>,
-    who: SignedIn,
+    who: Result<SignedIn, ApiError>,
     id: web::Path<i64>,
-) -> ApiResult<web::Json<DraftView>> {
-    Ok(web::Json(
-        state.publishing.draft_view(who.0, id.into_inner()).await?,
-    ))
+) -> Private<ApiResult<web::Json<DraftView>>> {
+    let view = async {
+        let who = who?;
+        Ok(web::Json(
+            state.publishing.draft_view(who.0, id.into_inner()).await?,
+        ))
+    };
+    Private(view.await)
 }

@@ -344,3 +344,135 @@ fn loads_are_told_from_links() {
         vec!["/w.js".to_string(), "/s.css".to_string()]
     );
 }
+
+/// The headers of a GET of `url`, with the cookie when given: status and headers.
+async fn headers_of(
+    app: &TestApp,
+    url: &str,
+    cookie: Option<&str>,
+) -> (StatusCode, reqwest::header::HeaderMap) {
+    let mut rb = app.http.get(url);
+    if let Some(c) = cookie {
+        rb = rb.header("cookie", c);
+    }
+    let resp = rb.send().await.expect("request");
+    (resp.status(), resp.headers().clone())
+}
+
+fn header<'a>(h: &'a reqwest::header::HeaderMap, name: &str) -> &'a str {
+    h.get(name).map(|v| v.to_str().unwrap()).unwrap_or("")
+}
+
+/// A page's protections: its scripts and styles from this site only, never framed, never
+/// sniffed, and no address of it sent to other sites.
+fn assert_page_policy(what: &str, h: &reqwest::header::HeaderMap) {
+    let csp = header(h, "content-security-policy");
+    for part in [
+        "default-src 'self'",
+        "script-src 'self'",
+        "style-src 'self'",
+        "frame-ancestors 'none'",
+        "object-src 'none'",
+        "base-uri 'none'",
+    ] {
+        assert!(csp.contains(part), "{what}: {part:?} in {csp:?}");
+    }
+    assert!(!csp.contains("unsafe-inline"), "{what}: {csp}");
+    assert_eq!(header(h, "x-content-type-options"), "nosniff", "{what}");
+    assert_eq!(header(h, "referrer-policy"), "same-origin", "{what}");
+}
+
+fn assert_private(what: &str, h: &reqwest::header::HeaderMap) {
+    assert_eq!(header(h, "cache-control"), "private, no-store", "{what}");
+    assert!(
+        header(h, "vary").to_ascii_lowercase().contains("cookie"),
+        "{what}: Vary {:?}",
+        header(h, "vary")
+    );
+}
+
+#[actix_web::test]
+async fn pages_have_a_strict_policy_and_personal_answers_are_never_stored() {
+    let shop = Shop::open().await;
+    let app = &shop.app;
+    let site = root(app);
+    let (_, slug, _) = shop.swarm_journal().await;
+    let (pid, pslug) = shop.person_journal(0, "2").await;
+
+    // Every page, public or personal, found or not; the API's answers too.
+    for path in [
+        "/".to_string(),
+        format!("/journal/{slug}"),
+        "/desk".into(),
+        "/history".into(),
+        "/journal/no-such-journal".into(),
+        "/assets/wallet.js".into(),
+        "/api/journals".into(),
+    ] {
+        let (_, h) = headers_of(app, &format!("{site}{path}"), None).await;
+        assert_page_policy(&path, &h);
+    }
+
+    // The buyer of the swarm journal, signed in by the purchase.
+    let buyer = shop.client();
+    let signer = shop.buyer(0).signer().unwrap();
+    buyer.buy(&slug, &signer).await.unwrap();
+    let cookie = buyer.session().expect("the purchase signed the buyer in");
+    let id = app.client.journal(&slug).await.unwrap().item.journal_id;
+    for path in [
+        "/me".to_string(),
+        "/me/desk".into(),
+        "/me/history".into(),
+        format!("/journal/{id}/body"),
+        format!("/journals/{slug}"),
+    ] {
+        let (status, h) = headers_of(app, &format!("{}{path}", app.base), Some(&cookie)).await;
+        assert_eq!(status, StatusCode::OK, "{path}");
+        assert_private(&path, &h);
+    }
+    // A personal answer refused is not stored either.
+    let (status, h) = headers_of(app, &format!("{}/me/desk", app.base), None).await;
+    assert_eq!(status, StatusCode::UNAUTHORIZED);
+    assert_private("/me/desk signed out", &h);
+    // The public detail is the same address: it varies with the cookie.
+    let (_, h) = headers_of(app, &format!("{}/journals/{slug}", app.base), None).await;
+    assert!(header(&h, "vary").to_ascii_lowercase().contains("cookie"));
+    assert_ne!(header(&h, "cache-control"), "private, no-store");
+
+    // The author's draft.
+    let author = shop.client();
+    author
+        .login(&shop.chain.account("author", 0).signer().unwrap())
+        .await
+        .unwrap();
+    let cookie = author.session().unwrap();
+    let url = format!("{}/journal/{pid}/draft", app.base);
+    let (status, h) = headers_of(app, &url, Some(&cookie)).await;
+    assert_eq!(status, StatusCode::OK);
+    assert_private("draft", &h);
+
+    // The text bought on its own URL (no cookie at all): the paid answer is private.
+    use journal_market_chain::x402::{self, PaymentRequired};
+    let url = format!("{}/journals/{pslug}/text", app.base);
+    let resp = app.http.get(&url).send().await.unwrap();
+    assert_eq!(resp.status(), StatusCode::PAYMENT_REQUIRED);
+    let c: PaymentRequired =
+        x402::decode_header(resp.headers()[x402::HEADER_REQUIRED].to_str().unwrap()).unwrap();
+    let signer = shop.buyer(1).signer().unwrap();
+    let p = journal_market_client::payer::sign_payment(
+        &c.accepts[0],
+        Some(c.resource.clone()),
+        &signer,
+        crate::pay::now(),
+    )
+    .unwrap();
+    let resp = app
+        .http
+        .get(&url)
+        .header(x402::HEADER_SIGNATURE, x402::encode_header(&p).unwrap())
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(resp.status(), StatusCode::OK);
+    assert_private("the paid fee on /text", resp.headers());
+}

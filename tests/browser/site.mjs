@@ -251,6 +251,10 @@ try {
   page = await context.newPage();
   page.on("request", (r) => requests.add(new URL(r.url()).origin));
   page.on("pageerror", (e) => pageErrors.push(e.message));
+  // What the Content-Security-Policy blocked (a script, a style, a frame) is a page error too.
+  page.on("console", (m) => {
+    if (m.type() === "error" && /Content Security Policy/i.test(m.text())) pageErrors.push(m.text());
+  });
   const calls = await withWallet(context, page, args.key);
   const run = { buy, signin, publish, vote, swarm, axe }[args.scenario];
   if (!run) throw new Error("no scenario " + args.scenario);
