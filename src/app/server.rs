@@ -57,7 +57,7 @@ pub(super) fn http_server(
     });
     let edge = Arc::new(Edge {
         limits,
-        prefix_len: prefix.len(),
+        prefix: prefix.clone(),
         cookie_name: settings.cookie_name(),
         origin: settings.origin().to_string(),
     });

@@ -31,8 +31,8 @@ use rate_limit::RateLimits;
 /// answer.
 pub struct Edge {
     pub limits: Arc<RateLimits>,
-    /// The API prefix's length: rate-limit classes are told by the path below it.
-    pub prefix_len: usize,
+    /// The API prefix: rate-limit classes are told by the path below it.
+    pub prefix: String,
     pub cookie_name: String,
     pub origin: String,
 }
@@ -41,6 +41,18 @@ impl Edge {
     /// The 403 for a state-changing request with the session cookie from another site.
     pub fn cross_site(&self, req: &ServiceRequest) -> Option<ApiError> {
         csrf::foreign_origin(req, &self.cookie_name, &self.origin).map(ApiError::Forbidden)
+    }
+
+    /// The path a request is counted by, below the API prefix: the path as the router reads it
+    /// (percent-escapes of unreserved characters decoded, so `/api/%70ay/burn` is
+    /// `/pay/burn`), never the raw one. Outside the API (the pages, the assets) it is `""`,
+    /// which is a read.
+    pub fn limited_path<'r>(&self, req: &'r ServiceRequest) -> &'r str {
+        let path = req.match_info().get_ref().path();
+        match path.strip_prefix(self.prefix.as_str()) {
+            Some(rest) if rest.starts_with('/') => rest,
+            _ => "",
+        }
     }
 
     pub fn call<S>(
@@ -53,7 +65,7 @@ impl Edge {
     {
         let id = request_id::of(req.headers().get(request_id::HEADER));
         let line = access_log::Line::start(req.method().as_str(), req.path());
-        let path = req.path().get(self.prefix_len..).unwrap_or("");
+        let path = self.limited_path(&req);
         // Shared limits need a round trip: SharedLimits, inside, refuses then (in this order).
         let refusal = if self.limits.shared() {
             None

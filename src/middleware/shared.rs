@@ -53,7 +53,7 @@ where
         }
         let (service, edge) = (self.service.clone(), self.edge.clone());
         Either::Right(Box::pin(async move {
-            let path = req.path().get(edge.prefix_len..).unwrap_or("");
+            let path = edge.limited_path(&req);
             let refusal = match edge.limits.shared_refusal(path, &req).await {
                 Some(e) => Some(e),
                 None => edge.cross_site(&req),

@@ -246,3 +246,71 @@ async fn a_wallet_check_gets_only_its_gas() {
     let (status, body) = verify(&app, &wallet, &n, &sign(&owner_key, &msg)).await;
     assert_eq!(status, StatusCode::OK, "{body}");
 }
+
+/// POST `path` (as written: reqwest sends a percent-encoded path unchanged) from `client`.
+async fn post_raw(app: &TestApp, path: &str, client: &str, body: Value) -> reqwest::Response {
+    let origin = app.base.trim_end_matches("/api");
+    app.http
+        .post(format!("{origin}{path}"))
+        .header("x-forwarded-for", client)
+        .json(&body)
+        .send()
+        .await
+        .unwrap()
+}
+
+#[actix_web::test]
+async fn percent_encoded_paths_count_against_their_own_class() {
+    let app = TestApp::spawn_with(|s| {
+        s.limits.enabled = true;
+        s.limits.trusted_proxies = vec!["127.0.0.1".into()];
+        let small = ClassLimit {
+            per_minute: 1,
+            burst: 2,
+        };
+        s.limits.pay = small.clone();
+        s.limits.auth = small.clone();
+        s.limits.rpc = small;
+    })
+    .await;
+    let address = format!("{:#x}", PrivateKeySigner::random().address());
+    let cases = [
+        (
+            "/api/%70ay/burn",
+            "/api/pay/burn",
+            "pay",
+            json!({ "journalId": 1 }),
+        ),
+        (
+            "/api/%61uth/nonce",
+            "/api/auth/nonce",
+            "auth",
+            json!({ "address": address }),
+        ),
+        (
+            "/api/%72pc",
+            "/api/rpc",
+            "rpc",
+            json!({ "jsonrpc": "2.0", "id": 1, "method": "eth_chainId" }),
+        ),
+        // The prefix spelt with an escape is the same prefix.
+        (
+            "/%61pi/pay/burn",
+            "/api/pay/burn",
+            "pay",
+            json!({ "journalId": 1 }),
+        ),
+    ];
+    for (n, (encoded, plain, class, body)) in cases.into_iter().enumerate() {
+        let client = format!("198.51.100.{}", n + 1);
+        // The encoded path reaches the route (not a 404) and uses the class's quota up...
+        for _ in 0..2 {
+            let r = post_raw(&app, encoded, &client, body.clone()).await;
+            assert_ne!(r.status(), StatusCode::NOT_FOUND, "{encoded} is routed");
+            assert_ne!(r.status(), StatusCode::TOO_MANY_REQUESTS, "{encoded}");
+        }
+        assert_429(post_raw(&app, encoded, &client, body.clone()).await, class).await;
+        // ...which is the plain path's quota too.
+        assert_429(post_raw(&app, plain, &client, body.clone()).await, class).await;
+    }
+}
