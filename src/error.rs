@@ -40,6 +40,9 @@ pub enum ApiError {
     PaymentRequired(Box<journal_market_chain::x402::PaymentRequired>),
     #[error("{0}")]
     PayloadTooLarge(String),
+    /// 408: the request body did not arrive within `server.body_timeout_ms`.
+    #[error("{0}")]
+    TooSlow(String),
     /// 422 of a draft's validation: every broken rule in `problems`.
     #[error("{message}")]
     Unprocessable {
@@ -270,6 +273,7 @@ impl ResponseError for ApiError {
             }
             ApiError::PaymentRequired(_) => StatusCode::PAYMENT_REQUIRED,
             ApiError::PayloadTooLarge(_) => StatusCode::PAYLOAD_TOO_LARGE,
+            ApiError::TooSlow(_) => StatusCode::REQUEST_TIMEOUT,
             ApiError::Unprocessable { .. } | ApiError::Unacceptable(_) => {
                 StatusCode::UNPROCESSABLE_ENTITY
             }

@@ -60,6 +60,7 @@ pub(super) fn http_server(
         prefix: prefix.clone(),
         cookie_name: settings.cookie_name(),
         origin: settings.origin().to_string(),
+        body_timeout: Duration::from_millis(settings.server.body_timeout_ms),
     });
     let metrics = state.ops.metrics.clone();
     let metrics_on = !settings.metrics.listen.trim().is_empty();

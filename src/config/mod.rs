@@ -65,6 +65,9 @@ pub struct ServerSettings {
     pub workers: usize,
     pub compress: bool,
     pub shutdown_grace_secs: u64,
+    /// The longest a request's body may take to arrive after its headers, on every route
+    /// (0: no limit); past it 408.
+    pub body_timeout_ms: u64,
 }
 
 #[derive(Debug, Clone, Deserialize)]

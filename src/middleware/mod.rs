@@ -6,6 +6,7 @@
 //! just inside [`Edge`] that only passes requests through when the limits are in memory.
 
 pub mod access_log;
+pub mod body_deadline;
 pub mod compress;
 pub mod csrf;
 pub mod metrics;
@@ -35,6 +36,8 @@ pub struct Edge {
     pub prefix: String,
     pub cookie_name: String,
     pub origin: String,
+    /// How long a request's body may take to arrive after its headers (`server.body_timeout_ms`).
+    pub body_timeout: std::time::Duration,
 }
 
 impl Edge {
@@ -74,16 +77,29 @@ impl Edge {
                 .refusal(path, &req)
                 .or_else(|| self.cross_site(&req))
         };
+        let mut expired = None;
         let answer = match refusal {
             Some(e) => {
                 let resp = e.error_response();
                 Either::Left(futures::future::ready(Ok(req.into_response(resp))))
             }
             // The scope is outside the catch, so a panic's log line carries the id too.
-            None => Either::Right(request_id::scope(id.clone(), panics::caught(srv.call(req)))),
+            None => {
+                let (req, armed) = body_deadline::arm(req, self.body_timeout);
+                expired = armed;
+                Either::Right(request_id::scope(id.clone(), panics::caught(srv.call(req))))
+            }
         };
         async move {
             let mut res = answer.await;
+            // A body that ran out of time is the answer, whatever the handler made of it.
+            if let (Some(e), Ok(r)) = (&expired, &mut res)
+                && e.get()
+                && r.status() != actix_web::http::StatusCode::REQUEST_TIMEOUT
+            {
+                let resp = body_deadline::Expired::error().error_response();
+                *r = ServiceResponse::new(r.request().clone(), resp);
+            }
             if let Ok(r) = &mut res {
                 let h = r.headers_mut();
                 h.insert(request_id::HEADER, id.clone());

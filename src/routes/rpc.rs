@@ -32,7 +32,11 @@ async fn read_limited(
     let read = async {
         let mut body = web::BytesMut::new();
         while let Some(chunk) = payload.next().await {
-            let chunk = chunk.map_err(|_| BodyError::Broken)?;
+            let chunk =
+                chunk.map_err(|e| match crate::middleware::body_deadline::is_timeout(&e) {
+                    true => BodyError::TooSlow,
+                    false => BodyError::Broken,
+                })?;
             if body.len() + chunk.len() > limit {
                 return Err(BodyError::TooLarge);
             }

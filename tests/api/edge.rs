@@ -314,3 +314,61 @@ async fn percent_encoded_paths_count_against_their_own_class() {
         assert_429(post_raw(&app, plain, &client, body.clone()).await, class).await;
     }
 }
+
+/// Sends `path` a POST whose headers promise 100 bytes of body, then only a few; the answer's
+/// status line and body (or `None` when none came within 5 s).
+async fn slow_body(app: &TestApp, path: &str) -> Option<(String, String)> {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let addr = app.base.trim_start_matches("http://");
+    let addr = &addr[..addr.find('/').unwrap()];
+    let mut conn = tokio::net::TcpStream::connect(addr).await.unwrap();
+    let head = format!(
+        "POST {path} HTTP/1.1\r\nHost: {addr}\r\nContent-Type: application/json\r\n\
+         Content-Length: 100\r\nConnection: close\r\n\r\n{{\"a"
+    );
+    conn.write_all(head.as_bytes()).await.unwrap();
+    let mut answer = Vec::new();
+    let read = tokio::time::timeout(Duration::from_secs(5), conn.read_to_end(&mut answer)).await;
+    if read.is_err() && answer.is_empty() {
+        return None;
+    }
+    let text = String::from_utf8_lossy(&answer).to_string();
+    let status = text.lines().next().unwrap_or("").to_string();
+    let body = text.split("\r\n\r\n").nth(1).unwrap_or("").to_string();
+    Some((status, body))
+}
+
+#[actix_web::test]
+async fn a_body_that_does_not_arrive_in_time_is_408_on_every_route() {
+    let app = TestApp::spawn_with(|s| s.server.body_timeout_ms = 300).await;
+    let api = "/api";
+    for path in ["/auth/nonce", "/pay/burn", "/votes/record", "/auth/verify"] {
+        let started = std::time::Instant::now();
+        let (status, body) = slow_body(&app, &format!("{api}{path}"))
+            .await
+            .unwrap_or_else(|| panic!("{path}: no answer while the body hangs"));
+        assert!(status.contains(" 408 "), "{path}: {status}");
+        assert!(started.elapsed() < Duration::from_secs(3), "{path}");
+        let body: Value = serde_json::from_str(&body).unwrap_or_else(|e| panic!("{body}: {e}"));
+        crate::shape::assert_error_body(&body);
+        assert!(
+            body["error"]
+                .as_str()
+                .unwrap()
+                .contains("did not arrive in time")
+        );
+    }
+    // /rpc keeps its JSON-RPC error, under the shorter of the two deadlines.
+    let (status, body) = slow_body(&app, "/api/rpc").await.expect("an answer");
+    assert!(status.contains(" 408 "), "{status}");
+    assert!(body.contains("did not arrive in time"), "{body}");
+    // A body that arrives is read as before.
+    let r = app
+        .http
+        .post(format!("{}/auth/nonce", app.base))
+        .json(&json!({ "address": format!("{:#x}", PrivateKeySigner::random().address()) }))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(r.status(), StatusCode::OK);
+}
