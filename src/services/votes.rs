@@ -10,7 +10,7 @@ use journal_market_actors::indexer::votes::{self as rules, Event};
 use journal_market_api::{VoteRecorded, Votes};
 use journal_market_chain::client::{ChainClient, ChainError};
 use journal_market_chain::erc8004::parse_tx_hash;
-use journal_market_entity::{journals, unlocks, votes};
+use journal_market_entity::{journals, unlocks, vote_events, votes};
 use sea_orm::{ColumnTrait, DatabaseConnection, DbErr, EntityTrait, QueryFilter};
 use std::sync::Arc;
 
@@ -135,33 +135,43 @@ impl Voting {
                 feedback.wallet.to_checksum(None)
             )));
         }
-        if feedback.at.block_time.is_none() {
-            feedback.at.block_time = p
-                .get_block_by_number(BlockNumberOrTag::Number(feedback.at.block))
-                .await
-                .map_err(chain_down)?
-                .map(|b| b.header.timestamp);
-        }
-        let txn = journal_market_actors::db::begin_write(&self.db).await?;
-        let applied =
-            store::apply_vote(&txn, &Event::Feedback(feedback.clone()), self.site.now()).await?;
-        txn.commit().await?;
-        if let Applied::Stored {
-            valid: false,
-            reason: Some(why),
-            ..
-        } = &applied
-        {
-            return Err(not_a_vote(why.clone()));
+        let tx = format!("{hash:#x}");
+        // A vote stored already (reported before, or read by the indexer) changes nothing when
+        // reported again: no write, and no cache emptied (a reporter could otherwise empty every
+        // public cache with one old transaction, as often as its quota lets it).
+        let known = vote_events::Entity::find_by_id((tx.clone(), feedback.at.log_index as i32))
+            .one(&self.db)
+            .await?
+            .is_some();
+        if !known {
+            if feedback.at.block_time.is_none() {
+                feedback.at.block_time = p
+                    .get_block_by_number(BlockNumberOrTag::Number(feedback.at.block))
+                    .await
+                    .map_err(chain_down)?
+                    .map(|b| b.header.timestamp);
+            }
+            let txn = journal_market_actors::db::begin_write(&self.db).await?;
+            let applied =
+                store::apply_vote(&txn, &Event::Feedback(feedback.clone()), self.site.now())
+                    .await?;
+            txn.commit().await?;
+            if let Applied::Stored {
+                valid: false,
+                reason: Some(why),
+                ..
+            } = &applied
+            {
+                return Err(not_a_vote(why.clone()));
+            }
+            self.caches.invalidate();
         }
         let standing = votes::Entity::find()
             .filter(votes::Column::JournalId.eq(journal.id))
             .all(&self.db)
             .await?;
-        let tx = format!("{hash:#x}");
         let counted = standing.iter().any(|v| v.wallet == wallet && v.tx == tx);
         let up = standing.iter().filter(|v| v.value > 0).count() as i64;
-        self.caches.invalidate();
         Ok(VoteRecorded {
             ok: true,
             slug: journal.slug.unwrap_or_default(),

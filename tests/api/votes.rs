@@ -604,3 +604,73 @@ async fn a_contract_wallet_votes_through_its_contract() {
     assert!(recorded.counted && recorded.value == 1, "{recorded:?}");
     assert_eq!(shop.votes_of(&slug).await, (1, 0));
 }
+
+#[actix_web::test]
+async fn a_vote_reported_again_empties_no_cache_and_counts_against_the_limit() {
+    // Public reads cached for a minute: only an invalidation shows a change made behind them.
+    let shop = Shop::open_with(|s| {
+        s.cache.public_ttl_ms = 60_000;
+        s.limits.enabled = true;
+        s.limits.trusted_proxies = vec!["127.0.0.1".into()];
+        s.limits.publish = journal_market::config::ClassLimit {
+            per_minute: 1,
+            burst: 10,
+        };
+    })
+    .await;
+    let (slug, token) = shop.bought(0).await;
+    let voter = shop.buyer(0);
+    let up = shop.vote(voter, token, 1, "accurate").await;
+    let report = || {
+        shop.app
+            .http
+            .post(format!("{}/votes/record", shop.app.base))
+            .header("x-forwarded-for", "203.0.113.50")
+            .json(&serde_json::json!({ "tx": up }))
+            .send()
+    };
+    let first = report().await.unwrap();
+    assert_eq!(first.status(), StatusCode::OK);
+    let title = |list: &journal_market_client::api::JournalList| {
+        list.journals
+            .iter()
+            .find(|j| j.slug == slug)
+            .map(|j| j.title.clone())
+            .unwrap()
+    };
+    let before = title(&shop.app.client.journals(None).await.unwrap());
+    // A change the cache does not know of: it shows only once something empties the cache.
+    use sea_orm::ConnectionTrait;
+    shop.app
+        .db
+        .connect()
+        .await
+        .execute_unprepared(&format!(
+            "UPDATE journals SET title = 'Changed behind the cache' WHERE slug = '{slug}'"
+        ))
+        .await
+        .unwrap();
+    // The same vote again: the same answer, until the reporter's quota is used up.
+    let mut limited = None;
+    for n in 1..=12 {
+        let r = report().await.unwrap();
+        if r.status() == StatusCode::TOO_MANY_REQUESTS {
+            limited = Some((n, crate::helpers::assert_429(r).await));
+            break;
+        }
+        assert_eq!(r.status(), StatusCode::OK);
+        let v: serde_json::Value = r.json().await.unwrap();
+        assert_eq!(
+            (v["counted"].as_bool(), v["votes"]["up"].as_i64()),
+            (Some(true), Some(1))
+        );
+    }
+    let (n, message) = limited.expect("re-reports are limited");
+    assert_eq!(n, 10, "the first report and 9 more fill a burst of 10");
+    assert!(message.contains("publish"), "{message}");
+    assert_eq!(
+        title(&shop.app.client.journals(None).await.unwrap()),
+        before,
+        "nothing emptied the cache"
+    );
+}
