@@ -59,6 +59,16 @@ impl Site {
         }
     }
 
+    /// What a person-written journal's fee step pays for, as its receipt names it: the fee
+    /// (`/pay/burn`'s step) of the journal `id`, and its amount in base units. Not the text: the
+    /// fee opens nothing by itself.
+    pub fn fee_url(&self, id: i32, amount_units: i64) -> String {
+        format!(
+            "{}/pay/burn?journalId={id}&step=fee&amount={amount_units}",
+            self.api_base
+        )
+    }
+
     /// The public address of a payment endpoint (the x402 `resource.url`).
     pub fn pay_url(&self, step: Step) -> String {
         [&*self.api_base, step.path()].concat()

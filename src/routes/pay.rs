@@ -181,7 +181,7 @@ async fn pay(
                 (payer, tx.map(|t| format!("{t:#x}")), Some(text), true)
             }
             Outcome::Paid {
-                slug,
+                resource,
                 payer,
                 tx,
                 paid_at,
@@ -189,7 +189,7 @@ async fn pay(
                 text,
                 open_session,
             } => {
-                let signed = state.purchases.receipt(&slug, payer, tx, paid_at);
+                let signed = state.purchases.receipt(&resource, payer, tx, paid_at);
                 let tx = format!("{tx:#x}");
                 let receipt = SettleResponse {
                     success: true,

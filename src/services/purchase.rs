@@ -115,7 +115,9 @@ pub enum Outcome {
     /// `open_session`: the answer also signs the payer in (not when the caller is signed in as
     /// the payer already).
     Paid {
-        slug: String,
+        /// What the receipt names as paid for: the journal's text for the step that completed
+        /// the purchase, else the fee step and its amount ([`Site::fee_url`]).
+        resource: String,
         payer: Address,
         tx: B256,
         /// When the payment arrived: the time its receipt states.
@@ -392,13 +394,18 @@ impl Purchases {
             Err(e) => return Err(pay_error(e, &terms)),
         };
         self.caches.paid();
+        let last = step.is_last(j.swarm);
+        let resource = match last {
+            true => self.site.text_url(&j.detail.item.slug, None),
+            false => self.site.fee_url(j.id, terms.amount),
+        };
         Ok(Outcome::Paid {
-            slug: j.detail.item.slug.clone(),
+            resource,
             payer,
             tx,
             paid_at,
             network: format!("eip155:{}", terms.chain_id),
-            text: step.is_last(j.swarm).then(|| j.clone()),
+            text: last.then(|| j.clone()),
             open_session,
         })
     }
@@ -504,15 +511,15 @@ impl Purchases {
         .await
     }
 
-    /// The signed receipt of a settled payment, when receipts are on.
+    /// The signed receipt of a settled payment for `resource`, when receipts are on.
     pub fn receipt(
         &self,
-        slug: &str,
+        resource: &str,
         payer: Address,
         tx: B256,
         paid_at: chrono::DateTime<chrono::Utc>,
     ) -> Option<SignedReceipt> {
-        self.receipts.of_payment(slug, payer, tx, paid_at)
+        self.receipts.of_payment(resource, payer, tx, paid_at)
     }
 
     /// A new session for the wallet a paid answer signs in.

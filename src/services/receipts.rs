@@ -1,6 +1,7 @@
 //! Signed purchase receipts (x402 `offer-receipt`, EIP-712), one per settled payment. A receipt
-//! is a pure function of its payment (the network, the journal's paid-text URL, the payer, the
-//! time the payment arrived, its transaction) and ECDSA signing here is deterministic, so the
+//! is a pure function of its payment (the network, what it paid for: the journal's paid-text
+//! URL for the payment that completed a purchase, the fee step and its amount for a
+//! person-written journal's fee; the payer, the time the payment arrived, its transaction) and ECDSA signing here is deterministic, so the
 //! receipt in a paid answer and the one `/me/history` lists are the same bytes.
 
 use std::collections::HashMap;
@@ -45,20 +46,22 @@ impl Receipts {
         self.key.as_ref().map(|k| k.address())
     }
 
-    /// The receipt of a settled payment `row` for the journal `slug`, when receipts are on.
+    /// The receipt of a settled payment `row` that completed the purchase of the journal
+    /// `slug` (its text), when receipts are on.
     fn of_row(&self, slug: &str, row: &payments::Model) -> Option<SignedReceipt> {
         let payer: Address = row.wallet.parse().ok()?;
         let tx: B256 = row.tx.as_deref()?.parse().ok()?;
-        self.of_payment(slug, payer, tx, row.created_at)
+        self.of_payment(&self.site.text_url(slug, None), payer, tx, row.created_at)
     }
 
-    /// The receipt of the payment `tx` of `payer` for the journal `slug`, which arrived at
-    /// `paid_at` (its row's creation), when receipts are on. The payment is made already: a
-    /// receipt that cannot be signed is left out of the answer, never turned into an error
-    /// that would hide the text that was paid for.
+    /// The receipt of the payment `tx` of `payer` for `resource` (the journal's text, or a
+    /// fee step: [`Site::fee_url`]), which arrived at `paid_at` (its row's creation), when
+    /// receipts are on. The payment is made already: a receipt that cannot be signed is left
+    /// out of the answer, never turned into an error that would hide the text that was paid
+    /// for.
     pub fn of_payment(
         &self,
-        slug: &str,
+        resource: &str,
         payer: Address,
         tx: B256,
         paid_at: DateTime<Utc>,
@@ -67,7 +70,7 @@ impl Receipts {
         let payload = ReceiptPayload {
             version: offer_receipt::VERSION,
             network: format!("eip155:{}", self.site.chain_id()),
-            resource_url: self.site.text_url(slug, None),
+            resource_url: resource.to_string(),
             payer: payer.to_checksum(None),
             issued_at: u64::try_from(paid_at.timestamp()).unwrap_or(0),
             transaction: format!("{tx:#x}"),

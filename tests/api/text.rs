@@ -218,3 +218,72 @@ async fn catalogues_find_every_journal_and_how_to_buy_it() {
     let burn = format!("{}/pay/burn", shop.app.base);
     assert!(endpoints.contains(&("x402-pay-burn", burn.as_str())));
 }
+
+#[actix_web::test]
+async fn a_fee_receipt_names_the_fee_and_its_amount_not_the_text() {
+    let shop = Shop::open().await;
+    let (id, slug) = shop.person_journal(0, "2.5").await;
+    let config = shop.app.client.config().await.unwrap();
+    let receipt_key: Address = config.receipt_signer.unwrap().parse().unwrap();
+    let text = format!("{}/journals/{slug}/text", shop.app.base);
+    let fee = format!(
+        "{}/pay/burn?journalId={id}&step=fee&amount=250000",
+        shop.app.base
+    );
+    let http = reqwest::Client::new();
+
+    // The fee paid on the text's URL.
+    let buyer = shop.buyer(1);
+    let signer = buyer.signer().unwrap();
+    let url = format!("{text}?payer={}", buyer.address.to_checksum(None));
+    let (_, _, c, ..) = get(&http, &url, None).await;
+    let (s, body, _, settled, _) = get(&http, &url, Some((&c.unwrap(), &signer))).await;
+    assert_eq!(s, StatusCode::OK, "{body}");
+    let receipt = receipt_of(&settled.unwrap());
+    assert_eq!(offer_receipt::recover(&receipt).unwrap(), receipt_key);
+    assert_eq!(
+        receipt.payload.resource_url, fee,
+        "the fee step and its amount"
+    );
+    assert!(!receipt.payload.resource_url.contains("/text"));
+
+    // The fee paid on /pay/burn names the same.
+    let buyer = shop.buyer(2);
+    let signer = buyer.signer().unwrap();
+    let burn = format!("{}/pay/burn", shop.app.base);
+    let ask = || {
+        http.post(&burn)
+            .json(&serde_json::json!({ "journalId": id }))
+    };
+    let resp = ask().send().await.unwrap();
+    assert_eq!(resp.status(), StatusCode::PAYMENT_REQUIRED);
+    let c: PaymentRequired =
+        x402::decode_header(resp.headers()[x402::HEADER_REQUIRED].to_str().unwrap()).unwrap();
+    let p = sign_payment(&c.accepts[0], Some(c.resource.clone()), &signer, now()).unwrap();
+    let resp = ask()
+        .header(x402::HEADER_SIGNATURE, x402::encode_header(&p).unwrap())
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(resp.status(), StatusCode::OK);
+    let settled: SettleResponse =
+        x402::decode_header(resp.headers()[x402::HEADER_RESPONSE].to_str().unwrap()).unwrap();
+    let receipt = receipt_of(&settled);
+    assert_eq!(receipt.payload.resource_url, fee);
+    assert_eq!(receipt.payload.transaction, settled.transaction);
+
+    // The author's share, which opens the text, names the text.
+    let (_, _, c, ..) = get(&http, &url_of(&text, &shop.buyer(1).address), None).await;
+    let (s, _, _, settled, _) = get(
+        &http,
+        &url_of(&text, &shop.buyer(1).address),
+        Some((&c.unwrap(), &shop.buyer(1).signer().unwrap())),
+    )
+    .await;
+    assert_eq!(s, StatusCode::OK);
+    assert_eq!(receipt_of(&settled.unwrap()).payload.resource_url, text);
+}
+
+fn url_of(text: &str, payer: &Address) -> String {
+    format!("{text}?payer={}", payer.to_checksum(None))
+}
