@@ -22,6 +22,8 @@ const MAX_ENTRIES: usize = 10_000;
 
 pub struct TtlCache<K, V> {
     ttl: Duration,
+    /// Past this many entries the map is emptied before the next one is kept.
+    max_entries: usize,
     generation: AtomicU64,
     map: DashMap<K, (Instant, u64, V)>,
     /// One recomputation per key at a time: when an entry expires under load, one request
@@ -34,8 +36,14 @@ pub struct TtlCache<K, V> {
 
 impl<K: Eq + Hash + Clone, V: Clone> TtlCache<K, V> {
     pub fn new(ttl: Duration) -> Self {
+        Self::bounded(ttl, MAX_ENTRIES)
+    }
+
+    /// A cache that keeps at most `max_entries` (then starts over).
+    pub fn bounded(ttl: Duration, max_entries: usize) -> Self {
         TtlCache {
             ttl,
+            max_entries: max_entries.max(1),
             generation: AtomicU64::new(0),
             map: DashMap::new(),
             flights: DashMap::new(),
@@ -60,7 +68,7 @@ impl<K: Eq + Hash + Clone, V: Clone> TtlCache<K, V> {
         if self.ttl.is_zero() || generation != self.generation.load(Ordering::Acquire) {
             return;
         }
-        if self.map.len() >= MAX_ENTRIES {
+        if self.map.len() >= self.max_entries {
             self.map.clear();
         }
         self.map.insert(key, (Instant::now(), generation, value));
@@ -69,6 +77,15 @@ impl<K: Eq + Hash + Clone, V: Clone> TtlCache<K, V> {
     /// Answers [`TtlCache::get_or_try`] served from memory (hits) and computed (misses).
     pub fn stats(&self) -> &CacheStats {
         &self.stats
+    }
+
+    /// Entries held now (some may have expired).
+    pub fn len(&self) -> usize {
+        self.map.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.map.is_empty()
     }
 
     pub fn generation(&self) -> u64 {
@@ -140,6 +157,9 @@ impl<K: Eq + Hash + Clone, V: Clone> TtlCache<K, V> {
     }
 }
 
+/// The most per-payer challenges kept (about 13 KB each: body and header).
+pub const PAYER_CHALLENGES: usize = 256;
+
 /// Journal id, payment step, recipient, resource URL.
 pub type ChallengeKey = (i32, &'static str, Address, String);
 
@@ -149,13 +169,21 @@ pub type ChallengeKey = (i32, &'static str, Address, String);
 pub struct PublicCaches {
     /// Serialized answers of hot public lists, keyed by route and query.
     pub lists: TtlCache<String, Bytes>,
-    /// Public journal details, keyed by slug or id.
-    pub journals: TtlCache<String, Arc<LiveJournal>>,
+    /// Public journal details, keyed by journal id: one copy per journal, however it is asked
+    /// for (`docs/decisions.md`, "One address per journal").
+    pub journals: TtlCache<i32, Arc<LiveJournal>>,
+    /// The id of each live journal's slug (slugs asked for and found only).
+    pub slugs: TtlCache<String, i32>,
     /// Serialized 402 challenges (body and PAYMENT-REQUIRED header), keyed by journal, step and
     /// recipient: the hottest answer of the payment endpoints. A template's sign-in-with-x
     /// nonce is filled in per answer.
     pub challenges: TtlCache<ChallengeKey, Arc<Template>>,
-    /// The site's public pages, feeds and sitemap as sent, keyed by path.
+    /// The challenges of `/journals/{slug}/text?payer=…`, whose resource names the payer: any
+    /// client can ask for a new one with any address, so they are kept apart, at most
+    /// [`PAYER_CHALLENGES`] of them.
+    pub payer_challenges: TtlCache<ChallengeKey, Arc<Template>>,
+    /// The site's public pages, feeds and sitemap as sent, keyed by path (a journal's page
+    /// by its id).
     pub pages: TtlCache<String, Bytes>,
     /// Each live journal's readers and votes, which purchases change while the rest of the
     /// journal stays as it was: a purchase empties these (and the lists and pages that show
@@ -174,7 +202,9 @@ impl PublicCaches {
         PublicCaches {
             lists: TtlCache::new(ttl),
             journals: TtlCache::new(ttl),
+            slugs: TtlCache::new(ttl),
             challenges: TtlCache::new(ttl),
+            payer_challenges: TtlCache::bounded(ttl, PAYER_CHALLENGES),
             pages: TtlCache::new(ttl),
             tallies: TtlCache::new(ttl),
             readers: TtlCache::new(ttl),
@@ -186,11 +216,31 @@ impl PublicCaches {
     pub fn invalidate(&self) {
         self.lists.invalidate();
         self.journals.invalidate();
+        self.slugs.invalidate();
         self.challenges.invalidate();
+        self.payer_challenges.invalidate();
         self.pages.invalidate();
         self.tallies.invalidate();
         self.readers.invalidate();
         self.unlocked.invalidate();
+    }
+
+    /// The entries each cache holds now, by name (the metrics' `jm_cache_entries`).
+    pub fn entries(&self) -> Vec<(&'static str, u64)> {
+        [
+            ("lists", self.lists.len()),
+            ("journals", self.journals.len()),
+            ("slugs", self.slugs.len()),
+            ("challenges", self.challenges.len()),
+            ("payer_challenges", self.payer_challenges.len()),
+            ("pages", self.pages.len()),
+            ("tallies", self.tallies.len()),
+            ("readers", self.readers.len()),
+            ("unlocked", self.unlocked.len()),
+        ]
+        .into_iter()
+        .map(|(n, l)| (n, l as u64))
+        .collect()
     }
 
     /// Call after a purchase: it changes reader counts only.
@@ -304,6 +354,15 @@ mod tests {
         release.send(()).unwrap();
         assert_eq!(slow.await.unwrap(), Ok(1));
         assert!(c.flights.is_empty(), "no entry outlives its computation");
+    }
+
+    #[test]
+    fn a_bounded_cache_keeps_at_most_its_bound() {
+        let c: TtlCache<u32, u32> = TtlCache::bounded(Duration::from_secs(60), 3);
+        for k in 0..10 {
+            c.put(k, c.generation(), k);
+            assert!(c.len() <= 3);
+        }
     }
 
     #[test]

@@ -31,6 +31,8 @@ pub struct Snapshot {
     pub db_pool: Option<PoolUse>,
     /// The caches of public reads, by name.
     pub caches: Vec<(&'static str, CacheCounts)>,
+    /// The entries each cache of public reads holds now, by name.
+    pub cache_entries: Vec<(&'static str, u64)>,
     pub rpc: RpcCounts,
     pub rpc_cache_entries: u64,
     /// Bytes the RPC proxy's cache holds (keys, answers, per-entry overhead).
@@ -185,6 +187,15 @@ impl Collector for Snapshot {
             "Cache lookups by cache and result (hit: answered from memory)",
             Counter,
             caches.map(|(l, n)| (l, ConstCounter::new(n))),
+        )?;
+        family(
+            &mut e,
+            "jm_cache_entries",
+            "Entries a cache of public reads holds now (bounded per cache)",
+            Gauge,
+            self.cache_entries
+                .iter()
+                .map(|&(cache, n)| ([("cache", cache)], gauge(n))),
         )?;
         single(
             &mut e,
@@ -347,6 +358,7 @@ mod tests {
                 max: 16,
             }),
             caches: vec![("lists", CacheCounts { hits: 5, misses: 2 })],
+            cache_entries: vec![("journals", 3)],
             rpc: RpcCounts {
                 upstreams: vec![(0, 2), (7, 0)],
                 failovers: 2,
@@ -387,6 +399,7 @@ mod tests {
             "jm_db_pool_connections{state=\"in_use\"} 3",
             "jm_db_pool_max_connections 16",
             "jm_cache_requests_total{cache=\"lists\",result=\"hit\"} 5",
+            "jm_cache_entries{cache=\"journals\"} 3",
             "jm_cache_requests_total{cache=\"rpc\",result=\"miss\"} 9",
             "jm_rpc_cache_entries 1",
             "jm_gas_sponsorships{outcome=\"unsettled\"} 1",

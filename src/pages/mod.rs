@@ -111,17 +111,20 @@ async fn journal(state: web::Data<AppState>, req: HttpRequest, viewer: Viewer) -
     let l = links(&state);
     // An owner's page first; everyone else gets the public page, from the cache when it is
     // there (a reader without a session costs one cache lookup).
+    // One page per journal in the cache, by id, whether asked by slug or id (a key that is not
+    // canonical, `/journal/0007`, is not found).
+    let live = state.catalog.live(slug).await?;
     if let Some(wallet) = viewer.0 {
-        let live = state.catalog.shown(slug).await?;
+        let live = state.catalog.with_tallies(live.clone()).await?;
         if state.catalog.reads(wallet, &live).await? {
             return Ok(personal(
                 views::journal(&l, &live.detail, Some(&live.body)).into_string(),
             ));
         }
     }
-    let key = format!("/journal/{slug}");
+    let key = format!("/journal#{}", live.id);
     let mut resp = cached(&state, key, HTML, || async {
-        let live = state.catalog.shown(slug).await?;
+        let live = state.catalog.with_tallies(live).await?;
         Ok(views::journal(&l, &live.detail, None).into_string())
     })
     .await?;

@@ -289,6 +289,26 @@ async fn quotes_of(sub: journal_market_audit::Submission) -> HashMap<String, Vec
 }
 
 /// A live journal by slug, or by id when the key is all digits (slugs always hold a letter).
+/// What a journal's key (`/journals/{key}`, `/journal/{key}`, `/journals/{key}/text`) names.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum JournalKey<'a> {
+    Id(i32),
+    Slug(&'a str),
+}
+
+/// A key of digits is an id only as the id is written (`7`, never `07` or `0007`); any other
+/// key is a slug or nothing. So each journal has one address per kind of key, and nothing a
+/// client makes up (leading zeros) becomes another copy of it in a cache.
+pub fn journal_key(key: &str) -> Option<JournalKey<'_>> {
+    if !key.is_empty() && key.bytes().all(|b| b.is_ascii_digit()) {
+        return match key.parse::<i32>() {
+            Ok(id) if id.to_string() == key => Some(JournalKey::Id(id)),
+            _ => None,
+        };
+    }
+    is_slug(key).then_some(JournalKey::Slug(key))
+}
+
 pub async fn find_live(
     db: &impl ConnectionTrait,
     origin: &str,
@@ -297,10 +317,10 @@ pub async fn find_live(
     let mut q =
         journals::Entity::find().filter(journals::Column::Status.eq(JournalStatus::Live.as_str()));
     // A key that is neither an id nor a slug cannot match; it never reaches the database.
-    q = match key.parse::<i32>() {
-        Ok(id) if key.bytes().all(|b| b.is_ascii_digit()) => q.filter(journals::Column::Id.eq(id)),
-        _ if is_slug(key) => q.filter(journals::Column::Slug.eq(key)),
-        _ => return Ok(None),
+    q = match journal_key(key) {
+        Some(JournalKey::Id(id)) => q.filter(journals::Column::Id.eq(id)),
+        Some(JournalKey::Slug(slug)) => q.filter(journals::Column::Slug.eq(slug)),
+        None => return Ok(None),
     };
     let Some(j) = q.one(db).await? else {
         return Ok(None);
@@ -438,4 +458,21 @@ pub async fn unlock_of(
         Some(true) => Unlock::Unconfirmed,
         Some(false) => Unlock::Final,
     })
+}
+
+#[cfg(test)]
+mod key_tests {
+    use super::*;
+
+    #[test]
+    fn numeric_keys_are_canonical() {
+        assert_eq!(journal_key("7"), Some(JournalKey::Id(7)));
+        assert_eq!(journal_key("0007"), None);
+        assert_eq!(journal_key("07"), None);
+        assert_eq!(journal_key("0"), Some(JournalKey::Id(0)));
+        assert_eq!(journal_key("99999999999"), None);
+        assert_eq!(journal_key("nvda-x"), Some(JournalKey::Slug("nvda-x")));
+        assert_eq!(journal_key("NVDA-x"), None);
+        assert_eq!(journal_key(""), None);
+    }
 }

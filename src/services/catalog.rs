@@ -14,7 +14,7 @@ use sea_orm::DbErr;
 use crate::cache::PublicCaches;
 use crate::domain::accession::is_ticker;
 use crate::domain::wallet::lower;
-use crate::queries::journals::{LiveJournal, Unlock};
+use crate::queries::journals::{JournalKey, LiveJournal, Unlock};
 use crate::queries::site::SiteMap;
 use crate::queries::{entries, journals, site, swarm};
 use crate::site::Site;
@@ -64,19 +64,39 @@ impl Catalog {
             .await
     }
 
-    /// A live journal by slug or id, through the public cache.
+    /// A live journal by slug or id, through the public cache, which keeps one copy per
+    /// journal (by id) and a slug's id: a key that is not canonical (`0007`) is not found.
     pub async fn live(&self, key: &str) -> CatalogResult<Arc<LiveJournal>> {
+        let not_found =
+            || CatalogError::NotFound(format!("no published journal has the slug or id {key:?}"));
+        let id = match journals::journal_key(key).ok_or_else(not_found)? {
+            JournalKey::Id(id) => id,
+            JournalKey::Slug(slug) => {
+                self.caches
+                    .slugs
+                    .get_or_try(slug, || async {
+                        // The journal read for its id is kept too (if nothing was written since):
+                        // the journals cache's miss.
+                        let journals = &self.caches.journals;
+                        journals.stats().miss();
+                        let generation = journals.generation();
+                        let j = journals::find_live(&self.db, self.site.origin(), slug)
+                            .await?
+                            .ok_or_else(not_found)?;
+                        let id = j.id;
+                        journals.put(id, generation, Arc::new(j));
+                        Ok::<_, CatalogError>(id)
+                    })
+                    .await?
+            }
+        };
         self.caches
             .journals
-            .get_or_try(key, || async {
-                journals::find_live(&self.db, self.site.origin(), key)
+            .get_or_try(&id, || async {
+                journals::find_live(&self.db, self.site.origin(), &id.to_string())
                     .await?
                     .map(Arc::new)
-                    .ok_or_else(|| {
-                        CatalogError::NotFound(format!(
-                            "no published journal has the slug or id {key:?}"
-                        ))
-                    })
+                    .ok_or_else(not_found)
             })
             .await
     }
@@ -85,7 +105,11 @@ impl Catalog {
     /// votes as of the last purchase or vote (a cached journal keeps the counts it was built
     /// with; purchases empty only the counts).
     pub async fn shown(&self, key: &str) -> CatalogResult<Arc<LiveJournal>> {
-        let live = self.live(key).await?;
+        self.with_tallies(self.live(key).await?).await
+    }
+
+    /// `live` with its readers and votes as of now (see [`Catalog::shown`]).
+    pub async fn with_tallies(&self, live: Arc<LiveJournal>) -> CatalogResult<Arc<LiveJournal>> {
         let id = live.id;
         let now = self
             .caches

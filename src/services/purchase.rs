@@ -498,8 +498,13 @@ impl Purchases {
         step: Step,
     ) -> PurchaseResult<Arc<Template>> {
         let key = (id, step.as_str(), terms.pay_to, terms.resource_url.clone());
-        self.caches
-        .challenges
+        // A resource that names its payer is one of as many as there are addresses: those are
+        // kept apart, in a small cache of their own.
+        let cache = match terms.resource_url.contains("?payer=") {
+            true => &self.caches.payer_challenges,
+            false => &self.caches.challenges,
+        };
+        cache
         .get_or_try(&key, || async {
             Template::new(
                 terms,

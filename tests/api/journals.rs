@@ -263,3 +263,63 @@ async fn at_most_100_newest() {
     assert_eq!(list[0].slug, "acme-104");
     assert_eq!(list[99].slug, "acme-005");
 }
+
+/// The test process's resident memory in KiB (the server runs in it).
+pub(crate) fn rss_kib() -> u64 {
+    std::fs::read_to_string("/proc/self/status")
+        .ok()
+        .and_then(|s| {
+            s.lines()
+                .find_map(|l| l.strip_prefix("VmRSS:"))
+                .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
+        })
+        .unwrap_or(0)
+}
+
+#[actix_web::test]
+async fn a_journal_has_one_address_per_key_and_one_copy_in_the_caches() {
+    let app = TestApp::spawn_with(|s| {
+        s.metrics.listen = "127.0.0.1:0".into();
+        s.cache.public_ttl_ms = 600_000;
+    })
+    .await;
+    let j = app.client.journals(None).await.unwrap().journals.remove(0);
+    let (id, slug) = (j.journal_id, j.slug.clone());
+    let site = app.base.trim_end_matches("/api").to_string();
+    // The canonical keys: the id as written and the slug.
+    for key in [id.to_string(), slug.clone()] {
+        let (status, body) = app.get(&format!("/journals/{key}")).await;
+        assert_eq!(status, StatusCode::OK, "{key}: {body}");
+        let page = app.fetch(format!("{site}/journal/{key}")).await;
+        assert_eq!(page.status(), StatusCode::OK, "/journal/{key}");
+    }
+    // Leading zeros make no other address: each asked once by the API and once as a page.
+    let before = rss_kib();
+    let mut answered = Vec::new();
+    for zeros in 1..=750 {
+        let key = format!("{}{id}", "0".repeat(zeros));
+        let (api, _) = app.get(&format!("/journals/{key}")).await;
+        let page = app.fetch(format!("{site}/journal/{key}")).await.status();
+        answered.push((key, api, page));
+    }
+    let grown = rss_kib().saturating_sub(before);
+    eprintln!("1,500 non-canonical keys: resident memory grew by {grown} KiB");
+    for (key, api, page) in &answered {
+        assert_eq!(*api, StatusCode::NOT_FOUND, "/journals/{key}");
+        assert_eq!(*page, StatusCode::NOT_FOUND, "/journal/{key}");
+    }
+    let body = app
+        .expect_error(&format!("/journals/0{id}"), StatusCode::NOT_FOUND)
+        .await;
+    assert!(body.contains("slug or id"), "{body}");
+    // One copy of the journal, one slug, one page, whatever was asked.
+    let text = crate::metrics::scrape(&app).await;
+    crate::metrics::assert_series(
+        &text,
+        &[
+            ("jm_cache_entries{cache=\"journals\"}", 1.0),
+            ("jm_cache_entries{cache=\"slugs\"}", 1.0),
+            ("jm_cache_entries{cache=\"pages\"}", 1.0),
+        ],
+    );
+}

@@ -287,3 +287,36 @@ async fn a_fee_receipt_names_the_fee_and_its_amount_not_the_text() {
 fn url_of(text: &str, payer: &Address) -> String {
     format!("{text}?payer={}", payer.to_checksum(None))
 }
+
+#[actix_web::test]
+async fn challenges_for_named_payers_are_bounded() {
+    let shop = Shop::open_with(|s| {
+        s.metrics.listen = "127.0.0.1:0".into();
+        s.cache.public_ttl_ms = 600_000;
+    })
+    .await;
+    let (_, slug) = shop.person_journal(0, "2").await;
+    let text = format!("{}/journals/{slug}/text", shop.app.base);
+    let http = reqwest::Client::new();
+    let before = crate::journals::rss_kib();
+    for _ in 0..300 {
+        let payer = PrivateKeySigner::random().address();
+        let (s, body, c, ..) = get(&http, &url_of(&text, &payer), None).await;
+        assert_eq!(s, StatusCode::PAYMENT_REQUIRED, "{body}");
+        assert_eq!(c.unwrap().resource.url, url_of(&text, &payer));
+    }
+    let (s, ..) = get(&http, &text, None).await;
+    assert_eq!(s, StatusCode::PAYMENT_REQUIRED);
+    let grown = crate::journals::rss_kib().saturating_sub(before);
+    eprintln!("300 payers' challenges: resident memory grew by {grown} KiB");
+    let metrics = crate::metrics::scrape(&shop.app).await;
+    let kept = crate::metrics::expect(&metrics, "jm_cache_entries{cache=\"payer_challenges\"}");
+    assert!(kept <= 256.0, "{kept} per-payer challenges kept");
+    crate::metrics::assert_series(
+        &metrics,
+        &[
+            ("jm_cache_entries{cache=\"challenges\"}", 1.0),
+            ("jm_cache_entries{cache=\"journals\"}", 1.0),
+        ],
+    );
+}
