@@ -12,6 +12,7 @@ use super::Private;
 use crate::domain::wallet::Wallet;
 use crate::error::{ApiError, ApiResult};
 use crate::payments::{Fresh, Step, Terms};
+use crate::queries::journals::{JournalKey, journal_key};
 use crate::services::catalog::CatalogError;
 use crate::services::purchase::{Caller, Outcome, Want};
 use crate::session::{SignedIn, Viewer, proof_header, session_cookie};
@@ -301,8 +302,11 @@ async fn body_answer(
 ) -> ApiResult<web::Json<JournalBody>> {
     let who = who?;
     let not_found = || ApiError::not_found(format!("no published journal has the id {id:?}"));
-    let id: i32 = id.parse().map_err(|_| not_found())?;
-    let j = match state.catalog.live(&id.to_string()).await {
+    // An id as written (`7`, not `0007`): the catalogue finds nothing under any other key.
+    if !matches!(journal_key(id), Some(JournalKey::Id(_))) {
+        return Err(not_found());
+    }
+    let j = match state.catalog.live(id).await {
         Ok(j) => j,
         Err(CatalogError::NotFound(_)) => return Err(not_found()),
         Err(e) => return Err(e.into()),

@@ -430,6 +430,15 @@ async fn pages_have_a_strict_policy_and_personal_answers_are_never_stored() {
         assert_eq!(status, StatusCode::OK, "{path}");
         assert_private(&path, &h);
     }
+    // The body's id is written as the id is: with a leading zero it names nothing.
+    let (status, h) = headers_of(
+        app,
+        &format!("{}/journal/0{id}/body", app.base),
+        Some(&cookie),
+    )
+    .await;
+    assert_eq!(status, StatusCode::NOT_FOUND);
+    assert_private("/journal/0{id}/body", &h);
     // A personal answer refused is not stored either.
     let (status, h) = headers_of(app, &format!("{}/me/desk", app.base), None).await;
     assert_eq!(status, StatusCode::UNAUTHORIZED);
