@@ -29,9 +29,10 @@ use super::{
 )]
 pub struct ApiDoc;
 
-/// Every operation but the health checks may answer 429 (the rate limits, `ratelimit.rs`), and
+/// Every operation but the health checks may answer 429 (the rate limits, `ratelimit.rs`),
 /// every operation that reads a body or parameters answers 400 when they are malformed (the
-/// extractors' errors, `app.rs`).
+/// extractors' errors, `app.rs`), and every operation that takes a body answers 408 when it
+/// does not arrive in time (`middleware::body_deadline`).
 struct RateLimited;
 
 impl Modify for RateLimited {
@@ -47,6 +48,10 @@ impl Modify for RateLimited {
         )
         .build();
         let malformed = error_body("a malformed body, path or query parameter").build();
+        let too_slow = error_body(
+            "the request body did not arrive within server.body_timeout_ms of the headers",
+        )
+        .build();
         for (path, item) in doc.paths.paths.iter_mut() {
             if path.starts_with("/health") {
                 continue;
@@ -59,6 +64,12 @@ impl Modify for RateLimited {
                         .responses
                         .entry("400".into())
                         .or_insert_with(|| malformed.clone().into());
+                }
+                if op.request_body.is_some() {
+                    op.responses
+                        .responses
+                        .entry("408".into())
+                        .or_insert_with(|| too_slow.clone().into());
                 }
                 op.responses
                     .responses

@@ -362,6 +362,12 @@ async fn a_body_that_does_not_arrive_in_time_is_408_on_every_route() {
     let (status, body) = slow_body(&app, "/api/rpc").await.expect("an answer");
     assert!(status.contains(" 408 "), "{status}");
     assert!(body.contains("did not arrive in time"), "{body}");
+    // The OpenAPI document says so for every operation that takes a body.
+    let (_, doc) = app.get("/openapi.json").await;
+    for path in ["/auth/nonce", "/pay/burn", "/votes/record", "/journal/save"] {
+        let responses = &doc["paths"][path]["post"]["responses"];
+        assert!(responses.get("408").is_some(), "{path}: {responses}");
+    }
     // A body that arrives is read as before.
     let r = app
         .http
