@@ -139,6 +139,7 @@ pub(super) fn check(c: &Claim<'_>) -> (Vec<Issue>, Vec<Support>) {
         )
     };
 
+    let judged = c.own || (!c.analysis && (factual || !aligned.is_empty()));
     let source_figs: Vec<_> = c.reads.iter().flat_map(|r| r.figures.iter()).collect();
     for f in &figs {
         if !source_figs.iter().any(|g| same(f, g)) {
@@ -227,6 +228,10 @@ pub(super) fn check(c: &Claim<'_>) -> (Vec<Issue>, Vec<Support>) {
         ));
     } else if let Some(a) = attribution_dropped(&aligned)
         && !attributes_by_phrase(&lower)
+        // A speaker the entry's sentence names keeps the attribution (`Bloomberg writes that`).
+        && !support::speakers(&d.toks)
+            .iter()
+            .any(|name| name.iter().any(|w| a.sentence.speakers.contains(w)))
         && !attributes_by_word(&if a.sentence.anonymous {
             own_words(&d, &a.sentence.parsed)
         } else {
@@ -298,7 +303,6 @@ pub(super) fn check(c: &Claim<'_>) -> (Vec<Issue>, Vec<Support>) {
             }
         }
     }
-    let judged = c.own || (!c.analysis && (factual || !aligned.is_empty()));
     if !judged {
         return (issues, Vec::new());
     }
@@ -355,8 +359,7 @@ fn rest(
         handle: &handle,
         from: &from,
     };
-    let numbers = |n: &str| offers.iter().any(|o| o.has(&format!("n:{n}")));
-    let judged = support::judge(&d.toks, &offers, &known, &numbers);
+    let judged = support::judge(&d.toks, &offers, &known);
     let mut missing = judged.missing;
     for name in support::speakers(&d.toks) {
         let said = name.iter().any(|who| {

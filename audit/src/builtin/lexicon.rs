@@ -596,4 +596,5 @@ pub(super) const EQUIVALENTS: &[&[&str]] = &[
         "show",
     ],
     &["staff", "employee", "worker", "workforce"],
+    &["against", "compare", "versus", "relative"],
 ];

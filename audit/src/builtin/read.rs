@@ -119,8 +119,10 @@ pub(super) fn read(s: &Source) -> Read<'_> {
         for (k, t) in split.into_iter().enumerate().filter(|(_, t)| !t.is_empty()) {
             let l = t.to_lowercase();
             let parsed = parse(t, false);
+            let mut offer = offer(&parsed.toks);
+            offer.subject = part == Part::Title;
             sentences.push(SourceSentence {
-                offer: offer(&parsed.toks),
+                offer,
                 speakers: source_speakers(&parsed.toks),
                 parsed,
                 part,

@@ -128,6 +128,12 @@ pub(crate) fn is_word(w: &str) -> bool {
     entry(w).is_some_and(|e| e.pos != 0)
 }
 
+/// Whether `w` (a lemma) is a noun and nothing else in WordNet: a thing a sentence names,
+/// which a rewording does not drop.
+pub(crate) fn only_noun(w: &str) -> bool {
+    entry(w).is_some_and(|e| e.pos == NOUN)
+}
+
 /// Single-word synonyms of `w` (a lemma) from its first two senses, sorted.
 pub(crate) fn synonyms(w: &str) -> &'static [&'static str] {
     list(w, SYN)
