@@ -139,9 +139,15 @@ pub(super) fn check(c: &Claim<'_>) -> (Vec<Issue>, Vec<Support>) {
         )
     };
 
-    let judged = c.own || (!c.analysis && (factual || !aligned.is_empty()));
+    let of_record = c.own || (!c.analysis && (factual || !aligned.is_empty()));
+    let judged = of_record.then(|| judge(c, &d));
     let source_figs: Vec<_> = c.reads.iter().flat_map(|r| r.figures.iter()).collect();
     for f in &figs {
+        // A bound (`more than 77 reviews`) borne out by an exact figure of the entries (`78
+        // reviews`) is no figure of its own.
+        if judged.as_ref().is_some_and(|j| j.ranged.contains(&f.value)) {
+            continue;
+        }
         if !source_figs.iter().any(|g| same(f, g)) {
             issues.push(issue(
                 Severity::Major,
@@ -303,10 +309,10 @@ pub(super) fn check(c: &Claim<'_>) -> (Vec<Issue>, Vec<Support>) {
             }
         }
     }
-    if !judged {
+    let Some(judged) = judged else {
         return (issues, Vec::new());
-    }
-    let support = rest(c, &d, &aligned, &mut issues);
+    };
+    let support = rest(c, &d, judged, &aligned, &mut issues);
     (issues, support)
 }
 
@@ -324,18 +330,17 @@ const CONTRADICTING: &[Check] = &[
 /// Default deny: judges a sentence of record against every sentence of the entries it cites,
 /// adds an `unsupported-content` finding for what none of those it rests on holds, and answers
 /// the sentences it rests on with its judgement.
-fn rest(
-    c: &Claim<'_>,
-    d: &Parsed,
-    aligned: &[Aligned<'_>],
-    issues: &mut Vec<Issue>,
-) -> Vec<Support> {
-    let candidates: Vec<(&Read<'_>, &SourceSentence)> = c
-        .reads
+/// Every sentence of the entries a sentence rests on may be one of, with its entry.
+fn candidates<'a>(c: &Claim<'a>) -> Vec<(&'a Read<'a>, &'a SourceSentence)> {
+    c.reads
         .iter()
         .flat_map(|r| r.sentences.iter().map(move |s| (*r, s)))
-        .collect();
-    let offers: Vec<&Offer> = candidates.iter().map(|(_, s)| &s.offer).collect();
+        .collect()
+}
+
+/// Default deny's reading of the sentence `d` against every sentence of the entries it cites.
+fn judge(c: &Claim<'_>, d: &Parsed) -> support::Judged {
+    let offers: Vec<&Offer> = candidates(c).iter().map(|(_, s)| &s.offer).collect();
     let handle = |w: &str| {
         w.len() >= 3
             && c.reads
@@ -359,7 +364,17 @@ fn rest(
         handle: &handle,
         from: &from,
     };
-    let judged = support::judge(&d.toks, &offers, &known);
+    support::judge(&d.toks, &offers, &known)
+}
+
+fn rest(
+    c: &Claim<'_>,
+    d: &Parsed,
+    judged: support::Judged,
+    aligned: &[Aligned<'_>],
+    issues: &mut Vec<Issue>,
+) -> Vec<Support> {
+    let candidates = candidates(c);
     let mut missing = judged.missing;
     for name in support::speakers(&d.toks) {
         let said = name.iter().any(|who| {

@@ -767,6 +767,9 @@ pub(super) struct Judged {
     pub(super) missing: Vec<String>,
     /// A word not found that may be a rewording: the one word of [`LOOSE_MISSING`].
     pub(super) loose: Vec<String>,
+    /// Bounded figures found only through an exact figure of a sentence it rests on (`more than
+    /// 77` in `78`): their values.
+    pub(super) ranged: Vec<f64>,
 }
 
 /// Judges the draft sentence `toks` against the candidate source sentences (`offers`, those of
@@ -822,10 +825,18 @@ pub(super) fn judge(toks: &[Tok], offers: &[&Offer], known: &Known<'_>) -> Judge
             missing.push(lead);
         }
     }
+    let ranged = units
+        .iter()
+        .filter_map(|u| u.range.as_ref().map(|(_, n, _)| (u, *n)))
+        .filter(|(u, _)| !u.keys.iter().any(|k| chosen.iter().any(|o| o.has(k))))
+        .filter(|(u, _)| found(u, toks, &chosen))
+        .map(|(_, n)| n)
+        .collect();
     Judged {
         cover,
         missing,
         loose,
+        ranged,
     }
 }
 
