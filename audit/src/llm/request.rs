@@ -32,6 +32,9 @@ pub(super) fn clip(s: &str, n: usize) -> String {
 
 /// Alignment hints sent, at most.
 const MAX_HINTS: usize = 200;
+/// Characters of a hint's sentence and quote sent, at most (the nearest sentence of an entry
+/// may be a long one).
+const HINT_CHARS: usize = 400;
 
 /// The built-in engine's support map as hints: each sentence of record of the body, its
 /// judgement (supported, contradicted, unsupported), the entry's sentence it rests on and what
@@ -43,7 +46,8 @@ fn hints(sub: &Submission) -> Value {
         .take(MAX_HINTS)
         .map(|s| {
             json!({
-                "sentence": s.sentence, "entry": s.entry, "quote": s.quote,
+                "sentence": clip(&s.sentence, HINT_CHARS), "entry": s.entry,
+                "quote": clip(&s.quote, HINT_CHARS),
                 "judgement": s.judgement.as_str(), "missing": s.missing,
             })
         })
