@@ -34,7 +34,7 @@ pub(super) fn clip(s: &str, n: usize) -> String {
 const MAX_HINTS: usize = 200;
 /// Characters of a hint's sentence and quote sent, at most (the nearest sentence of an entry
 /// may be a long one).
-const HINT_CHARS: usize = 400;
+const HINT_CHARS: usize = 200;
 
 /// The built-in engine's support map as hints: each sentence of record of the body, its
 /// judgement (supported, contradicted, unsupported), the entry's sentence it rests on and what
