@@ -59,7 +59,8 @@ pub struct AuditReport {
     pub support: Vec<AuditSupport>,
 }
 
-/// A sentence of a draft and the cited entry's sentence that supports it.
+/// A sentence of record of a draft, how it stands against the cited entries, and a sentence of
+/// an entry it rests on.
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
 #[cfg_attr(feature = "openapi", derive(ToSchema))]
 #[serde(rename_all = "camelCase")]
@@ -67,7 +68,14 @@ pub struct AuditSupport {
     pub sentence: String,
     /// The entry's accession number.
     pub entry: String,
+    /// The entry's sentence it rests on (for an unsupported sentence, the nearest).
     pub quote: String,
+    /// `supported`, `contradicted` or `unsupported`.
+    #[serde(default)]
+    pub judgement: String,
+    /// What the sentence states that no sentence it rests on holds, as written.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub missing: Vec<String>,
 }
 
 /// `POST /journal/audit`'s answer: the draft's new status, the report, and on approval the

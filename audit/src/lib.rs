@@ -9,7 +9,7 @@ pub mod report;
 pub mod sample;
 
 pub use evidence::{Evidence, evidence};
-pub use report::{Check, Issue, Report, Severity, Support, Verdict};
+pub use report::{Check, Issue, Judgement, Report, Severity, Support, Verdict};
 
 /// An archive entry a draft cites, as the engines read it.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]

@@ -56,6 +56,9 @@ pub enum Check {
     ReviewerInstruction,
     /// A finding of the LLM reviewer.
     Reviewer,
+    /// What a sentence of record states and no source sentence it rests on holds: a word, a
+    /// bound on a figure, a causal or temporal link, or who said it (default deny).
+    UnsupportedContent,
 }
 
 impl Check {
@@ -79,6 +82,7 @@ impl Check {
             Check::UncitedParagraph => "uncited-paragraph",
             Check::ReviewerInstruction => "reviewer-instruction",
             Check::Reviewer => "reviewer",
+            Check::UnsupportedContent => "unsupported-content",
         }
     }
 }
@@ -109,17 +113,46 @@ impl Verdict {
     }
 }
 
-/// A sentence of the body and the source sentence that supports it: evidence a reader can
-/// check.
+/// How a sentence of record stands against the sentences of the entries it cites.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Judgement {
+    /// Every content unit is found in the source sentences it rests on.
+    #[default]
+    Supported,
+    /// A source sentence says otherwise (a negation, a direction, a hedge, a unit, …).
+    Contradicted,
+    /// Something it states is found in none of them.
+    Unsupported,
+}
+
+impl Judgement {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Judgement::Supported => "supported",
+            Judgement::Contradicted => "contradicted",
+            Judgement::Unsupported => "unsupported",
+        }
+    }
+}
+
+/// A sentence of the body, its judgement and a source sentence it rests on: evidence a reader
+/// can check.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Support {
     /// The body's sentence, without its citations.
     pub sentence: String,
-    /// Accession number of the entry that supports it.
+    /// Accession number of the entry it rests on.
     pub entry: String,
-    /// The entry's sentence it restates (from its title, summary or source text).
+    /// The entry's sentence it rests on (from its title, summary or source text): for an
+    /// unsupported sentence, the nearest one.
     pub quote: String,
+    #[serde(default)]
+    pub judgement: Judgement,
+    /// What the sentence states that no sentence it rests on holds, as written.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub missing: Vec<String>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

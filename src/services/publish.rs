@@ -299,6 +299,8 @@ impl Publishing {
                 sentence: s.sentence,
                 entry: s.entry,
                 quote: s.quote,
+                judgement: s.judgement.as_str().to_string(),
+                missing: s.missing,
             })
             .collect())
     }

@@ -12,7 +12,13 @@ use crate::mutate::{self, cap, decap};
 /// Drafts per generated kind and half, at most.
 const CAP: usize = 40;
 
-pub const FAITHFUL_KINDS: &[&str] = &["verbatim", "reordered", "synonyms", "said-for-told"];
+pub const FAITHFUL_KINDS: &[&str] = &[
+    "verbatim",
+    "source-verbatim",
+    "reordered",
+    "synonyms",
+    "said-for-told",
+];
 pub const FAULT_KINDS: &[&str] = &[
     "negation",
     "antonym",
@@ -22,6 +28,12 @@ pub const FAULT_KINDS: &[&str] = &[
     "scale",
     "name",
     "date",
+    "superlative",
+    "invented-cause",
+    "changed-bound",
+    "shifted-time",
+    "swapped-entity",
+    "misattribution",
 ];
 
 /// Tickers the engine is tuned on; the others make the report half.
@@ -182,6 +194,19 @@ fn said_for_told(e: &Entry, f: &Fact, n: usize) -> Option<String> {
     Some(with_lead(&f.lead, verb, &f.text, date.as_deref()))
 }
 
+/// A sentence of the entry's source text as it stands (without its final stop).
+fn source_sentence(e: &Entry, n: usize) -> Option<String> {
+    let all: Vec<&str> = e
+        .source
+        .says
+        .split_inclusive(". ")
+        .map(str::trim)
+        .filter(|s| s.split_whitespace().count() >= 4)
+        .collect();
+    let s = all.get(n % all.len().max(1))?;
+    Some(s.trim_end_matches('.').to_string())
+}
+
 /// The target sentence of a draft of `kind` about fact `f` of `e`; `None` when the kind does
 /// not apply to the fact.
 fn target(kind: &str, e: &Entry, f: &Fact, n: usize) -> Option<String> {
@@ -217,6 +242,22 @@ fn target(kind: &str, e: &Entry, f: &Fact, n: usize) -> Option<String> {
             _ => None,
         },
         "certainty" => changed(mutate::certainty(&f.text)),
+        "source-verbatim" => source_sentence(e, n),
+        "superlative" => changed(mutate::superlative(&f.text, n)),
+        "invented-cause" => {
+            let other = e.facts.iter().find(|g| g.text != f.text)?;
+            changed(mutate::invented_cause(&f.text, &other.text, n))
+        }
+        "changed-bound" => changed(mutate::changed_bound(&f.text, n)),
+        "shifted-time" => changed(mutate::shifted_time(&f.text)),
+        "swapped-entity" => changed(mutate::swapped_entity(&f.text, e, short(&e.ticker))),
+        // Another speaker for what an outlet reported: the company itself.
+        "misattribution" => match &f.lead {
+            Lead::Outlet { .. } if f.main => {
+                Some(format!("{} said that {}", short(&e.ticker), decap(&f.text)))
+            }
+            _ => None,
+        },
         "scale" => changed(mutate::scale(&f.text)),
         "name" => changed(mutate::name(&f.text, e)),
         "date" => match mutate::moved_day(&f.text) {

@@ -136,7 +136,10 @@ fn main() {
         builtin::ENGINE
     );
     table(Half::Tune, &results);
-    table(Half::Report, &results);
+    // The report half is looked at once, at the end of a round of tuning.
+    if args.iter().any(|a| a == "--report") {
+        table(Half::Report, &results);
+    }
     let second: Vec<&(Case, Report)> = results.iter().filter(|(c, _)| c.second_round).collect();
     if !second.is_empty() {
         let faithful = second.iter().filter(|(c, _)| c.faithful).count();

@@ -352,3 +352,118 @@ pub fn moved_date(entry: &Entry) -> String {
     };
     format!("{} {d}", MONTHS[entry.month - 1])
 }
+
+/// Clauses that add a comparison or a superlative the entries never make.
+const SUPERLATIVES: &[&str] = &[
+    ", the largest such deal in the company's history",
+    ", a record for the company",
+    ", the first such agreement in the industry",
+    ", its biggest commitment to date",
+];
+
+/// The statement with a superlative clause added.
+pub fn superlative(text: &str, n: usize) -> Option<String> {
+    Some(format!("{text}{}", SUPERLATIVES[n % SUPERLATIVES.len()]))
+}
+
+/// Links that make one statement the cause of the next.
+const CAUSES: &[&str] = &[
+    ", which is why ",
+    " because ",
+    "; as a result, ",
+    ", and that is why ",
+];
+
+/// Two statements of one entry joined by a cause the entry does not give.
+pub fn invented_cause(first: &str, second: &str, n: usize) -> Option<String> {
+    (first != second).then(|| {
+        let link = CAUSES[n % CAUSES.len()];
+        format!("{first}{link}{}", decap(second))
+    })
+}
+
+/// A bound on a figure changed: `about 20,000` to `more than 20,000`, a bare figure bounded.
+pub fn changed_bound(text: &str, n: usize) -> Option<String> {
+    const APPROX: &[&str] = &["about ", "roughly ", "nearly ", "around ", "approximately "];
+    const STRICT: &[&str] = &["more than ", "at least ", "over ", "fewer than "];
+    let to = STRICT[n % 3];
+    for a in APPROX {
+        if let Some(at) = find_word(text, a.trim_end()) {
+            let rest = &text[at + a.len()..];
+            if rest.starts_with(|c: char| c.is_ascii_digit() || c == '$') {
+                return Some(replace_at(text, at, a, to));
+            }
+        }
+    }
+    // A bare figure after `to` or `of`: `to $29.99`, `of 57,282`.
+    for lead in [" to ", " of ", " by "] {
+        if let Some(at) = text.find(lead) {
+            let rest = &text[at + lead.len()..];
+            if rest.starts_with(|c: char| c.is_ascii_digit() || c == '$') {
+                let at = at + lead.len();
+                return Some(format!("{}{to}{}", &text[..at], &text[at..]));
+            }
+        }
+    }
+    None
+}
+
+/// A time frame moved: this year to next, one quarter to another, a year to the next.
+pub fn shifted_time(text: &str) -> Option<String> {
+    swap_first(
+        text,
+        &[
+            ("this year", "next year"),
+            ("next year", "this year"),
+            ("last year", "this year"),
+            ("this quarter", "next quarter"),
+            ("next quarter", "this quarter"),
+            ("first quarter", "second quarter"),
+            ("second quarter", "third quarter"),
+            ("third quarter", "fourth quarter"),
+            ("fourth quarter", "third quarter"),
+            ("holiday quarter", "first quarter"),
+            ("the second half", "the first half"),
+            ("the first half", "the second half"),
+            ("by the end of the year", "by the end of next year"),
+            ("this month", "next month"),
+            ("2026", "2027"),
+            ("2027", "2028"),
+            ("2025", "2024"),
+        ],
+    )
+}
+
+/// Capitalised names of `text` (not its first word), whole words, one word each.
+fn names_in(text: &str) -> Vec<&str> {
+    text.split(|c: char| !c.is_alphanumeric() && c != '-')
+        .skip(1)
+        .filter(|w| w.len() >= 3 && w.starts_with(char::is_uppercase))
+        .filter(|w| !MONTHS.contains(w))
+        .collect()
+}
+
+/// A name of the statement swapped for another name the same entry gives elsewhere.
+pub fn swapped_entity(text: &str, entry: &Entry, company: &str) -> Option<String> {
+    let own = names_in(text);
+    let from = own
+        .iter()
+        .find(|w| **w != company && !company.contains(**w))?;
+    // A name of the source text, not of who published it (`The Verge`, `@NVIDIAAI`).
+    let publisher = entry.source.title.split(':').next().unwrap_or_default();
+    let to = entry.source.says.split(". ").flat_map(names_in).find(|w| {
+        !text.contains(w)
+            && *w != company
+            && !w.contains(['-'])
+            && w.len() > 3
+            && !publisher.contains(w)
+            && !entry
+                .source
+                .summary
+                .split(" that ")
+                .next()
+                .unwrap_or_default()
+                .contains(w)
+    })?;
+    find_word(text, from).map(|at| replace_at(text, at, from, to))
+}

@@ -13,10 +13,11 @@ use super::meaning::compare;
 use super::names;
 use super::quotes::quotations;
 use super::read::{Part, Read, SourceSentence};
+use super::support::{self, Offer};
 use super::tokens::matched;
 use super::words::{content_words, normal};
 use super::{DRIFT_MAJOR, DRIFT_MIN_WORDS, DRIFT_MINOR, clip, has_month_day, issue, short};
-use crate::report::{Check, Issue, Severity, Support};
+use crate::report::{Check, Issue, Judgement, Severity, Support};
 
 /// Source sentences a draft's sentence is compared with, at most (the best aligned).
 const MAX_ALIGNED: usize = 4;
@@ -40,26 +41,6 @@ pub(super) fn align<'a>(d: &Parsed, reads: &[&'a Read<'a>]) -> Vec<Aligned<'a>> 
     let mut all = align_all(d, reads);
     all.truncate(MAX_ALIGNED);
     all
-}
-
-/// What a sentence of the body rests on: the best aligned sentence of each entry it restates,
-/// best first.
-pub(super) fn supports(text: &str, d: &Parsed, reads: &[&Read<'_>]) -> Vec<Support> {
-    let mut seen: Vec<&str> = Vec::new();
-    align_all(d, reads)
-        .into_iter()
-        .filter(|a| {
-            let acc = a.read.source.accession.as_str();
-            let new = !seen.contains(&acc);
-            seen.push(acc);
-            new
-        })
-        .map(|a| Support {
-            sentence: text.to_string(),
-            entry: a.read.source.accession.clone(),
-            quote: a.sentence.parsed.text.clone(),
-        })
-        .collect()
 }
 
 fn align_all<'a>(d: &Parsed, reads: &[&'a Read<'a>]) -> Vec<Aligned<'a>> {
@@ -99,6 +80,8 @@ pub(super) struct Claim<'a> {
     pub(super) company: &'a [String],
     /// Words the draft or the entries write in lower case somewhere.
     pub(super) lower_case: &'a HashSet<String>,
+    /// Its paragraph is marked as the author's analysis.
+    pub(super) analysis: bool,
 }
 
 /// The attributed sentence a draft's sentence restates best, when it restates no unattributed
@@ -156,8 +139,15 @@ pub(super) fn check(c: &Claim<'_>) -> (Vec<Issue>, Vec<Support>) {
         )
     };
 
+    let of_record = c.own || (!c.analysis && (factual || !aligned.is_empty()));
+    let judged = of_record.then(|| judge(c, &d));
     let source_figs: Vec<_> = c.reads.iter().flat_map(|r| r.figures.iter()).collect();
     for f in &figs {
+        // A bound (`more than 77 reviews`) borne out by an exact figure of the entries (`78
+        // reviews`) is no figure of its own.
+        if judged.as_ref().is_some_and(|j| j.ranged.contains(&f.value)) {
+            continue;
+        }
         if !source_figs.iter().any(|g| same(f, g)) {
             issues.push(issue(
                 Severity::Major,
@@ -244,6 +234,10 @@ pub(super) fn check(c: &Claim<'_>) -> (Vec<Issue>, Vec<Support>) {
         ));
     } else if let Some(a) = attribution_dropped(&aligned)
         && !attributes_by_phrase(&lower)
+        // A speaker the entry's sentence names keeps the attribution (`Bloomberg writes that`).
+        && !support::speakers(&d.toks)
+            .iter()
+            .any(|name| name.iter().any(|w| a.sentence.speakers.contains(w)))
         && !attributes_by_word(&if a.sentence.anonymous {
             own_words(&d, &a.sentence.parsed)
         } else {
@@ -315,5 +309,138 @@ pub(super) fn check(c: &Claim<'_>) -> (Vec<Issue>, Vec<Support>) {
             }
         }
     }
-    (issues, supports(c.text, &d, &c.reads))
+    let Some(judged) = judged else {
+        return (issues, Vec::new());
+    };
+    let support = rest(c, &d, judged, &aligned, &mut issues);
+    (issues, support)
+}
+
+/// Checks that mean a source sentence says otherwise.
+const CONTRADICTING: &[Check] = &[
+    Check::NegationFlipped,
+    Check::DirectionFlipped,
+    Check::CertaintyRaised,
+    Check::AttributionDropped,
+    Check::HedgeDropped,
+    Check::FigureUnit,
+    Check::UnsupportedDate,
+];
+
+/// Default deny: judges a sentence of record against every sentence of the entries it cites,
+/// adds an `unsupported-content` finding for what none of those it rests on holds, and answers
+/// the sentences it rests on with its judgement.
+/// Every sentence of the entries a sentence rests on may be one of, with its entry.
+fn candidates<'a>(c: &Claim<'a>) -> Vec<(&'a Read<'a>, &'a SourceSentence)> {
+    c.reads
+        .iter()
+        .flat_map(|r| r.sentences.iter().map(move |s| (*r, s)))
+        .collect()
+}
+
+/// Default deny's reading of the sentence `d` against every sentence of the entries it cites.
+fn judge(c: &Claim<'_>, d: &Parsed) -> support::Judged {
+    let offers: Vec<&Offer> = candidates(c).iter().map(|(_, s)| &s.offer).collect();
+    let handle = |w: &str| {
+        w.len() >= 3
+            && c.reads
+                .iter()
+                .any(|r| r.handles.iter().any(|h| h.contains(w)))
+    };
+    // The company's names, and the year of record of an entry (`On August 2, 2026, …`).
+    let word = |w: &str| {
+        c.company.iter().any(|n| n == w)
+            || handle(w)
+            || c.reads.iter().any(|r| {
+                r.dates
+                    .first()
+                    .and_then(|d| d.year)
+                    .is_some_and(|y| y.to_string() == w)
+            })
+    };
+    let from = |w: &str| c.reads.iter().any(|r| r.provenance.contains(w));
+    let known = support::Known {
+        word: &word,
+        handle: &handle,
+        from: &from,
+    };
+    support::judge(&d.toks, &offers, &known)
+}
+
+fn rest(
+    c: &Claim<'_>,
+    d: &Parsed,
+    judged: support::Judged,
+    aligned: &[Aligned<'_>],
+    issues: &mut Vec<Issue>,
+) -> Vec<Support> {
+    let candidates = candidates(c);
+    let mut missing = judged.missing;
+    for name in support::speakers(&d.toks) {
+        let said = name.iter().any(|who| {
+            c.reads.iter().any(|r| {
+                r.handles.iter().any(|h| h.contains(who.as_str()))
+                    || r.provenance.contains(who)
+                    || r.sentences.iter().any(|s| s.speakers.contains(who))
+            })
+        });
+        if !said {
+            missing.push(format!("{} (as who said it)", name.join(" ")));
+        }
+    }
+    let mut rests: Vec<(&Read<'_>, &SourceSentence)> =
+        judged.cover.iter().map(|&k| candidates[k]).collect();
+    if rests.is_empty() {
+        rests.extend(aligned.first().map(|a| (a.read, a.sentence)));
+        rests.extend(candidates.first().filter(|_| aligned.is_empty()).copied());
+    }
+    if let Some((r, s)) = rests.first().filter(|_| !missing.is_empty()) {
+        let words: Vec<String> = missing.iter().map(|m| format!("\u{ab}{m}\u{bb}")).collect();
+        issues.push(issue(
+            Severity::Major,
+            Check::UnsupportedContent,
+            format!(
+                "\u{ab}{}\u{bb} [{}] states what the cited entries do not: {}; nearest: [{}] \u{ab}{}\u{bb}",
+                clip(c.text, CLIP),
+                c.ids,
+                words.join(", "),
+                r.source.accession,
+                clip(&s.parsed.text, CLIP)
+            ),
+        ));
+    }
+    if let Some((r, s)) = rests
+        .first()
+        .filter(|_| missing.is_empty() && !judged.loose.is_empty())
+    {
+        issues.push(issue(
+            Severity::Minor,
+            Check::UnsupportedContent,
+            format!(
+                "\u{ab}{}\u{bb} [{}] words \u{ab}{}\u{bb} as the cited entries do not; nearest: [{}] \u{ab}{}\u{bb}",
+                clip(c.text, CLIP),
+                c.ids,
+                judged.loose.join(", "),
+                r.source.accession,
+                clip(&s.parsed.text, CLIP)
+            ),
+        ));
+    }
+    let judgement = if issues.iter().any(|i| CONTRADICTING.contains(&i.check)) {
+        Judgement::Contradicted
+    } else if issues.iter().any(|i| i.severity <= Severity::Major) {
+        Judgement::Unsupported
+    } else {
+        Judgement::Supported
+    };
+    rests
+        .into_iter()
+        .map(|(r, s)| Support {
+            sentence: c.text.to_string(),
+            entry: r.source.accession.clone(),
+            quote: s.parsed.text.clone(),
+            judgement,
+            missing: missing.clone(),
+        })
+        .collect()
 }

@@ -109,3 +109,40 @@ pub fn tokens(text: &str) -> usize {
 pub fn content_words(text: &str) -> Vec<String> {
     words::content_words(text)
 }
+
+/// The words the engine's word table gives as synonyms of `word`'s lemma: the rewordings a
+/// restatement may use (the property test of `tests/restated.rs` draws them). None for a word
+/// the meaning checks read (a negation, a direction, a hedge, a word of attribution or of their
+/// phrases: `documents seen by`): those are
+/// compared as the lexicon says, not reworded; and none of the words of a record.
+pub fn rewordings(word: &str) -> Vec<&'static str> {
+    use super::lexicon::{ANONYMOUS, ATTRIBUTING_PHRASES, ATTRIBUTING_WORDS, NAMED};
+    let toks = tokens::tokenize(word);
+    let in_phrase = |list: &[&str]| list.iter().any(|p| p.split_whitespace().any(|w| w == word));
+    let cue = !super::cues::cues(&toks, true).is_empty()
+        || ATTRIBUTING_WORDS.contains(&word)
+        || in_phrase(ANONYMOUS)
+        || in_phrase(NAMED)
+        || in_phrase(ATTRIBUTING_PHRASES)
+        || in_phrase(super::hedges::HEDGED_SOURCE)
+        // `on pace`, `on track`, `on course`: hedges read from two words.
+        || matches!(word, "pace" | "track" | "course");
+    if cue {
+        return Vec::new();
+    }
+    // Nor a word of a record (`history`, `record`): the engine finds those only as written.
+    super::wordnet::synonyms(&super::wordnet::lemma(word))
+        .iter()
+        .copied()
+        .filter(|w| !super::support::RECORDS.contains(w))
+        .collect()
+}
+
+/// Whether an entry's text says it is unconfirmed (the hedge check reads a sentence restated
+/// from it without attribution as a dropped caveat).
+pub fn unconfirmed(text: &str) -> bool {
+    let lower = text.to_lowercase();
+    super::hedges::HEDGED_SOURCE
+        .iter()
+        .any(|h| lower.contains(h))
+}

@@ -561,3 +561,40 @@ pub(super) const CITED_SOURCES: &[&str] = &[
     "their",
     "the",
 ];
+
+/// Words a company's record uses for one another where WordNet's first senses do not meet
+/// (`sales` for `revenue`, `CEO` for `chief executive`): groups of lemmas, each word of a group
+/// bearing out the others. Kept short; WordNet is the word knowledge, this the trade's usage.
+pub(super) const EQUIVALENTS: &[&[&str]] = &[
+    &["revenue", "sales", "turnover"],
+    &["profit", "earnings", "income"],
+    &["refer", "point", "cite"],
+    &["coming", "ahead", "upcoming", "next"],
+    &["book", "record", "recognize", "take"],
+    &["trail", "lag", "behind"],
+    &["weigh", "consider", "review", "study", "evaluate"],
+    &["start", "begin", "launch", "initiate", "open"],
+    &["rating", "recommendation"],
+    &["guidance", "outlook", "forecast"],
+    &["share", "stock"],
+    &["ceo", "chief", "executive"],
+    &["cfo", "finance", "financial"],
+    &["agreement", "deal", "pact", "accord", "contract"],
+    &["purchase", "buy", "acquire", "acquisition"],
+    &["customer", "client", "buyer"],
+    &["supplier", "vendor", "partner"],
+    &["plan", "intend", "aim"],
+    &["job", "role", "position", "post"],
+    &["factory", "plant", "facility", "fab"],
+    &["install", "deploy", "deployment"],
+    &[
+        "unveil",
+        "introduce",
+        "detail",
+        "present",
+        "announce",
+        "show",
+    ],
+    &["staff", "employee", "worker", "workforce"],
+    &["against", "compare", "versus", "relative"],
+];

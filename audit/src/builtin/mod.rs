@@ -21,7 +21,9 @@ mod paragraphs;
 mod quotes;
 mod read;
 mod sentences;
+mod support;
 mod tokens;
+mod wordnet;
 mod words;
 
 use std::collections::{HashMap, HashSet};
@@ -200,6 +202,7 @@ fn claim_issues(
 ) -> (Vec<Issue>, Vec<Support>) {
     let company = company_names(sub);
     let lower_case = lower_case_words(sub);
+    let marked = paragraphs::marked(sents);
     let mut issues = Vec::new();
     let mut support = Vec::new();
     // Paragraphs with an uncited factual sentence: `uncited-paragraph` does not count them twice.
@@ -233,6 +236,7 @@ fn claim_issues(
             reads: cited,
             company: &company,
             lower_case: &lower_case,
+            analysis: marked.contains(&s.paragraph),
         });
         issues.extend(found);
         support.extend(supported);
@@ -310,24 +314,10 @@ pub fn audit(sub: &Submission) -> Report {
     report
 }
 
-/// Each sentence of the body that restates a cited entry, with the entry's sentence it
-/// restates (one per entry): the alignment alone, without the checks. The same as
-/// [`Report::support`] of [`audit`].
+/// Each sentence of record of the body with its judgement and the sentences of the cited
+/// entries it rests on: [`Report::support`] of [`audit`].
 pub fn support(sub: &Submission) -> Vec<Support> {
-    let reads = read_all(sub);
-    let sents = sentences(&sub.body);
-    let mut out = Vec::new();
-    for (s, _, covering) in covered(&sents) {
-        let cited = of_company(sub, &covering, &reads);
-        if !cited.is_empty() {
-            out.extend(claims::supports(
-                &s.text,
-                &align::parse(&s.text, true),
-                &cited,
-            ));
-        }
-    }
-    out
+    audit(sub).support
 }
 
 /// The accession numbers the body cites, each once, in the order they are first cited.

@@ -199,6 +199,10 @@ pub(super) fn is_name(
     {
         return false;
     }
+    // A contraction (`We'll`) or a pronoun is never a name.
+    if raw.contains(['\'', '\u{2019}']) || PRONOUNS.contains(&t.word.as_str()) {
+        return false;
+    }
     if Some(i) != first {
         return true;
     }
@@ -213,6 +217,12 @@ pub(super) fn is_name(
         d.text.contains(&format!("{raw}'s")) || d.text.contains(&format!("{raw}\u{2019}s"));
     inner || next_cap || possessive || !lower_case.contains(&t.word)
 }
+
+/// Pronouns, capitalised at a sentence's start.
+const PRONOUNS: &[&str] = &[
+    "we", "our", "ours", "us", "they", "their", "them", "you", "your", "he", "his", "him", "she",
+    "her", "it", "its", "this", "that", "these", "those", "who", "which", "what",
+];
 
 /// What a name is checked against.
 pub(super) struct Known<'a> {
@@ -231,7 +241,8 @@ pub(super) fn unsupported(d: &Parsed, k: &Known<'_>) -> Vec<String> {
     let words: Vec<usize> = (0..d.toks.len())
         .filter(|&i| d.toks[i].kind == Kind::Word)
         .collect();
-    let is_name = |i: usize| is_name(d, i, words.first().copied(), k.lower_case);
+    // A sentence's first word is no name here: default deny asks a source for it as a word.
+    let is_name = |i: usize| Some(&i) != words.first() && is_name(d, i, None, k.lower_case);
     // Each capitalised part of a word (`NVIDIA-based`: `NVIDIA`) must be known.
     let unknown_parts = |i: usize| {
         d.toks[i]

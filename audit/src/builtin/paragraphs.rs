@@ -163,6 +163,20 @@ fn marked_heading(heading: &str) -> bool {
         .any(|w| ANALYSIS_HEADINGS.contains(&w))
 }
 
+/// The paragraphs marked as the author's analysis or opinion (by their section's heading or
+/// their first words).
+pub(super) fn marked(sents: &[Sentence]) -> HashSet<usize> {
+    let mut firsts: HashMap<usize, &Sentence> = HashMap::new();
+    for s in sents {
+        firsts.entry(s.paragraph).or_insert(s);
+    }
+    firsts
+        .into_iter()
+        .filter(|(_, f)| marked_heading(&f.heading) || marked_opening(&f.text))
+        .map(|(n, _)| n)
+        .collect()
+}
+
 fn marked_opening(text: &str) -> bool {
     let lower = text.trim_start_matches(['*', '_', '>', ' ']).to_lowercase();
     ANALYSIS_OPENINGS.iter().any(|m| lower.starts_with(m))

@@ -8,6 +8,7 @@ use super::cues::{anonymous, attributed};
 use super::dates::{DateRef, date_of_record, date_refs};
 use super::figures::{Figure, figures};
 use super::hedges::HEDGED_SOURCE;
+use super::support::{Offer, offer, source_speakers};
 use super::words::{content_words, normal};
 use crate::Source;
 
@@ -32,6 +33,10 @@ pub(super) struct SourceSentence {
     pub(super) anonymous: bool,
     /// It says itself that it is unconfirmed.
     pub(super) hedged: bool,
+    /// What it offers a draft's sentence that rests on it.
+    pub(super) offer: Offer,
+    /// Who it says said what it says (lenient: every name before a word of saying).
+    pub(super) speakers: Vec<String>,
 }
 
 pub(super) struct Read<'a> {
@@ -49,6 +54,48 @@ pub(super) struct Read<'a> {
     pub(super) lower_words: HashSet<String>,
     /// Handles of the posts the entry cites (`@ssankar`: `ssankar`), lower case.
     pub(super) handles: Vec<String>,
+    /// Words that say where the entry comes from (who said it, in what), lower case: the
+    /// title's label (`10-Q`, `On X`, `Form 4`) and the summary's lead (`CNBC says`).
+    pub(super) provenance: HashSet<String>,
+}
+
+/// Nouns for where a statement comes from: a draft names its source with them.
+const PROVENANCE: &[&str] = &[
+    "filing",
+    "filings",
+    "filed",
+    "form",
+    "report",
+    "reports",
+    "post",
+    "posts",
+    "statement",
+    "disclosure",
+    "document",
+    "documents",
+    "outlet",
+    "sec",
+    "x",
+    "twitter",
+    "account",
+];
+
+/// The words of where `s` comes from.
+fn provenance(s: &Source) -> HashSet<String> {
+    let label = s.title.split_once(": ").map_or("", |(l, _)| l);
+    let summary = s.summary.as_str();
+    let lead_end = [" that ", " says ", ", "]
+        .iter()
+        .filter_map(|m| summary.find(m))
+        .min()
+        .unwrap_or(0);
+    format!("{label} {}", &summary[..lead_end])
+        .to_lowercase()
+        .split(|c: char| !c.is_alphanumeric())
+        .filter(|w| !w.is_empty())
+        .map(str::to_string)
+        .chain(PROVENANCE.iter().map(|w| w.to_string()))
+        .collect()
 }
 
 fn is_hedged(lower: &str) -> bool {
@@ -71,8 +118,13 @@ pub(super) fn read(s: &Source) -> Read<'_> {
         };
         for (k, t) in split.into_iter().enumerate().filter(|(_, t)| !t.is_empty()) {
             let l = t.to_lowercase();
+            let parsed = parse(t, false);
+            let mut offer = offer(&parsed.toks);
+            offer.subject = part == Part::Title;
             sentences.push(SourceSentence {
-                parsed: parse(t, false),
+                offer,
+                speakers: source_speakers(&parsed.toks),
+                parsed,
                 part,
                 lead: k == 0,
                 attributed: part != Part::Title && attributed(&l),
@@ -92,6 +144,7 @@ pub(super) fn read(s: &Source) -> Read<'_> {
         .collect();
     Read {
         source: s,
+        provenance: provenance(s),
         handles,
         figures: figures(&all),
         words: content_words(&all).into_iter().collect(),

@@ -34,7 +34,8 @@ pub(super) fn abbreviation_at(text: &str, i: usize) -> bool {
     single_capital || initials || ABBREVIATIONS.contains(&word.to_lowercase().as_str())
 }
 
-/// Splits at `.`, `!` or `?` followed by white space and then not by a lower-case letter, and
+/// Splits at `.`, `!` or `?` (and a closing quotation mark or bracket after it) followed by
+/// white space and then not by a lower-case letter, and
 /// not after an abbreviation unless a citation follows (so `1.2`, `U.S.-made`, `U.S. commercial revenue` and
 /// `J.P. Morgan` stay whole).
 pub(super) fn split_sentences(paragraph: &str) -> Vec<&str> {
@@ -42,20 +43,29 @@ pub(super) fn split_sentences(paragraph: &str) -> Vec<&str> {
     let bytes = paragraph.as_bytes();
     let mut start = 0;
     for i in 0..bytes.len() {
-        // An ASCII stop: the byte after it starts a character.
-        if matches!(bytes[i], b'.' | b'!' | b'?')
-            && bytes.get(i + 1).is_none_or(|b| b.is_ascii_whitespace())
-            && !paragraph[i + 1..]
+        // An ASCII stop: the byte after it starts a character. A closing quotation mark or
+        // bracket right after it belongs to the sentence (`… the next quarter." Wamsi Mohan`).
+        if !matches!(bytes[i], b'.' | b'!' | b'?') {
+            continue;
+        }
+        let closer = paragraph[i + 1..]
+            .chars()
+            .next()
+            .filter(|c| matches!(c, '"' | '\u{201d}' | ')'))
+            .map_or(0, char::len_utf8);
+        let end = i + closer;
+        if bytes.get(end + 1).is_none_or(|b| b.is_ascii_whitespace())
+            && !paragraph[end + 1..]
                 .trim_start()
                 .chars()
                 .next()
                 .is_some_and(char::is_lowercase)
             && !(bytes[i] == b'.'
                 && abbreviation_at(paragraph, i)
-                && !paragraph[i + 1..].trim_start().starts_with('['))
+                && !paragraph[end + 1..].trim_start().starts_with('['))
         {
-            out.push(&paragraph[start..=i]);
-            start = i + 1;
+            out.push(&paragraph[start..=end]);
+            start = end + 1;
         }
     }
     if start < paragraph.len() {

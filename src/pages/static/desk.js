@@ -52,6 +52,29 @@
       list.appendChild(el("li", { class: is.severity }, `${is.severity} ${is.check}: ${is.detail}`));
     }
     report.appendChild(list);
+    showSupport(r.support || []);
+  }
+
+  // Each sentence of record with its judgement and the entry's sentence it rests on (what no
+  // cited entry holds, when the engine found such words): the report a reader can check.
+  function showSupport(support) {
+    if (support.length === 0) return;
+    const of = (tag, attrs, ...children) => {
+      const e = el(tag, attrs);
+      e.append(...children);
+      return e;
+    };
+    report.appendChild(el("h4", {}, "How each sentence rests on the entries"));
+    const rows = el("tbody", {});
+    for (const s of support) {
+      const judged = s.missing && s.missing.length ? `${s.judgement}: not found ${s.missing.join(", ")}` : s.judgement;
+      rows.appendChild(of("tr", { class: s.judgement },
+        el("td", {}, s.sentence), el("td", {}, judged), el("td", {}, `[${s.entry}] ${s.quote}`)));
+    }
+    const head = of("thead", {}, of("tr", {},
+      el("th", { scope: "col" }, "Sentence"), el("th", { scope: "col" }, "Judgement"),
+      el("th", { scope: "col" }, "Rests on")));
+    report.appendChild(of("div", { class: "scroll" }, of("table", { class: "support" }, head, rows)));
   }
 
   // "Edit" on a draft of the table: its fields, its last report, and what may come next.

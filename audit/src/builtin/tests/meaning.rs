@@ -104,7 +104,12 @@ fn a_dropped_negation_is_caught_and_a_negation_said_otherwise_is_not() {
             "NVIDIA, which reports in November, has not commented publicly on the details.",
         )]
     };
-    assert_clean(&format!("NVIDIA declined to comment [{A}]."), silent());
+    // Declining is not what the entry says (default deny asks for it), but it is no negation
+    // turned around.
+    assert!(
+        !blocking(&format!("NVIDIA declined to comment [{A}]."), silent())
+            .contains(&Check::NegationFlipped)
+    );
     assert_clean(
         &format!(
             "NVIDIA, which reports in November, did not comment publicly on the details [{A}]."
@@ -307,7 +312,8 @@ fn another_name_is_caught() {
             "Rivian was asked by the National Highway Traffic Safety Administration for data on 5 incidents [{A}]."
         ),
         post(),
-        Check::UnsupportedName,
+        // A sentence's first word is no name to the name check; default deny asks for it.
+        Check::UnsupportedContent,
     );
 }
 

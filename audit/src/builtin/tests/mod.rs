@@ -246,7 +246,13 @@ fn a_quoted_story_name_is_not_a_quotation() {
     let s = added(&format!(
         "\n## Context\nIt is entry #3 in the archive's \"Blackwell demand and supply\" story [{B}].\n"
     ));
-    assert_eq!(checks(&s).0, Verdict::Approve, "{:#?}", audit(&s).issues);
+    // (The archive's story is not what the entry says: default deny asks for it, but not as a
+    // quotation.)
+    assert!(
+        !checks(&s).1.contains(&Check::UnverifiedQuote),
+        "{:#?}",
+        audit(&s).issues
+    );
     // The same words quoted as speech are still checked.
     let s = added(&format!(
         "\n## Context\nThe company called it \"Blackwell demand and supply\" in its note [{B}].\n"
