@@ -147,6 +147,12 @@ pub fn apply_devnet(s: &mut Settings, d: &Devnet) {
     if let Some(r) = d.accounts.iter().find(|a| a.role == "relayer") {
         s.payments.relayer_key = Secret::new(r.private_key.clone());
     }
+    // The sponsor's key of its own (a devnet file from before it had one sponsors nothing).
+    if s.payments.sponsor.key.expose().trim().is_empty()
+        && let Some(a) = d.accounts.iter().find(|a| a.role == "sponsor")
+    {
+        s.payments.sponsor.key = Secret::new(a.private_key.clone());
+    }
     if s.payments.receipt_key.expose().trim().is_empty() {
         s.payments.receipt_key = Secret::new(journal_market_chain::devnet::RECEIPT_KEY);
     }

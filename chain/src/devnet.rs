@@ -34,6 +34,12 @@ const DEV_KEYS: [&str; 10] = [
 /// The devnet's receipt-signing key (holds nothing; receipts only need a stable signer).
 pub const RECEIPT_KEY: &str = "0x7265636569707473207369676e6564206279206a6f75726e616c2d6d61726b74";
 
+/// The devnet's gas sponsor (x402 `erc20ApprovalGasSponsoring`): a key of its own, so that
+/// what it spends never holds up the relayer's settlements. Public, for local chains only.
+pub const SPONSOR_KEY: &str = "0x73706f6e736f7273206761732066726f6d206a6f75726e616c2d6d61726b6574";
+/// The sponsor's ether on a new devnet.
+pub const SPONSOR_ETH: u64 = 10;
+
 /// Roles of the dev accounts, by index into [`DEV_KEYS`].
 const ROLES: [&str; 10] = [
     "deployer", "buyer", "buyer", "buyer", "author", "author", "buyback", "relayer", "buyer",
@@ -218,7 +224,7 @@ fn usdg_units(whole: u64) -> U256 {
 /// Deploys everything on the anvil at `rpc_url` (which must be fresh: addresses follow from
 /// the deployer's nonce, so the same steps give the same addresses every time).
 pub async fn deploy(rpc_url: &str) -> anyhow::Result<Devnet> {
-    let accounts: Vec<Account> = DEV_KEYS
+    let mut accounts: Vec<Account> = DEV_KEYS
         .iter()
         .zip(ROLES)
         .map(|(key, role)| {
@@ -360,6 +366,17 @@ pub async fn deploy(rpc_url: &str) -> anyhow::Result<Devnet> {
             .abi_encode_params(),
     )
     .await?;
+    // Last, and without a transaction: the deployer's nonce, and so every address above, is
+    // the same as before the sponsor had a key of its own.
+    let sponsor: PrivateKeySigner = SPONSOR_KEY.parse()?;
+    let sponsor_eth: U256 = parse_units(&SPONSOR_ETH.to_string(), 18)?.into();
+    p.raw_request::<_, ()>("anvil_setBalance".into(), (sponsor.address(), sponsor_eth))
+        .await?;
+    accounts.push(Account {
+        role: "sponsor".into(),
+        address: sponsor.address(),
+        private_key: SPONSOR_KEY.into(),
+    });
 
     Ok(Devnet {
         rpc_url: rpc_url.to_string(),

@@ -73,6 +73,12 @@ pub(super) fn payment_parts(
     // A send answered with its receipt returns within the wait a payment gives its receipt.
     .with_send_wait(Duration::from_millis(p.receipt_wait_ms.max(1)));
     if let Some(key) = sponsor_key.filter(|_| local) {
+        if relayer.as_ref().map(|r| r.address()) == Some(key.address()) {
+            // Allowed, but what the sponsor spends is then the relayer's gas for settles.
+            tracing::warn!(
+                "payments.sponsor.key is the relayer's key: sponsored gas spends the settles' ether"
+            );
+        }
         facilitator = facilitator.with_sponsor(key);
     }
     let facilitator = Arc::new(facilitator);
@@ -102,6 +108,7 @@ pub(super) fn payment_parts(
                 max_fee_per_gas: u128::from(p.sponsor.max_fee_per_gas),
                 per_wallet_wei: p.sponsor.per_wallet_wei,
                 daily_wei: p.sponsor.daily_wei,
+                gas_floor: p.sponsor.gas_floor,
             }
         });
     let settlement = match (settler, buyback) {

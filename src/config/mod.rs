@@ -213,9 +213,11 @@ pub struct PaymentSettings {
 #[derive(Debug, Clone, Deserialize)]
 pub struct SponsorConfig {
     pub enabled: bool,
-    /// Funds the gas; empty: the relayer key.
+    /// Funds the gas; empty: nothing is sponsored.
     pub key: Secret,
     pub max_gas: u64,
+    /// The gas bound (the approval's estimate × 1.25) is never below this.
+    pub gas_floor: u64,
     /// In wei.
     pub max_fee_per_gas: u64,
     pub per_wallet_wei: u64,

@@ -45,6 +45,9 @@ pub struct Snapshot {
     /// Sponsored approvals by what became of their payment, from the database (every
     /// instance's); none while this instance does not sponsor.
     pub sponsorships: Option<SponsorTally>,
+    /// Wei this instance sent to payers for sponsored approvals that were mined, and the part
+    /// of it they did not burn (kept); none while this instance does not sponsor.
+    pub sponsor_wei: Option<(u64, u64)>,
     /// This instance's audit jobs: engine runs, job ends by outcome, refusals.
     pub audit: AuditCounts,
 }
@@ -330,8 +333,22 @@ impl Collector for Snapshot {
             single(
                 &mut e,
                 "jm_gas_sponsored_wei",
-                "Wei the sponsor key has funded for approvals' gas, in all",
+                "Wei the sponsor key has spent on approvals (sent to payers, and the funding transactions' gas), in all",
                 gauge(t.funded_wei),
+            )?;
+        }
+        if let Some((funded, kept)) = self.sponsor_wei {
+            single(
+                &mut e,
+                "jm_gas_sponsor_funded_wei",
+                "Wei this instance sent to payers for sponsored approvals that were mined",
+                ConstCounter::new(funded),
+            )?;
+            single(
+                &mut e,
+                "jm_gas_sponsor_kept_wei",
+                "Of that, the wei the approvals did not burn: kept by the payers",
+                ConstCounter::new(kept),
             )?;
         }
         Ok(())
@@ -382,6 +399,7 @@ mod tests {
                 unsettled: 1,
                 funded_wei: 210_000_000_000_000,
             }),
+            sponsor_wei: Some((90_000, 4_000)),
             audit: AuditCounts {
                 engine_runs: 3,
                 jobs: vec![("done", 3), ("dropped", 5)],
@@ -404,6 +422,8 @@ mod tests {
             "jm_rpc_cache_entries 1",
             "jm_gas_sponsorships{outcome=\"unsettled\"} 1",
             "jm_gas_sponsored_wei 210000000000000",
+            "jm_gas_sponsor_funded_wei_total 90000",
+            "jm_gas_sponsor_kept_wei_total 4000",
             "jm_rpc_cache_bytes 300",
             "jm_rpc_upstream_calls_total{upstream=\"0\",outcome=\"error\"} 2",
             "jm_rpc_upstream_calls_total{upstream=\"1\",outcome=\"ok\"} 7",

@@ -44,6 +44,7 @@ fn snapshot(state: &AppState) -> Snapshot {
             )
         }),
         sponsorships: None,
+        sponsor_wei: None,
         audit: state.publishing.audit_counts(),
     }
 }
@@ -71,7 +72,13 @@ fn pool_use(db: &DatabaseConnection) -> Option<PoolUse> {
 async fn scrape(state: web::Data<AppState>) -> HttpResponse {
     let mut snapshot = snapshot(&state);
     match state.purchases.sponsorships().await {
-        Some(Ok(t)) => snapshot.sponsorships = Some(t),
+        Some(Ok(t)) => {
+            snapshot.sponsorships = Some(t);
+            snapshot.sponsor_wei = state
+                .purchases
+                .settlement()
+                .map(|s| s.stats().sponsor_wei());
+        }
         Some(Err(e)) => tracing::warn!(error = %e, "the sponsorships could not be counted"),
         None => {}
     }

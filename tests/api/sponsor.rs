@@ -100,8 +100,9 @@ pub(crate) async fn allowance(shop: &Shop, who: Address) -> U256 {
         .unwrap()
 }
 
+/// The devnet's sponsor: a key of its own, not the relayer's.
 fn sponsor(shop: &Shop) -> Address {
-    shop.chain.account("relayer", 0).address
+    shop.chain.account("sponsor", 0).address
 }
 
 /// The whole price's offer and a permit for it from `w`.
@@ -217,7 +218,8 @@ async fn a_wallet_with_only_usdg_buys_its_first_journal_through_a_sponsored_appr
         m.contains("jm_gas_sponsorships{outcome=\"unsettled\"} 0"),
         "{m}"
     );
-    assert!(m.contains(&format!("jm_gas_sponsored_wei {most}")), "{m}");
+    // What the sponsor spent: the wei sent and the funding's gas, as the chain says.
+    assert!(m.contains(&format!("jm_gas_sponsored_wei {spent}")), "{m}");
 
     // The second purchase needs no sponsoring, and offering one anyway is refused.
     let j2 = shop.swarm_journals().await.remove(1);
@@ -461,4 +463,242 @@ async fn first_purchases_at_once_are_each_sponsored() {
     for (w, _) in &buyers {
         assert_one_charge(&shop, w.address(), price).await;
     }
+}
+
+/// The base fee of the block the node builds next.
+async fn next_base_fee(shop: &Shop) -> u128 {
+    let history = reader(shop)
+        .get_fee_history(1, alloy::eips::BlockNumberOrTag::Latest, &[])
+        .await
+        .unwrap();
+    *history.base_fee_per_gas.last().unwrap()
+}
+
+/// What `approve(Permit2, max)` from `who` costs in gas, by the node's estimate.
+async fn approve_gas(shop: &Shop, who: Address) -> u64 {
+    let usdg = IERC20::new(shop.chain.devnet.contracts.usdg, reader(shop));
+    usdg.approve(canonical::PERMIT2, U256::MAX)
+        .from(who)
+        .estimate_gas()
+        .await
+        .unwrap()
+}
+
+/// Issue 41.1: a wallet asked to be funded for the ceilings (100,000 gas at 100 gwei, with a
+/// tip of 1 wei) and kept nearly all of it. That approval is refused and nothing is funded;
+/// the most the sponsor funds is the approval's estimate × 1.25 at twice the base fee plus
+/// the approval's own tip, so the same attacker signing at those bounds buys its journal and
+/// keeps dust, and the sponsor spends at most three times what the approval really burned.
+#[actix_web::test]
+async fn a_payer_asking_for_the_gas_ceilings_is_refused_and_at_the_bounds_keeps_dust() {
+    let shop = Shop::open_with(|s| s.metrics.listen = "127.0.0.1:0".into()).await;
+    let (id, _, price) = shop.swarm_journal().await;
+    let w = shop.usdg_only_buyer(price).await;
+    let sponsor_before = eth(&shop, sponsor(&shop)).await;
+
+    // The attack as it was: the config's ceilings, the least tip.
+    let greedy = Approve {
+        gas: 100_000,
+        max_fee: 100_000_000_000,
+        tip: 1,
+        ..Approve::reference(&shop, w.address()).await
+    };
+    let estimate = approve_gas(&shop, w.address()).await;
+    let bound = estimate * 5 / 4;
+    let fee_bound = 2 * next_base_fee(&shop).await + 1;
+    let cases = [
+        (greedy.gas, greedy.max_fee, "sponsored", "the ceilings"),
+        (greedy.gas, fee_bound, "gas limit", "the ceiling's gas"),
+        (
+            bound,
+            greedy.max_fee,
+            "max fee per gas",
+            "the ceiling's fee",
+        ),
+    ];
+    for (gas, max_fee, says, what) in cases {
+        let (_, p) = payment(&shop, id, &w).await;
+        let a = Approve {
+            gas,
+            max_fee,
+            ..Approve::reference(&shop, w.address()).await
+        };
+        let a = Approve { tip: 1, ..a };
+        assert_refused(
+            &shop,
+            id,
+            &with_approval(p, a.info(&w, w.address())),
+            says,
+            what,
+        )
+        .await;
+    }
+    assert_eq!(eth(&shop, w.address()).await, U256::ZERO, "nothing funded");
+    assert_eq!(eth(&shop, sponsor(&shop)).await, sponsor_before);
+    assert!(charges(&shop, w.address()).await.is_empty());
+
+    // The same attacker at the bounds: it buys, and keeps dust.
+    let base = next_base_fee(&shop).await;
+    let at_bounds = Approve {
+        gas: bound,
+        max_fee: 2 * base + 1,
+        ..greedy
+    };
+    let (_, p) = payment(&shop, id, &w).await;
+    let (status, body, _) = shop
+        .raw_pay(
+            "pay/burn",
+            id,
+            Some(&with_approval(p, at_bounds.info(&w, w.address()))),
+        )
+        .await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    assert_one_charge(&shop, w.address(), price).await;
+    let kept = eth(&shop, w.address()).await;
+    assert!(
+        kept <= U256::from(10u64.pow(13)),
+        "the wallet kept {kept} wei"
+    );
+    let spent = sponsor_before - eth(&shop, sponsor(&shop)).await;
+    let approval = reader(&shop)
+        .get_transaction_receipt(alloy::primitives::keccak256(
+            alloy::hex::decode(
+                at_bounds.info(&w, w.address())["signedTransaction"]
+                    .as_str()
+                    .unwrap(),
+            )
+            .unwrap(),
+        ))
+        .await
+        .unwrap()
+        .expect("the approval was mined");
+    // Its real cost at the fee market the sponsor paid: its gas at the base fee of the block
+    // the funding was mined in, the one before its own (the devnet's base fee falls by an
+    // eighth with each nearly empty block, so the approval itself burns a little less).
+    let funding_block = approval.block_number.unwrap() - 1;
+    let funding_base = reader(&shop)
+        .get_block_by_number(funding_block.into())
+        .await
+        .unwrap()
+        .unwrap()
+        .header
+        .base_fee_per_gas
+        .unwrap();
+    let cost = U256::from(approval.gas_used) * U256::from(u128::from(funding_base) + at_bounds.tip);
+    assert!(
+        spent <= cost * U256::from(3),
+        "the sponsor spent {spent} wei for an approval that costs {cost}"
+    );
+    let burned = U256::from(approval.gas_used) * U256::from(approval.effective_gas_price);
+    eprintln!(
+        "estimate {estimate}, used {}, sponsor spent {spent}, cost at the funding's base fee {cost}, burned {burned}, kept {kept}",
+        approval.gas_used
+    );
+    // What the wallet kept, as the metrics have it (it held nothing before).
+    let m = scrape(&shop).await;
+    assert!(
+        m.contains(&format!("jm_gas_sponsor_kept_wei_total {kept}")),
+        "{m}"
+    );
+}
+
+/// Sends `data` to `to` as `who` (impersonated on anvil, with ether lent for the gas), and
+/// waits until it is mined when `mined`.
+async fn send_as(shop: &Shop, who: Address, to: Address, data: Vec<u8>, mined: bool) {
+    let chain = reader(shop);
+    chain
+        .raw_request::<_, Value>("anvil_setBalance".into(), (who, U256::from(10u64.pow(17))))
+        .await
+        .unwrap();
+    chain
+        .raw_request::<_, Value>("anvil_impersonateAccount".into(), (who,))
+        .await
+        .unwrap();
+    let hash: alloy::primitives::B256 = chain
+        .raw_request(
+            "eth_sendTransaction".into(),
+            (json!({
+                "from": who,
+                "to": to,
+                "data": alloy::hex::encode_prefixed(data),
+            }),),
+        )
+        .await
+        .unwrap();
+    let started = std::time::Instant::now();
+    while mined && chain.get_transaction_receipt(hash).await.unwrap().is_none() {
+        assert!(
+            started.elapsed() < std::time::Duration::from_secs(10),
+            "not mined"
+        );
+        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+    }
+}
+
+/// Issue 41.1: the settle is simulated with the approval applied before anything is funded,
+/// so a payment that could not settle once approved costs the sponsor nothing; and a wallet
+/// with a transaction of its own waiting in the pool (which could take the approval's place
+/// once funded) is refused.
+#[actix_web::test]
+async fn a_payment_that_would_not_settle_or_a_waiting_nonce_is_not_funded() {
+    let shop = Shop::open().await;
+    let (id, _, price) = shop.swarm_journal().await;
+    let sponsor_before = eth(&shop, sponsor(&shop)).await;
+    let chain = reader(&shop);
+
+    // The wallet spends its permit's Permit2 nonce first: the settle would revert.
+    let w = shop.usdg_only_buyer(price).await;
+    let (_, p) = payment(&shop, id, &w).await;
+    let nonce: U256 = p.payload.permit2_authorization.nonce.parse().unwrap();
+    let mut data =
+        alloy::primitives::keccak256("invalidateUnorderedNonces(uint256,uint256)")[..4].to_vec();
+    let word: U256 = nonce >> 8usize;
+    let bit: usize = (nonce & U256::from(0xff)).to::<usize>();
+    let mask: U256 = U256::from(1) << bit;
+    data.extend_from_slice(&word.to_be_bytes::<32>());
+    data.extend_from_slice(&mask.to_be_bytes::<32>());
+    send_as(&shop, w.address(), canonical::PERMIT2, data, true).await;
+    chain
+        .raw_request::<_, Value>("anvil_setBalance".into(), (w.address(), U256::ZERO))
+        .await
+        .unwrap();
+    let a = Approve::reference(&shop, w.address()).await;
+    assert_eq!(a.nonce, 1);
+    assert_refused(
+        &shop,
+        id,
+        &with_approval(p, a.info(&w, w.address())),
+        "settle would revert",
+        "a used permit",
+    )
+    .await;
+    assert_eq!(eth(&shop, w.address()).await, U256::ZERO, "nothing funded");
+    assert_eq!(allowance(&shop, w.address()).await, U256::ZERO);
+    assert_eq!(eth(&shop, sponsor(&shop)).await, sponsor_before);
+
+    // A wallet whose own transaction waits in the pool at the nonce before the approval's.
+    let (w2, _) = sponsored_buyer(&shop, id, price, |p| p).await;
+    chain
+        .raw_request::<_, Value>("evm_setAutomine".into(), (false,))
+        .await
+        .unwrap();
+    send_as(&shop, w2.address(), w2.address(), Vec::new(), false).await;
+    let (_, p2) = payment(&shop, id, &w2).await;
+    let a2 = Approve::reference(&shop, w2.address()).await;
+    assert_eq!(a2.nonce, 1, "the pool's next nonce");
+    assert_refused(
+        &shop,
+        id,
+        &with_approval(p2, a2.info(&w2, w2.address())),
+        "waiting",
+        "a waiting transaction",
+    )
+    .await;
+    chain
+        .raw_request::<_, Value>("evm_setAutomine".into(), (true,))
+        .await
+        .unwrap();
+    assert_eq!(eth(&shop, sponsor(&shop)).await, sponsor_before);
+    assert!(charges(&shop, w.address()).await.is_empty());
+    assert!(charges(&shop, w2.address()).await.is_empty());
 }

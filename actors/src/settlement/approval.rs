@@ -10,6 +10,22 @@ use journal_market_domain::wallet::lower;
 use super::outcome::{PayError, rejected};
 use super::{Inner, PayStep, sponsor};
 
+/// What a sponsorship costs the sponsor, in wei.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) struct Cost {
+    /// Sent to the payer.
+    pub value: u64,
+    /// The most the funding transaction's own gas costs.
+    pub gas: u64,
+}
+
+impl Cost {
+    /// What the budgets count before anything is sent.
+    fn most(self) -> u64 {
+        self.value.saturating_add(self.gas)
+    }
+}
+
 impl Inner {
     /// The sponsored approval a payment carries, checked and with the wei its gas needs, when
     /// this settler sponsors and the payload asks for it (`None`: a plain payment).
@@ -18,7 +34,7 @@ impl Inner {
         s: &PayStep,
         permit: &Permit,
         sender: bool,
-    ) -> Result<Option<(gas_sponsoring::Approval, u64)>, PayError> {
+    ) -> Result<Option<(gas_sponsoring::Approval, Cost)>, PayError> {
         let Some(cfg) = &self.settings.sponsoring else {
             return Ok(None);
         };
@@ -26,7 +42,6 @@ impl Inner {
         let Some(info) = gas_sponsoring::of(s.payload.extensions.as_ref()).map_err(refused)? else {
             return Ok(None);
         };
-        let amount = permit.permit.permitted.amount;
         let limits = gas_sponsoring::Limits {
             chain_id: self.chain.chain_id(),
             token: permit.permit.permitted.token,
@@ -35,22 +50,26 @@ impl Inner {
             max_fee_per_gas: cfg.max_fee_per_gas,
         };
         let approval =
-            gas_sponsoring::check(&info, permit.from, amount, &limits).map_err(refused)?;
+            gas_sponsoring::check(&info, permit.from, permit.permit.permitted.amount, &limits)
+                .map_err(refused)?;
         if !sender {
             // The sponsor's nonces are kept by the instance that holds the relayer key.
             return Err(PayError::Busy);
         }
-        let need = self
+        let funding = self
             .chain
-            .prepare_approval(&approval, amount)
+            .prepare_approval(&approval, permit, cfg.gas_floor)
             .await
             .map_err(rejected)?;
-        let need = u64::try_from(need).map_err(|_| {
-            PayError::Rejected("the approval's gas would cost more than can be funded".into())
-        })?;
+        let too_much =
+            || PayError::Rejected("the approval's gas would cost more than can be funded".into());
+        let cost = Cost {
+            value: u64::try_from(funding.value).map_err(|_| too_much())?,
+            gas: u64::try_from(funding.gas_cost).map_err(|_| too_much())?,
+        };
         let spent = sponsor::spent(&self.db, &lower(&approval.from), self.clock.now()).await?;
-        sponsor::within_budget(spent, need, cfg).map_err(PayError::Rejected)?;
-        Ok(Some((approval, need)))
+        sponsor::within_budget(spent, cost.most(), cfg).map_err(PayError::Rejected)?;
+        Ok(Some((approval, cost)))
     }
 
     /// Funds and broadcasts the sponsored approval of payment `id`, whose row this request
@@ -62,7 +81,7 @@ impl Inner {
         id: i32,
         wallet: &str,
         a: &gas_sponsoring::Approval,
-        need: u64,
+        cost: Cost,
     ) -> Result<(), PayError> {
         let Some(cfg) = &self.settings.sponsoring else {
             return Ok(());
@@ -76,7 +95,7 @@ impl Inner {
                     payment_id: id,
                     wallet,
                     approval_tx: &format!("{:#x}", a.hash),
-                    funded_wei: need,
+                    funded_wei: cost.most(),
                     now,
                 },
                 cfg,
@@ -101,6 +120,7 @@ impl Inner {
             Err::<(), PayError>(PayError::StillSettling)
         };
         let wait = self.settings.receipt_wait;
+        let need = cost.value;
         if need > 0 {
             let db = self.db.clone();
             let clock = self.clock.clone();
@@ -125,7 +145,12 @@ impl Inner {
                 Err(e) => return failed(format!("funding the approval's gas failed: {e}")).await,
             };
             match funded {
-                Some(r) if r.status() => {}
+                Some(r) if r.status() => {
+                    // The budgets now count what the funding really cost.
+                    let gas = u128::from(r.gas_used).saturating_mul(r.effective_gas_price);
+                    let gas = u64::try_from(gas).unwrap_or(u64::MAX);
+                    sponsor::record_spend(&self.db, sid, need.saturating_add(gas)).await?;
+                }
                 Some(_) => return failed("funding the approval's gas reverted".into()).await,
                 None => return pending().await,
             }
@@ -141,6 +166,9 @@ impl Inner {
         };
         match mined {
             Some(r) if r.status() => {
+                let burned = u128::from(r.gas_used).saturating_mul(r.effective_gas_price);
+                self.stats
+                    .sponsored(need, u64::try_from(burned).unwrap_or(u64::MAX));
                 sponsor::finish(&self.db, sid, None, self.clock.now()).await?;
             }
             Some(_) => return failed("the sponsored approval reverted".into()).await,

@@ -25,6 +25,9 @@ pub struct SponsorSettings {
     pub per_wallet_wei: u64,
     /// The most wei funded for all wallets over any 24 hours.
     pub daily_wei: u64,
+    /// The gas limit sponsored is the approval's estimate × 1.25, but never below this (the
+    /// reference x402 clients sign 70,000 gas for any approval).
+    pub gas_floor: u64,
 }
 
 /// What was funded so far, against which a new sponsorship is judged.
@@ -147,6 +150,18 @@ pub async fn record_funding(
     Ok(())
 }
 
+/// The sponsor's real spend on a sponsorship once its funding is mined: the value sent and the
+/// funding transaction's gas (the row held their upper bound until then).
+pub async fn record_spend(db: &impl ConnectionTrait, id: i32, wei: u64) -> Result<(), DbErr> {
+    let wei = i64::try_from(wei).unwrap_or(i64::MAX);
+    sponsorships::Entity::update_many()
+        .col_expr(sponsorships::Column::FundedWei, Expr::value(wei))
+        .filter(sponsorships::Column::Id.eq(id))
+        .exec(db)
+        .await?;
+    Ok(())
+}
+
 /// Moves a sponsorship on from `sending` (approved, or failed with `error`).
 pub async fn finish(
     db: &impl ConnectionTrait,
@@ -224,6 +239,7 @@ mod tests {
             max_fee_per_gas: 100_000_000_000,
             per_wallet_wei: 1_000,
             daily_wei: 5_000,
+            gas_floor: 70_000,
         }
     }
 

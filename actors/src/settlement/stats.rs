@@ -105,6 +105,10 @@ impl RowOutcome {
 pub struct SettlementStats {
     requests: [AtomicU64; RequestOutcome::ALL.len()],
     rows: [AtomicU64; RowOutcome::ALL.len()],
+    /// Wei sent to payers for sponsored approvals whose receipt this instance read.
+    sponsor_funded_wei: AtomicU64,
+    /// Of those, what the approvals did not burn: left in the payers' wallets.
+    sponsor_kept_wei: AtomicU64,
 }
 
 impl SettlementStats {
@@ -114,6 +118,22 @@ impl SettlementStats {
 
     pub fn row(&self, o: RowOutcome) {
         self.rows[o as usize].fetch_add(1, Ordering::Relaxed);
+    }
+
+    /// A sponsored approval was mined: `funded` wei had been sent to its payer, and it burned
+    /// `burned` wei of gas.
+    pub fn sponsored(&self, funded: u64, burned: u64) {
+        self.sponsor_funded_wei.fetch_add(funded, Ordering::Relaxed);
+        self.sponsor_kept_wei
+            .fetch_add(funded.saturating_sub(burned), Ordering::Relaxed);
+    }
+
+    /// Wei funded for mined sponsored approvals, and the part of it the payers kept.
+    pub fn sponsor_wei(&self) -> (u64, u64) {
+        (
+            self.sponsor_funded_wei.load(Ordering::Relaxed),
+            self.sponsor_kept_wei.load(Ordering::Relaxed),
+        )
     }
 
     /// Every request outcome with its count, zeros included.

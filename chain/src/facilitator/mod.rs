@@ -35,6 +35,7 @@ pub use nonces::{NonceBook, SendFailure};
 use sending::SendError;
 pub use sending::{Record, Sent, SyncRefusal, sync_refusal};
 pub use simulation::Checked;
+pub use sponsoring::{FUNDING_GAS, Funding};
 use terms::invalid;
 pub use terms::{Invalid, Permit, check_terms};
 
@@ -52,7 +53,7 @@ pub struct Facilitator {
     proxy: Address,
     reader: DynProvider,
     relayer: Option<std::sync::Arc<Relayer>>,
-    /// The key that funds sponsored approvals' gas (the relayer's own, unless another is set).
+    /// The key that funds sponsored approvals' gas; none: nothing is sponsored.
     sponsor: Option<std::sync::Arc<Relayer>>,
     receipt_timeout: Duration,
     /// How long a send waits for the node's answer (with `eth_sendRawTransactionSync`, the
@@ -116,7 +117,7 @@ impl Facilitator {
             permit2,
             proxy,
             reader,
-            sponsor: relayer.clone(),
+            sponsor: None,
             relayer,
             receipt_timeout: Duration::from_secs(60),
             send_wait: Duration::from_secs(10),

@@ -92,7 +92,7 @@ impl Facilitator {
     }
 
     /// Fee caps for a send: the estimate of the last [`FEE_TTL`], else a new one.
-    async fn fees(&self) -> Result<Eip1559Estimation, SettleError> {
+    pub(super) async fn fees(&self) -> Result<Eip1559Estimation, SettleError> {
         if let Ok(f) = self.fees.lock()
             && let Some((at, fees)) = *f
             && at.elapsed() < FEE_TTL

@@ -87,6 +87,10 @@ pub struct Approval {
     pub gas_limit: u64,
     pub max_fee_per_gas: u128,
     pub max_priority_fee_per_gas: u128,
+    /// The token it calls.
+    pub to: Address,
+    /// Its calldata: `approve(Permit2, amount)`.
+    pub input: Bytes,
     /// The signed transaction as sent to `eth_sendRawTransaction`.
     pub raw: Bytes,
     pub hash: B256,

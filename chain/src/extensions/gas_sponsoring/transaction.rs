@@ -145,6 +145,8 @@ pub(super) fn check(
         max_fee_per_gas: tx.max_fee_per_gas,
         max_priority_fee_per_gas: tx.max_priority_fee_per_gas,
         hash: *signed.hash(),
+        to: limits.token,
+        input: tx.input.clone(),
         raw,
     })
 }
