@@ -118,7 +118,7 @@ async fn journal(state: web::Data<AppState>, req: HttpRequest, viewer: Viewer) -
         let live = state.catalog.with_tallies(live.clone()).await?;
         if state.catalog.reads(wallet, &live).await? {
             return Ok(personal(
-                views::journal(&l, &live.detail, Some(&live.body)).into_string(),
+                views::journal(&l, &live.detail, Some((&live.body, &live.support))).into_string(),
             ));
         }
     }

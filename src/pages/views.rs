@@ -124,7 +124,13 @@ pub enum Reader {
     Owner,
 }
 
-pub fn journal(l: &Links, j: &JournalDetail, body: Option<&str>) -> Markup {
+/// A journal's page; `text`, for those who may read it: the text and how each of its sentences
+/// of record rests on the cited entries (the audit's support map).
+pub fn journal(
+    l: &Links,
+    j: &JournalDetail,
+    text: Option<(&str, &[journal_market_audit::Support])>,
+) -> Markup {
     let i = &j.item;
     let path = format!("/journal/{}", i.slug);
     let mut head = Head::new(&i.title, &i.preview, &path);
@@ -161,13 +167,14 @@ pub fn journal(l: &Links, j: &JournalDetail, body: Option<&str>) -> Markup {
                         " · covers " (from) " to " (to)
                     }
                 }
-                @match body {
-                    Some(text) => {
+                @match text {
+                    Some((text, support)) => {
                         section.panel #buy aria-labelledby="owned" {
                             h2 #owned { "Your copy" }
                             p.status.ok role="status" { "You own this journal." }
                         }
                         article.text aria-label="Journal text" { (trusted(to_html(text, l.origin))) }
+                        (rests_on(support))
                     }
                     None => {
                         section.panel #buy aria-labelledby="buy-title"
@@ -387,6 +394,37 @@ pub fn token(l: &Links, t: Option<&TokenLedger>) -> Markup {
             }
         },
     )
+}
+
+/// Each sentence of record of a text with its judgement and the entry sentence it rests on.
+fn rests_on(support: &[journal_market_audit::Support]) -> Markup {
+    html! {
+        @if !support.is_empty() {
+            section aria-labelledby="support" {
+                h2 #support { "How each sentence rests on the entries" }
+                div.scroll {
+                    table.support {
+                        thead { tr {
+                            th scope="col" { "Sentence" } th scope="col" { "Judgement" }
+                            th scope="col" { "Rests on" }
+                        } }
+                        tbody {
+                            @for s in support {
+                                tr class=(s.judgement.as_str()) {
+                                    td { (s.sentence) }
+                                    td {
+                                        (s.judgement.as_str())
+                                        @if !s.missing.is_empty() { ": not found " (s.missing.join(", ")) }
+                                    }
+                                    td { a href={ "/entry/" (s.entry) } { (s.entry) } " " (s.quote) }
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
 }
 
 fn opt_usd(v: Option<f64>) -> String {

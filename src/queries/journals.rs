@@ -2,6 +2,7 @@
 //! reading time, signatures) are computed from the rows on every read, never stored.
 
 use std::collections::HashMap;
+use std::sync::Arc;
 
 use journal_market_actors::settlement::store::FAILED;
 use journal_market_api::{
@@ -252,38 +253,59 @@ pub struct LiveJournal {
     pub token_id: Option<String>,
     /// The text as HTML, rendered once per cached journal rather than at each paid answer.
     pub html: String,
+    /// Each sentence of record of the text, its judgement and the entry sentence it rests on:
+    /// shown to those who may read the text.
+    pub support: Arc<Vec<journal_market_audit::Support>>,
 }
 
-/// The quotes under each cited entry of `sub` (`journal_market_audit::evidence`): pure, but a
-/// few ms on a long journal, so read off the worker thread and once per content (a journal's
-/// detail is read again each time its cache entry expires; its text and entries rarely change).
-async fn quotes_of(sub: journal_market_audit::Submission) -> HashMap<String, Vec<String>> {
+/// How the text rests on its entries: the audit's support map of `sub`, each sentence of record
+/// with its judgement and the entry sentence it rests on (what the evidence's quotes are read
+/// from). Pure, but a few ms on a long journal, so read off the worker thread and once per
+/// content (a journal's detail is read again each time its cache entry expires; its text and
+/// entries rarely change).
+async fn support_of(
+    sub: journal_market_audit::Submission,
+) -> Arc<Vec<journal_market_audit::Support>> {
     use std::hash::{BuildHasher, RandomState};
-    use std::sync::{Arc, LazyLock, Mutex};
-    type Quotes = Arc<HashMap<String, Vec<String>>>;
+    use std::sync::{LazyLock, Mutex};
+    type Support = Arc<Vec<journal_market_audit::Support>>;
     /// Contents remembered at most (a few KB each): beyond, forgotten wholesale.
     const MAX: usize = 512;
-    static READ: LazyLock<Mutex<HashMap<u64, Quotes>>> = LazyLock::new(Default::default);
+    static READ: LazyLock<Mutex<HashMap<u64, Support>>> = LazyLock::new(Default::default);
     // Keyed by a hash with this process's secret keys, so no author can write a journal whose
     // key is another's.
     static KEYS: LazyLock<RandomState> = LazyLock::new(RandomState::new);
     let key = KEYS.hash_one(&sub);
-    if let Some(q) = READ.lock().ok().and_then(|m| m.get(&key).cloned()) {
-        return (*q).clone();
+    if let Some(found) = READ.lock().ok().and_then(|m| m.get(&key).cloned()) {
+        return found;
     }
-    let quotes: HashMap<String, Vec<String>> =
-        match tokio::task::spawn_blocking(move || journal_market_audit::evidence(&sub)).await {
-            Ok(found) => found.into_iter().map(|e| (e.accession, e.quotes)).collect(),
+    let found: Support =
+        match tokio::task::spawn_blocking(move || journal_market_audit::builtin::support(&sub))
+            .await
+        {
+            Ok(found) => Arc::new(found),
             Err(e) => {
-                tracing::warn!(error = %e, "the evidence's quotes could not be read");
-                return HashMap::new();
+                tracing::warn!(error = %e, "the text's support could not be read");
+                return Arc::default();
             }
         };
     if let Ok(mut m) = READ.lock() {
         if m.len() >= MAX {
             m.clear();
         }
-        m.insert(key, Arc::new(quotes.clone()));
+        m.insert(key, found.clone());
+    }
+    found
+}
+
+/// The entry sentences the text rests on, each once, per entry in the order it rests on them.
+fn quotes_of(support: &[journal_market_audit::Support]) -> HashMap<String, Vec<String>> {
+    let mut quotes: HashMap<String, Vec<String>> = HashMap::new();
+    for s in support {
+        let q = quotes.entry(s.entry.clone()).or_default();
+        if !q.contains(&s.quote) {
+            q.push(s.quote.clone());
+        }
     }
     quotes
 }
@@ -349,7 +371,7 @@ pub async fn find_live(
         .map(journal_market_actors::audit::source)
         .collect();
     sources.sort_by(|a, b| a.accession.cmp(&b.accession));
-    let mut quotes = quotes_of(journal_market_audit::Submission {
+    let support = support_of(journal_market_audit::Submission {
         ticker: j.ticker.clone(),
         title: j.title.clone(),
         dek: j.dek.clone(),
@@ -357,6 +379,7 @@ pub async fn find_live(
         sources,
     })
     .await;
+    let mut quotes = quotes_of(&support);
     let evidence: Vec<Evidence> = cites
         .iter()
         .filter_map(|c| cited.get(&c.accession).map(|e| (c, e)))
@@ -421,6 +444,7 @@ pub async fn find_live(
         body: j.body,
         author_wallet: j.author_wallet,
         token_id: j.token_id,
+        support,
     }))
 }
 

@@ -5,6 +5,7 @@
 //! `cargo run --release -p journal-market-audit --example audit_public [-- --report] [--misses LABEL] [--import FILE]`
 //! The same drafts through the API: `bash bench/audit_public.sh`.
 
+mod import;
 mod rows;
 mod table;
 
@@ -25,7 +26,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     {
         let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
         let rows = rows::load(&root)?;
-        std::fs::write(out, serde_json::to_string(&rows::import_file(&rows))?)?;
+        std::fs::write(out, serde_json::to_string(&import::import_file(&rows))?)?;
         return Ok(());
     }
     let misses = args

@@ -6,7 +6,6 @@
 
 use journal_market_audit::{Source, Submission};
 use serde::Deserialize;
-use serde_json::{Value, json};
 
 /// Where the rows are, from the workspace root.
 pub const DIR: &str = "audit/eval/public";
@@ -186,7 +185,7 @@ pub fn source(r: &Row, n: usize) -> Source {
     }
 }
 
-fn anchor_source(dataset: &str) -> Source {
+pub fn anchor_source(dataset: &str) -> Source {
     Source {
         accession: anchor(dataset),
         ticker: ticker(dataset).to_string(),
@@ -232,41 +231,6 @@ pub fn submission(r: &Row, n: usize) -> Submission {
         body,
         sources: vec![source(r, n), anchor_source(&r.dataset)],
     }
-}
-
-/// The import file (docs/import-format.md) of every row: a company per dataset, its anchor
-/// entry and an entry per row.
-pub fn import_file(rows: &[(usize, Row)]) -> Value {
-    let companies: Vec<Value> = DATASETS
-        .iter()
-        .map(|(_, t, name)| json!({ "ticker": t, "name": name }))
-        .collect();
-    let entry = |s: &Source, name: &str| {
-        let date = format!(
-            "20{}-{}-{}",
-            &s.accession[s.accession.len() - 9..s.accession.len() - 7],
-            &s.accession[s.accession.len() - 7..s.accession.len() - 5],
-            &s.accession[s.accession.len() - 5..s.accession.len() - 3]
-        );
-        json!({
-            "id": s.accession, "ticker": s.ticker, "date_of_record": date, "kind": "news",
-            "title": s.title, "summary": s.summary,
-            "source": { "name": name, "url": "https://github.com/", "says": s.says },
-            "verified": true, "merged": false, "filed_at": format!("{date}T12:00:00Z"),
-        })
-    };
-    let mut entries: Vec<Value> = DATASETS
-        .iter()
-        .map(|(d, _, name)| entry(&anchor_source(d), name))
-        .collect();
-    for (n, r) in rows {
-        let name = DATASETS
-            .iter()
-            .find(|(d, _, _)| *d == r.dataset)
-            .map_or("", |(_, _, name)| *name);
-        entries.push(entry(&source(r, *n), name));
-    }
-    json!({ "companies": companies, "entries": entries })
 }
 
 /// Whether an approval is right for the row's label.
