@@ -307,6 +307,10 @@ async fn an_owner_reads_the_text_on_the_page_and_a_purchase_shows_at_once() {
     assert_eq!(status, StatusCode::OK);
     assert!(owned.contains("You own this journal."));
     assert!(owned.contains("<article class=\"text\""));
+    // A reader sees how each sentence of record rests on the entries; the public page does not
+    // (it would show the text).
+    assert!(owned.contains("How each sentence rests on the entries"));
+    assert!(owned.contains("<tr class=\"supported\""));
     assert!(!owned.contains("id=\"buy-button\""));
     // Another reader still sees the public page, with the new reader counted (the cache was
     // emptied by the purchase).
@@ -314,6 +318,7 @@ async fn an_owner_reads_the_text_on_the_page_and_a_purchase_shows_at_once() {
     let readers = |n: i64| format!("{n} {}", if n == 1 { "reader" } else { "readers" });
     assert!(public.contains(&readers(before + 1)), "readers updated");
     assert!(!public.contains("You own this journal."));
+    assert!(!public.contains("How each sentence rests on the entries"));
 
     // A person's journal's page names its card image, which answers.
     let (_, pslug) = shop.person_journal(0, "2").await;

@@ -708,3 +708,56 @@ async fn a_contract_wallet_registers_its_journal_through_its_contract() {
     as_owner.login(&owner_key).await.unwrap();
     assert_refused(as_owner.minted(id, &tx).await, StatusCode::NOT_FOUND);
 }
+
+/// Default deny through the API: a sourced sentence with a superlative clause no entry holds
+/// is sent back, the finding and the report's support naming the words not found; the same
+/// draft without it is approved, each sentence of record `supported`.
+#[actix_web::test]
+async fn an_addition_no_entry_holds_is_sent_back_naming_its_words() {
+    let shop = Shop::open().await;
+    let (c, _) = shop.author(0).await;
+    let faithful = shop.faithful_draft("What the entries hold", 1.0).await;
+    let mut added = faithful.clone();
+    let at = added.body.find(" [JM-").expect("a citation");
+    added
+        .body
+        .insert_str(at, ", the largest such deal in the company's history");
+    let saved = c.save_draft(&added).await.unwrap();
+    let out = c.audit(saved.id).await.unwrap();
+    assert_eq!(out.status, "revise", "{:#?}", out.report);
+    let finding = out
+        .report
+        .issues
+        .iter()
+        .find(|i| i.check == "unsupported-content")
+        .unwrap_or_else(|| panic!("{:#?}", out.report));
+    assert_eq!(finding.severity, "major");
+    assert!(
+        finding.detail.contains("\u{ab}largest\u{bb}"),
+        "{finding:?}"
+    );
+    let judged = out
+        .report
+        .support
+        .iter()
+        .find(|s| s.judgement == "unsupported")
+        .unwrap_or_else(|| panic!("{:#?}", out.report.support));
+    assert!(judged.sentence.contains("largest such deal"), "{judged:?}");
+    assert!(judged.missing.iter().any(|m| m == "largest"), "{judged:?}");
+    assert!(!judged.quote.is_empty());
+
+    let mut fixed = faithful;
+    fixed.id = Some(saved.id);
+    c.save_draft(&fixed).await.unwrap();
+    let out = c.audit(saved.id).await.unwrap();
+    assert_eq!(out.status, "approved", "{:#?}", out.report);
+    assert!(!out.report.support.is_empty());
+    assert!(
+        out.report
+            .support
+            .iter()
+            .all(|s| s.judgement == "supported"),
+        "{:#?}",
+        out.report.support
+    );
+}
