@@ -197,7 +197,12 @@ fn lemmas(w: &str) -> Vec<Cow<'_, str>> {
 fn undouble(stem: &str) -> Option<&str> {
     let b = stem.as_bytes();
     let n = b.len();
-    (n >= 3 && b[n - 1] == b[n - 2] && !b"aeiouy".contains(&b[n - 1])).then(|| &stem[..n - 1])
+    // An ASCII letter last, so the cut is at a character's edge (`ꂂ` ends in two equal bytes).
+    (n >= 3
+        && b[n - 1].is_ascii_lowercase()
+        && b[n - 1] == b[n - 2]
+        && !b"aeiouy".contains(&b[n - 1]))
+    .then(|| &stem[..n - 1])
 }
 
 /// The first of `candidates` that is a known lemma with one of the parts of speech `pos`.
@@ -327,6 +332,13 @@ fn relation(x: &str, y: &str) -> Option<Relation> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn words_of_other_scripts_keep_their_characters_whole() {
+        // `ꂂ` (U+A082) ends in two equal bytes: no doubled consonant to undo.
+        assert_eq!(lemma("ꂂed"), "ꂂed");
+        assert_eq!(lemma("ꂂꂂing"), "ꂂꂂing");
+    }
 
     #[test]
     fn irregular_forms_come_from_the_exception_lists() {
