@@ -70,7 +70,19 @@ async fn audit(
                         price_usdg: 1.0,
                         author_name: "Public Claims".into(),
                     })
-                    .await?;
+                    .await
+                    .map_err(|e| match e {
+                        journal_market_client::ClientError::Api { problems, .. }
+                            if !problems.is_empty() =>
+                        {
+                            anyhow::anyhow!(
+                                "the draft of {} was refused: {}",
+                                r.id,
+                                problems.join("; ")
+                            )
+                        }
+                        e => e.into(),
+                    })?;
                 let outcome = client.audit(saved.id).await?;
                 anyhow::Ok((saved.id, outcome.report.verdict))
             }

