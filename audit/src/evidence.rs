@@ -21,8 +21,12 @@ pub struct Evidence {
 /// lines its sentences rest on. Pure: the entries come with the submission; an accession the
 /// submission has no source for is listed with no quotes.
 pub fn evidence(sub: &Submission) -> Vec<Evidence> {
-    let support = builtin::support(sub);
-    builtin::cited(&sub.body)
+    of_support(&sub.body, &builtin::support(sub))
+}
+
+/// [`evidence`] from a support map already read (`builtin::support` of the same submission).
+pub fn of_support(body: &str, support: &[crate::Support]) -> Vec<Evidence> {
+    builtin::cited(body)
         .into_iter()
         .map(|accession| {
             let mut quotes: Vec<String> = Vec::new();

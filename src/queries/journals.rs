@@ -298,18 +298,6 @@ async fn support_of(
     found
 }
 
-/// The entry sentences the text rests on, each once, per entry in the order it rests on them.
-fn quotes_of(support: &[journal_market_audit::Support]) -> HashMap<String, Vec<String>> {
-    let mut quotes: HashMap<String, Vec<String>> = HashMap::new();
-    for s in support {
-        let q = quotes.entry(s.entry.clone()).or_default();
-        if !q.contains(&s.quote) {
-            q.push(s.quote.clone());
-        }
-    }
-    quotes
-}
-
 /// A live journal by slug, or by id when the key is all digits (slugs always hold a letter).
 /// What a journal's key (`/journals/{key}`, `/journal/{key}`, `/journals/{key}/text`) names.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -379,7 +367,11 @@ pub async fn find_live(
         sources,
     })
     .await;
-    let mut quotes = quotes_of(&support);
+    let mut quotes: HashMap<String, Vec<String>> =
+        journal_market_audit::evidence::of_support(&j.body, &support)
+            .into_iter()
+            .map(|e| (e.accession, e.quotes))
+            .collect();
     let evidence: Vec<Evidence> = cites
         .iter()
         .filter_map(|c| cited.get(&c.accession).map(|e| (c, e)))
