@@ -88,6 +88,13 @@ impl From<AuthError> for ApiError {
             }
             AuthError::Db(db) => ApiError::db(db),
             AuthError::Random => ApiError::internal(anyhow::anyhow!("random source failed")),
+            AuthError::RateLimited {
+                message,
+                retry_after_secs,
+            } => ApiError::RateLimited {
+                message,
+                retry_after_secs,
+            },
             _ => ApiError::Unauthorized(e.to_string()),
         }
     }

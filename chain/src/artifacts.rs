@@ -34,6 +34,7 @@ const ALL: &[(&str, &str)] = &[
     artifact!("SmartWallet"),
     artifact!("SmartWalletFactory"),
     artifact!("UniversalSigValidator"),
+    artifact!("BareHashWallet"),
 ];
 
 fn find(name: &str) -> anyhow::Result<Artifact> {

@@ -104,6 +104,7 @@ sol! {
         function owner() external view returns (address);
         function execute(address to, uint256 value, bytes data) external;
         function isValidSignature(bytes32 hash, bytes signature) external view returns (bytes4);
+        function domainSeparator() external view returns (bytes32);
     }
 
     #[sol(rpc)]

@@ -198,7 +198,8 @@ pub fn wallet_provider(rpc_url: &str, signer: PrivateKeySigner) -> anyhow::Resul
         .erased())
 }
 
-async fn deploy_code(p: &DynProvider, name: &str, args: Vec<u8>) -> anyhow::Result<Address> {
+/// Deploys the artifact `name` with its encoded constructor arguments; its address.
+pub async fn deploy_code(p: &DynProvider, name: &str, args: Vec<u8>) -> anyhow::Result<Address> {
     let mut code = artifacts::bytecode(name)?.to_vec();
     code.extend_from_slice(&args);
     let tx = TransactionRequest::default().with_deploy_code(Bytes::from(code));

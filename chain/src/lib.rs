@@ -8,6 +8,7 @@ pub mod artifacts;
 pub mod bindings;
 pub mod client;
 pub mod devnet;
+pub mod erc7739;
 pub mod erc8004;
 pub mod extensions;
 pub mod facilitator;

@@ -104,15 +104,35 @@ impl Client {
     /// Signs in with a local key: asks a nonce, signs the message with `personal_sign`,
     /// verifies it, and keeps the session cookie.
     pub async fn login(&self, signer: &PrivateKeySigner) -> Result<Me, ClientError> {
-        self.login_as(signer.address(), signer).await
+        self.sign_in(signer.address(), |message, _| {
+            signer.sign_message_sync(message.as_bytes())
+        })
+        .await
     }
 
-    /// Signs in as `wallet` with a signature by `signer`: a contract wallet (ERC-1271) whose
-    /// owner key signs for it, or the key's own address.
+    /// Signs in as the devnet's `SmartWallet` at `wallet`, owned by `signer`: the owner signs
+    /// the sign-in message's hash nested in the wallet's domain (ERC-7739 PersonalSign), which
+    /// the service checks with the wallet's ERC-1271.
     pub async fn login_as(
         &self,
         wallet: alloy::primitives::Address,
         signer: &PrivateKeySigner,
+    ) -> Result<Me, ClientError> {
+        use journal_market_chain::erc7739;
+        self.sign_in(wallet, |message, chain_id| {
+            let hash = alloy::primitives::eip191_hash_message(message.as_bytes());
+            let domain = erc7739::smart_wallet_domain(wallet, chain_id);
+            signer.sign_hash_sync(&erc7739::personal_sign_hash(domain, hash))
+        })
+        .await
+    }
+
+    /// Asks a nonce for `wallet`, signs its message with `sign` (given the message and the
+    /// chain it names), verifies it and keeps the session cookie.
+    async fn sign_in(
+        &self,
+        wallet: alloy::primitives::Address,
+        sign: impl Fn(&str, u64) -> alloy::signers::Result<alloy::signers::Signature>,
     ) -> Result<Me, ClientError> {
         let address = wallet.to_checksum(None);
         let issued: NonceResponse = self
@@ -123,8 +143,13 @@ impl Client {
                 },
             )
             .await?;
-        let sig = signer
-            .sign_message_sync(issued.message.as_bytes())
+        let chain_id: u64 = issued
+            .message
+            .lines()
+            .find_map(|l| l.strip_prefix("Chain ID: "))
+            .and_then(|c| c.trim().parse().ok())
+            .ok_or_else(|| ClientError::Invalid("the sign-in message names no chain".into()))?;
+        let sig = sign(&issued.message, chain_id)
             .map_err(|e| ClientError::Invalid(format!("cannot sign: {e}")))?;
         self.post_json(
             "auth/verify",

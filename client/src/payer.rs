@@ -1,16 +1,16 @@
 //! An x402 v2 payer for `exact` offers with Permit2: answers a 402 by signing the
 //! PermitWitnessTransferFrom the offer describes, and buys journals step by step.
 
-use alloy::primitives::{Address, U256};
+use alloy::primitives::{Address, B256, U256};
 use alloy::signers::SignerSync;
 use alloy::signers::local::PrivateKeySigner;
-use journal_market_chain::canonical;
 use journal_market_chain::extensions::{gas_sponsoring, payment_identifier};
 use journal_market_chain::permit2::{PermitWitnessTransferFrom, TokenPermissions, Witness};
 use journal_market_chain::x402::{
     self, PaymentPayload, PaymentRequired, PaymentRequirements, Permit2Authorization,
     Permit2Payload, Permitted, WitnessJson,
 };
+use journal_market_chain::{canonical, erc7739};
 use reqwest::{Method, StatusCode};
 use serde_json::{Value, json};
 
@@ -37,11 +37,44 @@ pub fn sign_payment(
     signer: &PrivateKeySigner,
     now: u64,
 ) -> Result<PaymentPayload, ClientError> {
-    let chain_id: u64 = offer
+    sign_payment_from(offer, resource, signer.address(), now, |hash| {
+        signer.sign_hash_sync(&hash)
+    })
+}
+
+/// Signs an offer for the devnet's `SmartWallet` at `wallet`, owned by `owner`: the payment
+/// comes from the wallet, and the owner signs the permit's hash nested in the wallet's own
+/// domain (ERC-7739 PersonalSign), which that wallet alone accepts.
+pub fn sign_payment_as_wallet(
+    offer: &PaymentRequirements,
+    resource: Option<x402::Resource>,
+    owner: &PrivateKeySigner,
+    wallet: Address,
+    now: u64,
+) -> Result<PaymentPayload, ClientError> {
+    let chain_id = chain_of(offer)?;
+    sign_payment_from(offer, resource, wallet, now, |hash| {
+        let domain = erc7739::smart_wallet_domain(wallet, chain_id);
+        owner.sign_hash_sync(&erc7739::personal_sign_hash(domain, hash))
+    })
+}
+
+fn chain_of(offer: &PaymentRequirements) -> Result<u64, ClientError> {
+    offer
         .network
         .strip_prefix("eip155:")
         .and_then(|c| c.parse().ok())
-        .ok_or_else(|| invalid(format!("unsupported network {}", offer.network)))?;
+        .ok_or_else(|| invalid(format!("unsupported network {}", offer.network)))
+}
+
+fn sign_payment_from(
+    offer: &PaymentRequirements,
+    resource: Option<x402::Resource>,
+    from: Address,
+    now: u64,
+    sign: impl Fn(B256) -> alloy::signers::Result<alloy::signers::Signature>,
+) -> Result<PaymentPayload, ClientError> {
+    let chain_id = chain_of(offer)?;
     let parse = |what: &str, s: &str| {
         s.parse::<Address>()
             .map_err(|_| invalid(format!("the offer's {what} is not an address")))
@@ -65,9 +98,7 @@ pub fn sign_payment(
     };
     // Clients sign for the canonical Permit2, as every x402 client does.
     let hash = permit.signing_hash(chain_id, canonical::PERMIT2);
-    let sig = signer
-        .sign_hash_sync(&hash)
-        .map_err(|e| invalid(format!("cannot sign: {e}")))?;
+    let sig = sign(hash).map_err(|e| invalid(format!("cannot sign: {e}")))?;
     Ok(PaymentPayload {
         x402_version: x402::VERSION,
         resource,
@@ -75,7 +106,7 @@ pub fn sign_payment(
         payload: Permit2Payload {
             signature: format!("0x{}", alloy::hex::encode(sig.as_bytes())),
             permit2_authorization: Permit2Authorization {
-                from: signer.address().to_checksum(None),
+                from: from.to_checksum(None),
                 permitted: Permitted {
                     token: offer.asset.clone(),
                     amount: offer.amount.clone(),

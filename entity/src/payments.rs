@@ -38,6 +38,8 @@ pub struct Model {
     pub block_hash: Option<String>,
     pub final_at: Option<DateTimeUtc>,
     pub reorged_at: Option<DateTimeUtc>,
+    /// The permit's signature, normalized (`signature::key`): one wallet per signature.
+    pub signature_key: Option<String>,
 }
 
 #[derive(Copy, Clone, Debug, EnumIter, DeriveRelation)]

@@ -15,6 +15,7 @@ mod m20261124_000001_payment_ids;
 mod m20261124_000002_sponsorships;
 mod m20261125_000001_confirmations;
 mod m20261126_000001_ledger_totals;
+mod m20261127_000001_permit_signatures;
 
 pub struct Migrator;
 
@@ -33,6 +34,7 @@ impl MigratorTrait for Migrator {
             Box::new(m20261124_000002_sponsorships::Migration),
             Box::new(m20261125_000001_confirmations::Migration),
             Box::new(m20261126_000001_ledger_totals::Migration),
+            Box::new(m20261127_000001_permit_signatures::Migration),
         ]
     }
 }

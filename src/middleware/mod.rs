@@ -27,6 +27,12 @@ use futures::future::Either;
 use crate::error::ApiError;
 use rate_limit::RateLimits;
 
+/// Requests with a `SIGN-IN-WITH-X` proof carry their client's toll ([`rate_limit::Toll`]).
+const SIWX_HEADER: actix_web::http::header::HeaderName =
+    actix_web::http::header::HeaderName::from_static(
+        journal_market_chain::extensions::siwx::HEADER,
+    );
+
 /// The per-request layer: refusals first (429, then 403 for a cross-site change), then the
 /// handler with panics caught, its log lines carrying the request's id, which goes back in the
 /// answer.
@@ -85,6 +91,11 @@ impl Edge {
             }
             // The scope is outside the catch, so a panic's log line carries the id too.
             None => {
+                if req.headers().contains_key(SIWX_HEADER)
+                    && let Some(toll) = RateLimits::toll(&self.limits, &req)
+                {
+                    toll.insert(&req);
+                }
                 let (req, armed) = body_deadline::arm(req, self.body_timeout);
                 expired = armed;
                 Either::Right(request_id::scope(id.clone(), panics::caught(srv.call(req))))

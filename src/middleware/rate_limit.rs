@@ -11,8 +11,10 @@
 
 use std::net::IpAddr;
 use std::num::NonZeroU32;
+use std::sync::Arc;
 use std::time::Duration;
 
+use actix_web::HttpMessage;
 use actix_web::dev::ServiceRequest;
 use governor::clock::{Clock, DefaultClock};
 use governor::{DefaultKeyedRateLimiter, Quota, RateLimiter};
@@ -94,6 +96,41 @@ pub struct RateLimits {
     /// them.
     store: Option<(Store, [Gcra; 5])>,
     counters: LimitStoreCounters,
+}
+
+/// A request's client, to be charged to a class for work its request causes beyond the request
+/// itself: a contract wallet's signature check runs on the service's node, so a
+/// `SIGN-IN-WITH-X` proof that needs one costs a unit of the auth class before the call,
+/// whatever route carries it.
+#[derive(Clone)]
+pub struct Toll {
+    limits: Arc<RateLimits>,
+    ip: IpAddr,
+}
+
+impl Toll {
+    /// The toll of a request, if the edge put one in it.
+    pub fn of(req: &actix_web::HttpRequest) -> Option<Toll> {
+        req.extensions().get::<Toll>().cloned()
+    }
+
+    /// One unit of `class`; `Err` (a 429's text and its seconds) when the quota is used up.
+    pub async fn charge(&self, class: Class) -> Result<(), (String, u64)> {
+        match self.limits.check_class(class, self.ip).await {
+            Ok(()) => Ok(()),
+            Err(l) => match l.into_error() {
+                ApiError::RateLimited {
+                    message,
+                    retry_after_secs,
+                } => Err((message, retry_after_secs)),
+                e => Err((e.to_string(), 1)),
+            },
+        }
+    }
+
+    pub fn insert(self, req: &ServiceRequest) {
+        req.extensions_mut().insert(self);
+    }
 }
 
 /// Why a request was refused: the class and how long until it would pass.
@@ -214,6 +251,21 @@ impl RateLimits {
         })
     }
 
+    /// Counts one unit of `class` against `ip`: in the shared store when there is one (in
+    /// memory while it does not answer), else in memory.
+    async fn check_class(&self, class: Class, ip: IpAddr) -> Result<(), Limited> {
+        let Some((store, quotas)) = &self.store else {
+            return self.check_here(class, ip);
+        };
+        match store.check(class.name(), ip, quotas[class as usize]).await {
+            Some(verdict) => verdict.map_err(|retry_after| Limited { class, retry_after }),
+            None => {
+                self.counters.fallbacks.inc();
+                self.check_here(class, ip)
+            }
+        }
+    }
+
     /// Counts one request of `path` (below the API prefix) from this client in this instance's
     /// memory; `Err` when its class's quota is used up.
     pub fn check(
@@ -236,18 +288,9 @@ impl RateLimits {
         peer: Option<IpAddr>,
         forwarded_for: Option<&str>,
     ) -> Result<(), Limited> {
-        let Some((class, ip)) = self.target(path, peer, forwarded_for) else {
-            return Ok(());
-        };
-        let Some((store, quotas)) = &self.store else {
-            return self.check_here(class, ip);
-        };
-        match store.check(class.name(), ip, quotas[class as usize]).await {
-            Some(verdict) => verdict.map_err(|retry_after| Limited { class, retry_after }),
-            None => {
-                self.counters.fallbacks.inc();
-                self.check_here(class, ip)
-            }
+        match self.target(path, peer, forwarded_for) {
+            Some((class, ip)) => self.check_class(class, ip).await,
+            None => Ok(()),
         }
     }
 
@@ -268,6 +311,21 @@ impl RateLimits {
             .await
             .err()?;
         Some(l.into_error())
+    }
+
+    /// What the request's client can be charged for work its request causes beyond itself
+    /// (a contract wallet's signature check), put in the request for the handler; `None` when
+    /// limits are off.
+    pub fn toll(limits: &Arc<RateLimits>, req: &ServiceRequest) -> Option<Toll> {
+        if !limits.enabled {
+            return None;
+        }
+        let peer = req.peer_addr().map(|a| a.ip());
+        let ip = client_ip(peer, forwarded_for(req), &limits.trusted)?;
+        Some(Toll {
+            limits: limits.clone(),
+            ip,
+        })
     }
 
     /// Forgets clients whose quota is full again, so the maps do not grow with every address

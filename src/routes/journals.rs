@@ -8,6 +8,7 @@ use utoipa::IntoParams;
 
 use super::json_bytes;
 use crate::error::{ApiError, ApiResult};
+use crate::middleware::rate_limit::Toll;
 use crate::session::{Viewer, proof_header};
 use crate::state::AppState;
 
@@ -46,9 +47,15 @@ pub async fn detail(
     let live = state.catalog.shown(key.as_str()).await?;
     // A SIGN-IN-WITH-X proof speaks for its wallet; a refused one is said, not ignored.
     let viewer = match proof_header(&req) {
-        Some(h) => Some(state.accounts.prove(&h).await?.map_err(|why| {
-            ApiError::Unauthorized(format!("the SIGN-IN-WITH-X proof was refused: {why}"))
-        })?),
+        Some(h) => Some(
+            state
+                .accounts
+                .prove(&h, Toll::of(&req).as_ref())
+                .await?
+                .map_err(|why| {
+                    ApiError::Unauthorized(format!("the SIGN-IN-WITH-X proof was refused: {why}"))
+                })?,
+        ),
         None => viewer.0,
     };
     // The paid text goes only to a viewer who reads it; the public answer never holds it.

@@ -11,6 +11,7 @@ use utoipa::{IntoParams, ToSchema};
 use super::Private;
 use crate::domain::wallet::Wallet;
 use crate::error::{ApiError, ApiResult};
+use crate::middleware::rate_limit::Toll;
 use crate::payments::{Fresh, Step, Terms};
 use crate::queries::journals::{JournalKey, journal_key};
 use crate::services::catalog::CatalogError;
@@ -163,6 +164,7 @@ async fn pay(
     let caller = Caller {
         session: viewer.0,
         proof: proof_header(req),
+        toll: Toll::of(req),
     };
     let mut resp = HttpResponse::Ok();
     let (payer, tx, text, open_session) =

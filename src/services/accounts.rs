@@ -3,7 +3,11 @@
 
 use alloy::primitives::Address;
 use journal_market_actors::chain_watch::ChainWatchHandle;
-use journal_market_actors::session::{AuthError, NewSession, NonceIssued, SessionHandle};
+use journal_market_actors::session::{
+    AuthError, ChainCheck, NewSession, NonceIssued, SessionHandle,
+};
+
+use crate::middleware::rate_limit::{Class, Toll};
 use journal_market_api::{Desk, History};
 use journal_market_chain::extensions::siwx;
 use sea_orm::DatabaseConnection;
@@ -68,13 +72,36 @@ impl Accounts {
 
     /// The wallet a `SIGN-IN-WITH-X` header proves: `Ok(Err(why))` when the proof is refused
     /// (said to the client), `Err` when it could not be checked now (busy, the chain, the
-    /// database).
-    pub async fn prove(&self, header: &str) -> Result<Result<Address, String>, AuthError> {
+    /// database, the caller's rate limit). A contract wallet's proof, whose check calls the
+    /// chain, is first charged to the caller's auth class (`toll`).
+    pub async fn prove(
+        &self,
+        header: &str,
+        toll: Option<&Toll>,
+    ) -> Result<Result<Address, String>, AuthError> {
         let proof = match siwx::decode(header) {
             Ok(p) => p,
             Err(e) => return Ok(Err(e.to_string())),
         };
-        match self.sessions.verify_siwx(proof).await {
+        let answer = match self
+            .sessions
+            .verify_siwx(proof.clone(), ChainCheck::NotYet)
+            .await
+        {
+            Err(AuthError::ChainCheckNeeded) => {
+                if let Some(t) = toll {
+                    t.charge(Class::Auth).await.map_err(|(message, secs)| {
+                        AuthError::RateLimited {
+                            message,
+                            retry_after_secs: secs,
+                        }
+                    })?;
+                }
+                self.sessions.verify_siwx(proof, ChainCheck::Allowed).await
+            }
+            answer => answer,
+        };
+        match answer {
             Ok(w) => Ok(Ok(w)),
             Err(
                 e @ (AuthError::Proof(_)

@@ -6,6 +6,7 @@
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, RwLock};
 
+use crate::middleware::rate_limit::Toll;
 use alloy::primitives::{Address, B256, U256};
 use alloy::signers::local::PrivateKeySigner;
 use journal_market_actors::chain_watch::ChainWatchHandle;
@@ -144,6 +145,8 @@ pub struct Caller {
     pub session: Option<Address>,
     /// The `SIGN-IN-WITH-X` header; read only when no payment is sent.
     pub proof: Option<String>,
+    /// What the caller's rate class is charged for a contract wallet's proof.
+    pub toll: Option<Toll>,
 }
 
 impl Purchases {
@@ -284,7 +287,7 @@ impl Purchases {
         if payload.is_none()
             && let Some(h) = caller.proof.as_deref()
         {
-            match self.accounts.prove(h).await? {
+            match self.accounts.prove(h, caller.toll.as_ref()).await? {
                 Ok(wallet) => {
                     let w = lower(&wallet);
                     if unlocks::Entity::find_by_id((w.clone(), j.id))

@@ -347,17 +347,13 @@ async fn contract_wallets_sign_in() {
         .unwrap();
     let addr = wallet.to_checksum(None);
     let (n, msg) = nonce(&app, &addr).await;
-    let inner = signer.sign_hash_sync(&eip191_hash_message(&msg)).unwrap();
+    let inner = chain.wallet_sign(&signer, wallet, eip191_hash_message(&msg));
     let calldata = ISmartWalletFactory::deployCall {
         owner: owner.address,
         salt,
     }
     .abi_encode();
-    let wrapped = wrap_6492(
-        factory_addr,
-        Bytes::from(calldata),
-        Bytes::from(inner.as_bytes().to_vec()),
-    );
+    let wrapped = wrap_6492(factory_addr, Bytes::from(calldata), Bytes::from(inner));
     let (status, body, _) = verify(&app, &addr, &n, &format!("{wrapped}")).await;
     assert_eq!(status, StatusCode::OK, "6492: {body}");
     assert_eq!(body["address"], addr.as_str());
@@ -370,7 +366,10 @@ async fn contract_wallets_sign_in() {
     let (n, msg) = nonce(&app, &addr).await;
     let stranger = chain.account("buyer", 1).signer().unwrap();
     expect_401(&app, &addr, &n, &personal_sign(&stranger, &msg), "rejected").await;
-    let (status, body, _) = verify(&app, &addr, &n, &personal_sign(&signer, &msg)).await;
+    // The owner's own signature of the message is the owner's, not the wallet's (ERC-7739).
+    expect_401(&app, &addr, &n, &personal_sign(&signer, &msg), "rejected").await;
+    let bound = chain.wallet_sign(&signer, wallet, eip191_hash_message(&msg));
+    let (status, body, _) = verify(&app, &addr, &n, &format!("{}", Bytes::from(bound))).await;
     assert_eq!(status, StatusCode::OK, "1271: {body}");
 }
 

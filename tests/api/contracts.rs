@@ -167,8 +167,18 @@ async fn an_erc1271_wallet_pays_through_permit2() {
         .await;
 
     let to = chain.account("author", 0).address;
+    let owner_key = owner.signer().unwrap();
+    // The owner's plain signature of the permit is its own key's, not the wallet's: refused.
     let p = permit(&chain, to, 1_000_000, 9, now() + 280);
-    settle(&chain, &p, wallet, sign(&p, &owner.signer().unwrap()))
+    assert!(
+        settle(&chain, &p, wallet, sign(&p, &owner_key))
+            .await
+            .is_err()
+    );
+    // The permit's hash nested in the wallet's domain (ERC-7739) settles.
+    let hash = p.signing_hash(4663, canonical::PERMIT2);
+    let bound = Bytes::from(chain.wallet_sign(&owner_key, wallet, hash));
+    settle(&chain, &p, wallet, bound)
         .await
         .expect("ERC-1271 permit settles");
     assert_eq!(usdg_balance(&chain, wallet).await, U256::from(4_000_000));
@@ -179,6 +189,76 @@ async fn an_erc1271_wallet_pays_through_permit2() {
         settle(&chain, &p, wallet, sign(&p, &stranger))
             .await
             .is_err()
+    );
+}
+
+/// ERC-7739's TypedDataSign form: the owner signs the permit nested in one wallet's domain;
+/// that wallet settles it, a second wallet of the same owner does not.
+#[actix_web::test]
+async fn a_nested_typed_data_signature_is_good_for_its_wallet_only() {
+    use alloy::sol_types::SolStruct;
+    use journal_market_chain::erc7739;
+    let chain = TestChain::start().await;
+    let owner = chain.account("buyer", 1);
+    let owner_key = owner.signer().unwrap();
+    let owner_p = chain.provider(owner);
+    let deployer = chain.provider(chain.account("deployer", 0));
+    let c = &chain.devnet.contracts;
+    let mut wallets = Vec::new();
+    for salt in [21u8, 22] {
+        let wallet = chain
+            .smart_wallet(owner, B256::with_last_byte(salt), true)
+            .await;
+        IMintable::new(c.usdg, &deployer)
+            .mint(wallet, U256::from(5_000_000))
+            .mined()
+            .await;
+        let approve = IERC20::approveCall {
+            spender: canonical::PERMIT2,
+            amount: U256::MAX,
+        }
+        .abi_encode();
+        // A provider of its own: the factory call above was sent by another one.
+        ISmartWallet::new(wallet, chain.provider(owner))
+            .execute(c.usdg, U256::ZERO, approve.into())
+            .mined()
+            .await;
+        wallets.push(wallet);
+    }
+    // The probe ERC-7739 defines.
+    let probe = ISmartWallet::new(wallets[0], &owner_p)
+        .isValidSignature(erc7739::PROBE, Bytes::new())
+        .call()
+        .await
+        .unwrap();
+    assert_eq!(probe.0, erc7739::SUPPORTED);
+
+    let to = chain.account("author", 0).address;
+    let nested = |p: &PermitWitnessTransferFrom, wallet: Address, ty: &str| {
+        let app = journal_market_chain::permit2::domain(4663, canonical::PERMIT2).hash_struct();
+        let (hash, tail) = erc7739::typed_data_sign(wallet, 4663, app, p.eip712_hash_struct(), ty);
+        let mut sig = owner_key.sign_hash_sync(&hash).unwrap().as_bytes().to_vec();
+        sig.extend_from_slice(&tail);
+        Bytes::from(sig)
+    };
+    let ty = PermitWitnessTransferFrom::eip712_encode_type().into_owned();
+    let p = permit(&chain, to, 1_000, 31, now() + 280);
+    // Made for wallet 0, presented for wallet 1: refused.
+    assert!(
+        settle(&chain, &p, wallets[1], nested(&p, wallets[0], &ty))
+            .await
+            .is_err()
+    );
+    settle(&chain, &p, wallets[0], nested(&p, wallets[0], &ty))
+        .await
+        .expect("the nested signature settles for its wallet");
+    assert_eq!(
+        usdg_balance(&chain, wallets[0]).await,
+        U256::from(4_999_000)
+    );
+    assert_eq!(
+        usdg_balance(&chain, wallets[1]).await,
+        U256::from(5_000_000)
     );
 }
 

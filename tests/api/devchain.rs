@@ -9,10 +9,13 @@ use alloy::contract::{CallBuilder, CallDecoder};
 use alloy::primitives::{Address, B256, U256};
 use alloy::providers::{DynProvider, Provider};
 use alloy::rpc::types::TransactionReceipt;
+use alloy::signers::SignerSync;
+use alloy::signers::local::PrivateKeySigner;
 use journal_market::config::Settings;
 use journal_market_chain::anvil::{self, Anvil};
 use journal_market_chain::bindings::ISmartWalletFactory;
 use journal_market_chain::devnet::{self, Account, Devnet};
+use journal_market_chain::erc7739;
 
 use crate::helpers::{TestApp, TestDb, test_settings};
 
@@ -92,6 +95,17 @@ impl TestChain {
             assert!(receipt.status());
         }
         wallet
+    }
+
+    /// `owner`'s signature of `hash` for its smart wallet at `wallet`: the hash nested in the
+    /// wallet's own domain (ERC-7739 PersonalSign), which that wallet alone accepts.
+    pub fn wallet_sign(&self, owner: &PrivateKeySigner, wallet: Address, hash: B256) -> Vec<u8> {
+        let domain = erc7739::smart_wallet_domain(wallet, self.devnet.chain_id);
+        owner
+            .sign_hash_sync(&erc7739::personal_sign_hash(domain, hash))
+            .unwrap()
+            .as_bytes()
+            .to_vec()
     }
 
     /// Settings of an app that uses this chain, checking it every second.

@@ -84,12 +84,41 @@ async fn each_client_and_route_class_has_its_own_quota() {
 
 /// A smart wallet deployed for the first buyer (salt `salt`): the owner, its key, and the
 /// wallet's address.
-async fn buyers_smart_wallet(chain: &TestChain, salt: u8) -> (&Account, PrivateKeySigner, String) {
+async fn buyers_smart_wallet(chain: &TestChain, salt: u8) -> (&Account, WalletKey, String) {
     let owner = chain.account("buyer", 0);
     let wallet = chain
         .smart_wallet(owner, B256::with_last_byte(salt), true)
         .await;
-    (owner, owner.signer().unwrap(), format!("{wallet:#x}"))
+    let key = WalletKey {
+        owner: owner.signer().unwrap(),
+        wallet,
+        chain_id: chain.devnet.chain_id,
+    };
+    (owner, key, format!("{wallet:#x}"))
+}
+
+/// The owner's key of a smart wallet, signing for the wallet (ERC-7739 PersonalSign).
+struct WalletKey {
+    owner: PrivateKeySigner,
+    wallet: alloy::primitives::Address,
+    chain_id: u64,
+}
+
+impl WalletKey {
+    fn sign_hash(&self, hash: B256) -> Vec<u8> {
+        let domain = journal_market_chain::erc7739::smart_wallet_domain(self.wallet, self.chain_id);
+        let nested = journal_market_chain::erc7739::personal_sign_hash(domain, hash);
+        self.owner
+            .sign_hash_sync(&nested)
+            .unwrap()
+            .as_bytes()
+            .to_vec()
+    }
+
+    fn sign_message(&self, message: &str) -> String {
+        let sig = self.sign_hash(alloy::primitives::eip191_hash_message(message));
+        format!("0x{}", alloy::hex::encode(sig))
+    }
 }
 
 async fn nonce(app: &TestApp, address: &str) -> (String, String) {
@@ -171,7 +200,7 @@ async fn a_slow_contract_wallet_cannot_starve_key_sign_ins() {
     let mut slow = Vec::new();
     for _ in 0..2 {
         let (n, msg) = nonce(&app, &wallet).await;
-        let sig = sign(&owner_key, &msg);
+        let sig = owner_key.sign_message(&msg);
         let app_base = app.base.clone();
         let wallet = wallet.clone();
         slow.push(tokio::spawn(async move {
@@ -194,7 +223,7 @@ async fn a_slow_contract_wallet_cannot_starve_key_sign_ins() {
     assert_eq!(proxy.hits("1626ba7e"), 2);
     // A third contract wallet sign-in is told "busy" at once rather than queued.
     let (n, msg) = nonce(&app, &wallet).await;
-    let (status, body) = verify(&app, &wallet, &n, &sign(&owner_key, &msg)).await;
+    let (status, body) = verify(&app, &wallet, &n, &owner_key.sign_message(&msg)).await;
     assert_eq!(status, StatusCode::SERVICE_UNAVAILABLE, "{body}");
     assert_error_body(&body);
     // Key-signed sign-ins go through meanwhile, while the slow checks are still running.
@@ -222,12 +251,12 @@ async fn a_wallet_check_gets_only_its_gas() {
     let (owner, owner_key, wallet) = buyers_smart_wallet(&chain, 9).await;
     // What the check costs, from the node; the stingy instance allows a little less.
     let hash = alloy::primitives::eip191_hash_message("any message");
-    let sig = owner_key.sign_hash_sync(&hash).unwrap();
+    let sig = owner_key.sign_hash(hash);
     let needs = journal_market_chain::bindings::ISmartWallet::new(
         wallet.parse().unwrap(),
         chain.provider(owner),
     )
-    .isValidSignature(hash, sig.as_bytes().to_vec().into())
+    .isValidSignature(hash, sig.into())
     .estimate_gas()
     .await
     .unwrap();
@@ -235,7 +264,7 @@ async fn a_wallet_check_gets_only_its_gas() {
         .app_with(|s| s.auth.signature_gas = needs - 1_500)
         .await;
     let (n, msg) = nonce(&stingy, &wallet).await;
-    let (status, body) = verify(&stingy, &wallet, &n, &sign(&owner_key, &msg)).await;
+    let (status, body) = verify(&stingy, &wallet, &n, &owner_key.sign_message(&msg)).await;
     assert_eq!(status, StatusCode::UNAUTHORIZED, "{body}");
     assert!(
         body["error"].as_str().unwrap().contains("rejected"),
@@ -243,7 +272,7 @@ async fn a_wallet_check_gets_only_its_gas() {
     );
     let app = chain.app().await;
     let (n, msg) = nonce(&app, &wallet).await;
-    let (status, body) = verify(&app, &wallet, &n, &sign(&owner_key, &msg)).await;
+    let (status, body) = verify(&app, &wallet, &n, &owner_key.sign_message(&msg)).await;
     assert_eq!(status, StatusCode::OK, "{body}");
 }
 

@@ -40,3 +40,4 @@ mod sponsor;
 mod text;
 mod token;
 mod votes;
+mod wallets;

@@ -142,7 +142,14 @@ impl Shop {
     }
 
     pub(crate) async fn open_with(f: impl FnOnce(&mut journal_market::config::Settings)) -> Shop {
-        let chain = TestChain::start().await;
+        Shop::open_on_chain(TestChain::start().await, f).await
+    }
+
+    /// As [`Shop::open_with`], on a chain the test started (to put a proxy in front of it).
+    pub(crate) async fn open_on_chain(
+        chain: TestChain,
+        f: impl FnOnce(&mut journal_market::config::Settings),
+    ) -> Shop {
         let app = chain
             .app_with(|s| {
                 s.demo.load_on_first_start = true;

@@ -3,7 +3,7 @@
 //! matches.
 
 use chrono::Utc;
-use journal_market_actors::settlement::store::{seen, standing};
+use journal_market_actors::settlement::store::{PermitKey, seen, standing};
 use journal_market_domain::purchase::{Standing, Step};
 use journal_market_entity::{payments, unlocks};
 use sea_orm::{ActiveModelTrait, ActiveValue::Set, DatabaseConnection};
@@ -12,6 +12,15 @@ use crate::helpers::TestApp;
 
 const BUYER: &str = "0x00000000000000000000000000000000000000b1";
 const OTHER: &str = "0x00000000000000000000000000000000000000b2";
+
+/// A permit of `wallet` with `nonce`; its signature's key is its own (`wallet:nonce`).
+fn pk(wallet: &'static str, nonce: &'static str) -> PermitKey<'static> {
+    PermitKey {
+        wallet,
+        nonce,
+        signature: Box::leak(format!("{wallet}:{nonce}").into_boxed_str()),
+    }
+}
 
 async fn payment(
     db: &DatabaseConnection,
@@ -34,6 +43,7 @@ async fn payment(
         created_at: Set(now),
         updated_at: Set(now),
         payment_id: Set(payment_id.map(str::to_string)),
+        signature_key: Set(Some(format!("{BUYER}:{nonce}"))),
         ..Default::default()
     }
     .insert(db)
@@ -53,8 +63,8 @@ async fn a_payment_is_judged_by_its_rows_and_the_unlock_read_together() {
         standing(&db, BUYER, a, None).await.unwrap(),
         Standing::default()
     );
-    let s = seen(&db, Some("pid-1"), BUYER, "1", a).await.unwrap();
-    assert!(s.known(Some("pid-1"), BUYER, "1").is_none());
+    let s = seen(&db, Some("pid-1"), pk(BUYER, "1"), a).await.unwrap();
+    assert!(s.known(Some("pid-1"), pk(BUYER, "1")).is_none());
     assert!(s.open_step(BUYER, a, Step::Burn).is_none());
     assert!(s.standing(BUYER, a, Some(BUYER)).wrote_it);
 
@@ -74,7 +84,7 @@ async fn a_payment_is_judged_by_its_rows_and_the_unlock_read_together() {
     };
     assert_eq!(standing(&db, BUYER, b, None).await.unwrap(), unlocked);
     assert_eq!(
-        seen(&db, None, BUYER, "1", b)
+        seen(&db, None, pk(BUYER, "1"), b)
             .await
             .unwrap()
             .standing(BUYER, b, None),
@@ -89,23 +99,30 @@ async fn a_payment_is_judged_by_its_rows_and_the_unlock_read_together() {
         ..Standing::default()
     };
     assert_eq!(standing(&db, BUYER, a, None).await.unwrap(), fee_paid);
-    let s = seen(&db, None, BUYER, "9", a).await.unwrap();
+    let s = seen(&db, None, pk(BUYER, "9"), a).await.unwrap();
     assert_eq!(s.standing(BUYER, a, None), fee_paid);
     assert_eq!(s.open_step(BUYER, a, Step::Burn).unwrap().permit_nonce, "7");
     // A failed step is history, not an open step.
     assert!(s.open_step(BUYER, a, Step::Author).is_none());
-    assert!(s.known(None, BUYER, "9").is_none());
+    assert!(s.known(None, pk(BUYER, "9")).is_none());
 
     // From another journal: the permit's row, and the payment-identifier's before it.
-    let s = seen(&db, Some("pid-7"), BUYER, "8", b).await.unwrap();
+    let s = seen(&db, Some("pid-7"), pk(BUYER, "8"), b).await.unwrap();
     assert_eq!(
-        s.known(Some("pid-7"), BUYER, "8").unwrap().permit_nonce,
+        s.known(Some("pid-7"), pk(BUYER, "8")).unwrap().permit_nonce,
         "7"
     );
-    assert_eq!(s.known(None, BUYER, "8").unwrap().permit_nonce, "8");
+    assert_eq!(s.known(None, pk(BUYER, "8")).unwrap().permit_nonce, "8");
     assert_eq!(s.standing(BUYER, b, None), unlocked);
     // Another wallet's permit of the same nonce is not this one's.
-    let s = seen(&db, None, OTHER, "7", a).await.unwrap();
-    assert!(s.known(None, OTHER, "7").is_none());
+    let s = seen(&db, None, pk(OTHER, "7"), a).await.unwrap();
+    assert!(s.known(None, pk(OTHER, "7")).is_none());
+    // The signature of the buyer's permit presented for another wallet finds the buyer's row.
+    let replay = PermitKey {
+        signature: pk(BUYER, "7").signature,
+        ..pk(OTHER, "7")
+    };
+    let s = seen(&db, None, replay, a).await.unwrap();
+    assert_eq!(s.known(None, replay).unwrap().wallet, BUYER);
     assert_eq!(s.standing(OTHER, a, None), Standing::default());
 }

@@ -33,6 +33,8 @@ fn new<'a>(
         amount_units: if step == Step::Burn { 10 } else { 90 },
         pay_to: AUTHOR,
         permit_nonce: nonce,
+        // Each test permit has its own signature.
+        signature_key: nonce,
         permit_deadline: now,
         payload: "{}",
         payment_id,
@@ -107,6 +109,17 @@ async fn a_step_is_claimed_and_settled_only_while_the_rules_hold() {
         .unwrap()
     {
         Claim::StepHeld(row) => assert_eq!(row.id, fee),
+        other => panic!("{other:?}"),
+    }
+    // The fee permit's signature under another wallet (a contract wallet accepting its
+    // owner's signature): the write finds the first row, whatever was read before.
+    let other = "0x00000000000000000000000000000000000000c3";
+    let reposted = NewPayment {
+        wallet: other,
+        ..new(j, Step::Burn, "2", None)
+    };
+    match claim(&db, &reposted, fresh).await.unwrap() {
+        Claim::Known(row) => assert_eq!((row.id, row.wallet.as_str()), (fee, BUYER)),
         other => panic!("{other:?}"),
     }
 

@@ -9,7 +9,7 @@ use alloy::sol_types::SolCall;
 use journal_market_chain::bindings::{IERC20, IMintable, IReputationRegistry, ISmartWallet};
 use journal_market_chain::devnet::Account;
 use journal_market_client::ClientError;
-use journal_market_client::payer::sign_payment;
+use journal_market_client::payer::sign_payment_as_wallet;
 use reqwest::StatusCode;
 
 use crate::devchain::{Mined, mine, revert, snapshot};
@@ -567,8 +567,7 @@ async fn a_contract_wallet_votes_through_its_contract() {
     // Both steps, each permit signed by the owner's key for the wallet (ERC-1271).
     for path in ["pay/burn", "pay/author"] {
         let offer = shop.offer(path, id).await;
-        let mut p = sign_payment(&offer.accepts[0], None, &owner_key, now()).unwrap();
-        p.payload.permit2_authorization.from = wallet.to_checksum(None);
+        let p = sign_payment_as_wallet(&offer.accepts[0], None, &owner_key, wallet, now()).unwrap();
         let (status, body, _) = shop.raw_pay(path, id, Some(&p)).await;
         assert_eq!(status, StatusCode::OK, "{path}: {body}");
     }

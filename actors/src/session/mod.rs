@@ -14,7 +14,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use actix::prelude::*;
-use alloy::primitives::Address;
+use alloy::primitives::{Address, B256};
 use chrono::{DateTime, Utc};
 use dashmap::DashMap;
 use journal_market_chain::client::ChainClient;
@@ -36,8 +36,20 @@ const NAME: &str = "session";
 const BEAT: Duration = Duration::from_secs(5);
 /// Cached sessions beyond this clear the cache.
 const MAX_CACHED: usize = 100_000;
-/// SIWX nonces are chosen by the client's proof: kept apart from sign-in's own.
-const SIWX_NONCE_PREFIX: &str = "siwx:";
+/// How long a contract wallet's verdict on a (wallet, digest, signature) is kept: the same
+/// proof sent again is answered without a second call to the chain.
+const VERDICT_TTL: Duration = Duration::from_secs(60);
+/// Cached verdicts beyond this clear the cache.
+const MAX_VERDICTS: usize = 10_000;
+
+/// Whether a signature check may call the chain now. A contract wallet's check costs the
+/// service's node a call, so the caller's rate class pays for it first: asked with `NotYet`,
+/// a check that would call the chain answers [`AuthError::ChainCheckNeeded`] instead.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ChainCheck {
+    NotYet,
+    Allowed,
+}
 
 #[derive(Debug, Clone)]
 pub struct SessionSettings {
@@ -94,6 +106,16 @@ pub enum AuthError {
     /// A `SIGN-IN-WITH-X` proof whose nonce was used before.
     #[error("the proof's nonce was already used: sign a new proof with the nonce of a new 402")]
     ProofReplayed,
+    /// The signature is a contract wallet's: its check calls the chain, which the caller's
+    /// rate class pays for first (asked again with [`ChainCheck::Allowed`]).
+    #[error("a contract wallet's signature needs a check on the chain")]
+    ChainCheckNeeded,
+    /// The caller's rate class could not pay for that check (a 429).
+    #[error("{message}")]
+    RateLimited {
+        message: String,
+        retry_after_secs: u64,
+    },
 }
 
 #[derive(Debug, Clone)]
@@ -125,6 +147,8 @@ struct Inner {
     cache: DashMap<String, Cached>,
     health: HealthRegistry,
     chain_checks: Arc<tokio::sync::Semaphore>,
+    /// Contract wallets' verdicts by (wallet, digest, signature key): `true` valid.
+    verdicts: DashMap<(Address, B256, B256), (bool, Instant)>,
 }
 
 /// The stored form of a token: only its hash ever reaches the table.
@@ -180,7 +204,10 @@ impl Inner {
             Err(NonceProblem::OtherAddress) => return Err(AuthError::NonceForAnotherAddress),
         };
         let checked = match signature::parse_hex(&sig_hex) {
-            Ok(sig) => self.check_signature(address, &message, &sig).await,
+            Ok(sig) => {
+                self.check_signature(address, &message, &sig, ChainCheck::Allowed)
+                    .await
+            }
             Err(e) => Err(AuthError::BadSignature(e)),
         };
         if let Err(e) = checked {
@@ -215,8 +242,10 @@ impl Inner {
 
     /// A `SIGN-IN-WITH-X` proof: its fields, its signature (EOA, ERC-1271, EIP-6492, as for
     /// sign-in), then its nonce used once, in the nonce table every instance shares (kept until
-    /// the proof could not be used anyway). The wallet it proves.
-    async fn verify_siwx(&self, p: siwx::Proof) -> Result<Address, AuthError> {
+    /// the proof could not be used anyway). The wallet it proves. Its nonce shares the table's
+    /// key with sign-in's nonces: a sign-in message and its signature, which read as a proof,
+    /// find their nonce taken and are refused.
+    async fn verify_siwx(&self, p: siwx::Proof, chain: ChainCheck) -> Result<Address, AuthError> {
         let now = self.clock.now();
         let expect = siwx::Expect {
             origin: &self.settings.origin,
@@ -226,12 +255,11 @@ impl Inner {
         let (address, until) = siwx::check(&p, &expect)?;
         let message = siwx::message(&p, address);
         let sig = signature::parse_hex(&p.signature).map_err(AuthError::BadSignature)?;
-        self.check_signature(address, &message, &sig).await?;
-        let nonce = format!("{SIWX_NONCE_PREFIX}{}", p.nonce);
+        self.check_signature(address, &message, &sig, chain).await?;
         let fresh = self
             .used
             .use_once(UsedNonce {
-                nonce,
+                nonce: p.nonce.clone(),
                 address: lower(&address),
                 message,
                 expires_at: until,
@@ -249,11 +277,24 @@ impl Inner {
         address: Address,
         message: &str,
         sig: &[u8],
+        chain: ChainCheck,
     ) -> Result<(), AuthError> {
         // The key's own signature needs no chain call, and never waits for a contract's check.
         let hash = alloy::primitives::eip191_hash_message(message);
         if !signature::is_6492(sig) && signature::recover(&hash, sig) == Ok(address) {
             return Ok(());
+        }
+        let key = (address, hash, signature::key(sig));
+        if let Some(v) = self.verdicts.get(&key)
+            && v.1.elapsed() < VERDICT_TTL
+        {
+            return match v.0 {
+                true => Ok(()),
+                false => Err(AuthError::BadSignature(SignatureError::ContractRejected)),
+            };
+        }
+        if chain == ChainCheck::NotYet {
+            return Err(AuthError::ChainCheckNeeded);
         }
         let Ok(_slot) = self.chain_checks.clone().try_acquire_owned() else {
             return Err(AuthError::Busy);
@@ -262,15 +303,20 @@ impl Inner {
         let p = self.settings.chain.provider();
         let check =
             signature::verify_message(p, address, message, sig, self.settings.signature_gas);
-        match tokio::time::timeout(self.settings.call_timeout * 2, check).await {
+        let verdict = match tokio::time::timeout(self.settings.call_timeout * 2, check).await {
             Ok(Ok(())) => Ok(()),
             Ok(Err(SignatureError::Chain(e))) => {
                 tracing::warn!(error = %e, "signature check could not reach the chain");
-                Err(AuthError::Chain)
+                return Err(AuthError::Chain);
             }
             Ok(Err(e)) => Err(AuthError::BadSignature(e)),
-            Err(_) => Err(AuthError::Chain),
+            Err(_) => return Err(AuthError::Chain),
+        };
+        if self.verdicts.len() >= MAX_VERDICTS {
+            self.verdicts.clear();
         }
+        self.verdicts.insert(key, (verdict.is_ok(), Instant::now()));
+        verdict
     }
 
     /// Caches a session by its token (memory only: the table holds just the hash), so a hit
@@ -401,6 +447,7 @@ impl SessionHandle {
             cache: DashMap::new(),
             health,
             chain_checks,
+            verdicts: DashMap::new(),
         });
         inner.health.register(NAME, BEAT * 3);
         let shared = inner.clone();
@@ -463,14 +510,18 @@ impl SessionHandle {
 
     /// The wallet a `SIGN-IN-WITH-X` proof proves (with sign-in's limits: its in-flight
     /// limit and its budget of contract-wallet checks).
-    pub async fn verify_siwx(&self, proof: siwx::Proof) -> Result<Address, AuthError> {
+    pub async fn verify_siwx(
+        &self,
+        proof: siwx::Proof,
+        chain: ChainCheck,
+    ) -> Result<Address, AuthError> {
         // Pure checks and a nonce in the shared table: no actor state is needed, so the
         // signature check runs on the caller's worker thread instead of queueing on the
         // actor's one thread (where re-reads were held to one core). Same in-flight limit.
         let Ok(_slot) = self.ops[Op::Verify as usize].try_acquire() else {
             return Err(AuthError::Busy);
         };
-        self.inner.verify_siwx(proof).await
+        self.inner.verify_siwx(proof, chain).await
     }
 
     /// Opens a session for a wallet proven otherwise (a settled payment). One insert and the

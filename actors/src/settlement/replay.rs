@@ -46,6 +46,13 @@ pub fn answer(row: payments::Model, asked: Asked<'_>) -> Result<Paid, PayError> 
         }
         _ => false,
     };
+    // Permit2's digest does not name its owner: the same signature under another `from` (a
+    // contract wallet accepting its owner's signature) is a replay, never a payment.
+    if row.wallet != signer {
+        return Err(PayError::Rejected(
+            "this signature was already used to pay from another wallet".into(),
+        ));
+    }
     if row.journal_id != journal_id || row.step != step.as_str() {
         return Err(PayError::Rejected(
             "this signed payment was already used".into(),
@@ -113,6 +120,7 @@ mod tests {
             block_hash: None,
             final_at: None,
             reorged_at: None,
+            signature_key: Some("0xsig".into()),
         }
     }
 
@@ -204,5 +212,23 @@ mod tests {
         // The permit of another journal's payment.
         let a = answer(row(store::SETTLED, Some(ID)), asked(6, Some(ID), "fp"));
         assert!(matches!(a, Err(PayError::Rejected(m)) if m.contains("already used")));
+    }
+
+    #[test]
+    fn a_signature_settled_for_one_wallet_pays_for_no_other() {
+        let other_wallet = "0x00000000000000000000000000000000000000bb";
+        for state in [store::SETTLED, store::PENDING, store::FAILED] {
+            let a = answer(
+                row(state, None),
+                Asked {
+                    signer: other_wallet,
+                    ..asked(5, None, "other")
+                },
+            );
+            assert!(
+                matches!(&a, Err(PayError::Rejected(m)) if m.contains("another wallet")),
+                "{state}: {a:?}"
+            );
+        }
     }
 }

@@ -8,6 +8,7 @@ use alloy::primitives::{Address, U256};
 use chrono::{DateTime, Utc};
 use journal_market_chain::extensions::payment_identifier;
 use journal_market_chain::facilitator::{Checked, SettleError};
+use journal_market_chain::signature;
 use journal_market_domain::purchase::{Verdict, rules};
 use journal_market_domain::wallet::lower;
 use sea_orm::DbErr;
@@ -31,6 +32,12 @@ impl Inner {
         let mut chain_time = t.elapsed();
         let wallet = lower(&permit.from);
         let nonce = permit.permit.nonce.to_string();
+        let signature_key = signature::key(&permit.signature).to_string();
+        let key = store::PermitKey {
+            wallet: &wallet,
+            nonce: &nonce,
+            signature: &signature_key,
+        };
         let fingerprint = payment_identifier::fingerprint(&s.payload);
         let id = s.payment_id.as_deref();
         let asked = replay::Asked {
@@ -42,8 +49,8 @@ impl Inner {
         };
         // What the claim's write checks again, read once here so a replay or a refusal never
         // costs a simulation on the chain.
-        let seen = store::seen(&self.db, id, &wallet, &nonce, s.journal_id).await?;
-        if let Some(row) = seen.known(id, &wallet, &nonce) {
+        let seen = store::seen(&self.db, id, key, s.journal_id).await?;
+        if let Some(row) = seen.known(id, key) {
             return replay::answer(row.clone(), asked);
         }
         let standing = seen.standing(&wallet, s.journal_id, s.author_wallet.as_deref());
@@ -80,8 +87,8 @@ impl Inner {
                     // A copy of this permit may have been claimed and sent since it was looked
                     // up (its row is written before its send): the node then refuses the
                     // simulation before the nonce reads as spent. That row answers.
-                    let seen = store::seen(&self.db, id, &wallet, &nonce, s.journal_id).await?;
-                    if let Some(row) = seen.known(id, &wallet, &nonce) {
+                    let seen = store::seen(&self.db, id, key, s.journal_id).await?;
+                    if let Some(row) = seen.known(id, key) {
                         return replay::answer(row.clone(), asked);
                     }
                     return Err(rejected(e));
@@ -104,6 +111,7 @@ impl Inner {
                 amount_units: s.amount_units,
                 pay_to: &lower(&s.pay_to),
                 permit_nonce: &nonce,
+                signature_key: &signature_key,
                 permit_deadline: DateTime::<Utc>::from_timestamp(
                     permit.permit.deadline.saturating_to::<i64>(),
                     0,

@@ -20,7 +20,8 @@ impl Facilitator {
     }
 
     /// The terms and whether `from` signed the permit (ECDSA, or ERC-1271 when `from` has
-    /// code): what proves who pays, before anything is looked up for that wallet.
+    /// code, with a signature the wallet binds to itself: `signature::verify_payer`): what
+    /// proves who pays, before anything is looked up for that wallet.
     pub async fn verify_signature(
         &self,
         p: &PaymentPayload,
@@ -29,7 +30,7 @@ impl Facilitator {
     ) -> Result<Permit, SettleError> {
         let permit = self.check(p, r, now).map_err(SettleError::Invalid)?;
         let hash = permit.permit.signing_hash(self.chain_id, self.permit2);
-        match signature::verify_hash(
+        match signature::verify_payer(
             &self.reader,
             permit.from,
             hash,

@@ -2,8 +2,8 @@
 //! The rules are judged on a read of where the wallet stands; the insert is one statement
 //! whose `WHERE` asserts that the database still says so. When the standing moved meanwhile
 //! (an unlock, a fee settled or failed), nothing is inserted, and the step is read and judged
-//! again. The unique indexes catch a second row of the permit, the payment-identifier or the
-//! open step.
+//! again. The unique indexes catch a second row of the permit, of its signature (under any
+//! wallet), of the payment-identifier or of the open step.
 
 use journal_market_domain::purchase::{Standing, Step, Verdict, rules};
 use journal_market_entity::payments;
@@ -45,8 +45,8 @@ pub async fn claim(
             Err(e) => return Err(e),
         };
         // Read again what the step is judged by, in one statement.
-        let now = seen(db, p.payment_id, p.wallet, p.permit_nonce, p.journal_id).await?;
-        if let Some(row) = now.known(p.payment_id, p.wallet, p.permit_nonce) {
+        let now = seen(db, p.payment_id, p.permit(), p.journal_id).await?;
+        if let Some(row) = now.known(p.payment_id, p.permit()) {
             return Ok(Claim::Known(Box::new(row.clone())));
         }
         if let Some(e) = lost {
@@ -66,7 +66,7 @@ pub async fn claim(
 /// `INSERT INTO payments … SELECT <the row> WHERE <the standing still holds> RETURNING id`.
 fn insert_while(p: &NewPayment<'_>, standing: Standing) -> Result<InsertStatement, DbErr> {
     use payments::Column as C;
-    let values: [(C, Expr); 16] = [
+    let values: [(C, Expr); 17] = [
         (C::Wallet, Expr::val(p.wallet)),
         (C::JournalId, Expr::val(p.journal_id)),
         (C::Step, Expr::val(p.step.as_str())),
@@ -83,6 +83,7 @@ fn insert_while(p: &NewPayment<'_>, standing: Standing) -> Result<InsertStatemen
         (C::Attempts, Expr::val(0)),
         (C::PaymentId, Expr::val(p.payment_id)),
         (C::Fingerprint, Expr::val(Some(p.fingerprint))),
+        (C::SignatureKey, Expr::val(Some(p.signature_key))),
     ];
     let row = Query::select()
         .exprs(values.iter().map(|(_, v)| v.clone()))

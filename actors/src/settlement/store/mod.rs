@@ -1,6 +1,6 @@
 //! Payment rows, their transactions, and unlocks. A payment step is a row before any money
 //! moves. Open rows (pending or settled) are unique per (wallet, journal, step), every row per
-//! (wallet, permit nonce), and a transaction hash belongs to one row; the purchase rules are
+//! (wallet, permit nonce) and per permit signature, and a transaction hash belongs to one row; the purchase rules are
 //! checked in the statement that inserts the row (`claim.rs`), and the last step's unlock is
 //! written in the command that settles it (`settle.rs`). Failed rows stay as history.
 
@@ -40,6 +40,8 @@ pub struct NewPayment<'a> {
     pub amount_units: i64,
     pub pay_to: &'a str,
     pub permit_nonce: &'a str,
+    /// The permit's signature, normalized (`signature::key`).
+    pub signature_key: &'a str,
     pub permit_deadline: DateTime<Utc>,
     pub payload: &'a str,
     /// The client's `payment-identifier`, and the fingerprint of the payment it is bound to.
@@ -48,6 +50,16 @@ pub struct NewPayment<'a> {
     pub now: DateTime<Utc>,
     /// The instance that works on the row and until when; `None` leaves it to reconciliation.
     pub lease: Option<(&'a str, DateTime<Utc>)>,
+}
+
+impl NewPayment<'_> {
+    pub fn permit(&self) -> PermitKey<'_> {
+        PermitKey {
+            wallet: self.wallet,
+            nonce: self.permit_nonce,
+            signature: self.signature_key,
+        }
+    }
 }
 
 /// Which row a write is about: its id, and the wallet and journal its unlock is for.

@@ -32,25 +32,36 @@ pub struct Seen {
     unlocked: bool,
 }
 
-/// Reads what a payment of `wallet` for `journal_id` with this permit nonce (and
-/// payment-identifier) is judged by, inside `db` (a transaction when writing). Each term of the
-/// `OR` is a lookup of its own index, so the cost does not grow with the table.
+/// What identifies a signed payment: its wallet with its Permit2 nonce, and its signature
+/// (normalized, `signature::key`), which pays for one wallet only.
+#[derive(Clone, Copy)]
+pub struct PermitKey<'a> {
+    pub wallet: &'a str,
+    pub nonce: &'a str,
+    pub signature: &'a str,
+}
+
+/// Reads what a payment with this permit (and payment-identifier) for `journal_id` is judged
+/// by, inside `db` (a transaction when writing). Each term of the `OR` is a lookup of its own
+/// index, so the cost does not grow with the table.
 pub async fn seen(
     db: &impl ConnectionTrait,
     payment_id: Option<&str>,
-    wallet: &str,
-    nonce: &str,
+    permit: PermitKey<'_>,
     journal_id: i32,
 ) -> Result<Seen, DbErr> {
-    let mut any = Condition::any().add(of_journal(wallet, journal_id)).add(
-        Condition::all()
-            .add(payments::Column::Wallet.eq(wallet))
-            .add(payments::Column::PermitNonce.eq(nonce)),
-    );
+    let mut any = Condition::any()
+        .add(of_journal(permit.wallet, journal_id))
+        .add(
+            Condition::all()
+                .add(payments::Column::Wallet.eq(permit.wallet))
+                .add(payments::Column::PermitNonce.eq(permit.nonce)),
+        )
+        .add(payments::Column::SignatureKey.eq(permit.signature));
     if let Some(id) = payment_id {
         any = any.add(payments::Column::PaymentId.eq(id));
     }
-    read(db, any, wallet, journal_id).await
+    read(db, any, permit.wallet, journal_id).await
 }
 
 /// The wallet's unlock of the journal, as a subquery.
@@ -108,13 +119,13 @@ async fn read(
 }
 
 impl Seen {
-    /// The row the payment-identifier came with first, else the row of the permit: a request
-    /// that has one is a retry or a replay.
+    /// The row the payment-identifier came with first, else the row of the permit, else the
+    /// row of its signature (under another wallet: a replay): a request that has one is a retry
+    /// or a replay.
     pub fn known(
         &self,
         payment_id: Option<&str>,
-        wallet: &str,
-        nonce: &str,
+        permit: PermitKey<'_>,
     ) -> Option<&payments::Model> {
         payment_id
             .and_then(|id| {
@@ -125,7 +136,12 @@ impl Seen {
             .or_else(|| {
                 self.rows
                     .iter()
-                    .find(|r| r.wallet == wallet && r.permit_nonce == nonce)
+                    .find(|r| r.wallet == permit.wallet && r.permit_nonce == permit.nonce)
+            })
+            .or_else(|| {
+                self.rows
+                    .iter()
+                    .find(|r| r.signature_key.as_deref() == Some(permit.signature))
             })
     }
 
