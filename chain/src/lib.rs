@@ -34,7 +34,8 @@ pub mod canonical {
     pub const X402_PERMIT2_PROXY: Address = address!("0x402085c248EeA27D92E8b30b2C58ed07f9E20001");
 }
 
-/// The key 0x01…01 that unit tests sign with: x402-extensions.md signs its examples with it.
+/// The key 0x01…01 that unit tests sign with: research/x402-extensions.md signs its examples
+/// with it.
 #[cfg(test)]
 pub(crate) fn test_key() -> alloy::signers::local::PrivateKeySigner {
     "0x0101010101010101010101010101010101010101010101010101010101010101"

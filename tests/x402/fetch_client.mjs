@@ -4,8 +4,9 @@
 //                                        [--no-pay] [--method POST --json BODY]
 //
 // --key / --rpc default to $X402_PRIVATE_KEY / $X402_RPC_URL. The client is the documented one
-// (docs/x402-extensions.md §6): x402Client().register("eip155:4663", new ExactEvmScheme(account,
-// { rpcUrl })).setSpendControls(false), wrapFetchWithPayment(fetch, client); --siwx registers
+// (research/x402-extensions.md §6): x402Client().register("eip155:4663",
+// new ExactEvmScheme(account, { rpcUrl })).setSpendControls(false),
+// wrapFetchWithPayment(fetch, client); --siwx registers
 // createSIWxClientExtension({ signers: [account] }); --payment-id pins a payment-identifier id
 // (the reference ships no client extension for it: this is the minimal one); --no-pay aborts in
 // a before-payment hook, so nothing is signed for a payment.

@@ -7,7 +7,7 @@
 x402Client + ExactEvmScheme(EthAccountSignerWithRPC(account, rpc)) (so erc20ApprovalGasSponsoring
 is signed when the server declares it and the wallet has no Permit2 allowance), spend controls
 off (the asset is not a default one), a payment-identifier client extension (the reference ships
-none; this is the minimal one of docs/x402-extensions.md §7, with the id pinned by
+none; this is the minimal one of research/x402-extensions.md §7, with the id pinned by
 --payment-id), and with --siwx the reference SIWX hook (create_siwx_client_hook). --no-pay aborts
 payment creation in a before-payment hook, so nothing is ever signed for a payment.
 
@@ -48,7 +48,8 @@ BODY_LIMIT = 64 * 1024
 
 class PaymentIdentifierClientExtension:
     """Adds `payment-identifier.info.id` when the server declared the extension (not shipped by
-    x402: docs/x402-extensions.md §7). A pinned id is used for every payment this client makes."""
+    x402: research/x402-extensions.md §7). A pinned id is used for every payment this client
+    makes."""
 
     key = PAYMENT_IDENTIFIER
 

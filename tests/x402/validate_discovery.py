@@ -11,7 +11,7 @@ well-known).
 
 payment-required: a v2 PaymentRequired (or its `extensions`, or `extensions.bazaar` alone). It
 must parse as the reference PaymentRequired model, and its `bazaar` extension must pass what a
-facilitator runs on the echo (docs/x402-extensions.md §4.3): validate_discovery_extension (info
+facilitator runs on the echo (research/x402-extensions.md §4.3): validate_discovery_extension (info
 against its schema) on the raw dict and on the parsed model, validate_discovery_extension_spec,
 the routeTemplate check when there is one, and extract_discovery_info must catalog it (a
 method, a resource URL).

@@ -5,7 +5,7 @@
 //
 // VALUE is any of: a PAYMENT-RESPONSE header value (base64 of the SettleResponse), the
 // SettleResponse JSON, or the signed receipt JSON itself. The receipt is taken from
-// `extensions["offer-receipt"].info.receipt` of a SettleResponse (docs/x402-extensions.md §5).
+// `extensions["offer-receipt"].info.receipt` of a SettleResponse (research/x402-extensions.md §5).
 //
 // Prints ONE JSON object on stdout: { ok, format, signer, payload } for an EIP-712 receipt
 // (signer recovered by verifyReceiptSignatureEIP712), { ok, format, payload } for a JWS one

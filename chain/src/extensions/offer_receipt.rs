@@ -1,4 +1,4 @@
-//! `offer-receipt` (x402-extensions.md §5), EIP-712 format: after a successful settlement
+//! `offer-receipt` (research/x402-extensions.md §5), EIP-712 format: after a successful settlement
 //! the server signs a receipt (who paid, for which URL, when, on which network) and puts it in
 //! the PAYMENT-RESPONSE under `extensions["offer-receipt"]`. The domains have no
 //! `verifyingContract` and a fixed `chainId` of 1, whatever chain was paid on: the receipt is
@@ -196,7 +196,7 @@ mod tests {
     use crate::test_key as key;
     use alloy::primitives::{address, b256};
 
-    // x402-extensions.md §5.3.
+    // research/x402-extensions.md §5.3.
     const SIGNER: Address = address!("0x1a642f0E3c3aF545E7AcBD38b07251B3990914F1");
     const RECEIPT_SIG: &str = "0x3664dc906a1a489b07026ee1d4aa5d51873eb5ff9b21de14a1c7977c82d091a30d19a2ee841d4781a4fc8e45e015f599a33f266120551b441dcf8ea17cb89e7b1b";
     fn receipt() -> ReceiptPayload {

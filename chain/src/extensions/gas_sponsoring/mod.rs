@@ -1,7 +1,7 @@
-//! `erc20ApprovalGasSponsoring` (x402-extensions.md §3): a payer without a Permit2 allowance
-//! and without gas signs, but does not send, `token.approve(Permit2, amount)`; the facilitator
-//! funds the gas, broadcasts it, then settles. Pure: the checks on the echoed extension and
-//! the signed transaction. What needs the chain (the nonce against
+//! `erc20ApprovalGasSponsoring` (research/x402-extensions.md §3): a payer without a Permit2
+//! allowance and without gas signs, but does not send, `token.approve(Permit2, amount)`; the
+//! facilitator funds the gas, broadcasts it, then settles. Pure: the checks on the echoed
+//! extension and the signed transaction. What needs the chain (the nonce against
 //! `eth_getTransactionCount(from, "pending")`, the payer's balance, the funding) is the
 //! caller's.
 //!
