@@ -83,8 +83,9 @@ pub struct DatabaseSettings {
 impl DatabaseSettings {
     /// The pool's size: `max_connections`, else 16 on PostgreSQL and 4 on SQLite. SQLite has
     /// one writer at a time; more connections mostly wait for its lock, each polling it, and
-    /// each drops its page cache whenever another one writes (docs/benchmarks.md: 4 against 16
-    /// connections cut the service's CPU per purchase from about 8 to under 5 ms).
+    /// each drops its page cache whenever another one writes (docs/benchmarks.md, "What the hot
+    /// paths' special cases bought": 4 against 16 connections cut the service's CPU per
+    /// purchase from about 8 to under 5 ms).
     pub fn pool_size(&self) -> u32 {
         self.max_connections
             .unwrap_or(if self.url.expose().starts_with("sqlite:") {
