@@ -23,6 +23,7 @@ mod read;
 mod sentences;
 mod support;
 mod tokens;
+mod wordclass;
 mod wordnet;
 mod words;
 

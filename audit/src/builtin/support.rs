@@ -13,6 +13,7 @@ use super::cues::{Cue, cues};
 use super::dates::is_month;
 use super::lexicon::{ATTRIBUTING_WORDS, EQUIVALENTS, Family};
 use super::tokens::{Kind, Tok};
+use super::wordclass::{adverb_base, cardinal, ordinal};
 use super::wordnet;
 
 /// Source sentences one sentence of the body may rest on, at most.
@@ -74,6 +75,16 @@ const BOUNDS: &[(&[&str], Bound)] = &[
 
 /// The bound of the number at token `i`, and the index of its first word.
 fn bound_before(toks: &[Tok], i: usize) -> Option<(Bound, usize)> {
+    // `over five years` is how long, not more than five years.
+    let period = toks.get(i + 1).is_some_and(|t| {
+        matches!(
+            t.word.trim_end_matches('s'),
+            "year" | "quarter" | "month" | "week" | "day" | "decade"
+        )
+    });
+    if period && i > 0 && toks[i - 1].word == "over" {
+        return None;
+    }
     // A currency sign is not a token: `about $200` reads `about 200`.
     BOUNDS.iter().find_map(|(words, b)| {
         let start = i.checked_sub(words.len())?;
@@ -94,6 +105,16 @@ fn counted(toks: &[Tok], i: usize) -> String {
             format!("{} {}", next(i + 1), next(i + 2))
         }
         w => w.to_string(),
+    }
+}
+
+/// The value of the number at token `i`: its digits, or a number written as a word (`nine`).
+fn number_at(toks: &[Tok], i: usize) -> Option<String> {
+    let t = &toks[i];
+    match t.kind {
+        Kind::Number => Some(t.anchor.clone()),
+        Kind::Word => cardinal(&t.word).map(|n| n.to_string()),
+        Kind::Break => None,
     }
 }
 
@@ -320,13 +341,17 @@ pub(super) fn offer(toks: &[Tok]) -> Offer {
             keys.insert(format!("p:{}", t.word));
             continue;
         }
+        if let Some(n) = number_at(toks, i) {
+            keys.insert(format!("n:{n}"));
+            let b = bound_before(toks, i).map(|(b, _)| b);
+            // An exact figure also bears out `about` it.
+            keys.insert(b.unwrap_or(Bound::Approx).key(&n));
+        }
+        if let Some(n) = ordinal(&t.word) {
+            keys.insert(format!("o:{n}"));
+        }
         match t.kind {
-            Kind::Number => {
-                keys.insert(format!("n:{}", t.anchor));
-                let b = bound_before(toks, i).map(|(b, _)| b);
-                // An exact figure also bears out `about` it.
-                keys.insert(b.unwrap_or(Bound::Approx).key(&t.anchor));
-            }
+            Kind::Number => {}
             Kind::Word => {
                 keys.extend(time_frame(toks, i));
                 for part in std::iter::once(t.word.as_str()).chain(t.word.split(['-', '/'])) {
@@ -350,11 +375,9 @@ pub(super) fn offer(toks: &[Tok]) -> Offer {
             Cue::Hedge => {}
         }
     }
-    let exact = toks
-        .iter()
-        .enumerate()
-        .filter(|(i, t)| t.kind == Kind::Number && bound_before(toks, *i).is_none())
-        .filter_map(|(i, t)| Some((t.anchor.parse::<f64>().ok()?, counted(toks, i))))
+    let exact = (0..toks.len())
+        .filter(|&i| bound_before(toks, i).is_none())
+        .filter_map(|i| Some((number_at(toks, i)?.parse::<f64>().ok()?, counted(toks, i))))
         .collect();
     Offer {
         keys,
@@ -405,6 +428,26 @@ fn offer_word(keys: &mut HashSet<String>, word: &str) {
             keys.insert(word_key(other, degree));
         }
     }
+    // `positively` says what `positive` does.
+    if let Some(base) = adverb_base(word) {
+        keys.insert(word_key(&base, 0));
+    }
+    // What the sentence's words are the opposite of: no rewording (`accurate`, `inaccurate`).
+    for opposite in wordnet::antonyms(&lemma) {
+        keys.insert(format!("a:{opposite}"));
+    }
+}
+
+/// Whether a source sentence says the opposite of the draft's word `w`: one holds an antonym
+/// of the other (WordNet's antonyms are not always listed both ways).
+fn opposed(w: &str, offers: &[&Offer]) -> bool {
+    let lemma = wordnet::lemma(w);
+    offers.iter().any(|o| {
+        o.has(&format!("a:{lemma}"))
+            || wordnet::antonyms(&lemma)
+                .iter()
+                .any(|a| o.has(&word_key(a, 0)))
+    })
 }
 
 /// One thing a draft's sentence states, and the keys any one of which finds it.
@@ -429,7 +472,8 @@ struct Unit {
 /// against the entries' dates of record.
 fn in_date(toks: &[Tok], i: usize) -> bool {
     let t = &toks[i];
-    if t.kind == Kind::Word {
+    let day = t.kind == Kind::Number || t.word.starts_with(|c: char| c.is_ascii_digit());
+    if t.kind == Kind::Word && !day {
         return is_month(&t.word) && t.raw.starts_with(char::is_uppercase);
     }
     let near_month = |j: Option<usize>| {
@@ -437,7 +481,9 @@ fn in_date(toks: &[Tok], i: usize) -> bool {
             .is_some_and(|n| is_month(&n.word) && n.raw.starts_with(char::is_uppercase))
     };
     // A day beside its month; a year is a figure (the year of record needs no source).
-    t.anchor.len() <= 2 && (near_month(i.checked_sub(1)) || near_month(Some(i + 1)))
+    // `22nd` of `November 22nd` too.
+    let short = t.anchor.len() <= 2 || ordinal(&t.word).is_some_and(|n| n <= 31);
+    short && (near_month(i.checked_sub(1)) || near_month(Some(i + 1)))
 }
 
 /// The tokens of names (consecutive capitalised words) one word of which is in the handle of a
@@ -511,7 +557,7 @@ fn units(toks: &[Tok], k: &Known<'_>) -> Vec<Unit> {
         from,
     } = *k;
     let bound_words: HashSet<usize> = (0..toks.len())
-        .filter(|&i| toks[i].kind == Kind::Number)
+        .filter(|&i| number_at(toks, i).is_some())
         .filter_map(|i| bound_before(toks, i).map(|(_, s)| s..i))
         .flatten()
         .collect();
@@ -552,30 +598,29 @@ fn units(toks: &[Tok], k: &Known<'_>) -> Vec<Unit> {
         {
             continue;
         }
-        match t.kind {
-            Kind::Number => {
-                let mut keys = vec![format!("n:{}", t.anchor)];
-                let mut text = t.raw.clone();
-                let mut range = None;
-                if let Some((b, start)) = bound_before(toks, i) {
-                    keys = vec![b.key(&t.anchor)];
-                    let words: Vec<&str> = toks[start..i].iter().map(|t| t.raw.as_str()).collect();
-                    text = format!("{} {}", words.join(" "), t.raw);
-                    range = t
-                        .anchor
-                        .parse::<f64>()
-                        .ok()
-                        .map(|n| (b, n, counted(toks, i)));
-                }
-                out.push(Unit {
-                    at: i,
-                    text,
-                    keys,
-                    strict: true,
-                    name: false,
-                    range,
-                });
+        // A number, in digits or in words (`nine` is `9`).
+        if let Some(n) = number_at(toks, i) {
+            let mut keys = vec![format!("n:{n}")];
+            let mut text = t.raw.clone();
+            let mut range = None;
+            if let Some((b, start)) = bound_before(toks, i) {
+                keys = vec![b.key(&n)];
+                let words: Vec<&str> = toks[start..i].iter().map(|t| t.raw.as_str()).collect();
+                text = format!("{} {}", words.join(" "), t.raw);
+                range = n.parse::<f64>().ok().map(|n| (b, n, counted(toks, i)));
             }
+            out.push(Unit {
+                at: i,
+                text,
+                keys,
+                strict: true,
+                name: false,
+                range,
+            });
+            continue;
+        }
+        match t.kind {
+            Kind::Number => {}
             Kind::Word => {
                 if let Some(frame) = time_frame(toks, i) {
                     out.push(Unit {
@@ -638,6 +683,17 @@ fn word_unit(toks: &[Tok], i: usize, known: &dyn Fn(&str) -> bool) -> Option<Uni
     }
     let lemma = wordnet::lemma(w);
     let d = degree(w, &lemma);
+    if let Some(n) = ordinal(w) {
+        // A rank: `fifth` is not `second`; `22nd` is `twenty-second`.
+        return Some(Unit {
+            at: i,
+            text: t.raw.clone(),
+            keys: vec![format!("o:{n}"), format!("x:{w}")],
+            strict: true,
+            name: false,
+            range: None,
+        });
+    }
     if RECORDS.contains(&w) || w.starts_with(|c: char| c.is_ascii_digit()) {
         // As written: `a record` is not borne out by `recorded`.
         return Some(Unit {
@@ -650,6 +706,8 @@ fn word_unit(toks: &[Tok], i: usize, known: &dyn Fn(&str) -> bool) -> Option<Uni
         });
     }
     let mut keys = vec![word_key(&lemma, d), word_key(w, 0)];
+    // `positively` says what `positive` does.
+    keys.extend(adverb_base(w).map(|a| word_key(&a, 0)));
     if !t.anchor.is_empty() && d == 0 {
         keys.push(format!("s:{}", t.anchor));
     }
@@ -833,7 +891,8 @@ pub(super) fn judge(toks: &[Tok], offers: &[&Offer], known: &Known<'_>) -> Judge
         if found(u, toks, &chosen) {
             continue;
         }
-        if u.strict {
+        // A word the source says the opposite of is no rewording.
+        if u.strict || opposed(&toks[u.at].word, &chosen) {
             missing.push(u.text.clone());
         } else {
             loose.push(u.text.clone());
@@ -1115,6 +1174,29 @@ mod tests {
             ),
             vec!["largest".to_string()]
         );
+    }
+
+    #[test]
+    fn numbers_ranks_and_opposites_are_read() {
+        let src = "The first season consists of ten episodes and received positive reviews.";
+        assert!(judged("The first season consists of 10 episodes.", &[src]).is_empty());
+        assert!(judged("The first season was positively reviewed.", &[src]).is_empty());
+        assert_eq!(
+            judged("The first season consists of under nine episodes.", &[src]),
+            vec!["under nine".to_string()]
+        );
+        assert_eq!(
+            judged("The fifth season consists of ten episodes.", &[src]),
+            vec!["fifth".to_string()]
+        );
+        // `negative` would pass as a rewording of one word, but the source says the opposite.
+        assert_eq!(
+            judged("The first season received negative reviews.", &[src]),
+            vec!["negative".to_string()]
+        );
+        // Ten episodes over ten years is no bound.
+        let long = "It ran ten episodes over ten years.";
+        assert!(judged(long, &[long]).is_empty());
     }
 
     #[test]
