@@ -96,10 +96,13 @@ fn bound_before(toks: &[Tok], i: usize) -> Option<(Bound, usize)> {
     })
 }
 
-/// What the number at token `i` counts: the stem of the word after it (`%` is none), or the
-/// scale word and the word after that (`3 million users`).
+/// What the number at token `i` counts: `%`, the stem of the word after it, or the scale word
+/// and the word after that (`3 million users`).
 fn counted(toks: &[Tok], i: usize) -> String {
     let next = |k: usize| toks.get(k).map_or("", |t| t.anchor.as_str());
+    if toks[i].raw.ends_with('%') || matches!(next(i + 1), "percent" | "pct") {
+        return "%".to_string();
+    }
     match next(i + 1) {
         "million" | "billion" | "thousand" | "trillion" => {
             format!("{} {}", next(i + 1), next(i + 2))
@@ -301,6 +304,9 @@ pub(super) struct Offer {
     /// Its numbers stated without a bound, with what they count: `78 reviews` bears out `more
     /// than 77 reviews`.
     exact: Vec<(f64, String)>,
+    /// Its numbers stated with a bound, with what they count: `over 740,000 subscribers` bears
+    /// out `more than 730,000 subscribers`.
+    bounded: Vec<(Bound, f64, String)>,
 }
 
 impl Offer {
@@ -375,15 +381,35 @@ pub(super) fn offer(toks: &[Tok]) -> Offer {
             Cue::Hedge => {}
         }
     }
+    // A year (`2020 coronavirus pandemic`) counts nothing.
+    let year = |i: usize| {
+        toks[i].kind == Kind::Number
+            && toks[i].anchor.len() == 4
+            && toks[i]
+                .anchor
+                .parse::<u32>()
+                .is_ok_and(|y| (1800..=2100).contains(&y))
+    };
     let exact = (0..toks.len())
-        .filter(|&i| bound_before(toks, i).is_none())
+        .filter(|&i| bound_before(toks, i).is_none() && !year(i))
         .filter_map(|i| Some((number_at(toks, i)?.parse::<f64>().ok()?, counted(toks, i))))
+        .collect();
+    let bounded = (0..toks.len())
+        .filter_map(|i| {
+            let (b, _) = bound_before(toks, i)?;
+            Some((
+                b,
+                number_at(toks, i)?.parse::<f64>().ok()?,
+                counted(toks, i),
+            ))
+        })
         .collect();
     Offer {
         keys,
         links: links(toks).into_iter().map(|(_, _, l)| l).collect(),
         subject: false,
         exact,
+        bounded,
     }
 }
 
@@ -436,17 +462,29 @@ fn offer_word(keys: &mut HashSet<String>, word: &str) {
     for opposite in wordnet::antonyms(&lemma) {
         keys.insert(format!("a:{opposite}"));
     }
+    // The kinds its words are of: a draft's word of the same kind names another one.
+    for kind in wordnet::hypernyms(&lemma) {
+        keys.insert(format!("h:{kind}"));
+    }
 }
 
-/// Whether a source sentence says the opposite of the draft's word `w`: one holds an antonym
-/// of the other (WordNet's antonyms are not always listed both ways).
+/// Whether a source sentence says otherwise than the draft's word `w`: one holds an antonym of
+/// the other (WordNet's antonyms are not always listed both ways), or, for a word that is no
+/// verb, another word of its kind (a shared hypernym).
 fn opposed(w: &str, offers: &[&Offer]) -> bool {
     let lemma = wordnet::lemma(w);
+    // A noun or adjective of a kind the source names another of (`radio` where it says
+    // `theatre, television`); verbs of one kind reword each other too often.
+    let sibling = !wordnet::is_verb(&lemma);
     offers.iter().any(|o| {
         o.has(&format!("a:{lemma}"))
             || wordnet::antonyms(&lemma)
                 .iter()
                 .any(|a| o.has(&word_key(a, 0)))
+            || (sibling
+                && wordnet::hypernyms(&lemma)
+                    .iter()
+                    .any(|h| o.has(&format!("h:{h}"))))
     })
 }
 
@@ -848,10 +886,28 @@ fn found(u: &Unit, toks: &[Tok], offers: &[&Offer]) -> bool {
             Bound::AtMost => m < *n,
             Bound::Approx => (m - n).abs() <= n.abs() * 0.1,
         };
+        // A tighter bound the same way, or an approximate figure clear of the bound (`over
+        // 740,000` and `approximately 40%` bear out `more than 730,000` and `more than 35%`).
+        let tighter = |c: Bound, m: f64| match (b, c) {
+            (Bound::AtLeast, Bound::AtLeast) => m >= *n,
+            (Bound::AtMost, Bound::AtMost) => m <= *n,
+            (Bound::AtLeast, Bound::Approx) => m * 0.9 > *n,
+            (Bound::AtMost, Bound::Approx) => m * 1.1 < *n,
+            _ => false,
+        };
+        // A figure the draft states itself is borne out as itself, not as this bound too.
+        let own = |m: f64| {
+            (0..toks.len())
+                .filter_map(|i| number_at(toks, i)?.parse::<f64>().ok())
+                .any(|d| d == m)
+        };
         if offers.iter().any(|o| {
             o.exact
                 .iter()
-                .any(|(m, w)| !w.is_empty() && w == what && within(*m))
+                .any(|(m, w)| !w.is_empty() && w == what && within(*m) && !own(*m))
+                || o.bounded
+                    .iter()
+                    .any(|(c, m, w)| !w.is_empty() && w == what && tighter(*c, *m) && !own(*m))
         }) {
             return true;
         }
@@ -1193,6 +1249,28 @@ mod tests {
         assert_eq!(
             judged("The first season received negative reviews.", &[src]),
             vec!["negative".to_string()]
+        );
+        // Another of its kind (a shared hypernym) is no rewording either.
+        let work = "She works in theatre, television, and film.";
+        assert_eq!(
+            judged("She works in radio.", &[work]),
+            vec!["radio".to_string()]
+        );
+        // A tighter bound bears out a looser one; a figure the draft states is its own.
+        let subs = "The channel has over 740,000 subscribers, up from 14% of 5 million.";
+        assert!(judged("The channel has more than 730,000 subscribers.", &[subs]).is_empty());
+        assert_eq!(
+            judged(
+                "The channel has at least 13% of 5 million, up from 14%.",
+                &[subs]
+            ),
+            vec!["at least 13%".to_string()]
+        );
+        // A year counts nothing: `more than 400 cases` is not `2020 coronavirus`.
+        let year = "2020 coronavirus pandemic: 349 cases.";
+        assert_eq!(
+            judged("More than 400 coronavirus cases.", &[year]),
+            vec!["More than 400".to_string()]
         );
         // Ten episodes over ten years is no bound.
         let long = "It ran ten episodes over ten years.";

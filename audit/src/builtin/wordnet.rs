@@ -131,6 +131,11 @@ pub(crate) fn only_noun(w: &str) -> bool {
     entry(w).is_some_and(|e| e.pos == NOUN)
 }
 
+/// Whether `w` (a lemma) is a verb in WordNet.
+pub(crate) fn is_verb(w: &str) -> bool {
+    known(w, VERB)
+}
+
 /// Whether `w` (a lemma) is an adjective in WordNet.
 pub(crate) fn is_adjective(w: &str) -> bool {
     known(w, ADJECTIVE)
