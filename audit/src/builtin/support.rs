@@ -13,12 +13,13 @@ use super::cues::{Cue, cues};
 use super::dates::is_month;
 use super::lexicon::{ATTRIBUTING_WORDS, EQUIVALENTS, Family};
 use super::tokens::{Kind, Tok};
-use super::wordclass::{adverb_base, cardinal, ordinal};
+use super::wordclass::{adverb_base, cardinal, decade, decade_of, ordinal};
 use super::wordnet;
 
 /// Source sentences one sentence of the body may rest on, at most.
 pub const MAX_COVER: usize = 3;
-/// Units a second or third source sentence must add to be rested on too.
+/// Units a second or third source sentence must add to be rested on too (one is enough when it
+/// is no name, figure or time frame).
 pub const COVER_GAIN: usize = 2;
 /// Ordinary words (not a name, figure, bound, link, comparison, time frame or direction) a
 /// sentence may hold that its sources do not, as a rewording, when at least [`LOOSE_SHARE`] of
@@ -356,6 +357,10 @@ pub(super) fn offer(toks: &[Tok]) -> Offer {
         if let Some(n) = ordinal(&t.word) {
             keys.insert(format!("o:{n}"));
         }
+        // A year bears out its decade (`1978`, `the 1970s`).
+        if let Some(d) = decade(toks, i).or_else(|| decade_of(t)) {
+            keys.insert(format!("dec:{d}"));
+        }
         match t.kind {
             Kind::Number => {}
             Kind::Word => {
@@ -506,6 +511,18 @@ struct Unit {
     range: Option<(Bound, f64, String)>,
 }
 
+impl Unit {
+    /// A name, a figure, a rank or a time frame: what identifies the statement.
+    fn specific(&self) -> bool {
+        self.name
+            || self.keys.iter().any(|k| {
+                ["n:", "b:", "t:", "o:", "dec:"]
+                    .iter()
+                    .any(|p| k.starts_with(p))
+            })
+    }
+}
+
 /// Whether token `i` is part of a date (a month, a day beside it): the date checks judge those
 /// against the entries' dates of record.
 fn in_date(toks: &[Tok], i: usize) -> bool {
@@ -639,6 +656,7 @@ fn units(toks: &[Tok], k: &Known<'_>) -> Vec<Unit> {
         // A number, in digits or in words (`nine` is `9`).
         if let Some(n) = number_at(toks, i) {
             let mut keys = vec![format!("n:{n}")];
+            keys.extend(decade(toks, i).map(|d| format!("dec:{d}")));
             let mut text = t.raw.clone();
             let mut range = None;
             if let Some((b, start)) = bound_before(toks, i) {
@@ -727,6 +745,16 @@ fn word_unit(toks: &[Tok], i: usize, known: &dyn Fn(&str) -> bool) -> Option<Uni
             at: i,
             text: t.raw.clone(),
             keys: vec![format!("o:{n}"), format!("x:{w}")],
+            strict: true,
+            name: false,
+            range: None,
+        });
+    }
+    if let Some(d) = decade(toks, i) {
+        return Some(Unit {
+            at: i,
+            text: t.raw.clone(),
+            keys: vec![format!("dec:{d}"), format!("x:{w}")],
             strict: true,
             name: false,
             range: None,
@@ -941,10 +969,17 @@ pub(super) fn judge(toks: &[Tok], offers: &[&Offer], known: &Known<'_>) -> Judge
     let units = units(toks, known);
     let cover = choose_cover(&units, toks, offers);
     let chosen: Vec<&Offer> = cover.iter().map(|&k| offers[k]).collect();
+    // An entry's title names what every sentence of it is about (`2020 coronavirus pandemic in
+    // Germany` of `349 cases were reported in Germany`).
+    let topic: Vec<&Offer> = chosen
+        .iter()
+        .copied()
+        .chain(offers.iter().copied().filter(|o| o.subject))
+        .collect();
     let mut missing = Vec::new();
     let mut loose = Vec::new();
     for u in &units {
-        if found(u, toks, &chosen) {
+        if found(u, toks, &topic) {
             continue;
         }
         // A word the source says the opposite of is no rewording.
@@ -1029,12 +1064,19 @@ fn choose_cover(units: &[Unit], toks: &[Tok], offers: &[&Offer]) -> Vec<usize> {
     let mut covered = vec![false; units.len()];
     let mut cover = Vec::new();
     while cover.len() < MAX_COVER {
+        // Units it adds, and of those the ones that are no name.
         let gain = |k: usize| {
-            holds[k]
-                .iter()
-                .zip(&covered)
-                .filter(|(h, c)| **h && !**c)
-                .count()
+            let added = || {
+                holds[k]
+                    .iter()
+                    .zip(&covered)
+                    .enumerate()
+                    .filter(|(_, (h, c))| **h && !**c)
+            };
+            (
+                added().count(),
+                added().filter(|(u, _)| !units[*u].specific()).count(),
+            )
         };
         let Some(best) = (0..offers.len())
             .filter(|k| !cover.contains(k))
@@ -1042,8 +1084,15 @@ fn choose_cover(units: &[Unit], toks: &[Tok], offers: &[&Offer]) -> Vec<usize> {
         else {
             break;
         };
-        let need = if cover.is_empty() { 1 } else { COVER_GAIN };
-        if gain(best) < need {
+        // The first that holds any; then one that adds [`COVER_GAIN`] units, or one that is no
+        // name, figure or time (one standing alone elsewhere is not this statement's).
+        let (all, plain) = gain(best);
+        let enough = if cover.is_empty() {
+            all >= 1
+        } else {
+            all >= COVER_GAIN || plain >= 1
+        };
+        if !enough {
             break;
         }
         for (c, h) in covered.iter_mut().zip(&holds[best]) {
@@ -1275,6 +1324,26 @@ mod tests {
         // Ten episodes over ten years is no bound.
         let long = "It ran ten episodes over ten years.";
         assert!(judged(long, &[long]).is_empty());
+    }
+
+    #[test]
+    fn titles_and_second_sentences() {
+        let mut title = offer(&tokenize("2020 coronavirus pandemic in Bulgaria"));
+        title.subject = true;
+        let cases = offer(&tokenize("As of 5 April, there are 531 confirmed cases."));
+        let known = Known {
+            word: &|_| false,
+            handle: &|_| false,
+            from: &|_| false,
+        };
+        let d = tokenize("There are 531 confirmed cases of coronavirus.");
+        // The title's words are the topic of every sentence of its entry.
+        assert!(judge(&d, &[&cases, &title], &known).missing.is_empty());
+        // A second sentence adding one plain word is rested on; one adding a lone name is not.
+        let both = ["The film was shot in Miami.", "It premiered at Telluride."];
+        assert!(judged("The film was shot in Miami and premiered.", &both).is_empty());
+        let swapped = judged("The film was shot in Telluride.", &both);
+        assert_eq!(swapped, vec!["Telluride".to_string()]);
     }
 
     #[test]

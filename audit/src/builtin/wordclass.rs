@@ -1,6 +1,7 @@
-//! What a word states beyond its lemma: a number or a rank written in words, the adjective of
-//! an adverb. Default deny reads units with these (`support`).
+//! What a word states beyond its lemma: a number or a rank written in words, a decade, the
+//! adjective of an adverb. Default deny reads units with these (`support`).
 
+use super::tokens::{Kind, Tok};
 use super::wordnet;
 
 const CARDINALS: &[&str] = &[
@@ -87,6 +88,48 @@ pub(super) fn ordinal(w: &str) -> Option<u32> {
         .flatten()
 }
 
+const DECADES: &[(&str, u32)] = &[
+    ("twenties", 1920),
+    ("thirties", 1930),
+    ("forties", 1940),
+    ("fifties", 1950),
+    ("sixties", 1960),
+    ("seventies", 1970),
+    ("eighties", 1980),
+    ("nineties", 1990),
+];
+
+/// The decade token `i` names: `1970s`, `1970's`, `the eighties` (of the 1900s).
+pub(super) fn decade(toks: &[Tok], i: usize) -> Option<u32> {
+    let t = &toks[i];
+    let year = |digits: &str| {
+        digits
+            .parse::<u32>()
+            .ok()
+            .filter(|y| digits.len() == 4 && y % 10 == 0)
+    };
+    match t.kind {
+        // `1970's`: the number, then its `s`.
+        Kind::Number => toks
+            .get(i + 1)
+            .filter(|n| n.word == "s")
+            .and_then(|_| year(&t.anchor)),
+        Kind::Word => t
+            .word
+            .strip_suffix('s')
+            .and_then(year)
+            .or_else(|| DECADES.iter().find(|(w, _)| *w == t.word).map(|(_, d)| *d)),
+        Kind::Break => None,
+    }
+}
+
+/// The decade of a year (`1978` is of the `1970s`).
+pub(super) fn decade_of(t: &Tok) -> Option<u32> {
+    let y = t.anchor.parse::<u32>().ok()?;
+    (t.kind == Kind::Number && t.anchor.len() == 4 && (1000..=2100).contains(&y))
+        .then(|| y / 10 * 10)
+}
+
 /// The adjective an adverb is made of: `positively` → `positive`, `happily` → `happy`.
 pub(super) fn adverb_base(w: &str) -> Option<String> {
     let stem = w.strip_suffix("ly")?;
@@ -113,6 +156,13 @@ mod tests {
         assert_eq!(ordinal("fifth"), Some(5));
         assert_eq!(ordinal("22nd"), Some(22));
         assert_eq!(ordinal("1930s"), None);
+    }
+
+    #[test]
+    fn decades() {
+        let t = super::super::tokens::tokenize("in the early 1970's, the 1980s and the sixties");
+        let found: Vec<u32> = (0..t.len()).filter_map(|i| decade(&t, i)).collect();
+        assert_eq!(found, vec![1970, 1980, 1960]);
     }
 
     #[test]
