@@ -740,11 +740,12 @@ fn word_unit(toks: &[Tok], i: usize, known: &dyn Fn(&str) -> bool) -> Option<Uni
     let lemma = wordnet::lemma(w);
     let d = degree(w, &lemma);
     if let Some(n) = ordinal(w) {
-        // A rank: `fifth` is not `second`; `22nd` is `twenty-second`.
+        // A rank: `fifth` is not `second`; `22nd` is `twenty-second`; WordNet's synonyms
+        // still apply (`fourth` of `quarter`).
         return Some(Unit {
             at: i,
             text: t.raw.clone(),
-            keys: vec![format!("o:{n}"), format!("x:{w}")],
+            keys: vec![format!("o:{n}"), word_key(w, 0)],
             strict: true,
             name: false,
             range: None,
