@@ -21,6 +21,7 @@ mod paragraphs;
 mod quotes;
 mod read;
 mod sentences;
+mod speakers;
 mod support;
 mod tokens;
 mod wordclass;
