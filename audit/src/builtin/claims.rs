@@ -13,6 +13,7 @@ use super::meaning::compare;
 use super::names;
 use super::quotes::quotations;
 use super::read::{Part, Read, SourceSentence};
+use super::speakers;
 use super::support::{self, Offer};
 use super::tokens::matched;
 use super::words::{content_words, normal};
@@ -235,7 +236,7 @@ pub(super) fn check(c: &Claim<'_>) -> (Vec<Issue>, Vec<Support>) {
     } else if let Some(a) = attribution_dropped(&aligned)
         && !attributes_by_phrase(&lower)
         // A speaker the entry's sentence names keeps the attribution (`Bloomberg writes that`).
-        && !support::speakers(&d.toks)
+        && !speakers::speakers(&d.toks)
             .iter()
             .any(|name| name.iter().any(|w| a.sentence.speakers.contains(w)))
         && !attributes_by_word(&if a.sentence.anonymous {
@@ -376,7 +377,7 @@ fn rest(
 ) -> Vec<Support> {
     let candidates = candidates(c);
     let mut missing = judged.missing;
-    for name in support::speakers(&d.toks) {
+    for name in speakers::speakers(&d.toks) {
         let said = name.iter().any(|who| {
             c.reads.iter().any(|r| {
                 r.handles.iter().any(|h| h.contains(who.as_str()))

@@ -65,7 +65,8 @@ fn cue_at(toks: &[Tok], i: usize, draft: bool) -> Option<Cue> {
         return None;
     }
     let lex = lexicon();
-    if lex.negations.contains(w) || w.ends_with("n't") {
+    // `has yet to appear` has not appeared.
+    if lex.negations.contains(w) || w.ends_with("n't") || (w == "yet" && next == "to") {
         return Some(Cue::Negation);
     }
     if lex.negating_verbs.contains(w) && next == "to" || (w == "denied" || w == "denies") {

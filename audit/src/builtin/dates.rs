@@ -177,7 +177,10 @@ pub(super) fn date_refs(text: &str) -> Vec<DateRef> {
             i += 2 + usize::from(year.is_some());
             continue;
         }
-        if let Some(y) = year_of(w) {
+        // `the 1970's` is a decade, which default deny reads (`support`), not the year 1970.
+        if let Some(y) = year_of(w)
+            && next != "s"
+        {
             out.push(DateRef {
                 year: Some(y),
                 month: None,
@@ -198,4 +201,15 @@ pub(super) fn date_of_record(accession: &str) -> Option<DateRef> {
         month: Some(n(2..4)?).filter(|m| (1..=12).contains(m)),
         day: Some(n(4..6)?).filter(|d| (1..=31).contains(d)),
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_decade_is_no_year() {
+        assert!(date_refs("It developed in the early 1970's.").is_empty());
+        assert_eq!(date_refs("It developed in 1970.").len(), 1);
+    }
 }

@@ -21,8 +21,10 @@ mod paragraphs;
 mod quotes;
 mod read;
 mod sentences;
+mod speakers;
 mod support;
 mod tokens;
+mod wordclass;
 mod wordnet;
 mod words;
 

@@ -8,7 +8,8 @@ use super::cues::{anonymous, attributed};
 use super::dates::{DateRef, date_of_record, date_refs};
 use super::figures::{Figure, figures};
 use super::hedges::HEDGED_SOURCE;
-use super::support::{Offer, offer, source_speakers};
+use super::speakers::source_speakers;
+use super::support::{Offer, offer};
 use super::words::{content_words, normal};
 use crate::Source;
 

@@ -71,11 +71,17 @@ pub(super) fn tokenize(text: &str) -> Vec<Tok> {
                 let tail: String = chars[start..i].iter().collect();
                 push_word(&mut out, &format!("{digits}{tail}"));
             } else {
+                // A percentage keeps its sign as written: what it counts (`14%`, `13 %`).
+                let percent = chars[i..].iter().find(|c| **c != ' ') == Some(&'%');
                 out.push(Tok {
                     word: digits.clone(),
                     anchor: digits.trim_end_matches(".0").to_string(),
                     kind: Kind::Number,
-                    raw: digits,
+                    raw: if percent {
+                        format!("{digits}%")
+                    } else {
+                        digits
+                    },
                 });
             }
         } else if c.is_alphabetic() {

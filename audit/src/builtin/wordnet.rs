@@ -5,13 +5,10 @@
 //!
 //! The table is parsed once, on first use, into borrowed slices of the embedded text.
 
-// `related` (with `antonyms`) is not wired into the engine yet; delete this attribute once it is.
+// `related` is not wired into the engine yet; delete this attribute once it is.
 #![cfg_attr(
     not(test),
-    expect(
-        dead_code,
-        reason = "related() and antonyms() are not used by the engine yet"
-    )
+    expect(dead_code, reason = "related() is not used by the engine yet")
 )]
 
 use std::borrow::Cow;
@@ -132,6 +129,16 @@ pub(crate) fn is_word(w: &str) -> bool {
 /// which a rewording does not drop.
 pub(crate) fn only_noun(w: &str) -> bool {
     entry(w).is_some_and(|e| e.pos == NOUN)
+}
+
+/// Whether `w` (a lemma) is a verb in WordNet.
+pub(crate) fn is_verb(w: &str) -> bool {
+    known(w, VERB)
+}
+
+/// Whether `w` (a lemma) is an adjective in WordNet.
+pub(crate) fn is_adjective(w: &str) -> bool {
+    known(w, ADJECTIVE)
 }
 
 /// Single-word synonyms of `w` (a lemma) from its first two senses, sorted.

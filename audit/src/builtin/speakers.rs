@@ -1,0 +1,203 @@
+//! Who a sentence says said what it says: verbs of speech and the names before them, or after
+//! `according to` and `citing`. Default deny judges who said it by the speaker, not by the verb
+//! (`support`), and the words that name a speaker bear out only a speaker.
+
+use super::lexicon::ATTRIBUTING_WORDS;
+use super::tokens::{Kind, Tok};
+
+/// Words of saying: who said it is judged by its speaker, not by the verb (a draft may write
+/// `said` for `told`).
+pub(super) fn saying(w: &str) -> bool {
+    ATTRIBUTING_WORDS.contains(&w)
+        || matches!(
+            w,
+            "according" | "citing" | "cited" | "writing" | "say" | "telling" | "reporting"
+        )
+}
+
+/// Verbs of speech: who stands before one said it.
+const SPEECH: &[&str] = &[
+    "said",
+    "says",
+    "say",
+    "told",
+    "tells",
+    "telling",
+    "claimed",
+    "claims",
+    "reported",
+    "reports",
+    "reporting",
+    "wrote",
+    "writes",
+    "writing",
+    "posted",
+    "posts",
+    "noted",
+    "notes",
+    "stated",
+    "states",
+    "argued",
+    "argues",
+    "disclosed",
+    "discloses",
+    "announced",
+    "announces",
+    "filed",
+    "showed",
+    "shows",
+    "published",
+    "cited",
+    "cites",
+    "added",
+    "confirmed",
+    "confirms",
+];
+
+/// Whether token `i` is a verb of speech, not one of a phrasal verb (`writes down`, `posts
+/// up`) nor a passive report (`said to have`).
+fn speech_at(toks: &[Tok], i: usize) -> bool {
+    // `said to have booked` reports what others say of the one named; `deemed filed` is done
+    // to what is named.
+    let particle = toks
+        .get(i + 1)
+        .is_some_and(|n| matches!(n.word.as_str(), "down" | "off" | "up" | "out" | "to"));
+    let passive = i > 0
+        && matches!(
+            toks[i - 1].word.as_str(),
+            "be" | "been" | "being" | "is" | "are" | "was" | "were" | "deemed"
+        );
+    SPEECH.contains(&toks[i].word.as_str()) && !particle && !passive
+}
+
+/// Who a draft's sentence says said it: the names before a verb of speech and after
+/// `according to` or `citing`, lower case.
+pub(super) fn speakers(toks: &[Tok]) -> Vec<Vec<String>> {
+    let mut out: Vec<Vec<String>> = speaker_chains(toks)
+        .into_iter()
+        .map(|chain| chain.into_iter().map(|k| toks[k].word.clone()).collect())
+        .collect();
+    out.sort();
+    out.dedup();
+    out
+}
+
+/// [`speakers`] as token indices.
+pub(super) fn speaker_chains(toks: &[Tok]) -> Vec<Vec<usize>> {
+    let name = |t: &Tok| {
+        t.kind == Kind::Word
+            && t.raw.starts_with(|c: char| c.is_uppercase())
+            && !matches!(t.word.as_str(), "the" | "a" | "an" | "its" | "it" | "they")
+    };
+    let mut out = Vec::new();
+    for i in 0..toks.len() {
+        let w = toks[i].word.as_str();
+        if matches!(w, "according" | "citing") {
+            let start = if w == "according" { i + 2 } else { i + 1 };
+            let chain: Vec<usize> = (start..toks.len())
+                .take_while(|&k| name(&toks[k]))
+                .collect();
+            if !chain.is_empty() {
+                out.push(chain);
+            }
+        } else if speech_at(toks, i) {
+            // Past `has`, `also` and a filing's form (`10-Q`).
+            let mut j = i;
+            while j > 0 && matches!(toks[j - 1].word.as_str(), "has" | "had" | "also" | "have") {
+                j -= 1;
+            }
+            // The head of the name just before, not across a comma: `Reuters reported`, `Kash
+            // Rangan of Bernstein said`, `Microsoft's 10-Q says`.
+            let mut chain: Vec<usize> = Vec::new();
+            while j > 0 {
+                let t = &toks[j - 1];
+                if name(t) && t.word.len() >= 2 && !t.word.starts_with(|c: char| c.is_ascii_digit())
+                {
+                    chain.insert(0, j - 1);
+                } else if !(t.kind == Kind::Number
+                    || (t.kind == Kind::Word && t.word.len() == 1)
+                    || (!chain.is_empty()
+                        && matches!(t.word.as_str(), "of" | "at" | "from" | "and")))
+                {
+                    break;
+                }
+                j -= 1;
+            }
+            if !chain.is_empty() {
+                out.push(chain);
+            }
+        }
+    }
+    out
+}
+
+/// Who a source sentence says said what it says, leniently, lower case: the capitalised words
+/// of the clause of a verb of speech (`Apple's quarterly report for the period ended … says`)
+/// and the sentence's opening name before an apposition (`Kash Rangan, an analyst at
+/// Bernstein, said`; not past `which`: `Microsoft, which reports in September, …`), and the
+/// name after `according to` or `citing`.
+pub(super) fn source_speakers(toks: &[Tok]) -> Vec<String> {
+    let capital = |t: &&Tok| t.kind == Kind::Word && t.raw.starts_with(char::is_uppercase);
+    // The opening name, when a comma follows it (`Kash Rangan, an analyst at Bernstein, said`).
+    let n = toks.iter().take_while(|t| capital(t)).count();
+    let opening: Vec<String> = if toks.get(n).is_some_and(|t| t.kind == Kind::Break) {
+        toks[..n].iter().map(|t| t.word.clone()).collect()
+    } else {
+        Vec::new()
+    };
+    let mut out = Vec::new();
+    let mut clause = 0;
+    for (i, t) in toks.iter().enumerate() {
+        let w = t.word.as_str();
+        let relative = i > 0 && matches!(toks[i - 1].word.as_str(), "which" | "that" | "who");
+        if t.kind == Kind::Break {
+            clause = i + 1;
+        } else if matches!(w, "according" | "citing") {
+            out.extend(
+                toks[i + 1..]
+                    .iter()
+                    .take(4)
+                    .filter(capital)
+                    .map(|t| t.word.clone()),
+            );
+        } else if speech_at(toks, i) && !relative {
+            out.extend(
+                toks[clause..i]
+                    .iter()
+                    .filter(capital)
+                    .map(|t| t.word.clone()),
+            );
+            out.extend(opening.iter().cloned());
+        }
+    }
+    out.sort();
+    out.dedup();
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::tokens::tokenize;
+    use super::*;
+
+    #[test]
+    fn speakers_are_read() {
+        let s = speakers(&tokenize(
+            "Reuters reported that Tesla has said it will, according to Bloomberg.",
+        ));
+        assert_eq!(s, vec![vec!["bloomberg"], vec!["reuters"], vec!["tesla"]]);
+        let s = speakers(&tokenize(
+            "Kash Rangan of Bernstein said so; Tesla's 10-Q says so.",
+        ));
+        assert_eq!(s, vec![vec!["kash", "rangan", "bernstein"], vec!["tesla"]]);
+        let s = source_speakers(&tokenize(
+            "Kash Rangan, an analyst at Bernstein, said so. Microsoft, which reports in May, did.",
+        ));
+        assert_eq!(s, vec!["kash", "rangan"]);
+        // A phrasal verb and a passive report name no speaker.
+        let s = source_speakers(&tokenize(
+            "NVIDIA writes down H20 inventory, with TSMC said to have booked most of it.",
+        ));
+        assert!(s.is_empty(), "{s:?}");
+    }
+}
