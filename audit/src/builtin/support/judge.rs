@@ -1,0 +1,360 @@
+//! The judgement: the source sentences a draft's sentence rests on, and what of it they do not
+//! hold.
+
+use super::keys::word_key;
+use super::links::{link_found, links};
+use super::numbers::{Bound, number_at};
+use super::offers::{Offer, opposed};
+use super::units::{Known, Unit, units};
+use super::{COVER_GAIN, LOOSE_MISSING, LOOSE_SHARE, MAX_COVER};
+use crate::builtin::tokens::Tok;
+use crate::builtin::wordnet;
+
+/// A hyphenated word is found when it is, or when each of its parts is.
+pub(super) fn found(u: &Unit, toks: &[Tok], offers: &[&Offer]) -> bool {
+    let any = |keys: &[String]| keys.iter().any(|k| offers.iter().any(|o| o.has(k)));
+    if any(&u.keys) {
+        return true;
+    }
+    // An exact figure of the source inside the draft's bound (a bounded source figure bears out
+    // its own bound only: `more than 100` does not say `more than 50` of a threshold).
+    if let Some((b, n, what)) = &u.range {
+        let within = |m: f64| match b {
+            Bound::AtLeast => m > *n,
+            Bound::AtMost => m < *n,
+            Bound::Approx => (m - n).abs() <= n.abs() * 0.1,
+        };
+        // A tighter bound the same way, or an approximate figure clear of the bound (`over
+        // 740,000` and `approximately 40%` bear out `more than 730,000` and `more than 35%`).
+        let tighter = |c: Bound, m: f64| match (b, c) {
+            (Bound::AtLeast, Bound::AtLeast) => m >= *n,
+            (Bound::AtMost, Bound::AtMost) => m <= *n,
+            (Bound::AtLeast, Bound::Approx) => m * 0.9 > *n,
+            (Bound::AtMost, Bound::Approx) => m * 1.1 < *n,
+            _ => false,
+        };
+        // A figure the draft states itself is borne out as itself, not as this bound too.
+        let own = |m: f64| {
+            (0..toks.len())
+                .filter_map(|i| number_at(toks, i)?.parse::<f64>().ok())
+                .any(|d| d == m)
+        };
+        if offers.iter().any(|o| {
+            o.exact
+                .iter()
+                .any(|(m, w)| !w.is_empty() && w == what && within(*m) && !own(*m))
+                || o.bounded
+                    .iter()
+                    .any(|(c, m, w)| !w.is_empty() && w == what && tighter(*c, *m) && !own(*m))
+        }) {
+            return true;
+        }
+    }
+    let w = &toks[u.at].word;
+    w.contains(['-', '/'])
+        && w.split(['-', '/']).filter(|p| p.len() >= 3).all(|p| {
+            let lemma = wordnet::lemma(p);
+            any(&[word_key(&lemma, 0), word_key(p, 0)])
+        })
+}
+
+/// What one sentence of the body rests on, and what of it no source sentence holds.
+#[derive(Debug)]
+pub(in crate::builtin) struct Judged {
+    /// Indices into the candidate sentences, best first.
+    pub(in crate::builtin) cover: Vec<usize>,
+    /// What is not found, as written (a link as its words: `which is why`).
+    pub(in crate::builtin) missing: Vec<String>,
+    /// A word not found that may be a rewording: the one word of [`LOOSE_MISSING`].
+    pub(in crate::builtin) loose: Vec<String>,
+    /// Bounded figures found only through an exact figure of a sentence it rests on (`more than
+    /// 77` in `78`): their values.
+    pub(in crate::builtin) ranged: Vec<f64>,
+}
+
+/// Judges the draft sentence `toks` against the candidate source sentences (`offers`, those of
+/// the entries it cites). `known` as for [`units`]; `numbers` says whether a cited entry holds
+/// a number anywhere.
+pub(in crate::builtin) fn judge(toks: &[Tok], offers: &[&Offer], known: &Known<'_>) -> Judged {
+    let units = units(toks, known);
+    let cover = choose_cover(&units, toks, offers);
+    let chosen: Vec<&Offer> = cover.iter().map(|&k| offers[k]).collect();
+    // An entry's title names what every sentence of it is about (`2020 coronavirus pandemic in
+    // Germany` of `349 cases were reported in Germany`).
+    let topic: Vec<&Offer> = chosen
+        .iter()
+        .copied()
+        .chain(offers.iter().copied().filter(|o| o.subject))
+        .collect();
+    let mut missing = Vec::new();
+    let mut loose = Vec::new();
+    for u in &units {
+        if found(u, toks, &topic) {
+            continue;
+        }
+        // A word the source says the opposite of is no rewording.
+        if u.strict || opposed(&toks[u.at].word, &chosen) {
+            missing.push(u.text.clone());
+        } else {
+            loose.push(u.text.clone());
+        }
+    }
+    // Names found apart (`Kenneth Lonergan` in one sentence, `Pacific Rim` in another) are not
+    // borne out together: those outside the sentence that holds most of them are missing.
+    let subjects: Vec<&Offer> = chosen.iter().copied().filter(|o| o.subject).collect();
+    let names: Vec<&Unit> = units
+        .iter()
+        .filter(|u| u.name && found(u, toks, &chosen) && !found(u, toks, &subjects))
+        .collect();
+    if names.len() >= 2 {
+        let together = |o: &&Offer| names.iter().filter(|u| found(u, toks, &[*o])).count();
+        if let Some(best) = chosen.iter().max_by_key(|o| together(o)) {
+            missing.extend(
+                names
+                    .iter()
+                    .filter(|u| !found(u, toks, &[*best]))
+                    .map(|u| u.text.clone()),
+            );
+        }
+    }
+    // A sentence otherwise borne out may reword one ordinary word; more are a claim of its own.
+    let share = 1.0 - (missing.len() + loose.len()) as f64 / units.len().max(1) as f64;
+    if loose.len() > LOOSE_MISSING || share < LOOSE_SHARE {
+        missing.append(&mut loose);
+    }
+    for (a, b, link) in links(toks) {
+        if !link_found(link, a, &units, toks, &chosen) {
+            let words: Vec<&str> = toks[a..=b].iter().map(|t| t.raw.as_str()).collect();
+            let lead = if words == ["why"] && a >= 2 {
+                format!("{} {} why", toks[a - 2].raw, toks[a - 1].raw)
+            } else {
+                words.join(" ")
+            };
+            missing.push(lead);
+        }
+    }
+    let ranged = units
+        .iter()
+        .filter_map(|u| u.range.as_ref().map(|(_, n, _)| (u, *n)))
+        .filter(|(u, _)| !u.keys.iter().any(|k| chosen.iter().any(|o| o.has(k))))
+        .filter(|(u, _)| found(u, toks, &chosen))
+        .map(|(_, n)| n)
+        .collect();
+    Judged {
+        cover,
+        missing,
+        loose,
+        ranged,
+    }
+}
+
+/// The source sentences a draft sentence rests on: the one that holds most of its units, then
+/// up to [`MAX_COVER`] in all that each add [`COVER_GAIN`] more.
+fn choose_cover(units: &[Unit], toks: &[Tok], offers: &[&Offer]) -> Vec<usize> {
+    let holds: Vec<Vec<bool>> = offers
+        .iter()
+        .map(|o| units.iter().map(|u| found(u, toks, &[*o])).collect())
+        .collect();
+    let mut covered = vec![false; units.len()];
+    let mut cover = Vec::new();
+    while cover.len() < MAX_COVER {
+        // Units it adds, and of those the ones that are no name.
+        let gain = |k: usize| {
+            let added = || {
+                holds[k]
+                    .iter()
+                    .zip(&covered)
+                    .enumerate()
+                    .filter(|(_, (h, c))| **h && !**c)
+            };
+            (
+                added().count(),
+                added().filter(|(u, _)| !units[*u].specific()).count(),
+            )
+        };
+        let Some(best) = (0..offers.len())
+            .filter(|k| !cover.contains(k))
+            .max_by_key(|&k| (gain(k), std::cmp::Reverse(k)))
+        else {
+            break;
+        };
+        // The first that holds any; then one that adds [`COVER_GAIN`] units, or one that is no
+        // name, figure or time (one standing alone elsewhere is not this statement's).
+        let (all, plain) = gain(best);
+        let enough = if cover.is_empty() {
+            all >= 1
+        } else {
+            all >= COVER_GAIN || plain >= 1
+        };
+        if !enough {
+            break;
+        }
+        for (c, h) in covered.iter_mut().zip(&holds[best]) {
+            *c |= *h;
+        }
+        cover.push(best);
+    }
+    cover
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::builtin::support::offer;
+    use crate::builtin::tokens::tokenize;
+
+    fn judged(draft: &str, sources: &[&str]) -> Vec<String> {
+        let offers: Vec<Offer> = sources.iter().map(|s| offer(&tokenize(s))).collect();
+        let refs: Vec<&Offer> = offers.iter().collect();
+        let known = Known {
+            word: &|w| w == "nvidia",
+            handle: &|_| false,
+            from: &|_| false,
+        };
+        judge(&tokenize(draft), &refs, &known).missing
+    }
+
+    #[test]
+    fn verbatim_and_reworded_restatements_are_supported() {
+        let src = "NVIDIA and the government of the United Kingdom agreed to build a national AI factory with about 20,000 Blackwell GPUs.";
+        assert!(judged(src, &[src]).is_empty());
+        assert!(
+            judged(
+                "The government of the United Kingdom and NVIDIA agreed to build a national AI factory with roughly 20,000 Blackwell GPUs.",
+                &[src]
+            )
+            .is_empty()
+        );
+        let fell = "Regulatory-credit revenue fell to about $200 million after U.S. emissions penalties were eliminated.";
+        assert!(
+            judged(
+                "Regulatory-credit revenue dropped to about $200 million once U.S. emissions penalties were eliminated.",
+                &[fell]
+            )
+            .is_empty()
+        );
+    }
+
+    #[test]
+    fn additions_are_unsupported() {
+        let src = "NVIDIA agreed to build a national AI factory with about 20,000 Blackwell GPUs.";
+        let sup = judged(
+            "NVIDIA agreed to build a national AI factory with about 20,000 Blackwell GPUs, the largest such deal in the company's history.",
+            &[src],
+        );
+        assert!(sup.contains(&"largest".to_string()), "{sup:?}");
+        let bound = judged(
+            "NVIDIA agreed to build a national AI factory with more than 20,000 Blackwell GPUs.",
+            &[src],
+        );
+        assert_eq!(bound, vec!["more than 20000".to_string()]);
+        let a = "Revenue rose 10% in the quarter.";
+        let b = "The chief executive resigned in May.";
+        let why = judged(
+            "Revenue rose 10% in the quarter, which is why the chief executive resigned.",
+            &[a, b],
+        );
+        assert_eq!(why, vec!["which is why".to_string()]);
+        assert!(
+            judged(
+                "The large order was filled.",
+                &["The largest order was filled."]
+            )
+            .is_empty()
+        );
+        assert_eq!(
+            judged(
+                "The largest order was filled.",
+                &["The large order was filled."]
+            ),
+            vec!["largest".to_string()]
+        );
+    }
+
+    #[test]
+    fn numbers_ranks_and_opposites_are_read() {
+        let src = "The first season consists of ten episodes and received positive reviews.";
+        assert!(judged("The first season consists of 10 episodes.", &[src]).is_empty());
+        assert!(judged("The first season was positively reviewed.", &[src]).is_empty());
+        assert_eq!(
+            judged("The first season consists of under nine episodes.", &[src]),
+            vec!["under nine".to_string()]
+        );
+        assert_eq!(
+            judged("The fifth season consists of ten episodes.", &[src]),
+            vec!["fifth".to_string()]
+        );
+        // `negative` would pass as a rewording of one word, but the source says the opposite.
+        assert_eq!(
+            judged("The first season received negative reviews.", &[src]),
+            vec!["negative".to_string()]
+        );
+        // Another of its kind (a shared hypernym) is no rewording either.
+        let work = "She works in theatre, television, and film.";
+        assert_eq!(
+            judged("She works in radio.", &[work]),
+            vec!["radio".to_string()]
+        );
+        // A tighter bound bears out a looser one; a figure the draft states is its own.
+        let subs = "The channel has over 740,000 subscribers, up from 14% of 5 million.";
+        assert!(judged("The channel has more than 730,000 subscribers.", &[subs]).is_empty());
+        assert_eq!(
+            judged(
+                "The channel has at least 13% of 5 million, up from 14%.",
+                &[subs]
+            ),
+            vec!["at least 13%".to_string()]
+        );
+        // A year counts nothing: `more than 400 cases` is not `2020 coronavirus`.
+        let year = "2020 coronavirus pandemic: 349 cases.";
+        assert_eq!(
+            judged("More than 400 coronavirus cases.", &[year]),
+            vec!["More than 400".to_string()]
+        );
+        // Ten episodes over ten years is no bound.
+        let long = "It ran ten episodes over ten years.";
+        assert!(judged(long, &[long]).is_empty());
+    }
+
+    #[test]
+    fn titles_and_second_sentences() {
+        let mut title = offer(&tokenize("2020 coronavirus pandemic in Bulgaria"));
+        title.subject = true;
+        let cases = offer(&tokenize("As of 5 April, there are 531 confirmed cases."));
+        let known = Known {
+            word: &|_| false,
+            handle: &|_| false,
+            from: &|_| false,
+        };
+        let d = tokenize("There are 531 confirmed cases of coronavirus.");
+        // The title's words are the topic of every sentence of its entry.
+        assert!(judge(&d, &[&cases, &title], &known).missing.is_empty());
+        // A second sentence adding one plain word is rested on; one adding a lone name is not.
+        let both = ["The film was shot in Miami.", "It premiered at Telluride."];
+        assert!(judged("The film was shot in Miami and premiered.", &both).is_empty());
+        let swapped = judged("The film was shot in Telluride.", &both);
+        assert_eq!(swapped, vec!["Telluride".to_string()]);
+    }
+
+    #[test]
+    fn names_are_found_as_names() {
+        let src = "In an 8-K, NVIDIA disclosed that it recorded a charge tied to H20 inventory.";
+        assert!(judged("NVIDIA recorded a charge tied to H20 inventory.", &[src]).is_empty());
+        // A name is not borne out by a common word's derived form, nor by who said it.
+        let swapped = judged(
+            "NVIDIA recorded a charge tied to Disclosure inventory.",
+            &[src],
+        );
+        assert!(swapped.contains(&"Disclosure".to_string()), "{swapped:?}");
+        let said = "Management's Discussion and Analysis notes that Dell shipped 5,000 racks.";
+        assert!(
+            judged(
+                "Management's Discussion and Analysis notes that Dell shipped 5,000 racks.",
+                &[said]
+            )
+            .is_empty()
+        );
+        let content = judged("Discussion shipped 5,000 racks.", &[said]);
+        assert_eq!(content, vec!["Discussion".to_string()]);
+    }
+}

@@ -1,0 +1,195 @@
+//! What a source sentence offers a draft's units, and whether it says otherwise than a draft's
+//! word.
+
+use std::collections::HashSet;
+
+use super::keys::{degree, direction_key, word_key};
+use super::links::{Link, links};
+use super::numbers::{Bound, bound_before, counted, number_at};
+use super::times::time_frame;
+use crate::builtin::cues::{Cue, cues};
+use crate::builtin::lexicon::EQUIVALENTS;
+use crate::builtin::speakers::speaker_chains;
+use crate::builtin::tokens::{Kind, Tok};
+use crate::builtin::wordclass::{adverb_base, decade, decade_of, ordinal};
+use crate::builtin::wordnet;
+
+/// What a source sentence offers a draft's units: stems, lemmas and the words WordNet relates
+/// them to (a draft may use a synonym, a derived form or a more general word), numbers with
+/// their bounds, and directions.
+#[derive(Debug, Default)]
+pub(in crate::builtin) struct Offer {
+    pub(super) keys: HashSet<String>,
+    pub(super) links: Vec<Link>,
+    /// It is an entry's title, which names what the entry is about: a name found there stands
+    /// beside the names of any sentence of the entry.
+    pub(in crate::builtin) subject: bool,
+    /// Its numbers stated without a bound, with what they count: `78 reviews` bears out `more
+    /// than 77 reviews`.
+    pub(super) exact: Vec<(f64, String)>,
+    /// Its numbers stated with a bound, with what they count: `over 740,000 subscribers` bears
+    /// out `more than 730,000 subscribers`.
+    pub(super) bounded: Vec<(Bound, f64, String)>,
+}
+
+impl Offer {
+    pub(super) fn has(&self, key: &str) -> bool {
+        self.keys.contains(key)
+    }
+}
+
+/// What the source sentence `toks` offers.
+pub(in crate::builtin) fn offer(toks: &[Tok]) -> Offer {
+    let mut keys = HashSet::new();
+    let speaking: HashSet<usize> = speaker_chains(toks).into_iter().flatten().collect();
+    for (i, t) in toks.iter().enumerate() {
+        if speaking.contains(&i) {
+            // Who said it bears out who said it only: `Management's Discussion and Analysis
+            // notes that` bears out no `Discussion` in what a draft states.
+            keys.insert(format!("p:{}", t.word));
+            continue;
+        }
+        if let Some(n) = number_at(toks, i) {
+            keys.insert(format!("n:{n}"));
+            let b = bound_before(toks, i).map(|(b, _)| b);
+            // An exact figure also bears out `about` it.
+            keys.insert(b.unwrap_or(Bound::Approx).key(&n));
+        }
+        if let Some(n) = ordinal(&t.word) {
+            keys.insert(format!("o:{n}"));
+        }
+        // A year bears out its decade (`1978`, `the 1970s`).
+        if let Some(d) = decade(toks, i).or_else(|| decade_of(t)) {
+            keys.insert(format!("dec:{d}"));
+        }
+        match t.kind {
+            Kind::Number => {}
+            Kind::Word => {
+                keys.extend(time_frame(toks, i));
+                for part in std::iter::once(t.word.as_str()).chain(t.word.split(['-', '/'])) {
+                    offer_word(&mut keys, part);
+                }
+                if !t.anchor.is_empty() {
+                    keys.insert(format!("s:{}", t.anchor));
+                }
+            }
+            Kind::Break => {}
+        }
+    }
+    for (_, c) in cues(toks, false) {
+        match c {
+            Cue::Direction(f, up) => {
+                keys.insert(direction_key(f, up));
+            }
+            Cue::Negation => {
+                keys.insert("neg".to_string());
+            }
+            Cue::Hedge => {}
+        }
+    }
+    // A year (`2020 coronavirus pandemic`) counts nothing.
+    let year = |i: usize| {
+        toks[i].kind == Kind::Number
+            && toks[i].anchor.len() == 4
+            && toks[i]
+                .anchor
+                .parse::<u32>()
+                .is_ok_and(|y| (1800..=2100).contains(&y))
+    };
+    let exact = (0..toks.len())
+        .filter(|&i| bound_before(toks, i).is_none() && !year(i))
+        .filter_map(|i| Some((number_at(toks, i)?.parse::<f64>().ok()?, counted(toks, i))))
+        .collect();
+    let bounded = (0..toks.len())
+        .filter_map(|i| {
+            let (b, _) = bound_before(toks, i)?;
+            Some((
+                b,
+                number_at(toks, i)?.parse::<f64>().ok()?,
+                counted(toks, i),
+            ))
+        })
+        .collect();
+    Offer {
+        keys,
+        links: links(toks).into_iter().map(|(_, _, l)| l).collect(),
+        subject: false,
+        exact,
+        bounded,
+    }
+}
+
+/// The words a source word bears out besides itself: its synonyms and derived forms, and the
+/// more general words it is a kind of.
+fn supporting(lemma: &str) -> impl Iterator<Item = &'static str> {
+    wordnet::synonyms(lemma)
+        .iter()
+        .chain(wordnet::derived(lemma))
+        .chain(wordnet::hypernyms(lemma))
+        .chain(equivalents(lemma))
+        .copied()
+}
+
+/// The trade's equivalents of a lemma ([`EQUIVALENTS`]).
+fn equivalents(lemma: &str) -> &'static [&'static str] {
+    static GROUPS: std::sync::LazyLock<
+        std::collections::HashMap<&'static str, &'static [&'static str]>,
+    > = std::sync::LazyLock::new(|| {
+        EQUIVALENTS
+            .iter()
+            .flat_map(|g| g.iter().map(move |w| (*w, *g)))
+            .collect()
+    });
+    GROUPS.get(lemma).copied().unwrap_or(&[])
+}
+
+fn offer_word(keys: &mut HashSet<String>, word: &str) {
+    if word.is_empty() {
+        return;
+    }
+    let lemma = wordnet::lemma(word);
+    let d = degree(word, &lemma);
+    keys.insert(word_key(word, 0));
+    keys.insert(format!("x:{word}"));
+    // `largest` bears out `larger` and `large` too, not the reverse.
+    // The word's own relations too: `coming` is a lemma of its own besides `come`.
+    let own = (*lemma != *word).then_some(word);
+    for degree in 0..=d {
+        keys.insert(word_key(&lemma, degree));
+        for other in supporting(&lemma).chain(own.into_iter().flat_map(supporting)) {
+            keys.insert(word_key(other, degree));
+        }
+    }
+    // `positively` says what `positive` does.
+    if let Some(base) = adverb_base(word) {
+        keys.insert(word_key(&base, 0));
+    }
+    // What the sentence's words are the opposite of: no rewording (`accurate`, `inaccurate`).
+    for opposite in wordnet::antonyms(&lemma) {
+        keys.insert(format!("a:{opposite}"));
+    }
+    // The kinds its words are of: a draft's word of the same kind names another one.
+    for kind in wordnet::hypernyms(&lemma) {
+        keys.insert(format!("h:{kind}"));
+    }
+}
+
+/// Whether a source sentence says otherwise than the draft's word `w`: one holds an antonym of
+/// the other (WordNet's antonyms are not always listed both ways), or, for a word that is no
+/// verb, another word of its kind (a shared hypernym).
+pub(super) fn opposed(w: &str, offers: &[&Offer]) -> bool {
+    let lemma = wordnet::lemma(w);
+    // A noun or adjective of a kind the source names another of (`radio` where it says
+    // `theatre, television`); verbs of one kind reword each other too often.
+    let sibling = !wordnet::is_verb(&lemma);
+    offers.iter().any(|o| {
+        o.has(&format!("a:{lemma}"))
+            || wordnet::antonyms(&lemma)
+                .iter()
+                .any(|a| o.has(&word_key(a, 0)))
+            || (sibling
+                && wordnet::hypernyms(&lemma)
+                    .iter()
+                    .any(|h| o.has(&format!("h:{h}"))))
+    })
+}

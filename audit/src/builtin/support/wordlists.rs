@@ -1,0 +1,112 @@
+//! Word lists a unit's reading turns on: what refers to the company, what compares, limits, or
+//! states a record, and what always needs a source.
+
+/// Words that refer to the company a journal is about, or to nothing a source must state.
+pub(super) const REFERENTS: &[&str] = &[
+    "company",
+    "companies",
+    "firm",
+    "firm's",
+    "group",
+    "business",
+    "maker",
+    "corporation",
+    "inc",
+    "corp",
+    "ltd",
+    "plc",
+    "co",
+];
+
+/// Comparison words that are stop words elsewhere but state something here.
+pub(super) const COMPARING: &[&str] = &[
+    "most", "least", "more", "less", "fewer", "only", "first", "next", "last", "all", "every",
+];
+
+/// Words that bound how far a statement goes.
+pub(super) const LIMITING: &[&str] = &[
+    "only",
+    "barely",
+    "hardly",
+    "scarcely",
+    "solely",
+    "exclusively",
+    "entirely",
+    "fully",
+    "always",
+    "never",
+    "mostly",
+    "partly",
+    "largely",
+    "mainly",
+    "nearly",
+    "almost",
+    "just",
+    "incapable",
+    "unable",
+    "insignificant",
+    "lack",
+    "lacks",
+    "lacked",
+    "yet",
+];
+
+/// Words of a record or a superlative that are found only as written.
+pub(in crate::builtin) const RECORDS: &[&str] = &[
+    "record",
+    "records",
+    "history",
+    "historic",
+    "ever",
+    "unprecedented",
+];
+
+/// Words that always need a source: superlatives and records, time frames.
+pub(super) const STRICT_WORDS: &[&str] = &[
+    "record",
+    "best",
+    "worst",
+    "biggest",
+    "largest",
+    "highest",
+    "lowest",
+    "top",
+    "ever",
+    "history",
+    "historic",
+    "unprecedented",
+    "next",
+    "last",
+    "previous",
+    "prior",
+    "following",
+    "second",
+    "third",
+    "fourth",
+    "quarter",
+    "year",
+    "month",
+    "week",
+    "half",
+    "annual",
+    "fiscal",
+    "decade",
+    "daily",
+    "weekly",
+    "monthly",
+    "quarterly",
+    "yearly",
+    "future",
+    "past",
+    "former",
+    "new",
+    "old",
+    "early",
+    "late",
+    "already",
+    "still",
+    "again",
+    "all",
+    "every",
+    "none",
+];
