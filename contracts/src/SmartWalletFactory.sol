@@ -5,8 +5,8 @@ import {SmartWallet} from "./SmartWallet.sol";
 
 /// @notice CREATE2 factory of SmartWallet clones (EIP-1167): a wallet's address is known before
 /// it exists, which is what EIP-6492 signatures rely on (their factory calldata is
-/// deploy(owner, salt)). A clone costs about 60,000 gas, so a sign-in check that deploys the
-/// wallet first fits in a small gas bound.
+/// deploy(owner, salt)). Deploying a clone is a transaction of about 95,000 gas, so a sign-in
+/// check that deploys the wallet first fits in a small gas bound.
 contract SmartWalletFactory {
     event WalletDeployed(address indexed wallet, address indexed owner, bytes32 salt);
 
