@@ -25,3 +25,4 @@ pub mod session;
 pub mod site;
 pub mod state;
 pub mod telemetry;
+pub mod toll;

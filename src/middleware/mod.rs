@@ -27,7 +27,7 @@ use futures::future::Either;
 use crate::error::ApiError;
 use rate_limit::RateLimits;
 
-/// Requests with a `SIGN-IN-WITH-X` proof carry their client's toll ([`rate_limit::Toll`]).
+/// Requests with a `SIGN-IN-WITH-X` proof carry their client's toll ([`crate::toll::Toll`]).
 const SIWX_HEADER: actix_web::http::header::HeaderName =
     actix_web::http::header::HeaderName::from_static(
         journal_market_chain::extensions::siwx::HEADER,
@@ -94,7 +94,7 @@ impl Edge {
                 if req.headers().contains_key(SIWX_HEADER)
                     && let Some(toll) = RateLimits::toll(&self.limits, &req)
                 {
-                    toll.insert(&req);
+                    actix_web::HttpMessage::extensions_mut(&req).insert(toll);
                 }
                 let (req, armed) = body_deadline::arm(req, self.body_timeout);
                 expired = armed;

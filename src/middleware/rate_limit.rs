@@ -14,7 +14,6 @@ use std::num::NonZeroU32;
 use std::sync::Arc;
 use std::time::Duration;
 
-use actix_web::HttpMessage;
 use actix_web::dev::ServiceRequest;
 use governor::clock::{Clock, DefaultClock};
 use governor::{DefaultKeyedRateLimiter, Quota, RateLimiter};
@@ -23,6 +22,7 @@ use super::rate_limit_store::{Gcra, Store};
 use crate::config::{ClassLimit, LimitSettings};
 use crate::error::ApiError;
 use crate::metrics::LimitStoreCounters;
+use crate::toll::{Refused, Toll};
 
 /// The route classes, each with its own quota.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -98,41 +98,6 @@ pub struct RateLimits {
     counters: LimitStoreCounters,
 }
 
-/// A request's client, to be charged to a class for work its request causes beyond the request
-/// itself: a contract wallet's signature check runs on the service's node, so a
-/// `SIGN-IN-WITH-X` proof that needs one costs a unit of the auth class before the call,
-/// whatever route carries it.
-#[derive(Clone)]
-pub struct Toll {
-    limits: Arc<RateLimits>,
-    ip: IpAddr,
-}
-
-impl Toll {
-    /// The toll of a request, if the edge put one in it.
-    pub fn of(req: &actix_web::HttpRequest) -> Option<Toll> {
-        req.extensions().get::<Toll>().cloned()
-    }
-
-    /// One unit of `class`; `Err` (a 429's text and its seconds) when the quota is used up.
-    pub async fn charge(&self, class: Class) -> Result<(), (String, u64)> {
-        match self.limits.check_class(class, self.ip).await {
-            Ok(()) => Ok(()),
-            Err(l) => match l.into_error() {
-                ApiError::RateLimited {
-                    message,
-                    retry_after_secs,
-                } => Err((message, retry_after_secs)),
-                e => Err((e.to_string(), 1)),
-            },
-        }
-    }
-
-    pub fn insert(self, req: &ServiceRequest) {
-        req.extensions_mut().insert(self);
-    }
-}
-
 /// Why a request was refused: the class and how long until it would pass.
 #[derive(Debug)]
 pub struct Limited {
@@ -141,15 +106,24 @@ pub struct Limited {
 }
 
 impl Limited {
-    /// The 429: whole seconds, rounded up (a client that waits them gets through).
+    /// Whole seconds, rounded up (a client that waits them gets through).
+    fn secs(&self) -> u64 {
+        self.retry_after.as_secs() + 1
+    }
+
+    fn message(&self) -> String {
+        format!(
+            "too many {} requests from this address; retry in {} s",
+            self.class.name(),
+            self.secs()
+        )
+    }
+
+    /// The 429.
     fn into_error(self) -> ApiError {
-        let secs = self.retry_after.as_secs() + 1;
         ApiError::RateLimited {
-            message: format!(
-                "too many {} requests from this address; retry in {secs} s",
-                self.class.name()
-            ),
-            retry_after_secs: secs,
+            message: self.message(),
+            retry_after_secs: self.secs(),
         }
     }
 }
@@ -313,19 +287,27 @@ impl RateLimits {
         Some(l.into_error())
     }
 
-    /// What the request's client can be charged for work its request causes beyond itself
-    /// (a contract wallet's signature check), put in the request for the handler; `None` when
-    /// limits are off.
+    /// What the request's client is charged, as a unit of its auth class, for a contract
+    /// wallet's signature check its request causes ([`Toll`]); `None` when limits are off.
     pub fn toll(limits: &Arc<RateLimits>, req: &ServiceRequest) -> Option<Toll> {
         if !limits.enabled {
             return None;
         }
         let peer = req.peer_addr().map(|a| a.ip());
         let ip = client_ip(peer, forwarded_for(req), &limits.trusted)?;
-        Some(Toll {
-            limits: limits.clone(),
-            ip,
-        })
+        let limits = limits.clone();
+        Some(Toll::new(move || {
+            let limits = limits.clone();
+            Box::pin(async move {
+                limits.check_class(Class::Auth, ip).await.map_err(|l| {
+                    let retry_after_secs = l.secs();
+                    Refused {
+                        message: l.message(),
+                        retry_after_secs,
+                    }
+                })
+            })
+        }))
     }
 
     /// Forgets clients whose quota is full again, so the maps do not grow with every address

@@ -8,9 +8,9 @@ use utoipa::IntoParams;
 
 use super::json_bytes;
 use crate::error::{ApiError, ApiResult};
-use crate::middleware::rate_limit::Toll;
 use crate::session::{Viewer, proof_header};
 use crate::state::AppState;
+use crate::toll::Toll;
 
 pub fn configure(cfg: &mut web::ServiceConfig) {
     cfg.service(super::resource("/journals", "GET").route(web::get().to(list)))

@@ -11,13 +11,13 @@ use utoipa::{IntoParams, ToSchema};
 use super::Private;
 use crate::domain::wallet::Wallet;
 use crate::error::{ApiError, ApiResult};
-use crate::middleware::rate_limit::Toll;
 use crate::payments::{Fresh, Step, Terms};
 use crate::queries::journals::{JournalKey, journal_key};
 use crate::services::catalog::CatalogError;
 use crate::services::purchase::{Caller, Outcome, Want};
 use crate::session::{SignedIn, Viewer, proof_header, session_cookie};
 use crate::state::AppState;
+use crate::toll::Toll;
 use journal_market_chain::extensions::offer_receipt;
 
 pub fn configure(cfg: &mut web::ServiceConfig) {

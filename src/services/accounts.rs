@@ -7,7 +7,7 @@ use journal_market_actors::session::{
     AuthError, ChainCheck, NewSession, NonceIssued, SessionHandle,
 };
 
-use crate::middleware::rate_limit::{Class, Toll};
+use crate::toll::Toll;
 use journal_market_api::{Desk, History};
 use journal_market_chain::extensions::siwx;
 use sea_orm::DatabaseConnection;
@@ -90,11 +90,9 @@ impl Accounts {
         {
             Err(AuthError::ChainCheckNeeded) => {
                 if let Some(t) = toll {
-                    t.charge(Class::Auth).await.map_err(|(message, secs)| {
-                        AuthError::RateLimited {
-                            message,
-                            retry_after_secs: secs,
-                        }
+                    t.pay().await.map_err(|r| AuthError::RateLimited {
+                        message: r.message,
+                        retry_after_secs: r.retry_after_secs,
                     })?;
                 }
                 self.sessions.verify_siwx(proof, ChainCheck::Allowed).await

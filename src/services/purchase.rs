@@ -6,7 +6,7 @@
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, RwLock};
 
-use crate::middleware::rate_limit::Toll;
+use crate::toll::Toll;
 use alloy::primitives::{Address, B256, U256};
 use alloy::signers::local::PrivateKeySigner;
 use journal_market_actors::chain_watch::ChainWatchHandle;
