@@ -2,7 +2,7 @@
 //! hold.
 
 use super::keys::word_key;
-use super::links::{link_found, links};
+use super::links::{Link, links};
 use super::numbers::{Bound, number_at};
 use super::offers::{Offer, opposed};
 use super::units::{Known, Unit, units};
@@ -195,6 +195,22 @@ fn choose_cover(units: &[Unit], toks: &[Tok], offers: &[&Offer]) -> Vec<usize> {
         cover.push(best);
     }
     cover
+}
+
+/// A link is found in a source sentence that has a link of its kind (a temporal one also in a
+/// causal one) and holds units of both the clauses it joins.
+fn link_found(link: Link, at: usize, units: &[Unit], toks: &[Tok], offers: &[&Offer]) -> bool {
+    let before: Vec<&Unit> = units.iter().filter(|u| u.at < at).collect();
+    let after: Vec<&Unit> = units.iter().filter(|u| u.at > at).collect();
+    offers.iter().any(|o| {
+        let kind = o
+            .links
+            .iter()
+            .any(|l| *l == link || (link == Link::Temporal && *l == Link::Causal));
+        let one = [*o];
+        let holds = |side: &[&Unit]| side.is_empty() || side.iter().any(|u| found(u, toks, &one));
+        kind && holds(&before) && holds(&after)
+    })
 }
 
 #[cfg(test)]

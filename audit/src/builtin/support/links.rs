@@ -1,10 +1,7 @@
 //! The causal and temporal links between the clauses of a sentence (`because`, `which is
-//! why`, `after`), and where a source sentence bears one out.
+//! why`, `after`); where a source sentence bears one out is judged in `judge.rs`.
 
-use super::judge::found;
-use super::offers::Offer;
 use super::times::time_frame;
-use super::units::Unit;
 use crate::builtin::tokens::Tok;
 
 /// A link between two clauses: the first clause is the reason for the second, or came before
@@ -73,26 +70,4 @@ pub(super) fn links(toks: &[Tok]) -> Vec<(usize, usize, Link)> {
         }
     }
     out
-}
-
-/// A link is found in a source sentence that has a link of its kind (a temporal one also in a
-/// causal one) and holds units of both the clauses it joins.
-pub(super) fn link_found(
-    link: Link,
-    at: usize,
-    units: &[Unit],
-    toks: &[Tok],
-    offers: &[&Offer],
-) -> bool {
-    let before: Vec<&Unit> = units.iter().filter(|u| u.at < at).collect();
-    let after: Vec<&Unit> = units.iter().filter(|u| u.at > at).collect();
-    offers.iter().any(|o| {
-        let kind = o
-            .links
-            .iter()
-            .any(|l| *l == link || (link == Link::Temporal && *l == Link::Causal));
-        let one = [*o];
-        let holds = |side: &[&Unit]| side.is_empty() || side.iter().any(|u| found(u, toks, &one));
-        kind && holds(&before) && holds(&after)
-    })
 }
