@@ -12,7 +12,7 @@ use alloy::primitives::Address;
 use dashmap::DashMap;
 
 use crate::metrics::CacheStats;
-use crate::payments::Template;
+use crate::purchase::offer::Template;
 use crate::queries::journals::{LiveJournal, Tallies};
 use crate::queries::token::PoolSettings;
 

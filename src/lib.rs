@@ -14,7 +14,7 @@ pub mod import;
 pub mod metrics;
 pub mod middleware;
 pub mod pages;
-pub mod payments;
+pub mod purchase;
 pub mod queries;
 pub mod quotes;
 pub mod routes;

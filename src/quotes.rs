@@ -8,17 +8,7 @@ use dashmap::DashMap;
 use journal_market_chain::bindings::IPriceFeed;
 use journal_market_chain::client::ChainClient;
 
-#[derive(Debug, thiserror::Error, PartialEq)]
-pub enum QuoteError {
-    #[error("no stock token is known for the ticker {0}")]
-    Unknown(String),
-    #[error("the price feed of {ticker} is stale: its last answer is {age_secs} s old")]
-    Stale { ticker: String, age_secs: u64 },
-    #[error("the price feed of {0} gave no usable price")]
-    NoPrice(String),
-    #[error("the chain cannot be reached to read the price of {0}; retry shortly")]
-    Unreachable(String),
-}
+use crate::error::{DomainError, DomainResult};
 
 pub struct Quotes {
     feeds: HashMap<String, Address>,
@@ -66,11 +56,10 @@ impl Quotes {
         self.feeds.contains_key(ticker)
     }
 
-    pub async fn mid(&self, ticker: &str) -> Result<f64, QuoteError> {
-        let feed = *self
-            .feeds
-            .get(ticker)
-            .ok_or_else(|| QuoteError::Unknown(ticker.to_string()))?;
+    pub async fn mid(&self, ticker: &str) -> DomainResult<f64> {
+        let feed = *self.feeds.get(ticker).ok_or_else(|| {
+            DomainError::NotFound(format!("no stock token is known for the ticker {ticker}"))
+        })?;
         if let Some(hit) = self.cache.get(ticker)
             && hit.0.elapsed() < self.ttl
         {
@@ -80,18 +69,19 @@ impl Quotes {
         let now = chrono::Utc::now().timestamp().max(0) as u64;
         let mid = mid_from_round(answer, decimals, updated_at, now, self.max_age.as_secs())
             .map_err(|age| match age {
-                Some(age_secs) => QuoteError::Stale {
-                    ticker: ticker.to_string(),
-                    age_secs,
-                },
-                None => QuoteError::NoPrice(ticker.to_string()),
+                Some(age_secs) => DomainError::unavailable(format!(
+                    "the price feed of {ticker} is stale: its last answer is {age_secs} s old"
+                )),
+                None => DomainError::unavailable(format!(
+                    "the price feed of {ticker} gave no usable price"
+                )),
             })?;
         self.cache.insert(ticker.to_string(), (Instant::now(), mid));
         Ok(mid)
     }
 
     /// The feed's answer, through the chain client (upstreams in order, a time limit each).
-    async fn read(&self, feed: Address, ticker: &str) -> Result<(i128, u8, u64), QuoteError> {
+    async fn read(&self, feed: Address, ticker: &str) -> DomainResult<(i128, u8, u64)> {
         let f = IPriceFeed::new(feed, self.chain.provider());
         let read = async {
             let decimals = f.decimals().call().await?;
@@ -106,7 +96,9 @@ impl Quotes {
             }
             Err(e) => {
                 tracing::warn!(ticker, error = %journal_market_chain::client::short(&e.to_string()), "price feed read failed");
-                Err(QuoteError::Unreachable(ticker.to_string()))
+                Err(DomainError::unavailable(format!(
+                    "the chain cannot be reached to read the price of {ticker}; retry shortly"
+                )))
             }
         }
     }

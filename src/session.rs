@@ -12,7 +12,7 @@ use alloy::primitives::Address;
 use journal_market_actors::session::NewSession;
 use journal_market_chain::extensions::siwx;
 
-use crate::error::ApiError;
+use crate::error::DomainError;
 use crate::site::Site;
 use crate::state::AppState;
 
@@ -32,10 +32,10 @@ fn token(req: &HttpRequest, site: &Site) -> Option<String> {
         .filter(|v| !v.is_empty() && v.len() <= 128)
 }
 
-async fn viewer(req: HttpRequest) -> Result<Option<Address>, ApiError> {
+async fn viewer(req: HttpRequest) -> Result<Option<Address>, DomainError> {
     let state = req
         .app_data::<web::Data<AppState>>()
-        .ok_or_else(|| ApiError::internal(anyhow::anyhow!("no app state")))?;
+        .ok_or_else(|| DomainError::internal(anyhow::anyhow!("no app state")))?;
     match token(&req, &state.site) {
         Some(t) => Ok(state.accounts.lookup(&t).await?),
         None => Ok(None),
@@ -43,10 +43,10 @@ async fn viewer(req: HttpRequest) -> Result<Option<Address>, ApiError> {
 }
 
 impl FromRequest for Viewer {
-    type Error = ApiError;
+    type Error = DomainError;
     type Future = Either<
-        Ready<Result<Self, ApiError>>,
-        Pin<Box<dyn Future<Output = Result<Self, ApiError>>>>,
+        Ready<Result<Self, DomainError>>,
+        Pin<Box<dyn Future<Output = Result<Self, DomainError>>>>,
     >;
 
     fn from_request(req: &HttpRequest, _: &mut Payload) -> Self::Future {
@@ -63,14 +63,14 @@ impl FromRequest for Viewer {
 }
 
 impl FromRequest for SignedIn {
-    type Error = ApiError;
-    type Future = Pin<Box<dyn Future<Output = Result<Self, ApiError>>>>;
+    type Error = DomainError;
+    type Future = Pin<Box<dyn Future<Output = Result<Self, DomainError>>>>;
 
     fn from_request(req: &HttpRequest, _: &mut Payload) -> Self::Future {
         let req = req.clone();
         Box::pin(async move {
             viewer(req).await?.map(SignedIn).ok_or_else(|| {
-                ApiError::Unauthorized("sign in first: this needs a wallet session (POST /auth/nonce, then /auth/verify)".into())
+                DomainError::Unauthorized("sign in first: this needs a wallet session (POST /auth/nonce, then /auth/verify)".into())
             })
         })
     }

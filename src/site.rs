@@ -8,7 +8,7 @@ use chrono::{DateTime, Utc};
 use journal_market_actors::clock::SharedClock;
 
 use crate::config::Settings;
-use crate::payments::Step;
+use crate::purchase::Step;
 
 #[derive(Clone)]
 pub struct Site {

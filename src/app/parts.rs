@@ -25,10 +25,10 @@ use sea_orm::DatabaseConnection;
 use crate::chain::{self, ChainAddresses};
 use crate::config::Settings;
 use crate::import;
+use crate::purchase::PaymentParts;
 use crate::quotes::Quotes;
 use crate::rpc::params::Limits;
 use crate::rpc::proxy::{ProxySettings, RpcProxy};
-use crate::services::purchase::PaymentParts;
 use crate::state::ChainParts;
 
 pub(super) fn payment_parts(

@@ -9,7 +9,7 @@ use actix_web::http::StatusCode;
 use actix_web::{App, HttpResponse, HttpServer, ResponseError, error, middleware, web};
 
 use crate::config::Settings;
-use crate::error::ApiError;
+use crate::error::DomainError;
 use crate::middleware::Edge;
 use crate::middleware::compress::CompressWhenAsked;
 use crate::middleware::metrics::RecordMetrics;
@@ -20,9 +20,9 @@ use crate::state::AppState;
 
 fn json_error(message: String, status: StatusCode) -> error::Error {
     let err = match status {
-        StatusCode::PAYLOAD_TOO_LARGE => ApiError::PayloadTooLarge(message),
-        StatusCode::UNSUPPORTED_MEDIA_TYPE => ApiError::BadRequest(message),
-        _ => ApiError::BadRequest(message),
+        StatusCode::PAYLOAD_TOO_LARGE => DomainError::PayloadTooLarge(message),
+        StatusCode::UNSUPPORTED_MEDIA_TYPE => DomainError::BadRequest(message),
+        _ => DomainError::BadRequest(message),
     };
     error::InternalError::from_response("", err.error_response()).into()
 }
@@ -102,7 +102,7 @@ pub(super) fn http_server(
             .configure(routes::discovery::configure_root)
             .configure(crate::pages::configure)
             .default_service(web::to(|| async {
-                HttpResponse::from_error(ApiError::not_found(
+                HttpResponse::from_error(DomainError::not_found(
                     "no such endpoint; the API lives under /api",
                 ))
             }))

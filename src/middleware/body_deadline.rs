@@ -16,7 +16,7 @@ use actix_web::http::header;
 use actix_web::web::Bytes;
 use futures::{Future, Stream};
 
-use crate::error::ApiError;
+use crate::error::DomainError;
 
 /// The sentence of the 408 (and of `/rpc`'s, in its JSON-RPC error).
 pub const TOO_SLOW: &str = "the request body did not arrive in time";
@@ -31,8 +31,8 @@ impl Expired {
     }
 
     /// The 408 that replaces the handler's answer.
-    pub fn error() -> ApiError {
-        ApiError::TooSlow(format!("{TOO_SLOW}; send it at once after the headers"))
+    pub fn error() -> DomainError {
+        DomainError::TooSlow(format!("{TOO_SLOW}; send it at once after the headers"))
     }
 }
 

@@ -24,7 +24,7 @@ use actix_web::dev::{Service, ServiceRequest, ServiceResponse};
 use actix_web::{Error, ResponseError};
 use futures::future::Either;
 
-use crate::error::ApiError;
+use crate::error::DomainError;
 use rate_limit::RateLimits;
 
 /// Requests with a `SIGN-IN-WITH-X` proof carry their client's toll ([`crate::toll::Toll`]).
@@ -48,8 +48,8 @@ pub struct Edge {
 
 impl Edge {
     /// The 403 for a state-changing request with the session cookie from another site.
-    pub fn cross_site(&self, req: &ServiceRequest) -> Option<ApiError> {
-        csrf::foreign_origin(req, &self.cookie_name, &self.origin).map(ApiError::Forbidden)
+    pub fn cross_site(&self, req: &ServiceRequest) -> Option<DomainError> {
+        csrf::foreign_origin(req, &self.cookie_name, &self.origin).map(DomainError::Forbidden)
     }
 
     /// The path a request is counted by, below the API prefix: the path as the router reads it

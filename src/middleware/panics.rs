@@ -7,7 +7,7 @@ use std::panic::AssertUnwindSafe;
 use actix_web::Error;
 use futures::FutureExt;
 
-use crate::error::ApiError;
+use crate::error::DomainError;
 
 pub fn caught<T>(
     work: impl Future<Output = Result<T, Error>>,
@@ -15,7 +15,7 @@ pub fn caught<T>(
     AssertUnwindSafe(work).catch_unwind().map(|res| {
         res.unwrap_or_else(|_| {
             tracing::error!("a request handler panicked");
-            Err(ApiError::internal(anyhow::anyhow!("handler panicked")).into())
+            Err(DomainError::internal(anyhow::anyhow!("handler panicked")).into())
         })
     })
 }

@@ -20,7 +20,7 @@ use governor::{DefaultKeyedRateLimiter, Quota, RateLimiter};
 
 use super::rate_limit_store::{Gcra, Store};
 use crate::config::{ClassLimit, LimitSettings};
-use crate::error::ApiError;
+use crate::error::DomainError;
 use crate::metrics::LimitStoreCounters;
 use crate::toll::{Refused, Toll};
 
@@ -120,8 +120,8 @@ impl Limited {
     }
 
     /// The 429.
-    fn into_error(self) -> ApiError {
-        ApiError::RateLimited {
+    fn into_error(self) -> DomainError {
+        DomainError::RateLimited {
             message: self.message(),
             retry_after_secs: self.secs(),
         }
@@ -270,7 +270,7 @@ impl RateLimits {
 
     /// The 429 for a request whose client has used up its class's quota in this instance's
     /// memory.
-    pub fn refusal(&self, path: &str, req: &ServiceRequest) -> Option<ApiError> {
+    pub fn refusal(&self, path: &str, req: &ServiceRequest) -> Option<DomainError> {
         let l = self
             .check(path, req.peer_addr().map(|a| a.ip()), forwarded_for(req))
             .err()?;
@@ -278,7 +278,7 @@ impl RateLimits {
     }
 
     /// The 429 for a request whose client has used up its class's shared quota.
-    pub async fn shared_refusal(&self, path: &str, req: &ServiceRequest) -> Option<ApiError> {
+    pub async fn shared_refusal(&self, path: &str, req: &ServiceRequest) -> Option<DomainError> {
         let peer = req.peer_addr().map(|a| a.ip());
         let l = self
             .check_shared(path, peer, forwarded_for(req))

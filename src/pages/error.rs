@@ -6,18 +6,18 @@ use actix_web::http::header::{self, HeaderValue};
 use actix_web::{HttpResponse, ResponseError};
 
 use super::views;
-use crate::error::ApiError;
+use crate::error::DomainError;
 
 #[derive(Debug, thiserror::Error)]
 #[error(transparent)]
-pub struct PageError(pub ApiError);
+pub struct PageError(pub DomainError);
 
 impl<E> From<E> for PageError
 where
-    ApiError: From<E>,
+    DomainError: From<E>,
 {
     fn from(e: E) -> Self {
-        PageError(ApiError::from(e))
+        PageError(DomainError::from(e))
     }
 }
 

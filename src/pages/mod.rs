@@ -116,7 +116,7 @@ async fn journal(state: web::Data<AppState>, req: HttpRequest, viewer: Viewer) -
     let live = state.catalog.live(slug).await?;
     if let Some(wallet) = viewer.0 {
         let live = state.catalog.with_tallies(live.clone()).await?;
-        if state.catalog.reads(wallet, &live).await? {
+        if state.purchases.access(wallet, &live).await?.reads() {
             return Ok(personal(
                 views::journal(&l, &live.detail, Some((&live.body, &live.support))).into_string(),
             ));
@@ -184,7 +184,7 @@ async fn token(state: web::Data<AppState>) -> PageResult {
     // The ledger keeps its own last answer; rendering it is cheap.
     let bytes = state.onchain.token.answer().await?;
     let ledger: Option<TokenLedger> = serde_json::from_slice(&bytes)
-        .map_err(|e| PageError(crate::error::ApiError::internal(e)))?;
+        .map_err(|e| PageError(crate::error::DomainError::internal(e)))?;
     Ok(HttpResponse::Ok()
         .content_type(HTML)
         .body(views::token(&links(&state), ledger.as_ref()).into_string()))

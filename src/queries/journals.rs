@@ -4,13 +4,12 @@
 use std::collections::HashMap;
 use std::sync::Arc;
 
-use journal_market_actors::settlement::store::FAILED;
 use journal_market_api::{
     AuditIssue, AuditSummary, Author, Company, Covers, Evidence, JournalDetail, JournalListItem,
     Votes,
 };
 use journal_market_entity::{
-    audit_reports, companies, entries, journal_citations, journals, payments, unlocks, votes,
+    audit_reports, companies, entries, journal_citations, journals, unlocks, votes,
 };
 use sea_orm::sea_query::{Asterisk, Expr, ExprTrait, Query, SelectStatement};
 use sea_orm::{
@@ -438,42 +437,6 @@ pub async fn find_live(
         token_id: j.token_id,
         support,
     }))
-}
-
-/// Whether a wallet bought a journal, and whether the chain could still take the purchase back.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Unlock {
-    None,
-    /// A payment of it is still settling or not final yet: a reorg could withdraw it.
-    Unconfirmed,
-    Final,
-}
-
-/// Whether `wallet` (lower-case) bought the journal, with its finality, in one statement.
-pub async fn unlock_of(
-    db: &impl ConnectionTrait,
-    wallet: &str,
-    journal_id: i32,
-) -> Result<Unlock, DbErr> {
-    let unconfirmed = Query::select()
-        .expr(Expr::val(1))
-        .from(payments::Entity)
-        .and_where(payments::Column::Wallet.eq(wallet))
-        .and_where(payments::Column::JournalId.eq(journal_id))
-        .and_where(payments::Column::State.ne(FAILED))
-        .and_where(payments::Column::FinalAt.is_null())
-        .take();
-    let found: Option<bool> = unlocks::Entity::find_by_id((wallet.to_string(), journal_id))
-        .select_only()
-        .column_as(Expr::exists(unconfirmed), "unconfirmed")
-        .into_tuple()
-        .one(db)
-        .await?;
-    Ok(match found {
-        None => Unlock::None,
-        Some(true) => Unlock::Unconfirmed,
-        Some(false) => Unlock::Final,
-    })
 }
 
 #[cfg(test)]

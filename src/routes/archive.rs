@@ -6,7 +6,7 @@ use serde::Deserialize;
 use utoipa::IntoParams;
 
 use super::json_bytes;
-use crate::error::ApiResult;
+use crate::error::DomainResult;
 use crate::state::AppState;
 
 pub fn configure(cfg: &mut web::ServiceConfig) {
@@ -19,7 +19,7 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
 
 #[utoipa::path(get, path = "/entries.json", tag = "archive",
     responses((status = 200, body = Vec<EntryRow>, description = "the 50 newest entries by date of record")))]
-pub async fn newest(state: web::Data<AppState>) -> ApiResult<HttpResponse> {
+pub async fn newest(state: web::Data<AppState>) -> DomainResult<HttpResponse> {
     Ok(json_bytes(state.catalog.newest_entries().await?))
 }
 
@@ -37,7 +37,7 @@ pub struct SearchQuery {
 pub async fn search(
     state: web::Data<AppState>,
     q: web::Query<SearchQuery>,
-) -> ApiResult<HttpResponse> {
+) -> DomainResult<HttpResponse> {
     Ok(json_bytes(state.catalog.search(&q.ticker).await?))
 }
 
@@ -47,12 +47,12 @@ pub async fn search(
 pub async fn entry(
     state: web::Data<AppState>,
     accession: web::Path<String>,
-) -> ApiResult<web::Json<EntryDetail>> {
+) -> DomainResult<web::Json<EntryDetail>> {
     Ok(web::Json(state.catalog.entry(&accession).await?))
 }
 
 #[utoipa::path(get, path = "/swarm.json", tag = "archive",
     responses((status = 200, body = SwarmRun, description = "the latest finished sitting and its log in time order; sitting is null before any has finished")))]
-pub async fn swarm_run(state: web::Data<AppState>) -> ApiResult<HttpResponse> {
+pub async fn swarm_run(state: web::Data<AppState>) -> DomainResult<HttpResponse> {
     Ok(json_bytes(state.catalog.swarm().await?))
 }

@@ -5,7 +5,7 @@ use journal_market_actors::session::parse_address;
 use journal_market_api::{Desk, History, Me, NonceRequest, NonceResponse, VerifyRequest};
 
 use super::Private;
-use crate::error::{ApiError, ApiResult};
+use crate::error::{DomainError, DomainResult};
 use crate::session::{SignedIn, Viewer, cleared_cookie, request_token, session_cookie};
 use crate::state::AppState;
 
@@ -23,7 +23,7 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
 pub async fn nonce(
     state: web::Data<AppState>,
     body: web::Json<NonceRequest>,
-) -> ApiResult<web::Json<NonceResponse>> {
+) -> DomainResult<web::Json<NonceResponse>> {
     let address = parse_address(&body.address)?;
     let issued = state.accounts.issue_nonce(address).await?;
     Ok(web::Json(NonceResponse {
@@ -39,14 +39,14 @@ pub async fn nonce(
 pub async fn verify(
     state: web::Data<AppState>,
     body: web::Json<VerifyRequest>,
-) -> ApiResult<HttpResponse> {
+) -> DomainResult<HttpResponse> {
     let body = body.into_inner();
     let address = parse_address(&body.address)?;
     if body.nonce.is_empty()
         || body.nonce.len() > 64
         || !body.nonce.bytes().all(|b| b.is_ascii_alphanumeric())
     {
-        return Err(ApiError::Unauthorized(
+        return Err(DomainError::Unauthorized(
             "the nonce is unknown: ask POST /auth/nonce for one".into(),
         ));
     }
@@ -63,7 +63,7 @@ pub async fn verify(
 
 #[utoipa::path(post, path = "/auth/logout", tag = "auth",
     responses((status = 200, description = "`{ ok: true }`; the cookie is cleared and the session deleted")))]
-pub async fn logout(state: web::Data<AppState>, req: HttpRequest) -> ApiResult<HttpResponse> {
+pub async fn logout(state: web::Data<AppState>, req: HttpRequest) -> DomainResult<HttpResponse> {
     if let Some(token) = request_token(&req, &state.site) {
         state.accounts.logout(token).await?;
     }
@@ -83,8 +83,8 @@ pub async fn whoami(viewer: Viewer) -> Private<web::Json<Me>> {
     responses((status = 200, body = Desk), (status = 401, body = journal_market_api::ErrorBody)))]
 pub async fn desk(
     state: web::Data<AppState>,
-    who: Result<SignedIn, ApiError>,
-) -> Private<ApiResult<web::Json<Desk>>> {
+    who: Result<SignedIn, DomainError>,
+) -> Private<DomainResult<web::Json<Desk>>> {
     Private(async { Ok(web::Json(state.accounts.desk(who?.0).await?)) }.await)
 }
 
@@ -92,7 +92,7 @@ pub async fn desk(
     responses((status = 200, body = History), (status = 401, body = journal_market_api::ErrorBody)))]
 pub async fn history(
     state: web::Data<AppState>,
-    who: Result<SignedIn, ApiError>,
-) -> Private<ApiResult<web::Json<History>>> {
+    who: Result<SignedIn, DomainError>,
+) -> Private<DomainResult<web::Json<History>>> {
     Private(async { Ok(web::Json(state.accounts.history(who?.0).await?)) }.await)
 }

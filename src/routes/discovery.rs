@@ -1,9 +1,9 @@
 //! `GET /.well-known/x402` (and `/.well-known/x402.json`): every paid resource, for catalogues
-//! and agents (`services::discovery` writes it).
+//! and agents (`purchase::discovery` writes it).
 
 use actix_web::{HttpResponse, web};
 
-use crate::error::ApiResult;
+use crate::error::DomainResult;
 use crate::state::AppState;
 
 /// Mounted at the site's root, outside the API prefix (a well-known URI).
@@ -12,6 +12,6 @@ pub fn configure_root(cfg: &mut web::ServiceConfig) {
         .service(super::resource("/.well-known/x402.json", "GET").route(web::get().to(document)));
 }
 
-pub async fn document(state: web::Data<AppState>) -> ApiResult<HttpResponse> {
+pub async fn document(state: web::Data<AppState>) -> DomainResult<HttpResponse> {
     Ok(HttpResponse::Ok().json(state.purchases.discovery().await?))
 }

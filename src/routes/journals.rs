@@ -7,7 +7,7 @@ use serde::Deserialize;
 use utoipa::IntoParams;
 
 use super::json_bytes;
-use crate::error::{ApiError, ApiResult};
+use crate::error::{DomainError, DomainResult};
 use crate::session::{Viewer, proof_header};
 use crate::state::AppState;
 use crate::toll::Toll;
@@ -28,7 +28,10 @@ pub struct ListQuery {
 #[utoipa::path(get, path = "/journals", tag = "journals", params(ListQuery),
     responses((status = 200, body = JournalList, description = "newest first; empty for a company without journals or one the archive does not know"),
               (status = 400, body = journal_market_api::ErrorBody, description = "company is not a ticker")))]
-pub async fn list(state: web::Data<AppState>, q: web::Query<ListQuery>) -> ApiResult<HttpResponse> {
+pub async fn list(
+    state: web::Data<AppState>,
+    q: web::Query<ListQuery>,
+) -> DomainResult<HttpResponse> {
     Ok(json_bytes(
         state.catalog.journals(q.company.as_deref()).await?,
     ))
@@ -43,7 +46,7 @@ pub async fn detail(
     key: web::Path<String>,
     viewer: Viewer,
     req: HttpRequest,
-) -> ApiResult<HttpResponse> {
+) -> DomainResult<HttpResponse> {
     let live = state.catalog.shown(key.as_str()).await?;
     // A SIGN-IN-WITH-X proof speaks for its wallet; a refused one is said, not ignored.
     let viewer = match proof_header(&req) {
@@ -53,14 +56,16 @@ pub async fn detail(
                 .prove(&h, Toll::of(&req).as_ref())
                 .await?
                 .map_err(|why| {
-                    ApiError::Unauthorized(format!("the SIGN-IN-WITH-X proof was refused: {why}"))
+                    DomainError::Unauthorized(format!(
+                        "the SIGN-IN-WITH-X proof was refused: {why}"
+                    ))
                 })?,
         ),
         None => viewer.0,
     };
     // The paid text goes only to a viewer who reads it; the public answer never holds it.
     if let Some(wallet) = viewer
-        && state.catalog.reads(wallet, &live).await?
+        && state.purchases.access(wallet, &live).await?.reads()
     {
         let mut resp = json_bytes(state.catalog.unlocked_detail(&live).await?);
         super::private(resp.headers_mut());

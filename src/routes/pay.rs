@@ -1,24 +1,21 @@
 //! `POST /pay/burn` and `POST /pay/author`: x402 v2 payments for a journal, and
 //! `GET /journal/{id}/body` for owners.
 
-use actix_web::http::header::{ContentType, HeaderName, HeaderValue};
+use actix_web::http::header::HeaderName;
 use actix_web::{HttpRequest, HttpResponse, web};
-use journal_market_api::{Paid, PaymentAnswer};
-use journal_market_chain::x402::{self, PaymentPayload, SettleResponse};
+use journal_market_api::PaymentAnswer;
+use journal_market_chain::x402::{self, PaymentPayload};
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
 
 use super::Private;
 use crate::domain::wallet::Wallet;
-use crate::error::{ApiError, ApiResult};
-use crate::payments::{Fresh, Step, Terms};
+use crate::error::{DomainError, DomainResult};
+use crate::purchase::{Caller, Step, Want};
 use crate::queries::journals::{JournalKey, journal_key};
-use crate::services::catalog::CatalogError;
-use crate::services::purchase::{Caller, Outcome, Want};
-use crate::session::{SignedIn, Viewer, proof_header, session_cookie};
+use crate::session::{SignedIn, Viewer, proof_header};
 use crate::state::AppState;
 use crate::toll::Toll;
-use journal_market_chain::extensions::offer_receipt;
 
 pub fn configure(cfg: &mut web::ServiceConfig) {
     cfg.service(super::resource("/pay/burn", "POST").route(web::post().to(pay_burn)))
@@ -50,7 +47,7 @@ pub async fn pay_burn(
     req: HttpRequest,
     viewer: Viewer,
     body: web::Bytes,
-) -> Private<ApiResult<HttpResponse>> {
+) -> Private<DomainResult<HttpResponse>> {
     Private(pay_step(&state, &req, viewer, &body, Step::Burn).await)
 }
 
@@ -66,7 +63,7 @@ pub async fn pay_author(
     req: HttpRequest,
     viewer: Viewer,
     body: web::Bytes,
-) -> Private<ApiResult<HttpResponse>> {
+) -> Private<DomainResult<HttpResponse>> {
     Private(pay_step(&state, &req, viewer, &body, Step::Author).await)
 }
 
@@ -93,7 +90,7 @@ pub async fn text(
     viewer: Viewer,
     slug: web::Path<String>,
     query: web::Query<TextQuery>,
-) -> Private<ApiResult<HttpResponse>> {
+) -> Private<DomainResult<HttpResponse>> {
     Private(text_answer(&state, &req, viewer, slug.into_inner(), query.into_inner()).await)
 }
 
@@ -103,11 +100,11 @@ async fn text_answer(
     viewer: Viewer,
     slug: String,
     query: TextQuery,
-) -> ApiResult<HttpResponse> {
+) -> DomainResult<HttpResponse> {
     let hint = match query.payer {
         None => None,
         Some(p) => Some(Wallet::parse(&p).map(|w| w.address()).map_err(|_| {
-            ApiError::bad_request(format!(
+            DomainError::bad_request(format!(
                 "payer must be a 0x-prefixed 20-byte address, not {p:?}"
             ))
         })?),
@@ -117,11 +114,11 @@ async fn text_answer(
 }
 
 /// `{ journalId }` from the request body (read as bytes: this is the hottest POST).
-fn journal_id(body: &[u8]) -> ApiResult<i64> {
+fn journal_id(body: &[u8]) -> DomainResult<i64> {
     serde_json::from_slice::<PayBody>(body)
         .map(|b| b.journal_id)
         .map_err(|e| {
-            ApiError::bad_request(format!(
+            DomainError::bad_request(format!(
                 "the request body must be {{ \"journalId\": <integer> }}: {e}"
             ))
         })
@@ -147,7 +144,7 @@ async fn pay_step(
     viewer: Viewer,
     body: &[u8],
     step: Step,
-) -> ApiResult<HttpResponse> {
+) -> DomainResult<HttpResponse> {
     let want = Want::Step {
         journal_id: journal_id(body)?,
         step,
@@ -155,126 +152,24 @@ async fn pay_step(
     pay(state, req, viewer, want).await
 }
 
+/// The one call of a purchase: whoever asks, what for, and the payment sent.
 async fn pay(
     state: &AppState,
     req: &HttpRequest,
     viewer: Viewer,
     want: Want,
-) -> ApiResult<HttpResponse> {
+) -> DomainResult<HttpResponse> {
     let caller = Caller {
         session: viewer.0,
         proof: proof_header(req),
         toll: Toll::of(req),
     };
-    let mut resp = HttpResponse::Ok();
-    let (payer, tx, text, open_session) =
-        match state.purchases.pay_step(caller, want, payload(req)).await? {
-            Outcome::Challenge {
-                journal_id,
-                step,
-                terms,
-            } => {
-                return challenge_response(state, &terms, journal_id, step).await;
-            }
-            Outcome::FeeAlreadyPaid => {
-                return Ok(resp.json(PaymentAnswer::already()));
-            }
-            // Nothing was paid now: no PAYMENT-RESPONSE.
-            Outcome::Reread { payer, tx, text } => {
-                (payer, tx.map(|t| format!("{t:#x}")), Some(text), true)
-            }
-            Outcome::Paid {
-                resource,
-                payer,
-                tx,
-                paid_at,
-                network,
-                text,
-                open_session,
-            } => {
-                let signed = state.purchases.receipt(&resource, payer, tx, paid_at);
-                let tx = format!("{tx:#x}");
-                let receipt = SettleResponse {
-                    success: true,
-                    transaction: tx.clone(),
-                    network,
-                    payer: payer.to_checksum(None),
-                    error_reason: None,
-                    error_message: None,
-                    extensions: signed.map(
-                        |r| serde_json::json!({ offer_receipt::KEY: offer_receipt::extension(&r) }),
-                    ),
-                };
-                if let Ok(h) = x402::encode_header(&receipt) {
-                    resp.insert_header((x402::HEADER_RESPONSE, h));
-                }
-                (payer, Some(tx), text, open_session)
-            }
-        };
-    let tx = tx.unwrap_or_default();
-    let Some(j) = text else {
-        return Ok(resp.json(Paid {
-            ok: true,
-            tx,
-            body: None,
-            html: None,
-        }));
-    };
-    // The answer carries the text even when no session can be opened now.
-    if open_session {
-        match state.purchases.open_session(payer).await {
-            Ok(session) => {
-                resp.cookie(session_cookie(&state.site, &session));
-            }
-            Err(e) => {
-                tracing::warn!(error = %e, "no session for the text's reader; answering without a cookie")
-            }
-        }
-    }
-    Ok(resp.json(Paid {
-        ok: true,
-        tx,
-        html: Some(j.html.clone()),
-        body: Some(j.body.clone()),
-    }))
+    state.purchases.buy(caller, want, payload(req)).await
 }
 
-/// A header value of standard base64, without the byte-by-byte check `HeaderValue::from_str`
-/// makes: on a 5.5 KB challenge that check was an eighth of the service's time per 402.
-fn base64_header(b64: Vec<u8>) -> HeaderValue {
-    debug_assert!(
-        b64.iter()
-            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'+' | b'/' | b'='))
-    );
-    // SAFETY: standard base64 is written in A–Z, a–z, 0–9, `+`, `/` and `=`, all visible
-    // ASCII, which is every byte a header value may hold.
-    unsafe { HeaderValue::from_maybe_shared_unchecked(web::Bytes::from(b64)) }
-}
-
-// The x402 headers' names, parsed once (a `&str` name is parsed at every use).
-const PAYMENT_REQUIRED: HeaderName = HeaderName::from_static(x402::HEADER_REQUIRED);
+// The x402 payment headers' names, parsed once (a `&str` name is parsed at every use).
 const PAYMENT_SIGNATURE: HeaderName = HeaderName::from_static(x402::HEADER_SIGNATURE);
 const X_PAYMENT: HeaderName = HeaderName::from_static(x402::HEADER_X_PAYMENT);
-
-/// The plain challenge (no payment header yet), serialized once per journal, step and recipient.
-async fn challenge_response(
-    state: &AppState,
-    terms: &Terms,
-    id: i32,
-    step: Step,
-) -> ApiResult<HttpResponse> {
-    let template = state.purchases.template(terms, id, step).await?;
-    // Each answer carries a sign-in-with-x nonce of its own.
-    let fresh = Fresh::new(state.site.now())
-        .map_err(|_| ApiError::internal(anyhow::anyhow!("the random source failed")))?;
-    let (body, header) = template.fill(&fresh);
-    let header = base64_header(header);
-    Ok(HttpResponse::PaymentRequired()
-        .insert_header((PAYMENT_REQUIRED, header))
-        .insert_header((actix_web::http::header::CACHE_CONTROL, "no-store"))
-        .content_type(ContentType::json())
-        .body(body))
-}
 
 #[derive(Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
@@ -291,30 +186,29 @@ pub struct JournalBody {
               (status = 404, body = journal_market_api::ErrorBody)))]
 pub async fn body(
     state: web::Data<AppState>,
-    who: Result<SignedIn, ApiError>,
+    who: Result<SignedIn, DomainError>,
     id: web::Path<String>,
-) -> Private<ApiResult<web::Json<JournalBody>>> {
+) -> Private<DomainResult<web::Json<JournalBody>>> {
     Private(body_answer(&state, who, &id).await)
 }
 
 async fn body_answer(
     state: &AppState,
-    who: Result<SignedIn, ApiError>,
+    who: Result<SignedIn, DomainError>,
     id: &str,
-) -> ApiResult<web::Json<JournalBody>> {
+) -> DomainResult<web::Json<JournalBody>> {
     let who = who?;
-    let not_found = || ApiError::not_found(format!("no published journal has the id {id:?}"));
+    let not_found = || DomainError::not_found(format!("no published journal has the id {id:?}"));
     // An id as written (`7`, not `0007`): the catalogue finds nothing under any other key.
     if !matches!(journal_key(id), Some(JournalKey::Id(_))) {
         return Err(not_found());
     }
-    let j = match state.catalog.live(id).await {
-        Ok(j) => j,
-        Err(CatalogError::NotFound(_)) => return Err(not_found()),
-        Err(e) => return Err(e.into()),
-    };
-    if !state.catalog.reads(who.0, &j).await? {
-        return Err(ApiError::Forbidden(
+    let j = state.catalog.live(id).await.map_err(|e| match e {
+        DomainError::NotFound(_) => not_found(),
+        e => e,
+    })?;
+    if !state.purchases.access(who.0, &j).await?.reads() {
+        return Err(DomainError::Forbidden(
             "this wallet has not bought the journal".into(),
         ));
     }

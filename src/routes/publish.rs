@@ -7,7 +7,7 @@ use journal_market_api::{
 };
 
 use super::Private;
-use crate::error::{ApiError, ApiResult};
+use crate::error::{DomainError, DomainResult};
 use crate::services::publish::SaveRequest;
 use crate::session::SignedIn;
 use crate::state::AppState;
@@ -31,7 +31,7 @@ pub async fn save(
     state: web::Data<AppState>,
     who: SignedIn,
     body: web::Json<SaveRequest>,
-) -> ApiResult<web::Json<Saved>> {
+) -> DomainResult<web::Json<Saved>> {
     Ok(web::Json(
         state.publishing.save(who.0, body.into_inner()).await?,
     ))
@@ -48,7 +48,7 @@ pub async fn audit(
     state: web::Data<AppState>,
     who: SignedIn,
     body: web::Json<JournalRef>,
-) -> ApiResult<web::Json<AuditOutcome>> {
+) -> DomainResult<web::Json<AuditOutcome>> {
     Ok(web::Json(state.publishing.audit(who.0, body.id).await?))
 }
 
@@ -64,7 +64,7 @@ pub async fn minted(
     state: web::Data<AppState>,
     who: SignedIn,
     body: web::Json<MintedInput>,
-) -> ApiResult<web::Json<Published>> {
+) -> DomainResult<web::Json<Published>> {
     Ok(web::Json(
         state.publishing.minted(who.0, body.id, &body.tx).await?,
     ))
@@ -77,9 +77,9 @@ pub async fn minted(
               (status = 404, body = ErrorBody, description = "not one of the caller's journals")))]
 pub async fn draft(
     state: web::Data<AppState>,
-    who: Result<SignedIn, ApiError>,
+    who: Result<SignedIn, DomainError>,
     id: web::Path<i64>,
-) -> Private<ApiResult<web::Json<DraftView>>> {
+) -> Private<DomainResult<web::Json<DraftView>>> {
     let view = async {
         let who = who?;
         Ok(web::Json(

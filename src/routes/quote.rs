@@ -4,7 +4,7 @@ use actix_web::web;
 use journal_market_api::Quote;
 
 use crate::domain::accession::is_ticker;
-use crate::error::{ApiError, ApiResult};
+use crate::error::{DomainError, DomainResult};
 use crate::state::AppState;
 
 pub fn configure(cfg: &mut web::ServiceConfig) {
@@ -18,11 +18,11 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
 pub async fn quote(
     state: web::Data<AppState>,
     ticker: web::Path<String>,
-) -> ApiResult<web::Json<Quote>> {
+) -> DomainResult<web::Json<Quote>> {
     let ticker = ticker.into_inner();
     let quotes = &state.onchain.quotes;
     if !is_ticker(&ticker) || !quotes.knows(&ticker) {
-        return Err(ApiError::not_found(format!(
+        return Err(DomainError::not_found(format!(
             "no stock token is known for the ticker {ticker:?}"
         )));
     }

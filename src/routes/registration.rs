@@ -2,8 +2,8 @@
 //! onchain `tokenURI` points at), and the card image it names.
 
 use crate::domain::status::JournalStatus;
-use crate::error::ApiResult;
-use crate::payments::Step;
+use crate::error::DomainResult;
+use crate::purchase::Step;
 use crate::queries::journal_url;
 use crate::site::Site;
 use crate::state::AppState;
@@ -24,7 +24,7 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
 pub async fn registration(
     state: web::Data<AppState>,
     id: web::Path<String>,
-) -> ApiResult<web::Json<RegistrationFile>> {
+) -> DomainResult<web::Json<RegistrationFile>> {
     let j = state.publishing.registered(&id).await?;
     let site = &state.site;
     let base = site.api_base();
@@ -102,7 +102,10 @@ fn escape(s: &str) -> String {
     params(("id" = String, Path, description = "journal id")),
     responses((status = 200, content_type = "image/svg+xml", description = "a card with the ticker and title"),
               (status = 404, body = ErrorBody)))]
-pub async fn image(state: web::Data<AppState>, id: web::Path<String>) -> ApiResult<HttpResponse> {
+pub async fn image(
+    state: web::Data<AppState>,
+    id: web::Path<String>,
+) -> DomainResult<HttpResponse> {
     let j = state.publishing.registered(&id).await?;
     let svg = format!(
         r##"<svg xmlns="http://www.w3.org/2000/svg" width="600" height="315" viewBox="0 0 600 315"><rect width="600" height="315" fill="#101418"/><text x="32" y="72" font-family="sans-serif" font-size="28" fill="#8fd694">{}</text><text x="32" y="140" font-family="serif" font-size="26" fill="#f4f1ea">{}</text></svg>"##,

@@ -4,7 +4,7 @@ use actix_web::{HttpResponse, web};
 use journal_market_api::{ConfigInfo, Health, Readiness};
 
 use crate::db;
-use crate::error::ApiResult;
+use crate::error::DomainResult;
 use crate::state::AppState;
 
 pub fn configure(cfg: &mut web::ServiceConfig) {
@@ -95,7 +95,7 @@ pub async fn ready(state: web::Data<AppState>) -> HttpResponse {
 
 #[utoipa::path(get, path = "/health/actors", tag = "health",
     responses((status = 200, description = "per actor: heartbeat and its age, the staleness limit, alive, stale, healthy, in-flight work, restarts, panics, the last error, and the indexer's progress")))]
-pub async fn actors(state: web::Data<AppState>) -> ApiResult<HttpResponse> {
+pub async fn actors(state: web::Data<AppState>) -> DomainResult<HttpResponse> {
     let (bytes, entries) = state.onchain.rpc.cache_size();
     Ok(HttpResponse::Ok().json(serde_json::json!({
         "actors": state.ops.health.snapshot(),

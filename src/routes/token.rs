@@ -4,7 +4,7 @@ use actix_web::{HttpResponse, web};
 use journal_market_api::{ErrorBody, TokenLedger};
 
 use super::json_bytes;
-use crate::error::ApiResult;
+use crate::error::DomainResult;
 use crate::state::AppState;
 
 pub fn configure(cfg: &mut web::ServiceConfig) {
@@ -14,6 +14,6 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
 #[utoipa::path(get, path = "/token.json", tag = "token",
     responses((status = 200, body = Option<TokenLedger>, description = "null until the token is configured"),
               (status = 503, body = ErrorBody, description = "the first computation is still running, or the pool cannot be read")))]
-pub async fn token_json(state: web::Data<AppState>) -> ApiResult<HttpResponse> {
+pub async fn token_json(state: web::Data<AppState>) -> DomainResult<HttpResponse> {
     Ok(json_bytes(state.onchain.token.answer().await?))
 }

@@ -3,7 +3,7 @@
 use actix_web::web;
 use journal_market_api::{ErrorBody, VoteInput, VoteRecorded};
 
-use crate::error::ApiResult;
+use crate::error::DomainResult;
 use crate::state::AppState;
 
 pub fn configure(cfg: &mut web::ServiceConfig) {
@@ -20,6 +20,6 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
 pub async fn record(
     state: web::Data<AppState>,
     body: web::Json<VoteInput>,
-) -> ApiResult<web::Json<VoteRecorded>> {
+) -> DomainResult<web::Json<VoteRecorded>> {
     Ok(web::Json(state.onchain.votes.record(&body.tx).await?))
 }

@@ -4,35 +4,18 @@
 use std::sync::Arc;
 
 use actix_web::web::Bytes;
-use alloy::primitives::Address;
 use journal_market_actors::db::Lanes;
 use journal_market_api::{
     Company, EntryDetail, EntryRow, EntrySearchRow, JournalList, JournalListItem, SwarmRun,
 };
-use sea_orm::DbErr;
 
 use crate::cache::PublicCaches;
 use crate::domain::accession::is_ticker;
-use crate::domain::wallet::lower;
-use crate::queries::journals::{JournalKey, LiveJournal, Unlock};
+use crate::error::{DomainError, DomainResult};
+use crate::queries::journals::{JournalKey, LiveJournal};
 use crate::queries::site::SiteMap;
 use crate::queries::{entries, journals, site, swarm};
 use crate::site::Site;
-
-#[derive(Debug, thiserror::Error)]
-pub enum CatalogError {
-    #[error("{0}")]
-    NotFound(String),
-    /// A query parameter that is not what the route takes.
-    #[error("{0}")]
-    BadQuery(String),
-    #[error("the catalogue could not be read")]
-    Db(#[from] DbErr),
-    #[error("an answer could not be serialized")]
-    Encode(#[from] serde_json::Error),
-}
-
-pub type CatalogResult<T> = Result<T, CatalogError>;
 
 #[derive(Clone)]
 pub struct Catalog {
@@ -42,7 +25,7 @@ pub struct Catalog {
     caches: Arc<PublicCaches>,
 }
 
-fn bytes<T: serde::Serialize>(v: &T) -> CatalogResult<Bytes> {
+fn bytes<T: serde::Serialize>(v: &T) -> DomainResult<Bytes> {
     Ok(Bytes::from(serde_json::to_vec(v)?))
 }
 
@@ -52,11 +35,11 @@ impl Catalog {
     }
 
     /// A public JSON list by `key`: from the cache, or read once (`read`) and kept serialized.
-    async fn list<T, E, Fut>(&self, key: &str, read: impl FnOnce() -> Fut) -> CatalogResult<Bytes>
+    async fn list<T, E, Fut>(&self, key: &str, read: impl FnOnce() -> Fut) -> DomainResult<Bytes>
     where
         T: serde::Serialize,
         Fut: Future<Output = Result<T, E>>,
-        CatalogError: From<E>,
+        DomainError: From<E>,
     {
         self.caches
             .lists
@@ -66,9 +49,9 @@ impl Catalog {
 
     /// A live journal by slug or id, through the public cache, which keeps one copy per
     /// journal (by id) and a slug's id: a key that is not canonical (`0007`) is not found.
-    pub async fn live(&self, key: &str) -> CatalogResult<Arc<LiveJournal>> {
+    pub async fn live(&self, key: &str) -> DomainResult<Arc<LiveJournal>> {
         let not_found =
-            || CatalogError::NotFound(format!("no published journal has the slug or id {key:?}"));
+            || DomainError::NotFound(format!("no published journal has the slug or id {key:?}"));
         let id = match journals::journal_key(key).ok_or_else(not_found)? {
             JournalKey::Id(id) => id,
             JournalKey::Slug(slug) => {
@@ -85,7 +68,7 @@ impl Catalog {
                             .ok_or_else(not_found)?;
                         let id = j.id;
                         journals.put(id, generation, Arc::new(j));
-                        Ok::<_, CatalogError>(id)
+                        Ok::<_, DomainError>(id)
                     })
                     .await?
             }
@@ -104,12 +87,12 @@ impl Catalog {
     /// The live journal under `key` as readers see it: [`Catalog::live`] with its readers and
     /// votes as of the last purchase or vote (a cached journal keeps the counts it was built
     /// with; purchases empty only the counts).
-    pub async fn shown(&self, key: &str) -> CatalogResult<Arc<LiveJournal>> {
+    pub async fn shown(&self, key: &str) -> DomainResult<Arc<LiveJournal>> {
         self.with_tallies(self.live(key).await?).await
     }
 
     /// `live` with its readers and votes as of now (see [`Catalog::shown`]).
-    pub async fn with_tallies(&self, live: Arc<LiveJournal>) -> CatalogResult<Arc<LiveJournal>> {
+    pub async fn with_tallies(&self, live: Arc<LiveJournal>) -> DomainResult<Arc<LiveJournal>> {
         let id = live.id;
         let now = self
             .caches
@@ -126,39 +109,14 @@ impl Catalog {
         Ok(Arc::new(fresh))
     }
 
-    /// Whether `wallet` reads the paid text of `j`: its author, or a wallet that unlocked it.
-    /// A final purchase is cached (a re-read asks for every request): no reorg takes it back.
-    /// A purchase the chain could still take back, or none, is read again each time, so a
-    /// purchase reads at once and a withdrawn one closes at once.
-    pub async fn reads(&self, wallet: Address, j: &LiveJournal) -> CatalogResult<bool> {
-        let w = lower(&wallet);
-        if j.author_wallet.as_deref() == Some(w.as_str()) {
-            return Ok(true);
-        }
-        let readers = &self.caches.readers;
-        let key = (wallet, j.id);
-        if readers.stats().lookup(readers.get(&key)).is_some() {
-            return Ok(true);
-        }
-        let generation = readers.generation();
-        Ok(match journals::unlock_of(&self.db, &w, j.id).await? {
-            Unlock::Final => {
-                readers.put(key, generation, ());
-                true
-            }
-            Unlock::Unconfirmed => true,
-            Unlock::None => false,
-        })
-    }
-
     /// `j`'s detail as everyone gets it (no paid text).
-    pub fn public_detail(&self, j: &LiveJournal) -> CatalogResult<Bytes> {
+    pub fn public_detail(&self, j: &LiveJournal) -> DomainResult<Bytes> {
         bytes(&j.detail)
     }
 
     /// `j`'s detail as a wallet that reads it gets it (the paid text in), serialized once per
     /// journal until its counts change.
-    pub async fn unlocked_detail(&self, j: &LiveJournal) -> CatalogResult<Bytes> {
+    pub async fn unlocked_detail(&self, j: &LiveJournal) -> DomainResult<Bytes> {
         self.caches
             .unlocked
             .get_or_try(&j.id, || async {
@@ -173,10 +131,10 @@ impl Catalog {
     /// A ticker filter as the lists take it: any case (tickers are stored upper-case), and a
     /// filter on a company the archive does not know is an empty list, not an error. Only a
     /// value that cannot be a ticker is refused.
-    fn ticker_filter(name: &str, value: &str) -> CatalogResult<String> {
+    fn ticker_filter(name: &str, value: &str) -> DomainResult<String> {
         let upper = value.trim().to_ascii_uppercase();
         if !is_ticker(&upper) {
-            return Err(CatalogError::BadQuery(format!(
+            return Err(DomainError::BadRequest(format!(
                 "the query parameter {name} must be a ticker such as NVDA (1 to 10 letters or digits)"
             )));
         }
@@ -184,7 +142,7 @@ impl Catalog {
     }
 
     /// `GET /journals`, optionally of one company.
-    pub async fn journals(&self, company: Option<&str>) -> CatalogResult<Bytes> {
+    pub async fn journals(&self, company: Option<&str>) -> DomainResult<Bytes> {
         let company = match company {
             Some(c) => Some(Self::ticker_filter("company", c)?),
             None => None,
@@ -193,19 +151,19 @@ impl Catalog {
         self.list(&key, || async {
             let journals =
                 journals::list_live(&self.db, self.site.origin(), company.as_deref()).await?;
-            Ok::<_, DbErr>(JournalList { journals })
+            Ok::<_, sea_orm::DbErr>(JournalList { journals })
         })
         .await
     }
 
     /// `GET /entries.json`: the newest entries.
-    pub async fn newest_entries(&self) -> CatalogResult<Bytes> {
+    pub async fn newest_entries(&self) -> DomainResult<Bytes> {
         self.list("entries.json", || entries::newest(&self.db))
             .await
     }
 
     /// `GET /entries/search`: a company's entries.
-    pub async fn search(&self, ticker: &str) -> CatalogResult<Bytes> {
+    pub async fn search(&self, ticker: &str) -> DomainResult<Bytes> {
         let ticker = Self::ticker_filter("ticker", ticker)?;
         self.list(&format!("search?{ticker}"), || {
             entries::search(&self.db, &ticker)
@@ -214,63 +172,60 @@ impl Catalog {
     }
 
     /// `GET /entries/{accession}`.
-    pub async fn entry(&self, accession: &str) -> CatalogResult<EntryDetail> {
+    pub async fn entry(&self, accession: &str) -> DomainResult<EntryDetail> {
         entries::detail(&self.db, self.site.origin(), accession)
             .await?
             .ok_or_else(|| {
-                CatalogError::NotFound(format!(
+                DomainError::NotFound(format!(
                     "no archive entry has the accession number {accession:?}"
                 ))
             })
     }
 
     /// `GET /swarm.json`: the latest finished sitting and its log.
-    pub async fn swarm(&self) -> CatalogResult<Bytes> {
+    pub async fn swarm(&self) -> DomainResult<Bytes> {
         self.list("swarm.json", || swarm::latest(&self.db)).await
     }
 
     /// The journals of [`Catalog::journals`], typed (the site's pages).
-    pub async fn journal_items(
-        &self,
-        company: Option<&str>,
-    ) -> CatalogResult<Vec<JournalListItem>> {
+    pub async fn journal_items(&self, company: Option<&str>) -> DomainResult<Vec<JournalListItem>> {
         let list: JournalList = serde_json::from_slice(&self.journals(company).await?)?;
         Ok(list.journals)
     }
 
     /// The rows of [`Catalog::newest_entries`], typed.
-    pub async fn newest_entry_rows(&self) -> CatalogResult<Vec<EntryRow>> {
+    pub async fn newest_entry_rows(&self) -> DomainResult<Vec<EntryRow>> {
         Ok(serde_json::from_slice(&self.newest_entries().await?)?)
     }
 
     /// The rows of [`Catalog::search`], typed.
-    pub async fn search_rows(&self, ticker: &str) -> CatalogResult<Vec<EntrySearchRow>> {
+    pub async fn search_rows(&self, ticker: &str) -> DomainResult<Vec<EntrySearchRow>> {
         Ok(serde_json::from_slice(&self.search(ticker).await?)?)
     }
 
     /// The run of [`Catalog::swarm`], typed.
-    pub async fn swarm_run(&self) -> CatalogResult<SwarmRun> {
+    pub async fn swarm_run(&self) -> DomainResult<SwarmRun> {
         Ok(serde_json::from_slice(&self.swarm().await?)?)
     }
 
     /// Every company of the archive, by ticker.
-    pub async fn companies(&self) -> CatalogResult<Vec<Company>> {
+    pub async fn companies(&self) -> DomainResult<Vec<Company>> {
         let bytes = self.list("companies", || site::companies(&self.db)).await?;
         Ok(serde_json::from_slice(&bytes)?)
     }
 
     /// A company by ticker in any case.
-    pub async fn company(&self, ticker: &str) -> CatalogResult<Company> {
+    pub async fn company(&self, ticker: &str) -> DomainResult<Company> {
         let upper = ticker.to_ascii_uppercase();
         self.companies()
             .await?
             .into_iter()
             .find(|c| c.ticker == upper)
-            .ok_or_else(|| CatalogError::NotFound(format!("the archive has no company {ticker:?}")))
+            .ok_or_else(|| DomainError::NotFound(format!("the archive has no company {ticker:?}")))
     }
 
     /// Every public page's key, for the sitemap.
-    pub async fn sitemap(&self) -> CatalogResult<SiteMap> {
+    pub async fn sitemap(&self) -> DomainResult<SiteMap> {
         Ok(site::sitemap(&self.db).await?)
     }
 

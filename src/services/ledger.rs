@@ -10,33 +10,19 @@ use actix_web::web::Bytes;
 use journal_market_actors::indexer::IndexerHandle;
 use journal_market_chain::bindings::{IFeeLocker, IPool};
 use journal_market_chain::client::ChainClient;
-use sea_orm::{DatabaseConnection, DbErr};
+use sea_orm::DatabaseConnection;
 
 use crate::cache::LedgerCache;
 use crate::chain::{ETH, LedgerContracts};
+use crate::error::{DomainError, DomainResult};
 use crate::queries::token::{self, Now, PoolSettings};
 use crate::quotes::Quotes;
 
 /// How long a reader waits for a recomputation before taking the previous answer.
 const WAIT: Duration = Duration::from_millis(500);
 
-#[derive(Debug, thiserror::Error)]
-pub enum LedgerError {
-    /// The pool cannot be read, or the first computation is still running: retry shortly.
-    #[error("{0}")]
-    Unavailable(String),
-    #[error("the ledger could not be read")]
-    Db(#[from] DbErr),
-    #[error("the ledger could not be serialized")]
-    Encode(#[from] serde_json::Error),
-    #[error("the ledger task failed")]
-    Failed,
-}
-
-type LedgerResult<T> = Result<T, LedgerError>;
-
-fn chain_err(e: alloy::contract::Error) -> LedgerError {
-    LedgerError::Unavailable(format!(
+fn chain_err(e: alloy::contract::Error) -> DomainError {
+    DomainError::unavailable(format!(
         "the pool cannot be read right now ({}); retry shortly",
         journal_market_chain::client::short(&e.to_string())
     ))
@@ -76,7 +62,7 @@ impl TokenLedger {
         }))
     }
 
-    async fn pool_settings(&self, c: LedgerContracts) -> LedgerResult<PoolSettings> {
+    async fn pool_settings(&self, c: LedgerContracts) -> DomainResult<PoolSettings> {
         let p = self.0.client.provider();
         let pool = IPool::new(c.pool, p);
         let fee_pips = pool.fee().call().await.map_err(chain_err)?;
@@ -97,7 +83,7 @@ impl TokenLedger {
         })
     }
 
-    async fn compute(&self, c: LedgerContracts) -> LedgerResult<Bytes> {
+    async fn compute(&self, c: LedgerContracts) -> DomainResult<Bytes> {
         let cache = &self.0.cache;
         let settings = *cache.pool.get_or_try_init(|| self.pool_settings(c)).await?;
         let p = self.0.client.provider();
@@ -121,7 +107,7 @@ impl TokenLedger {
     }
 
     /// One recomputation at a time; a reader that waited for another's finds it fresh.
-    async fn refresh(self, c: LedgerContracts) -> LedgerResult<Bytes> {
+    async fn refresh(self, c: LedgerContracts) -> DomainResult<Bytes> {
         let cache = &self.0.cache;
         let _one = cache.computing.lock().await;
         if let Some((at, bytes)) = cache.get()
@@ -133,7 +119,7 @@ impl TokenLedger {
     }
 
     /// `GET /token.json`'s body.
-    pub async fn answer(&self) -> LedgerResult<Bytes> {
+    pub async fn answer(&self) -> DomainResult<Bytes> {
         let Some(c) = self.0.contracts else {
             return Ok(Bytes::from_static(b"null"));
         };
@@ -150,11 +136,11 @@ impl TokenLedger {
         let job = actix_web::rt::spawn(self.clone().refresh(c));
         match (tokio::time::timeout(WAIT, job).await, previous) {
             (Ok(Ok(r)), _) => r,
-            (Ok(Err(_)), _) => Err(LedgerError::Failed),
+            (Ok(Err(_)), _) => Err(DomainError::internal_msg("the ledger task failed")),
             // Still computing: the previous answer, which says how old it is.
             (Err(_), Some((_, bytes))) => Ok(bytes),
-            (Err(_), None) => Err(LedgerError::Unavailable(
-                "the token ledger is being computed; retry shortly".into(),
+            (Err(_), None) => Err(DomainError::unavailable(
+                "the token ledger is being computed; retry shortly",
             )),
         }
     }

@@ -4,9 +4,7 @@
 
 pub mod accounts;
 pub mod catalog;
-pub mod discovery;
 pub mod ledger;
 pub mod publish;
-pub mod purchase;
 pub mod receipts;
 pub mod votes;

@@ -5,13 +5,13 @@
 use std::sync::Arc;
 
 use alloy::primitives::Address;
-use journal_market_actors::audit::{AuditError, AuditHandle, Outcome};
+use journal_market_actors::audit::{AuditHandle, Outcome};
 use journal_market_api::{
     AuditIssue, AuditOutcome, AuditReport, AuditSupport, DraftView, Published, Saved,
 };
 use journal_market_chain::client::ChainClient;
 use journal_market_entity::{audit_reports, entries, journals};
-use sea_orm::{ColumnTrait, DatabaseConnection, DbErr, EntityTrait, QueryFilter, QueryOrder};
+use sea_orm::{ColumnTrait, DatabaseConnection, EntityTrait, QueryFilter, QueryOrder};
 use serde::Deserialize;
 
 use crate::cache::PublicCaches;
@@ -21,53 +21,13 @@ use crate::domain::status::{self, JournalStatus};
 use crate::domain::text::citations;
 use crate::domain::time::ts;
 use crate::domain::wallet::lower;
+use crate::error::{DomainError, DomainResult};
 use crate::queries::entries::company_exists;
 use crate::quotes::Quotes;
 use crate::site::Site;
 use journal_market_actors::journals::{
     self as store, Created, DraftRow, Minted, Updated, WentLive,
 };
-
-#[derive(Debug, thiserror::Error)]
-pub enum PublishError {
-    #[error("{0}")]
-    NotFound(String),
-    /// The draft breaks rules: every one in `problems`.
-    #[error("{message}")]
-    Invalid {
-        message: String,
-        problems: Vec<String>,
-    },
-    /// A transaction that is not what the call needs (reverted, another kind, another token).
-    #[error("{0}")]
-    NotRegistration(String),
-    #[error("{0}")]
-    Conflict(String),
-    /// Too many drafts in a day: the next one is possible after `retry_after_secs`.
-    #[error("{message}")]
-    Quota {
-        message: String,
-        retry_after_secs: u64,
-    },
-    #[error("{0}")]
-    BadRequest(String),
-    /// The transaction is not mined yet: the same call later gets its outcome.
-    #[error("{0}")]
-    NotMined(String),
-    /// The node does not know the transaction (it may be seconds from being seen).
-    #[error("{0}")]
-    NotSeenYet(String),
-    #[error("{0}")]
-    ChainDown(String),
-    #[error(transparent)]
-    Audit(#[from] AuditError),
-    #[error("the journal store failed")]
-    Db(#[from] DbErr),
-    #[error("{0}")]
-    Internal(String),
-}
-
-pub type PublishResult<T> = Result<T, PublishError>;
 
 /// A transaction hash the node does not know: it may still be on its way to the node (sent
 /// through another one, or a moment ago), so the answer is to retry, not "no such thing".
@@ -100,17 +60,17 @@ pub struct SaveRequest {
     pub author_name: Option<String>,
 }
 
-fn live_not_editable() -> PublishError {
-    PublishError::Conflict(
+fn live_not_editable() -> DomainError {
+    DomainError::Conflict(
         "the journal is already published; published journals cannot be edited".into(),
     )
 }
 
-fn journal_id(id: i64) -> PublishResult<i32> {
+fn journal_id(id: i64) -> DomainResult<i32> {
     i32::try_from(id)
         .ok()
         .filter(|i| *i > 0)
-        .ok_or_else(|| PublishError::NotFound(format!("you have no journal with id {id}")))
+        .ok_or_else(|| DomainError::NotFound(format!("you have no journal with id {id}")))
 }
 
 fn missing(p: &mut Vec<String>, field: &str, v: &Option<String>) {
@@ -150,20 +110,20 @@ impl Publishing {
     }
 
     /// One of the caller's own person-written journals; another wallet's is "not found".
-    async fn own(&self, wallet: Address, id: i64) -> PublishResult<journals::Model> {
+    async fn own(&self, wallet: Address, id: i64) -> DomainResult<journals::Model> {
         let key = journal_id(id)?;
         journals::Entity::find_by_id(key)
             .one(&self.db)
             .await?
             .filter(|j| !j.swarm && j.author_wallet.as_deref() == Some(lower(&wallet).as_str()))
-            .ok_or_else(|| PublishError::NotFound(format!("you have no journal with id {id}")))
+            .ok_or_else(|| DomainError::NotFound(format!("you have no journal with id {id}")))
     }
 
     /// An approved or live journal, whose registration file is public; drafts and unknown ids
     /// are "not found".
-    pub async fn registered(&self, id: &str) -> PublishResult<journals::Model> {
+    pub async fn registered(&self, id: &str) -> DomainResult<journals::Model> {
         let not_found =
-            || PublishError::NotFound(format!("no approved or published journal has id {id}"));
+            || DomainError::NotFound(format!("no approved or published journal has id {id}"));
         let key: i32 = id.parse().map_err(|_| not_found())?;
         journals::Entity::find_by_id(key)
             .one(&self.db)
@@ -174,7 +134,7 @@ impl Publishing {
             .ok_or_else(not_found)
     }
 
-    pub async fn save(&self, wallet: Address, req: SaveRequest) -> PublishResult<Saved> {
+    pub async fn save(&self, wallet: Address, req: SaveRequest) -> DomainResult<Saved> {
         // Whose journal and whether it may change come before what the edit says: an invalid
         // edit of a live journal is 409, another wallet's journal 404, whatever the fields.
         // (The write checks both again.)
@@ -221,7 +181,7 @@ impl Publishing {
         }
         let price_units = draft::price_units(&d);
         let (true, Some(price_units)) = (problems.is_empty(), price_units) else {
-            return Err(PublishError::Invalid {
+            return Err(DomainError::Unprocessable {
                 message: format!(
                     "the draft breaks {} rule{}",
                     problems.len(),
@@ -245,7 +205,7 @@ impl Publishing {
         match req.id {
             None => match store::create_draft(&self.db, &me, &row, now, per_day).await? {
                 Created::Id(id) => Ok(Saved { id: id.into() }),
-                Created::Quota { retry_after_secs } => Err(PublishError::Quota {
+                Created::Quota { retry_after_secs } => Err(DomainError::RateLimited {
                     message: format!(
                         "you created {per_day} drafts in the last 24 hours; the next one is possible in {retry_after_secs} seconds",
                     ),
@@ -255,7 +215,7 @@ impl Publishing {
             Some(id) => match store::update_draft(&self.db, &me, journal_id(id)?, &row, now).await?
             {
                 Updated::Saved => Ok(Saved { id }),
-                Updated::NotFound => Err(PublishError::NotFound(format!(
+                Updated::NotFound => Err(DomainError::NotFound(format!(
                     "you have no journal with id {id}"
                 ))),
                 Updated::Live => Err(live_not_editable()),
@@ -287,12 +247,14 @@ fn outcome_view(o: Outcome, support: Vec<AuditSupport>) -> AuditOutcome {
 /// Which sentence of the journal's current text rests on which sentence of a cited entry: the
 /// report's `support`. Pure but not free on a long draft (a few ms), so off the worker thread.
 impl Publishing {
-    async fn support(&self, j: &journals::Model) -> PublishResult<Vec<AuditSupport>> {
+    async fn support(&self, j: &journals::Model) -> DomainResult<Vec<AuditSupport>> {
         let sub = journal_market_actors::audit::submission(&self.db, j.clone()).await?;
         let found =
             tokio::task::spawn_blocking(move || journal_market_audit::builtin::support(&sub))
                 .await
-                .map_err(|e| PublishError::Internal(format!("the support reading failed: {e}")))?;
+                .map_err(|e| {
+                    DomainError::internal_msg(format!("the support reading failed: {e}"))
+                })?;
         Ok(found
             .into_iter()
             .map(|s| AuditSupport {
@@ -307,19 +269,19 @@ impl Publishing {
 
     /// Audits a draft. A draft already audited in its current text answers that audit again
     /// (a retry after a lost answer), without counting another.
-    pub async fn audit(&self, wallet: Address, id: i64) -> PublishResult<AuditOutcome> {
+    pub async fn audit(&self, wallet: Address, id: i64) -> DomainResult<AuditOutcome> {
         let j = self.own(wallet, id).await?;
         match JournalStatus::parse(&j.status) {
             Some(s) if s.auditable() => {
                 let o = self.audit.audit(j.id, j.revision).await?;
                 Ok(outcome_view(o, self.support(&j).await?))
             }
-            Some(JournalStatus::Live) => Err(PublishError::Conflict(
+            Some(JournalStatus::Live) => Err(DomainError::Conflict(
                 "the journal is published; published journals are not audited again".into(),
             )),
             _ => match self.audit.last_outcome(&j).await? {
                 Some(o) => Ok(outcome_view(o, self.support(&j).await?)),
-                None => Err(PublishError::Conflict(format!(
+                None => Err(DomainError::Conflict(format!(
                     "the journal is {}; save it again to audit it",
                     j.status
                 ))),
@@ -328,7 +290,7 @@ impl Publishing {
     }
 
     /// The caller's own journal with its last audit report.
-    pub async fn draft_view(&self, wallet: Address, id: i64) -> PublishResult<DraftView> {
+    pub async fn draft_view(&self, wallet: Address, id: i64) -> DomainResult<DraftView> {
         let j = self.own(wallet, id).await?;
         let report = audit_reports::Entity::find()
             .filter(audit_reports::Column::JournalId.eq(j.id))
@@ -366,11 +328,11 @@ impl Publishing {
 
     /// Takes an approved journal live once its registration transaction proves, from the chain,
     /// that the signed-in wallet registered this journal's metaUrl.
-    pub async fn minted(&self, wallet: Address, id: i64, tx: &str) -> PublishResult<Published> {
+    pub async fn minted(&self, wallet: Address, id: i64, tx: &str) -> DomainResult<Published> {
         use journal_market_chain::erc8004::{self, RegistrationError};
 
         let hash = erc8004::parse_tx_hash(tx).ok_or_else(|| {
-            PublishError::BadRequest(
+            DomainError::BadRequest(
                 "tx must be a transaction hash: 0x and 64 hexadecimal digits".into(),
             )
         })?;
@@ -380,20 +342,20 @@ impl Publishing {
         if status::is(&j.status, JournalStatus::Live) && j.token_id.is_some() {
             return match (j.mint_tx.as_deref() == Some(tx.as_str()), j.slug) {
                 (true, Some(slug)) => Ok(Published { slug }),
-                _ => Err(PublishError::Conflict("the journal is already live".into())),
+                _ => Err(DomainError::Conflict("the journal is already live".into())),
             };
         }
         if !JournalStatus::parse(&j.status).is_some_and(JournalStatus::registrable) {
-            return Err(PublishError::Conflict(format!(
+            return Err(DomainError::Conflict(format!(
                 "the journal is {}: only an approved journal goes live",
                 j.status
             )));
         }
         let meta_url = j.meta_url.clone().ok_or_else(|| {
-            PublishError::Internal(format!("approved journal {} has no metaUrl", j.id))
+            DomainError::internal_msg(format!("approved journal {} has no metaUrl", j.id))
         })?;
         let chain_down = |e: journal_market_chain::client::ChainError| {
-            PublishError::ChainDown(format!(
+            DomainError::unavailable(format!(
                 "the chain cannot be read right now ({e}); retry shortly"
             ))
         };
@@ -401,15 +363,15 @@ impl Publishing {
         let reg = match erc8004::registration(self.client.provider(), registry, hash).await {
             Ok(r) => r,
             Err(RegistrationError::Unknown) => {
-                return Err(PublishError::NotSeenYet(NOT_SEEN_YET.into()));
+                return Err(DomainError::Pending(NOT_SEEN_YET.into()));
             }
             Err(RegistrationError::Pending) => {
-                return Err(PublishError::NotMined(
+                return Err(DomainError::Pending(
                     "the transaction is not mined yet; call again once it is".into(),
                 ));
             }
             Err(RegistrationError::Reverted) => {
-                return Err(PublishError::NotRegistration(
+                return Err(DomainError::Unacceptable(
                     "the transaction reverted: it registered nothing".into(),
                 ));
             }
@@ -419,7 +381,7 @@ impl Publishing {
         // transaction: a Safe or an ERC-4337 account registers through its own contract (the
         // token is minted to the caller the registry saw), and a mint to this wallet can only
         // come from a call the wallet made.
-        let not_registration = PublishError::NotRegistration;
+        let not_registration = DomainError::Unacceptable;
         let mine: Vec<_> = reg.mints.iter().filter(|(to, _)| *to == wallet).collect();
         if mine.is_empty() {
             return Err(not_registration(if reg.mints.is_empty() {
@@ -437,7 +399,7 @@ impl Publishing {
                 .one(&self.db)
                 .await?;
             if taken.is_some() {
-                return Err(PublishError::Conflict(format!(
+                return Err(DomainError::Conflict(format!(
                     "token {id} already belongs to another journal"
                 )));
             }
@@ -472,10 +434,10 @@ impl Publishing {
                 self.caches.invalidate();
                 Ok(Published { slug })
             }
-            WentLive::NotApproved => Err(PublishError::Conflict(
+            WentLive::NotApproved => Err(DomainError::Conflict(
                 "the journal changed while it was being published; it is no longer approved".into(),
             )),
-            WentLive::TokenTaken => Err(PublishError::Conflict(format!(
+            WentLive::TokenTaken => Err(DomainError::Conflict(format!(
                 "token {token_id} or this transaction already belongs to another journal"
             ))),
         }

@@ -10,40 +10,20 @@ use journal_market_actors::indexer::votes::{self as rules, Event};
 use journal_market_api::{VoteRecorded, Votes};
 use journal_market_chain::client::{ChainClient, ChainError};
 use journal_market_chain::erc8004::parse_tx_hash;
-use journal_market_entity::{journals, unlocks, vote_events, votes};
-use sea_orm::{ColumnTrait, DatabaseConnection, DbErr, EntityTrait, QueryFilter};
+use journal_market_entity::{journals, vote_events, votes};
+use sea_orm::{ColumnTrait, DatabaseConnection, EntityTrait, QueryFilter};
 use std::sync::Arc;
 
 use crate::cache::PublicCaches;
 use crate::domain::status::JournalStatus;
 use crate::domain::wallet::lower;
+use crate::error::DomainError;
+use crate::purchase::Access;
 use crate::services::publish::NOT_SEEN_YET;
 use crate::site::Site;
 
-#[derive(Debug, thiserror::Error)]
-pub enum VoteError {
-    #[error("{0}")]
-    BadRequest(String),
-    /// The node does not know the transaction (it may be seconds from being seen).
-    #[error("{0}")]
-    NotSeenYet(String),
-    /// Not mined yet: report it again once it is.
-    #[error("{0}")]
-    NotMined(String),
-    /// The transaction is not a vote the rules count.
-    #[error("{0}")]
-    NotAVote(String),
-    /// The voter has not unlocked the journal.
-    #[error("{0}")]
-    NotReader(String),
-    #[error("{0}")]
-    ChainDown(String),
-    #[error("the vote store failed")]
-    Db(#[from] DbErr),
-}
-
-fn not_a_vote(why: impl Into<String>) -> VoteError {
-    VoteError::NotAVote(why.into())
+fn not_a_vote(why: impl Into<String>) -> DomainError {
+    DomainError::Unacceptable(why.into())
 }
 
 /// Records votes reported by their transaction.
@@ -72,14 +52,14 @@ impl Voting {
         }
     }
 
-    pub async fn record(&self, tx: &str) -> Result<VoteRecorded, VoteError> {
+    pub async fn record(&self, tx: &str) -> Result<VoteRecorded, DomainError> {
         let hash = parse_tx_hash(tx).ok_or_else(|| {
-            VoteError::BadRequest(
+            DomainError::BadRequest(
                 "tx must be a transaction hash: 0x and 64 hexadecimal digits".into(),
             )
         })?;
         let chain_down = |e: alloy::transports::TransportError| {
-            VoteError::ChainDown(format!(
+            DomainError::unavailable(format!(
                 "the chain cannot be read right now ({}); retry shortly",
                 ChainError::of(&e)
             ))
@@ -90,10 +70,10 @@ impl Voting {
             // No receipt: sent and waiting, or not seen at all (yet).
             return Err(
                 match p.get_transaction_by_hash(hash).await.map_err(chain_down)? {
-                    Some(_) => VoteError::NotMined(
+                    Some(_) => DomainError::Pending(
                         "the transaction is not mined yet; report it again once it is".into(),
                     ),
-                    None => VoteError::NotSeenYet(NOT_SEEN_YET.into()),
+                    None => DomainError::Pending(NOT_SEEN_YET.into()),
                 },
             );
         };
@@ -123,14 +103,16 @@ impl Voting {
             .await?
             .ok_or_else(|| not_a_vote(format!("token {token} is not a live journal's")))?;
         let wallet = lower(&feedback.wallet);
-        let unlocked = unlocks::Entity::find()
-            .filter(unlocks::Column::Wallet.eq(wallet.clone()))
-            .filter(unlocks::Column::JournalId.eq(journal.id))
-            .one(&self.db)
-            .await?
-            .is_some();
-        if !unlocked {
-            return Err(VoteError::NotReader(format!(
+        let access = Access::of(
+            &self.db,
+            &self.caches,
+            feedback.wallet,
+            journal.id,
+            journal.author_wallet.as_deref(),
+        )
+        .await?;
+        if !access.bought() {
+            return Err(DomainError::Forbidden(format!(
                 "{} has not unlocked this journal: only its readers vote on it",
                 feedback.wallet.to_checksum(None)
             )));

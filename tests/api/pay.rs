@@ -811,7 +811,7 @@ pub(crate) fn burn_payment(
     amount: i64,
 ) -> (PaymentPayload, PaymentRequirements) {
     let c = &chain.devnet.contracts;
-    let terms = journal_market::payments::Terms {
+    let terms = journal_market::purchase::terms::Terms {
         origin: "http://127.0.0.1".into(),
         api_prefix: "/api".into(),
         now: chrono::Utc::now(),
@@ -821,10 +821,10 @@ pub(crate) fn burn_payment(
         amount,
         pay_to: chain.account("buyback", 0).address,
         resource_url: "http://x/api/pay/burn".into(),
-        route: journal_market::payments::Route::Pay { journal_id: 1 },
+        route: journal_market::purchase::terms::Route::Pay { journal_id: 1 },
         sponsoring: false,
     };
-    let r = journal_market::payments::requirements(&terms);
+    let r = journal_market::purchase::terms::requirements(&terms);
     let buyer = chain.account("buyer", 0).signer().unwrap();
     (sign_payment(&r, None, &buyer, now()).unwrap(), r)
 }

@@ -9,7 +9,7 @@ use chrono::{DateTime, Utc};
 use journal_market_chain::extensions::payment_identifier;
 use journal_market_chain::facilitator::{Checked, SettleError};
 use journal_market_chain::signature;
-use journal_market_domain::purchase::{Verdict, rules};
+use journal_market_domain::purchase::{Standing, Verdict, rules};
 use journal_market_domain::wallet::lower;
 use sea_orm::DbErr;
 
@@ -54,10 +54,8 @@ impl Inner {
             return replay::answer(row.clone(), asked);
         }
         let standing = seen.standing(&wallet, s.journal_id, s.author_wallet.as_deref());
-        match rules(standing, s.step, s.swarm) {
-            Verdict::Pay => {}
-            Verdict::FeeAlreadyPaid => return Ok(Paid::FeeAlreadyPaid),
-            Verdict::Refused(r) => return Err(PayError::Refused(r)),
+        if let Some(answer) = judge(standing, &s) {
+            return answer;
         }
         if seen.open_step(&wallet, s.journal_id, s.step).is_some() {
             return Err(PayError::StillSettling);
@@ -238,5 +236,16 @@ impl Inner {
             }
         }
         Err(PayError::StillSettling)
+    }
+}
+
+/// The judge: the purchase rules for the wallet that signed the payment, once its signature is
+/// verified; `None` when it may pay. (The handler's pre-check saw only who asked; the claim's
+/// guard checks again in the write.)
+fn judge(standing: Standing, s: &PayStep) -> Option<Result<Paid, PayError>> {
+    match rules(standing, s.step, s.swarm) {
+        Verdict::Pay => None,
+        Verdict::FeeAlreadyPaid => Some(Ok(Paid::FeeAlreadyPaid)),
+        Verdict::Refused(r) => Some(Err(PayError::Refused(r))),
     }
 }

@@ -12,6 +12,15 @@ use sea_orm::{ColumnTrait, Condition, ConnectionTrait, DbErr};
 
 use super::{Claim, FAILED, NewPayment, PENDING, SETTLED, seen, seen::unlock, unique_violation};
 
+/// The guard: the purchase rules as the write that records a payment applies them to the
+/// standing it inserts under; the verdict when it may not pay.
+fn guard(standing: Standing, p: &NewPayment<'_>) -> Option<Verdict> {
+    match rules(standing, p.step, p.swarm) {
+        Verdict::Pay => None,
+        verdict => Some(verdict),
+    }
+}
+
 /// How many times a claim reads and judges again when the standing moved under it; each
 /// time another write changed it, so more than a few means something is wrong.
 const TRIES: usize = 4;
@@ -26,9 +35,8 @@ pub async fn claim(
 ) -> Result<Claim, DbErr> {
     let mut standing = read;
     for _ in 0..TRIES {
-        match rules(standing, p.step, p.swarm) {
-            Verdict::Pay => {}
-            verdict => return Ok(Claim::Rules(verdict)),
+        if let Some(verdict) = guard(standing, p) {
+            return Ok(Claim::Rules(verdict));
         }
         let insert = insert_while(p, standing)?;
         let lost = match db

@@ -1,105 +1,123 @@
-//! Purchase terms: what each payment step costs and whom it pays, the x402 challenge, and the
-//! comparison of signed terms with the current ones. Pure functions.
+//! The offer: the x402 challenge of a step's terms, the one builder of every 402 a purchase
+//! answers (no payment yet, or a payment refused, saying why). The challenge is serialized once
+//! per journal, step and recipient ([`Template`]); each answer fills in a fresh sign-in-with-x
+//! nonce and its times.
 
-use alloy::primitives::Address;
+use std::sync::Arc;
+
+use alloy::primitives::{Address, U256};
 use base64::Engine as _;
 use chrono::{DateTime, Utc};
+use journal_market_chain::bindings::IIdentityRegistry;
 use journal_market_chain::extensions::{bazaar, gas_sponsoring, payment_identifier, siwx};
-use journal_market_chain::x402::{
-    self, Extra, PaymentPayload, PaymentRequired, PaymentRequirements, Resource,
-};
+use journal_market_chain::x402::{self, PaymentRequired, Resource};
 
-pub use crate::domain::purchase::Step;
+use super::terms::{Route, Terms, requirements};
+use super::{DomainError, DomainResult, Purchases, Step};
+use crate::error::Challenge;
+use crate::queries::journals::LiveJournal;
 
-pub struct Terms {
-    /// The site's origin (the SIWX challenge's domain), and the service's time now.
-    pub origin: String,
-    pub api_prefix: String,
-    pub now: DateTime<Utc>,
-    pub chain_id: u64,
-    pub usdg: Address,
-    pub proxy: Address,
-    pub amount: i64,
-    pub pay_to: Address,
-    pub resource_url: String,
-    /// How the resource is asked for, for the `bazaar` declaration.
-    pub route: Route,
-    /// Whether to declare `erc20ApprovalGasSponsoring`.
-    pub sponsoring: bool,
-}
+/// What the plain challenge (no payment sent yet) says.
+const PAYMENT_REQUIRED: &str =
+    "payment required: sign the offer in accepts and send it in the PAYMENT-SIGNATURE header";
 
-/// The paid text's route template, as catalogues name it.
-pub fn text_route(api_prefix: &str) -> String {
-    format!("{api_prefix}/journals/:slug/text")
-}
-
-/// An example of the answer that completes a purchase.
-pub fn answer_example() -> serde_json::Value {
-    serde_json::json!({
-        "ok": true,
-        "tx": "0x5f1c…(the settle transaction)",
-        "body": "## Part 1\nThe journal's text, in markdown, citing entries [NVDA-2026-001]",
-        "html": "<h2>Part 1</h2>…",
-    })
-}
-
-/// How a paid resource is asked for.
-#[derive(Clone, Debug)]
-pub enum Route {
-    /// `POST /pay/burn` or `/pay/author` with `{ journalId }`.
-    Pay { journal_id: i32 },
-    /// `GET /journals/{slug}/text`.
-    Text { slug: String },
-}
-
-impl Route {
-    /// The `bazaar` declaration: what the resource takes and an example of what it answers.
-    pub fn discovery(&self, api_prefix: &str) -> serde_json::Value {
-        let output = answer_example();
-        match self {
-            Route::Pay { journal_id } => bazaar::declare_post_json(
-                serde_json::json!({ "journalId": journal_id }),
-                serde_json::json!({
-                    "type": "object",
-                    "properties": { "journalId": { "type": "integer", "minimum": 1 } },
-                    "required": ["journalId"],
-                }),
-                output,
-            ),
-            Route::Text { slug } => {
-                let mut path = serde_json::Map::new();
-                path.insert("slug".into(), slug.clone().into());
-                let mut query = serde_json::Map::new();
-                query.insert(
-                    "payer".into(),
-                    serde_json::json!({
-                        "type": "string",
-                        "pattern": "^0x[0-9a-fA-F]{40}$",
-                        "description": "the paying wallet: chooses the step due (a person-written journal's fee, then the author's share)",
-                    }),
-                );
-                bazaar::declare_get(&path, &query, output, &text_route(api_prefix))
-            }
+impl Purchases {
+    /// The terms of an offer of `amount` to `pay_to` for the resource at `resource_url`.
+    pub fn terms(&self, amount: i64, pay_to: Address, resource_url: String, route: Route) -> Terms {
+        let a = &self.addresses;
+        Terms {
+            origin: self.site.origin().to_string(),
+            api_prefix: self.site.api_prefix().to_string(),
+            now: self.site.now(),
+            chain_id: self.site.chain_id(),
+            usdg: a.usdg,
+            proxy: a.permit2_proxy,
+            amount,
+            pay_to,
+            resource_url,
+            route,
+            sponsoring: self.sponsoring(),
         }
     }
+
+    /// Whoever holds the journal's token now, read from the identity registry: the payee of
+    /// the author's step.
+    pub(super) async fn token_holder(&self, j: &LiveJournal) -> DomainResult<Address> {
+        let token = j
+            .token_id
+            .as_deref()
+            .and_then(|t| U256::from_str_radix(t, 10).ok())
+            .ok_or_else(|| {
+                DomainError::NotFound(format!(
+                    "journal {} has no onchain token and is not on sale",
+                    j.id
+                ))
+            })?;
+        IIdentityRegistry::new(
+            self.addresses.identity_registry,
+            self.pay.facilitator.reader(),
+        )
+        .ownerOf(token)
+        .call()
+        .await
+        .map_err(|_| {
+            DomainError::unavailable(
+                "the token's holder could not be read from the chain; retry shortly",
+            )
+        })
+    }
+
+    /// The plain challenge of `terms`: its template is kept per journal, step, recipient and
+    /// resource until a write that public reads show.
+    pub(super) async fn offer(
+        &self,
+        terms: &Terms,
+        id: i32,
+        step: Step,
+    ) -> DomainResult<Challenge> {
+        let key = (id, step.as_str(), terms.pay_to, terms.resource_url.clone());
+        // A resource that names its payer is one of as many as there are addresses: those are
+        // kept apart, in a small cache of their own.
+        let cache = match terms.resource_url.contains("?payer=") {
+            true => &self.caches.payer_challenges,
+            false => &self.caches.challenges,
+        };
+        let template = cache
+            .get_or_try(&key, || async {
+                Template::new(terms, PAYMENT_REQUIRED)
+                    .map(Arc::new)
+                    .map_err(unwritable)
+            })
+            .await?;
+        fill(&template, terms.now, PAYMENT_REQUIRED)
+    }
 }
 
-pub const MAX_TIMEOUT_SECONDS: u64 = 300;
-
-pub fn requirements(t: &Terms) -> PaymentRequirements {
-    PaymentRequirements {
-        scheme: x402::SCHEME.into(),
-        network: format!("eip155:{}", t.chain_id),
-        amount: t.amount.to_string(),
-        asset: t.usdg.to_checksum(None),
-        pay_to: t.pay_to.to_checksum(None),
-        max_timeout_seconds: MAX_TIMEOUT_SECONDS,
-        extra: Extra {
-            asset_transfer_method: "permit2".into(),
-            spender: t.proxy.to_checksum(None),
-            name: "USDG".into(),
-        },
+/// A payment refused or missing for a reason: a fresh challenge of `terms` saying why.
+pub(super) fn refuse(why: String, terms: &Terms) -> DomainError {
+    let challenge = Template::new(terms, &why)
+        .map_err(unwritable)
+        .and_then(|t| fill(&t, terms.now, &why));
+    match challenge {
+        Ok(c) => DomainError::PaymentRequired(Box::new(c)),
+        Err(e) => e,
     }
+}
+
+fn unwritable(e: serde_json::Error) -> DomainError {
+    DomainError::internal_msg(format!("the challenge could not be written: {e}"))
+}
+
+/// `template` with a sign-in-with-x nonce of its own (each answer carries one).
+fn fill(template: &Template, now: DateTime<Utc>, why: &str) -> DomainResult<Challenge> {
+    let fresh =
+        Fresh::new(now).map_err(|_| DomainError::internal_msg("the random source failed"))?;
+    let (body, header) = template.fill(&fresh);
+    Ok(Challenge {
+        why: why.to_string(),
+        body,
+        header,
+    })
 }
 
 /// A fresh sign-in-with-x challenge: a nonce and the time it is issued at.
@@ -154,18 +172,9 @@ fn time_ordered_nonce(now: DateTime<Utc>, random: [u8; 12]) -> String {
     hex.iter().map(|&b| char::from(b)).collect()
 }
 
-/// The challenge for `t`, with the extensions every journal's 402 declares:
-/// `payment-identifier` and a fresh `sign-in-with-x`.
-pub fn challenge(t: &Terms, error: impl Into<String>, fresh: &Fresh) -> PaymentRequired {
-    with_siwx(
-        t,
-        error,
-        &fresh.nonce,
-        &siwx::ts(&fresh.now),
-        &siwx::ts(&(fresh.now + chrono::Duration::seconds(siwx::MAX_AGE_SECS))),
-    )
-}
-
+/// The challenge for `t` with the extensions every journal's 402 declares: `bazaar`,
+/// `payment-identifier`, a `sign-in-with-x` with this nonce and these times, and
+/// `erc20ApprovalGasSponsoring` when sponsored.
 fn with_siwx(
     t: &Terms,
     error: impl Into<String>,
@@ -300,53 +309,35 @@ fn splice_base64(header: &mut [u8], body: &[u8], from: usize, to: usize) {
     }
 }
 
-fn same_address(a: &str, b: &Address) -> bool {
-    a.parse::<Address>().is_ok_and(|a| a == *b)
-}
-
-/// Whether the payload was signed for the current terms: network, amount, token and recipient.
-pub fn signed_for(p: &PaymentPayload, t: &Terms) -> bool {
-    let a = &p.payload.permit2_authorization;
-    p.accepted.network == format!("eip155:{}", t.chain_id)
-        && a.permitted.amount == t.amount.to_string()
-        && same_address(&a.permitted.token, &t.usdg)
-        && same_address(&a.witness.to, &t.pay_to)
-}
-
 #[cfg(test)]
 mod tests {
+    use super::super::terms::tests::terms;
     use super::*;
-    use journal_market_chain::x402::{
-        Permit2Authorization, Permit2Payload, Permitted, WitnessJson,
-    };
 
-    fn terms() -> Terms {
-        Terms {
-            origin: "http://x".into(),
-            api_prefix: "/api".into(),
-            now: Utc::now(),
-            chain_id: 4663,
-            usdg: Address::repeat_byte(1),
-            proxy: Address::repeat_byte(2),
-            amount: 100_000,
-            pay_to: Address::repeat_byte(3),
-            resource_url: "http://x/api/pay/burn".into(),
-            route: Route::Pay { journal_id: 5 },
-            sponsoring: false,
-        }
+    /// The challenge serialized directly, without a template: what a template must fill to.
+    fn challenge(t: &Terms, why: &str, fresh: &Fresh) -> serde_json::Value {
+        let expires = fresh.now + chrono::Duration::seconds(siwx::MAX_AGE_SECS);
+        let c = with_siwx(
+            t,
+            why,
+            &fresh.nonce,
+            &siwx::ts(&fresh.now),
+            &siwx::ts(&expires),
+        );
+        serde_json::to_value(c).unwrap()
     }
 
     #[test]
     fn gas_sponsoring_is_declared_only_when_sponsored_and_the_header_stays_small() {
         let fresh = Fresh::new(Utc::now()).unwrap();
-        let plain = serde_json::to_value(challenge(&terms(), "payment required", &fresh)).unwrap();
+        let plain = challenge(&terms(), "payment required", &fresh);
         assert!(plain["extensions"].get(gas_sponsoring::KEY).is_none());
         let t = Terms {
             sponsoring: true,
             resource_url: format!("http://x/api/journals/{}/text", "a".repeat(120)),
             ..terms()
         };
-        let c = serde_json::to_value(challenge(&t, "payment required", &fresh)).unwrap();
+        let c = challenge(&t, "payment required", &fresh);
         assert_eq!(
             c["extensions"][gas_sponsoring::KEY],
             gas_sponsoring::declare()
@@ -356,41 +347,13 @@ mod tests {
         assert!(header.len() < 8 * 1024, "{} bytes", header.len());
     }
 
-    fn payload(t: &Terms) -> PaymentPayload {
-        let r = requirements(t);
-        PaymentPayload {
-            x402_version: 2,
-            resource: None,
-            accepted: r.clone(),
-            payload: Permit2Payload {
-                signature: "0x".into(),
-                permit2_authorization: Permit2Authorization {
-                    from: format!("{:#x}", Address::repeat_byte(9)),
-                    permitted: Permitted {
-                        token: r.asset.to_lowercase(),
-                        amount: r.amount.clone(),
-                    },
-                    spender: r.extra.spender.clone(),
-                    nonce: "1".into(),
-                    deadline: "2".into(),
-                    witness: WitnessJson {
-                        to: r.pay_to.clone(),
-                        valid_after: "0".into(),
-                    },
-                },
-            },
-            extensions: None,
-        }
-    }
-
     #[test]
     fn the_challenge_has_the_interface_shape() {
-        let c = serde_json::to_value(challenge(
+        let c = challenge(
             &terms(),
             "payment required",
             &Fresh::new(Utc::now()).unwrap(),
-        ))
-        .unwrap();
+        );
         assert_eq!(c["x402Version"], 2);
         let a = &c["accepts"][0];
         assert_eq!(a["scheme"], "exact");
@@ -418,7 +381,7 @@ mod tests {
         };
         let (body, header) = tpl.fill(&fresh);
         let filled: serde_json::Value = serde_json::from_slice(&body).unwrap();
-        let direct = serde_json::to_value(challenge(&t, "payment required", &fresh)).unwrap();
+        let direct = challenge(&t, "payment required", &fresh);
         assert_eq!(filled, direct, "the template is the challenge");
         let from_header: serde_json::Value =
             x402::decode_header(std::str::from_utf8(&header).unwrap()).unwrap();
@@ -478,22 +441,5 @@ mod tests {
             .map(|_| Fresh::new(fresh.now).unwrap().nonce)
             .collect();
         assert_eq!(many.len(), 2_000);
-    }
-
-    #[test]
-    fn signed_terms_must_match() {
-        let t = terms();
-        let p = payload(&t);
-        assert!(signed_for(&p, &t), "addresses compare in any case");
-        let mut cheaper = p.clone();
-        cheaper.payload.permit2_authorization.permitted.amount = "99999".into();
-        assert!(!signed_for(&cheaper, &t));
-        let mut elsewhere = p.clone();
-        elsewhere.payload.permit2_authorization.witness.to =
-            format!("{:#x}", Address::repeat_byte(4));
-        assert!(!signed_for(&elsewhere, &t));
-        let mut other_chain = p;
-        other_chain.accepted.network = "eip155:1".into();
-        assert!(!signed_for(&other_chain, &t));
     }
 }

@@ -7,10 +7,10 @@ use journal_market_entity::journals;
 use sea_orm::{ColumnTrait, DbErr, EntityTrait, QueryFilter, QueryOrder};
 use serde_json::{Value, json};
 
+use super::terms::{Route, answer_example, requirements, text_route};
+use super::{Purchases, Step};
 use crate::domain::status::JournalStatus;
-use crate::payments::{Route, Step, answer_example, requirements, text_route};
 use crate::queries::journal_url;
-use crate::services::purchase::Purchases;
 
 impl Purchases {
     /// `GET /.well-known/x402`.
