@@ -42,7 +42,12 @@ pub const TUNE_TICKERS: &[&str] = &["NVDA", "MSFT", "PLTR"];
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 pub enum Half {
     Tune,
+    /// AAPL, AMD and TSLA: the report half of the first two rounds, looked at twice and tuning
+    /// data since the third round.
     Report,
+    /// The third round's held-out drafts (`heldout.rs`, hand-written round 3), printed only with
+    /// `--heldout`.
+    Heldout,
 }
 
 pub fn half_of(ticker: &str) -> Half {
@@ -66,6 +71,8 @@ pub struct Case {
     /// The sentence that differs from the entry (or restates it, in a faithful draft).
     pub target: String,
     pub sub: Submission,
+    /// A generated draft's target entry (accession) and the number of its fact.
+    pub fact: Option<(String, usize)>,
 }
 
 #[derive(Clone, Copy)]
@@ -346,27 +353,53 @@ fn draft(list: &[&Entry], at: usize, target: &str, n: usize) -> Submission {
     }
 }
 
-/// A draft to be: its id, the ticker's entries, the target entry and the target sentence.
-type Candidate<'a> = (String, &'a [&'a Entry], usize, String);
+/// A draft to be: its id, the ticker's entries, the target entry, its fact and the target
+/// sentence.
+type Candidate<'a> = (String, &'a [&'a Entry], usize, usize, String);
 
 /// Every generated draft, at most [`CAP`] of each kind and half, the tickers taking turns.
 pub fn cases(entries: &[Entry]) -> Vec<Case> {
+    let all: Vec<&Entry> = entries.iter().collect();
+    generated(
+        &all,
+        &[Half::Tune, Half::Report],
+        &half_of,
+        &|_, _, _| false,
+        0,
+        "",
+    )
+}
+
+/// The generated drafts of `entries`, each ticker in the half `half_for` gives it; `seed`
+/// shifts every choice a kind makes by its number (style, verb, phrase of a list), and `prefix`
+/// starts each id; `skip(kind, accession, fact)` leaves a fact out of a kind.
+pub fn generated(
+    entries: &[&Entry],
+    halves: &[Half],
+    half_for: &dyn Fn(&str) -> Half,
+    skip: &dyn Fn(&str, &str, usize) -> bool,
+    seed: usize,
+    prefix: &str,
+) -> Vec<Case> {
     let mut by_ticker: BTreeMap<&str, Vec<&Entry>> = BTreeMap::new();
     for e in entries {
         by_ticker.entry(e.ticker.as_str()).or_default().push(e);
     }
     let mut out = Vec::new();
     for (k, kind) in FAITHFUL_KINDS.iter().chain(FAULT_KINDS).enumerate() {
-        for half in [Half::Tune, Half::Report] {
+        for &half in halves {
             // Candidates of each ticker in date order, then interleaved.
             let mut per: Vec<Vec<Candidate>> = Vec::new();
-            for (ticker, list) in by_ticker.iter().filter(|(t, _)| half_of(t) == half) {
+            for (ticker, list) in by_ticker.iter().filter(|(t, _)| half_for(t) == half) {
                 let mut c = Vec::new();
                 for (i, e) in list.iter().enumerate() {
                     for (j, f) in e.facts.iter().enumerate() {
-                        let n = i + j + k;
+                        let n = i + j + k + seed;
+                        if skip(kind, &e.id, j) {
+                            continue;
+                        }
                         if let Some(t) = target(kind, e, f, n) {
-                            c.push((format!("{ticker}-{i}-{j}"), list.as_slice(), i, t));
+                            c.push((format!("{ticker}-{i}-{j}"), list.as_slice(), i, j, t));
                         }
                     }
                 }
@@ -377,7 +410,7 @@ pub fn cases(entries: &[Entry]) -> Vec<Case> {
             'fill: for round in 0.. {
                 let mut any = false;
                 for c in &per {
-                    let Some((id, list, i, t)) = c.get(round) else {
+                    let Some((id, list, i, j, t)) = c.get(round) else {
                         continue;
                     };
                     any = true;
@@ -389,14 +422,15 @@ pub fn cases(entries: &[Entry]) -> Vec<Case> {
                     }
                     taken += 1;
                     out.push(Case {
-                        id: format!("{kind}/{id}"),
+                        id: format!("{prefix}{kind}/{id}"),
                         kind: kind.to_string(),
                         faithful: FAITHFUL_KINDS.contains(kind),
                         handwritten: false,
                         second_round: false,
                         half,
                         target: t.clone(),
-                        sub: draft(list, *i, t, round + k),
+                        sub: draft(list, *i, t, round + k + seed),
+                        fact: Some((list[*i].id.clone(), *j)),
                     });
                 }
                 if !any {

@@ -2,12 +2,15 @@
 //! faithful or with one fault of a known kind (`generate.rs` for the mechanical ones,
 //! `audit/corpus/handwritten.json` for the subtle ones; the demo's own journals as long faithful
 //! drafts). Tuned on half the tickers, reported
-//! on the other half; both halves are printed, the report half is the one that counts.
-//! `cargo run -p journal-market-audit --example audit_eval [-- --misses [report] | --show KIND]`
+//! on the other half (looked at twice, tuning data since the third round); the held-out half
+//! (`heldout.rs`) is printed only with `--heldout`, and is the one that counts.
+//! `cargo run -p journal-market-audit --example audit_eval [-- --report] [--heldout]
+//! [--misses [report] | --show KIND]`
 
 mod archive;
 mod generate;
 mod handwritten;
+mod heldout;
 mod journals;
 mod mutate;
 
@@ -22,7 +25,11 @@ fn approved(r: &Report) -> bool {
 fn table(half: Half, results: &[(Case, Report)]) {
     let name = match half {
         Half::Tune => format!("Tuning half ({})", TUNE_TICKERS.join(", ")),
-        Half::Report => "Report half (AAPL, AMD, TSLA): the one that counts".to_string(),
+        Half::Report => {
+            "Old report half (AAPL, AMD, TSLA): looked at twice, tuning data since round 3"
+                .to_string()
+        }
+        Half::Heldout => "Held-out half (round 3): the one that counts".to_string(),
     };
     println!("\n{name}\n");
     println!(
@@ -122,6 +129,9 @@ fn main() {
     let mut cases = generate::cases(&entries);
     cases.extend(handwritten::cases(&entries));
     cases.extend(journals::cases(&entries));
+    let held = heldout::cases(&entries, &cases);
+    let fresh = heldout::fresh(&entries, &cases).len();
+    cases.extend(held);
     let results: Vec<(Case, Report)> = cases
         .into_iter()
         .map(|c| {
@@ -135,10 +145,34 @@ fn main() {
         results.iter().filter(|(c, _)| c.handwritten).count(),
         builtin::ENGINE
     );
+    // The held-out drafts' number, without their results.
+    let mut sizes: Vec<(String, usize)> = Vec::new();
+    for (c, _) in results.iter().filter(|(c, _)| c.half == Half::Heldout) {
+        match sizes.iter_mut().find(|(k, _)| *k == c.kind) {
+            Some((_, n)) => *n += 1,
+            None => sizes.push((c.kind.clone(), 1)),
+        }
+    }
+    println!(
+        "held-out drafts (results with --heldout only): {}",
+        sizes
+            .iter()
+            .map(|(k, n)| format!("{k} {n}"))
+            .collect::<Vec<_>>()
+            .join(", ")
+    );
     table(Half::Tune, &results);
-    // The report half is looked at once, at the end of a round of tuning.
     if args.iter().any(|a| a == "--report") {
         table(Half::Report, &results);
+    }
+    // The held-out half is looked at once, at the end of the third round; its misses are never
+    // listed.
+    if args.iter().any(|a| a == "--heldout") {
+        println!(
+            "\nheld-out: {fresh} entries no tuning draft cites, and the old report half's facts never drawn for a fault kind; seed {}",
+            heldout::SEED
+        );
+        table(Half::Heldout, &results);
     }
     let second: Vec<&(Case, Report)> = results.iter().filter(|(c, _)| c.second_round).collect();
     if !second.is_empty() {
@@ -158,7 +192,11 @@ fn main() {
     }
     if args.first().map(String::as_str) == Some("--show") {
         let kind = args.get(1).cloned().unwrap_or_default();
-        for (c, _) in results.iter().filter(|(c, _)| c.kind == kind).take(6) {
+        for (c, _) in results
+            .iter()
+            .filter(|(c, _)| c.kind == kind && c.half != Half::Heldout)
+            .take(6)
+        {
             println!("\n== {}\n{}", c.id, c.sub.body);
         }
     }
