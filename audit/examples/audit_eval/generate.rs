@@ -48,6 +48,9 @@ pub enum Half {
     /// The third round's held-out drafts (`heldout.rs`, hand-written round 3), printed only with
     /// `--heldout`.
     Heldout,
+    /// The third round's held-out drafts made from the public data's evidence (`heldout.rs`),
+    /// printed only with `--heldout`.
+    HeldoutPublic,
 }
 
 pub fn half_of(ticker: &str) -> Half {

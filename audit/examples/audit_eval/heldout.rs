@@ -8,14 +8,21 @@
 //!   report half's tickers (AAPL, AMD, TSLA) that the generator never drew for that kind (it
 //!   takes 40 of each kind and half; the tuning half's were all drawn in an earlier round's
 //!   wider check, so none is held out);
-//! - the hand-written drafts of round 3 (`round: 3` in `audit/corpus/handwritten.json`).
+//! - the hand-written drafts of round 3 (`round: 3` in `audit/corpus/handwritten.json`);
+//! - *public evidence* (`Half::HeldoutPublic`, a table of its own): the generated kinds, same
+//!   seed, applied to the evidence sentences of the public data's report half (FEVER's test
+//!   file, SciFact's dev split, odd VitaminC rows; rows labelled supported or refuted, whose
+//!   evidence is the gold evidence), each row an entry of its dataset's company, its evidence
+//!   sentences its facts: text nobody here wrote, in which the demo archive's phrasing
+//!   (outlets, filings, posts) does not occur.
 //!
 //! The split is mechanical: it is computed from the tuning drafts each run.
 
 use std::collections::HashSet;
 
-use crate::archive::Entry;
+use crate::archive::{Entry, Fact, Lead};
 use crate::generate::{self, Case, FAULT_KINDS, Half, TUNE_TICKERS};
+use crate::rows;
 
 /// The held-out drafts' seed: shifts each kind's choices (style, verb, phrase) off the ones
 /// the tuning drafts make.
@@ -24,7 +31,7 @@ pub const SEED: usize = 7;
 fn cited(corpus: &[Case]) -> HashSet<&str> {
     corpus
         .iter()
-        .filter(|c| c.half != Half::Heldout)
+        .filter(|c| matches!(c.half, Half::Tune | Half::Report))
         .flat_map(|c| c.sub.sources.iter().map(|s| s.accession.as_str()))
         .collect()
 }
@@ -70,4 +77,63 @@ pub fn cases(entries: &[Entry], corpus: &[Case]) -> Vec<Case> {
         "heldout-undrawn/",
     ));
     out
+}
+
+/// The public report half's evidence as entries: one per row labelled supported or refuted
+/// whose first evidence sentence has 6 words or more and was not met before.
+pub fn public_entries() -> Result<Vec<Entry>, Box<dyn std::error::Error>> {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let mut seen = HashSet::new();
+    let mut out = Vec::new();
+    for (n, r) in rows::load(&root)? {
+        if rows::half(&r, n) != rows::Half::Report || r.label == "nei" {
+            continue;
+        }
+        let source = rows::source(&r, n);
+        let facts: Vec<Fact> = r
+            .evidence
+            .iter()
+            .map(|e| rows::detokenize(e))
+            .map(|e| e.trim().trim_end_matches('.').to_string())
+            .filter(|e| e.split_whitespace().count() >= 6)
+            .enumerate()
+            .map(|(k, text)| Fact {
+                lead: Lead::Bare,
+                text,
+                main: k == 0,
+            })
+            .collect();
+        let Some(first) = facts.first() else {
+            continue;
+        };
+        if !seen.insert(first.text.clone()) || !source.summary.starts_with(&first.text) {
+            continue;
+        }
+        // The date of record from the accession number: `JM-FEVER-200103-05`.
+        let date = source.accession.split('-').nth(2).unwrap_or("200101");
+        let month = date.get(2..4).and_then(|m| m.parse().ok()).unwrap_or(1);
+        let day = date.get(4..6).and_then(|d| d.parse().ok()).unwrap_or(1);
+        out.push(Entry {
+            id: source.accession.clone(),
+            ticker: source.ticker.clone(),
+            month,
+            day,
+            source,
+            facts,
+        });
+    }
+    Ok(out)
+}
+
+/// The generated held-out drafts of the public evidence.
+pub fn public_cases(entries: &[Entry]) -> Vec<Case> {
+    let all: Vec<&Entry> = entries.iter().collect();
+    generate::generated(
+        &all,
+        &[Half::HeldoutPublic],
+        &|_| Half::HeldoutPublic,
+        &|_, _, _| false,
+        SEED,
+        "heldout-public/",
+    )
 }

@@ -13,6 +13,9 @@ mod handwritten;
 mod heldout;
 mod journals;
 mod mutate;
+#[allow(dead_code)]
+#[path = "../audit_public/rows.rs"]
+mod rows;
 
 use journal_market_audit::{Report, Severity, Verdict, builtin};
 
@@ -30,6 +33,10 @@ fn table(half: Half, results: &[(Case, Report)]) {
                 .to_string()
         }
         Half::Heldout => "Held-out half (round 3): the one that counts".to_string(),
+        Half::HeldoutPublic => {
+            "Held-out, public evidence (round 3): the public report half's evidence sentences"
+                .to_string()
+        }
     };
     println!("\n{name}\n");
     println!(
@@ -132,6 +139,11 @@ fn main() {
     let held = heldout::cases(&entries, &cases);
     let fresh = heldout::fresh(&entries, &cases).len();
     cases.extend(held);
+    let public = heldout::public_entries().unwrap_or_else(|e| {
+        eprintln!("the public rows: {e}");
+        Vec::new()
+    });
+    cases.extend(heldout::public_cases(&public));
     let results: Vec<(Case, Report)> = cases
         .into_iter()
         .map(|c| {
@@ -147,10 +159,17 @@ fn main() {
     );
     // The held-out drafts' number, without their results.
     let mut sizes: Vec<(String, usize)> = Vec::new();
-    for (c, _) in results.iter().filter(|(c, _)| c.half == Half::Heldout) {
-        match sizes.iter_mut().find(|(k, _)| *k == c.kind) {
+    for (c, _) in results
+        .iter()
+        .filter(|(c, _)| matches!(c.half, Half::Heldout | Half::HeldoutPublic))
+    {
+        let kind = match c.half {
+            Half::HeldoutPublic => format!("public {}", c.kind),
+            _ => c.kind.clone(),
+        };
+        match sizes.iter_mut().find(|(k, _)| *k == kind) {
             Some((_, n)) => *n += 1,
-            None => sizes.push((c.kind.clone(), 1)),
+            None => sizes.push((kind, 1)),
         }
     }
     println!(
@@ -173,6 +192,7 @@ fn main() {
             heldout::SEED
         );
         table(Half::Heldout, &results);
+        table(Half::HeldoutPublic, &results);
     }
     let second: Vec<&(Case, Report)> = results.iter().filter(|(c, _)| c.second_round).collect();
     if !second.is_empty() {
@@ -194,7 +214,7 @@ fn main() {
         let kind = args.get(1).cloned().unwrap_or_default();
         for (c, _) in results
             .iter()
-            .filter(|(c, _)| c.kind == kind && c.half != Half::Heldout)
+            .filter(|(c, _)| c.kind == kind && matches!(c.half, Half::Tune | Half::Report))
             .take(6)
         {
             println!("\n== {}\n{}", c.id, c.sub.body);
