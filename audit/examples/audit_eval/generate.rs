@@ -261,9 +261,15 @@ fn target(kind: &str, e: &Entry, f: &Fact, n: usize) -> Option<String> {
         "changed-bound" => changed(mutate::changed_bound(&f.text, n)),
         "shifted-time" => changed(mutate::shifted_time(&f.text)),
         "swapped-entity" => changed(mutate::swapped_entity(&f.text, e, short(&e.ticker))),
-        // Another speaker for what an outlet reported: the company itself.
+        // Another speaker for what an outlet reported: the company itself (not where the
+        // report has the company say it: `AMD says the MI350 series …`).
         "misattribution" => match &f.lead {
-            Lead::Outlet { .. } if f.main => {
+            Lead::Outlet { .. }
+                if f.main
+                    && ![" says", " said"]
+                        .iter()
+                        .any(|v| f.text.contains(&format!("{}{v}", short(&e.ticker)))) =>
+            {
                 Some(format!("{} said that {}", short(&e.ticker), decap(&f.text)))
             }
             _ => None,
