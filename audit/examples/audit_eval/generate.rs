@@ -206,11 +206,21 @@ fn said_for_told(e: &Entry, f: &Fact, n: usize) -> Option<String> {
 
 /// A sentence of the entry's source text as it stands (without its final stop).
 fn source_sentence(e: &Entry, n: usize) -> Option<String> {
-    let all: Vec<&str> = e
-        .source
-        .says
-        .split_inclusive(". ")
-        .map(str::trim)
+    // Not after an abbreviation (`the U.S. and China`, `J.P. Morgan`, `Inc.`).
+    let mut pieces: Vec<String> = Vec::new();
+    for p in e.source.says.split_inclusive(". ") {
+        let glued = pieces.last().is_some_and(|l| {
+            let last = l.split_whitespace().last().unwrap_or_default();
+            last.trim_end_matches('.').contains('.') || ["Inc.", "Corp.", "Co."].contains(&last)
+        });
+        match pieces.last_mut() {
+            Some(l) if glued => l.push_str(p),
+            _ => pieces.push(p.to_string()),
+        }
+    }
+    let all: Vec<&str> = pieces
+        .iter()
+        .map(|s| s.trim())
         .filter(|s| s.split_whitespace().count() >= 4)
         .collect();
     let s = all.get(n % all.len().max(1))?;
