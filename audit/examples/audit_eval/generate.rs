@@ -51,6 +51,8 @@ pub enum Half {
     /// The third round's held-out drafts made from the public data's evidence (`heldout.rs`),
     /// printed only with `--heldout`.
     HeldoutPublic,
+    /// The same making from the public data's tuning half (round 3's tuning, `--public`).
+    TunePublic,
 }
 
 pub fn half_of(ticker: &str) -> Half {

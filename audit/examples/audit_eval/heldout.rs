@@ -79,14 +79,15 @@ pub fn cases(entries: &[Entry], corpus: &[Case]) -> Vec<Case> {
     out
 }
 
-/// The public report half's evidence as entries: one per row labelled supported or refuted
-/// whose first evidence sentence has 6 words or more and was not met before.
-pub fn public_entries() -> Result<Vec<Entry>, Box<dyn std::error::Error>> {
+/// The evidence of the public data's `half` as entries: one per row labelled supported or
+/// refuted whose first evidence sentence has 6 words or more and was not met before. The
+/// report half's make held-out drafts, the tuning half's tuning drafts of the same making.
+pub fn public_entries(half: rows::Half) -> Result<Vec<Entry>, Box<dyn std::error::Error>> {
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
     let mut seen = HashSet::new();
     let mut out = Vec::new();
     for (n, r) in rows::load(&root)? {
-        if rows::half(&r, n) != rows::Half::Report || r.label == "nei" {
+        if rows::half(&r, n) != half || r.label == "nei" {
             continue;
         }
         let source = rows::source(&r, n);
@@ -125,15 +126,13 @@ pub fn public_entries() -> Result<Vec<Entry>, Box<dyn std::error::Error>> {
     Ok(out)
 }
 
-/// The generated held-out drafts of the public evidence.
-pub fn public_cases(entries: &[Entry]) -> Vec<Case> {
+/// The generated drafts of the public evidence, in `half` (`HeldoutPublic` of the report
+/// half's evidence, `TunePublic` of the tuning half's).
+pub fn public_cases(entries: &[Entry], half: Half) -> Vec<Case> {
     let all: Vec<&Entry> = entries.iter().collect();
-    generate::generated(
-        &all,
-        &[Half::HeldoutPublic],
-        &|_| Half::HeldoutPublic,
-        &|_, _, _| false,
-        SEED,
-        "heldout-public/",
-    )
+    let prefix = match half {
+        Half::HeldoutPublic => "heldout-public/",
+        _ => "public/",
+    };
+    generate::generated(&all, &[half], &|_| half, &|_, _, _| false, SEED, prefix)
 }

@@ -5,7 +5,7 @@
 //! on the other half (looked at twice, tuning data since the third round); the held-out half
 //! (`heldout.rs`) is printed only with `--heldout`, and is the one that counts.
 //! `cargo run -p journal-market-audit --example audit_eval [-- --report] [--heldout]
-//! [--misses [report] | --show KIND]`
+//! [--public] [--misses [report|public] | --show KIND]`
 
 mod archive;
 mod generate;
@@ -33,6 +33,10 @@ fn table(half: Half, results: &[(Case, Report)]) {
                 .to_string()
         }
         Half::Heldout => "Held-out half (round 3): the one that counts".to_string(),
+        Half::TunePublic => {
+            "Public evidence, tuning half (round 3): the public tuning half's evidence sentences"
+                .to_string()
+        }
         Half::HeldoutPublic => {
             "Held-out, public evidence (round 3): the public report half's evidence sentences"
                 .to_string()
@@ -139,11 +143,16 @@ fn main() {
     let held = heldout::cases(&entries, &cases);
     let fresh = heldout::fresh(&entries, &cases).len();
     cases.extend(held);
-    let public = heldout::public_entries().unwrap_or_else(|e| {
-        eprintln!("the public rows: {e}");
-        Vec::new()
-    });
-    cases.extend(heldout::public_cases(&public));
+    for (rows_half, half) in [
+        (rows::Half::Report, Half::HeldoutPublic),
+        (rows::Half::Tune, Half::TunePublic),
+    ] {
+        let public = heldout::public_entries(rows_half).unwrap_or_else(|e| {
+            eprintln!("the public rows: {e}");
+            Vec::new()
+        });
+        cases.extend(heldout::public_cases(&public, half));
+    }
     let results: Vec<(Case, Report)> = cases
         .into_iter()
         .map(|c| {
@@ -184,6 +193,9 @@ fn main() {
     if args.iter().any(|a| a == "--report") {
         table(Half::Report, &results);
     }
+    if args.iter().any(|a| a == "--public") {
+        table(Half::TunePublic, &results);
+    }
     // The held-out half is looked at once, at the end of the third round; its misses are never
     // listed.
     if args.iter().any(|a| a == "--heldout") {
@@ -214,17 +226,19 @@ fn main() {
         let kind = args.get(1).cloned().unwrap_or_default();
         for (c, _) in results
             .iter()
-            .filter(|(c, _)| c.kind == kind && matches!(c.half, Half::Tune | Half::Report))
+            .filter(|(c, _)| {
+                c.kind == kind && matches!(c.half, Half::Tune | Half::Report | Half::TunePublic)
+            })
             .take(6)
         {
             println!("\n== {}\n{}", c.id, c.sub.body);
         }
     }
     if args.first().map(String::as_str) == Some("--misses") {
-        let half = if args.get(1).map(String::as_str) == Some("report") {
-            Half::Report
-        } else {
-            Half::Tune
+        let half = match args.get(1).map(String::as_str) {
+            Some("report") => Half::Report,
+            Some("public") => Half::TunePublic,
+            _ => Half::Tune,
         };
         misses(half, &results);
     }
