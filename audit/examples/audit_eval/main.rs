@@ -205,6 +205,24 @@ fn main() {
         );
         table(Half::Heldout, &results);
         table(Half::HeldoutPublic, &results);
+        let third: Vec<&(Case, Report)> = results
+            .iter()
+            .filter(|(c, _)| c.handwritten && c.half == Half::Heldout)
+            .collect();
+        let faithful = third.iter().filter(|(c, _)| c.faithful).count();
+        let ok = third
+            .iter()
+            .filter(|(c, r)| c.faithful && approved(r))
+            .count();
+        let held = third
+            .iter()
+            .filter(|(c, r)| !c.faithful && !approved(r))
+            .count();
+        println!(
+            "
+third-round hand-written drafts (held out): faithful approved {ok} of {faithful}; faulty held back {held} of {}",
+            third.len() - faithful
+        );
     }
     let second: Vec<&(Case, Report)> = results.iter().filter(|(c, _)| c.second_round).collect();
     if !second.is_empty() {
