@@ -6,8 +6,8 @@
 //!   hand-written or demo journal), every ticker;
 //! - *undrawn faults*: each fault kind applied, with the same seed, to the facts of the old
 //!   report half's tickers (AAPL, AMD, TSLA) that the generator never drew for that kind (it
-//!   takes 40 of each kind and half; the tuning half's were all drawn in an earlier round's
-//!   wider check, so none is held out);
+//!   takes 40 of each kind and half; the tuning half's are left out, as round 2's wider check
+//!   drew all its misattributions and swapped entities);
 //! - the hand-written drafts of round 3 (`round: 3` in `audit/corpus/handwritten.json`);
 //! - *public evidence* (`Half::HeldoutPublic`, a table of its own): the generated kinds, same
 //!   seed, applied to the evidence sentences of the public data's report half (FEVER's test
