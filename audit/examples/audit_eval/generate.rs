@@ -42,7 +42,17 @@ pub const TUNE_TICKERS: &[&str] = &["NVDA", "MSFT", "PLTR"];
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 pub enum Half {
     Tune,
+    /// AAPL, AMD and TSLA: the report half of the first two rounds, looked at twice and tuning
+    /// data since the third round.
     Report,
+    /// The third round's held-out drafts (`heldout.rs`, hand-written round 3), printed only with
+    /// `--heldout`.
+    Heldout,
+    /// The third round's held-out drafts made from the public data's evidence (`heldout.rs`),
+    /// printed only with `--heldout`.
+    HeldoutPublic,
+    /// The same making from the public data's tuning half (round 3's tuning, `--public`).
+    TunePublic,
 }
 
 pub fn half_of(ticker: &str) -> Half {
@@ -66,6 +76,8 @@ pub struct Case {
     /// The sentence that differs from the entry (or restates it, in a faithful draft).
     pub target: String,
     pub sub: Submission,
+    /// A generated draft's target entry (accession) and the number of its fact.
+    pub fact: Option<(String, usize)>,
 }
 
 #[derive(Clone, Copy)]
@@ -196,11 +208,21 @@ fn said_for_told(e: &Entry, f: &Fact, n: usize) -> Option<String> {
 
 /// A sentence of the entry's source text as it stands (without its final stop).
 fn source_sentence(e: &Entry, n: usize) -> Option<String> {
-    let all: Vec<&str> = e
-        .source
-        .says
-        .split_inclusive(". ")
-        .map(str::trim)
+    // Not after an abbreviation (`the U.S. and China`, `J.P. Morgan`, `Inc.`).
+    let mut pieces: Vec<String> = Vec::new();
+    for p in e.source.says.split_inclusive(". ") {
+        let glued = pieces.last().is_some_and(|l| {
+            let last = l.split_whitespace().last().unwrap_or_default();
+            last.trim_end_matches('.').contains('.') || ["Inc.", "Corp.", "Co."].contains(&last)
+        });
+        match pieces.last_mut() {
+            Some(l) if glued => l.push_str(p),
+            _ => pieces.push(p.to_string()),
+        }
+    }
+    let all: Vec<&str> = pieces
+        .iter()
+        .map(|s| s.trim())
         .filter(|s| s.split_whitespace().count() >= 4)
         .collect();
     let s = all.get(n % all.len().max(1))?;
@@ -251,9 +273,15 @@ fn target(kind: &str, e: &Entry, f: &Fact, n: usize) -> Option<String> {
         "changed-bound" => changed(mutate::changed_bound(&f.text, n)),
         "shifted-time" => changed(mutate::shifted_time(&f.text)),
         "swapped-entity" => changed(mutate::swapped_entity(&f.text, e, short(&e.ticker))),
-        // Another speaker for what an outlet reported: the company itself.
+        // Another speaker for what an outlet reported: the company itself (not where the
+        // report has the company say it: `AMD says the MI350 series …`).
         "misattribution" => match &f.lead {
-            Lead::Outlet { .. } if f.main => {
+            Lead::Outlet { .. }
+                if f.main
+                    && ![" says", " said"]
+                        .iter()
+                        .any(|v| f.text.contains(&format!("{}{v}", short(&e.ticker)))) =>
+            {
                 Some(format!("{} said that {}", short(&e.ticker), decap(&f.text)))
             }
             _ => None,
@@ -346,27 +374,53 @@ fn draft(list: &[&Entry], at: usize, target: &str, n: usize) -> Submission {
     }
 }
 
-/// A draft to be: its id, the ticker's entries, the target entry and the target sentence.
-type Candidate<'a> = (String, &'a [&'a Entry], usize, String);
+/// A draft to be: its id, the ticker's entries, the target entry, its fact and the target
+/// sentence.
+type Candidate<'a> = (String, &'a [&'a Entry], usize, usize, String);
 
 /// Every generated draft, at most [`CAP`] of each kind and half, the tickers taking turns.
 pub fn cases(entries: &[Entry]) -> Vec<Case> {
+    let all: Vec<&Entry> = entries.iter().collect();
+    generated(
+        &all,
+        &[Half::Tune, Half::Report],
+        &half_of,
+        &|_, _, _| false,
+        0,
+        "",
+    )
+}
+
+/// The generated drafts of `entries`, each ticker in the half `half_for` gives it; `seed`
+/// shifts every choice a kind makes by its number (style, verb, phrase of a list), and `prefix`
+/// starts each id; `skip(kind, accession, fact)` leaves a fact out of a kind.
+pub fn generated(
+    entries: &[&Entry],
+    halves: &[Half],
+    half_for: &dyn Fn(&str) -> Half,
+    skip: &dyn Fn(&str, &str, usize) -> bool,
+    seed: usize,
+    prefix: &str,
+) -> Vec<Case> {
     let mut by_ticker: BTreeMap<&str, Vec<&Entry>> = BTreeMap::new();
     for e in entries {
         by_ticker.entry(e.ticker.as_str()).or_default().push(e);
     }
     let mut out = Vec::new();
     for (k, kind) in FAITHFUL_KINDS.iter().chain(FAULT_KINDS).enumerate() {
-        for half in [Half::Tune, Half::Report] {
+        for &half in halves {
             // Candidates of each ticker in date order, then interleaved.
             let mut per: Vec<Vec<Candidate>> = Vec::new();
-            for (ticker, list) in by_ticker.iter().filter(|(t, _)| half_of(t) == half) {
+            for (ticker, list) in by_ticker.iter().filter(|(t, _)| half_for(t) == half) {
                 let mut c = Vec::new();
                 for (i, e) in list.iter().enumerate() {
                     for (j, f) in e.facts.iter().enumerate() {
-                        let n = i + j + k;
+                        let n = i + j + k + seed;
+                        if skip(kind, &e.id, j) {
+                            continue;
+                        }
                         if let Some(t) = target(kind, e, f, n) {
-                            c.push((format!("{ticker}-{i}-{j}"), list.as_slice(), i, t));
+                            c.push((format!("{ticker}-{i}-{j}"), list.as_slice(), i, j, t));
                         }
                     }
                 }
@@ -377,7 +431,7 @@ pub fn cases(entries: &[Entry]) -> Vec<Case> {
             'fill: for round in 0.. {
                 let mut any = false;
                 for c in &per {
-                    let Some((id, list, i, t)) = c.get(round) else {
+                    let Some((id, list, i, j, t)) = c.get(round) else {
                         continue;
                     };
                     any = true;
@@ -389,14 +443,15 @@ pub fn cases(entries: &[Entry]) -> Vec<Case> {
                     }
                     taken += 1;
                     out.push(Case {
-                        id: format!("{kind}/{id}"),
+                        id: format!("{prefix}{kind}/{id}"),
                         kind: kind.to_string(),
                         faithful: FAITHFUL_KINDS.contains(kind),
                         handwritten: false,
                         second_round: false,
                         half,
                         target: t.clone(),
-                        sub: draft(list, *i, t, round + k),
+                        sub: draft(list, *i, t, round + k + seed),
+                        fact: Some((list[*i].id.clone(), *j)),
                     });
                 }
                 if !any {

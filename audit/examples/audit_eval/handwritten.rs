@@ -6,7 +6,7 @@ use serde::Deserialize;
 use journal_market_audit::Submission;
 
 use crate::archive::Entry;
-use crate::generate::{Case, half_of};
+use crate::generate::{Case, Half, half_of};
 
 const FILE: &str = include_str!("../../corpus/handwritten.json");
 
@@ -25,7 +25,8 @@ struct Written {
     /// Why the draft is labelled so.
     #[allow(dead_code)]
     note: String,
-    /// 2 for the drafts written after the report half was first measured.
+    /// 2 for the drafts written after the report half was first measured; 3 for the held-out
+    /// drafts of the third round (written before that round's tuning, `Half::Heldout`).
     #[serde(default)]
     round: u8,
 }
@@ -73,7 +74,12 @@ pub fn cases(entries: &[Entry]) -> Vec<Case> {
                 },
                 faithful,
                 handwritten: true,
-                half: half_of(&w.ticker),
+                fact: None,
+                half: if w.round >= 3 {
+                    Half::Heldout
+                } else {
+                    half_of(&w.ticker)
+                },
                 target: w.body.clone(),
                 sub: Submission {
                     title: "A reading of the record".into(),

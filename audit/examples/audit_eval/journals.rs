@@ -27,6 +27,7 @@ pub fn cases(entries: &[Entry]) -> Vec<Case> {
                 kind: "demo journal".into(),
                 faithful: true,
                 handwritten: false,
+                fact: None,
                 second_round: false,
                 half: half_of(&ticker),
                 target: text(j, "title"),

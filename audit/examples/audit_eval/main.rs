@@ -2,14 +2,20 @@
 //! faithful or with one fault of a known kind (`generate.rs` for the mechanical ones,
 //! `audit/corpus/handwritten.json` for the subtle ones; the demo's own journals as long faithful
 //! drafts). Tuned on half the tickers, reported
-//! on the other half; both halves are printed, the report half is the one that counts.
-//! `cargo run -p journal-market-audit --example audit_eval [-- --misses [report] | --show KIND]`
+//! on the other half (looked at twice, tuning data since the third round); the held-out half
+//! (`heldout.rs`) is printed only with `--heldout`, and is the one that counts.
+//! `cargo run -p journal-market-audit --example audit_eval [-- --report] [--heldout]
+//! [--public] [--misses [report|public] | --show KIND]`
 
 mod archive;
 mod generate;
 mod handwritten;
+mod heldout;
 mod journals;
 mod mutate;
+#[allow(dead_code)]
+#[path = "../audit_public/rows.rs"]
+mod rows;
 
 use journal_market_audit::{Report, Severity, Verdict, builtin};
 
@@ -22,7 +28,19 @@ fn approved(r: &Report) -> bool {
 fn table(half: Half, results: &[(Case, Report)]) {
     let name = match half {
         Half::Tune => format!("Tuning half ({})", TUNE_TICKERS.join(", ")),
-        Half::Report => "Report half (AAPL, AMD, TSLA): the one that counts".to_string(),
+        Half::Report => {
+            "Old report half (AAPL, AMD, TSLA): looked at twice, tuning data since round 3"
+                .to_string()
+        }
+        Half::Heldout => "Held-out half (round 3): the one that counts".to_string(),
+        Half::TunePublic => {
+            "Public evidence, tuning half (round 3): the public tuning half's evidence sentences"
+                .to_string()
+        }
+        Half::HeldoutPublic => {
+            "Held-out, public evidence (round 3): the public report half's evidence sentences"
+                .to_string()
+        }
     };
     println!("\n{name}\n");
     println!(
@@ -122,6 +140,19 @@ fn main() {
     let mut cases = generate::cases(&entries);
     cases.extend(handwritten::cases(&entries));
     cases.extend(journals::cases(&entries));
+    let held = heldout::cases(&entries, &cases);
+    let fresh = heldout::fresh(&entries, &cases).len();
+    cases.extend(held);
+    for (rows_half, half) in [
+        (rows::Half::Report, Half::HeldoutPublic),
+        (rows::Half::Tune, Half::TunePublic),
+    ] {
+        let public = heldout::public_entries(rows_half).unwrap_or_else(|e| {
+            eprintln!("the public rows: {e}");
+            Vec::new()
+        });
+        cases.extend(heldout::public_cases(&public, half));
+    }
     let results: Vec<(Case, Report)> = cases
         .into_iter()
         .map(|c| {
@@ -135,10 +166,63 @@ fn main() {
         results.iter().filter(|(c, _)| c.handwritten).count(),
         builtin::ENGINE
     );
+    // The held-out drafts' number, without their results.
+    let mut sizes: Vec<(String, usize)> = Vec::new();
+    for (c, _) in results
+        .iter()
+        .filter(|(c, _)| matches!(c.half, Half::Heldout | Half::HeldoutPublic))
+    {
+        let kind = match c.half {
+            Half::HeldoutPublic => format!("public {}", c.kind),
+            _ => c.kind.clone(),
+        };
+        match sizes.iter_mut().find(|(k, _)| *k == kind) {
+            Some((_, n)) => *n += 1,
+            None => sizes.push((kind, 1)),
+        }
+    }
+    println!(
+        "held-out drafts (results with --heldout only): {}",
+        sizes
+            .iter()
+            .map(|(k, n)| format!("{k} {n}"))
+            .collect::<Vec<_>>()
+            .join(", ")
+    );
     table(Half::Tune, &results);
-    // The report half is looked at once, at the end of a round of tuning.
     if args.iter().any(|a| a == "--report") {
         table(Half::Report, &results);
+    }
+    if args.iter().any(|a| a == "--public") {
+        table(Half::TunePublic, &results);
+    }
+    // The held-out half is looked at once, at the end of the third round; its misses are never
+    // listed.
+    if args.iter().any(|a| a == "--heldout") {
+        println!(
+            "\nheld-out: {fresh} entries no tuning draft cites, and the old report half's facts never drawn for a fault kind; seed {}",
+            heldout::SEED
+        );
+        table(Half::Heldout, &results);
+        table(Half::HeldoutPublic, &results);
+        let third: Vec<&(Case, Report)> = results
+            .iter()
+            .filter(|(c, _)| c.handwritten && c.half == Half::Heldout)
+            .collect();
+        let faithful = third.iter().filter(|(c, _)| c.faithful).count();
+        let ok = third
+            .iter()
+            .filter(|(c, r)| c.faithful && approved(r))
+            .count();
+        let held = third
+            .iter()
+            .filter(|(c, r)| !c.faithful && !approved(r))
+            .count();
+        println!(
+            "
+third-round hand-written drafts (held out): faithful approved {ok} of {faithful}; faulty held back {held} of {}",
+            third.len() - faithful
+        );
     }
     let second: Vec<&(Case, Report)> = results.iter().filter(|(c, _)| c.second_round).collect();
     if !second.is_empty() {
@@ -158,15 +242,21 @@ fn main() {
     }
     if args.first().map(String::as_str) == Some("--show") {
         let kind = args.get(1).cloned().unwrap_or_default();
-        for (c, _) in results.iter().filter(|(c, _)| c.kind == kind).take(6) {
+        for (c, _) in results
+            .iter()
+            .filter(|(c, _)| {
+                c.kind == kind && matches!(c.half, Half::Tune | Half::Report | Half::TunePublic)
+            })
+            .take(6)
+        {
             println!("\n== {}\n{}", c.id, c.sub.body);
         }
     }
     if args.first().map(String::as_str) == Some("--misses") {
-        let half = if args.get(1).map(String::as_str) == Some("report") {
-            Half::Report
-        } else {
-            Half::Tune
+        let half = match args.get(1).map(String::as_str) {
+            Some("report") => Half::Report,
+            Some("public") => Half::TunePublic,
+            _ => Half::Tune,
         };
         misses(half, &results);
     }

@@ -266,7 +266,14 @@ pub(super) fn unsupported(d: &Parsed, k: &Known<'_>) -> Vec<String> {
     }
     groups
         .into_iter()
-        .filter(|g| g.iter().any(|&i| unknown_parts(i)) && !g.iter().any(|&i| in_handle(i)))
+        // The sentence's first word, no name here, still names with the words after it
+        // (`Greg Joswiak posted` for `@gregjoz`).
+        .filter(|g| {
+            let opening = words.first().filter(|&&f| {
+                g.first() == Some(&(f + 1)) && d.toks[f].raw.starts_with(char::is_uppercase)
+            });
+            g.iter().any(|&i| unknown_parts(i)) && !g.iter().chain(opening).any(|&i| in_handle(i))
+        })
         .map(|g| {
             g.iter()
                 .map(|&i| d.toks[i].raw.as_str())

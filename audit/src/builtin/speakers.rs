@@ -67,7 +67,15 @@ fn speech_at(toks: &[Tok], i: usize) -> bool {
             toks[i - 1].word.as_str(),
             "be" | "been" | "being" | "is" | "are" | "was" | "were" | "deemed"
         );
-    SPEECH.contains(&toks[i].word.as_str()) && !particle && !passive
+    // `incidents reported since June`, `a deal announced by the company`: a participle
+    // after its noun, no speech.
+    let participle = toks
+        .get(i + 1)
+        .is_some_and(|n| matches!(n.word.as_str(), "since" | "by"));
+    // `showed employees a prototype` shows a thing; `a filing showed that` says something.
+    let showing = matches!(toks[i].word.as_str(), "showed" | "shows")
+        && toks.get(i + 1).is_none_or(|n| n.word != "that");
+    SPEECH.contains(&toks[i].word.as_str()) && !particle && !passive && !participle && !showing
 }
 
 /// Who a draft's sentence says said it: the names before a verb of speech and after
@@ -199,5 +207,12 @@ mod tests {
             "NVIDIA writes down H20 inventory, with TSMC said to have booked most of it.",
         ));
         assert!(s.is_empty(), "{s:?}");
+        // A thing shown and a participle after its noun name no speaker either.
+        let s = source_speakers(&tokenize(
+            "Tesla showed employees a prototype. NHTSA asked Tesla for data on incidents reported since June.",
+        ));
+        assert!(s.is_empty(), "{s:?}");
+        let s = speakers(&tokenize("Reuters showed that Tesla did."));
+        assert_eq!(s, vec![vec!["reuters"]]);
     }
 }

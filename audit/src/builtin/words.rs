@@ -28,6 +28,7 @@ pub(super) const STOP: &[&str] = &[
     "which",
     "who",
     "whom",
+    "whether",
     "what",
     "when",
     "where",

@@ -5,7 +5,7 @@ use super::keys::word_key;
 use super::links::{Link, links};
 use super::numbers::{Bound, number_at};
 use super::offers::{Offer, opposed};
-use super::units::{Known, Unit, units};
+use super::units::{HEDGED, Known, Unit, WILL, units};
 use super::{COVER_GAIN, LOOSE_MISSING, LOOSE_SHARE, MAX_COVER};
 use crate::builtin::tokens::Tok;
 use crate::builtin::wordnet;
@@ -92,6 +92,14 @@ pub(in crate::builtin) fn judge(toks: &[Tok], offers: &[&Offer], known: &Known<'
         if found(u, toks, &topic) {
             continue;
         }
+        // `will` where the source hedges (`may`, `could`) raises its certainty; elsewhere the
+        // future is the other words' to bear out.
+        if u.keys.iter().any(|k| k == WILL) {
+            if chosen.iter().any(|o| o.has(HEDGED)) {
+                missing.push(u.text.clone());
+            }
+            continue;
+        }
         // A word the source says the opposite of is no rewording.
         if u.strict || opposed(&toks[u.at].word, &chosen) {
             missing.push(u.text.clone());
@@ -118,7 +126,12 @@ pub(in crate::builtin) fn judge(toks: &[Tok], offers: &[&Offer], known: &Known<'
         }
     }
     // A sentence otherwise borne out may reword one ordinary word; more are a claim of its own.
-    let share = 1.0 - (missing.len() + loose.len()) as f64 / units.len().max(1) as f64;
+    // (`will` counts no unit here: it is judged only against a hedge.)
+    let counted = units
+        .iter()
+        .filter(|u| !u.keys.iter().any(|k| k == WILL))
+        .count();
+    let share = 1.0 - (missing.len() + loose.len()) as f64 / counted.max(1) as f64;
     if loose.len() > LOOSE_MISSING || share < LOOSE_SHARE {
         missing.append(&mut loose);
     }
@@ -285,6 +298,22 @@ mod tests {
             ),
             vec!["largest".to_string()]
         );
+    }
+
+    #[test]
+    fn will_for_a_hedge_is_unsupported() {
+        let src = "H. pylori infection may be an important cause of gastric cancer.";
+        assert_eq!(
+            judged(
+                "H. pylori infection will be an important cause of gastric cancer.",
+                &[src]
+            ),
+            vec!["will".to_string()]
+        );
+        // Where the source does not hedge, `will` is the other words' to bear out.
+        let plain = "The company pays a dividend to shareholders.";
+        let will = judged("The company will pay a dividend to shareholders.", &[plain]);
+        assert!(will.is_empty(), "{will:?}");
     }
 
     #[test]

@@ -60,7 +60,9 @@ pub(super) fn bound_before(toks: &[Tok], i: usize) -> Option<(Bound, usize)> {
             "year" | "quarter" | "month" | "week" | "day" | "decade"
         )
     });
-    if period && i > 0 && toks[i - 1].word == "over" {
+    // `stretched to over 3 weeks`, `a delay of over two years`: a bound again.
+    let bounded = i > 1 && matches!(toks[i - 2].word.as_str(), "to" | "of" | "at");
+    if period && i > 0 && toks[i - 1].word == "over" && !bounded {
         return None;
     }
     // A currency sign is not a token: `about $200` reads `about 200`.

@@ -7,6 +7,7 @@ use super::keys::{degree, direction_key, word_key};
 use super::links::{Link, links};
 use super::numbers::{Bound, bound_before, counted, number_at};
 use super::times::time_frame;
+use super::units::{HEDGED, WILL};
 use crate::builtin::cues::{Cue, cues};
 use crate::builtin::lexicon::EQUIVALENTS;
 use crate::builtin::speakers::speaker_chains;
@@ -57,6 +58,15 @@ pub(in crate::builtin) fn offer(toks: &[Tok]) -> Offer {
         }
         if let Some(n) = ordinal(&t.word) {
             keys.insert(format!("o:{n}"));
+        }
+        match t.word.as_str() {
+            "will" | "shall" => {
+                keys.insert(WILL.to_string());
+            }
+            "may" | "might" | "could" => {
+                keys.insert(HEDGED.to_string());
+            }
+            _ => {}
         }
         // A year bears out its decade (`1978`, `the 1970s`).
         if let Some(d) = decade(toks, i).or_else(|| decade_of(t)) {

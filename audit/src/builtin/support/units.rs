@@ -14,6 +14,11 @@ use crate::builtin::tokens::{Kind, Tok};
 use crate::builtin::wordclass::{adverb_base, decade, ordinal};
 use crate::builtin::wordnet;
 
+/// The key of a draft's `will`, and of a source sentence's.
+pub(super) const WILL: &str = "m:will";
+/// The key of a source sentence that hedges with a modal verb (`may`, `might`, `could`).
+pub(super) const HEDGED: &str = "m:hedged";
+
 /// One thing a draft's sentence states, and the keys any one of which finds it.
 #[derive(Debug)]
 pub(super) struct Unit {
@@ -92,6 +97,20 @@ pub(super) fn units(toks: &[Tok], k: &Known<'_>) -> Vec<Unit> {
             range: None,
         })
         .collect();
+    // `will` states as certain what a source may hedge (`may`, `could`): judged in `judge`.
+    out.extend(
+        toks.iter()
+            .enumerate()
+            .filter(|(_, t)| matches!(t.word.as_str(), "will" | "shall"))
+            .map(|(i, t)| Unit {
+                at: i,
+                text: t.raw.clone(),
+                keys: vec![WILL.to_string()],
+                strict: true,
+                name: false,
+                range: None,
+            }),
+    );
     for (i, t) in toks.iter().enumerate() {
         let origin = frame.contains(&i) && from(&t.word);
         if bound_words.contains(&i)

@@ -307,6 +307,18 @@ fn another_name_is_caught() {
         &format!("Shyam Sankar posted that the NHTSA asked NVIDIA for data on 5 incidents [{A}]."),
         post(),
     );
+    // The handle's first name opens the sentence: the name it begins is the handle's.
+    let joz = || {
+        vec![entry(
+            A,
+            "@gregjoz posted that the NHTSA asked NVIDIA for data on 5 incidents.",
+            "The National Highway Traffic Safety Administration asked NVIDIA for data on 5 incidents.",
+        )]
+    };
+    assert_clean(
+        &format!("Greg Joswiak posted that the NHTSA asked NVIDIA for data on 5 incidents [{A}]."),
+        joz(),
+    );
     assert_caught(
         &format!(
             "Rivian was asked by the National Highway Traffic Safety Administration for data on 5 incidents [{A}]."
