@@ -9,6 +9,8 @@
 //! that filter (`journal_market_actors::indexer=debug` shows each range's times);
 //! INDEX_BENCH_ANVIL_PID adds that anvil's CPU to the CPU each phase used (printed per round).
 //! `index_bench <work-dir> <events> <blocks>`
+// Tooling, not the product: a failure here stops the run with its message.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use std::time::{Duration, Instant};
 

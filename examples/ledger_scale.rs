@@ -11,6 +11,8 @@
 //! On SQLite (a file in <work-dir>), or on PostgreSQL with LEDGER_BENCH_PG=<admin-url> (a
 //! database made per count, dropped at the end).
 //! `ledger_scale <work-dir> <count>...`
+// Tooling, not the product: a failure here stops the run with its message.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use std::collections::HashMap;
 use std::time::{Duration, Instant};

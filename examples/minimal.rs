@@ -3,6 +3,8 @@
 //! `cargo run --release --example minimal -- PORT PATH=FILE [PATH=FILE@STATUS@HEADER@VALUEFILE …]`
 //! The optional part makes it answer with that status and one extra header, so it sends the
 //! same bytes as the service (e.g. a 402 with PAYMENT-REQUIRED).
+// Tooling, not the product: a failure here stops the run with its message.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use actix_web::http::StatusCode;
 use actix_web::http::header::{HeaderName, HeaderValue};

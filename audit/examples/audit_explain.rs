@@ -1,5 +1,7 @@
 //! One sentence audited against entries of the demo archive, with the report and its support:
 //! `cargo run -p journal-market-audit --example audit_explain -- "SENTENCE" ACCESSION...`
+// Tooling, not the product: a failure here stops the run with its message.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use journal_market_audit::{Source, Submission, builtin};
 use serde_json::Value;

@@ -1,6 +1,8 @@
 //! Property: any three entries of one company of the demo archive, restated verbatim (a
 //! sentence of the summary or of the source text, as it stands), in any order, and with words
 //! the engine's word table gives as synonyms, make a draft the engine approves.
+// Tests may unwrap: a failure there is the test failing (the lint is for the product).
+#![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use journal_market_audit::builtin::fuzzing::{rewordings, unconfirmed};
 use journal_market_audit::{Source, Submission, Verdict, builtin};

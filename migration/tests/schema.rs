@@ -7,6 +7,8 @@
 //!
 //! `up_on_url` (ignored) runs every migration on `MIGRATION_URL` and leaves the result there, to
 //! compare dumps by hand: `sqlite3 FILE .schema`, `pg_dump --schema-only`.
+// Tests may unwrap: a failure there is the test failing (the lint is for the product).
+#![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use journal_market_migration::{Migrator, MigratorTrait};
 use sea_orm_migration::sea_orm::{

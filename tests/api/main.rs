@@ -1,6 +1,8 @@
 //! The one integration-test binary: the real server on port 0 against a fresh real database.
 //! `JM_TEST_DB=postgres` (with `TEST_DATABASE_URL`) runs every test on PostgreSQL instead of
 //! SQLite; `scripts/test.sh` runs the suite on both.
+// Tests may unwrap: a failure there is the test failing (the lint is for the product).
+#![allow(clippy::unwrap_used, clippy::expect_used)]
 
 mod fixture;
 mod helpers;

@@ -6,172 +6,86 @@ use std::time::{Duration, Instant};
 
 use alloy::primitives::{Address, U256};
 use chrono::{DateTime, Utc};
+use journal_market_chain::extensions::gas_sponsoring;
 use journal_market_chain::extensions::payment_identifier;
-use journal_market_chain::facilitator::{Checked, SettleError};
+use journal_market_chain::facilitator::{Checked, Permit, Sent, SettleError};
 use journal_market_chain::signature;
 use journal_market_domain::purchase::{Standing, Verdict, rules};
 use journal_market_domain::wallet::lower;
 use sea_orm::DbErr;
 
+use super::approval::Cost;
 use super::outcome::{Paid, PayError, PayStep, RowState, rejected};
 use super::row::Terms;
 use super::store::{self, Claim, RowKey};
 use super::{Inner, chrono_of, now_secs, replay};
 
+/// The signer of a payment, proven, and the keys its rows are found by.
+struct Signer {
+    permit: Permit,
+    /// Lower-case, as stored.
+    wallet: String,
+    nonce: String,
+    signature_key: String,
+    fingerprint: String,
+}
+
+impl Signer {
+    fn key(&self) -> store::PermitKey<'_> {
+        store::PermitKey {
+            wallet: &self.wallet,
+            nonce: &self.nonce,
+            signature: &self.signature_key,
+        }
+    }
+
+    fn asked<'a>(&'a self, s: &'a PayStep) -> replay::Asked<'a> {
+        replay::Asked {
+            journal_id: s.journal_id,
+            step: s.step,
+            id: s.payment_id.as_deref(),
+            fingerprint: &self.fingerprint,
+            signer: &self.wallet,
+        }
+    }
+}
+
+/// What the chain said before the row is claimed: the sponsored approval the payer needs, if
+/// any, and the settle's simulation (`None`: the permit's nonce is spent).
+struct Ready {
+    sender: bool,
+    sponsored: Option<(gas_sponsoring::Approval, Cost)>,
+    checked: Option<Checked>,
+}
+
 impl Inner {
+    /// One payment step: the signer proven, the rules judged for it, the chain asked, the row
+    /// claimed (the guard), then sent and settled; what cannot finish now is reconciliation's.
     pub(super) async fn pay(&self, s: PayStep) -> Result<Paid, PayError> {
         let started = Instant::now();
         let now = self.clock.now();
-        // Who pays: the signer, proven before anything is looked up for that wallet.
         let t = Instant::now();
-        let permit = self
-            .chain
-            .verify_signature(&s.payload, &s.requirements, now_secs(now))
-            .await
-            .map_err(rejected)?;
+        let signer = self.signer(&s, now).await?;
+        let standing = match self.look_up(&s, &signer).await? {
+            Ok(standing) => standing,
+            Err(answer) => return answer,
+        };
+        let ready = match self.ready(&s, &signer).await? {
+            Ok(ready) => ready,
+            Err(answer) => return answer,
+        };
         let mut chain_time = t.elapsed();
-        let wallet = lower(&permit.from);
-        let nonce = permit.permit.nonce.to_string();
-        let signature_key = signature::key(&permit.signature).to_string();
-        let key = store::PermitKey {
-            wallet: &wallet,
-            nonce: &nonce,
-            signature: &signature_key,
+        let id = match self.claim(&s, &signer, standing, now, ready.sender).await? {
+            Ok(id) => id,
+            Err(answer) => return answer,
         };
-        let fingerprint = payment_identifier::fingerprint(&s.payload);
-        let id = s.payment_id.as_deref();
-        let asked = replay::Asked {
-            journal_id: s.journal_id,
-            step: s.step,
-            id,
-            fingerprint: &fingerprint,
-            signer: &wallet,
-        };
-        // What the claim's write checks again, read once here so a replay or a refusal never
-        // costs a simulation on the chain.
-        let seen = store::seen(&self.db, id, key, s.journal_id).await?;
-        if let Some(row) = seen.known(id, key) {
-            return replay::answer(row.clone(), asked);
-        }
-        let standing = seen.standing(&wallet, s.journal_id, s.author_wallet.as_deref());
-        if let Some(answer) = judge(standing, &s) {
-            return answer;
-        }
-        if seen.open_step(&wallet, s.journal_id, s.step).is_some() {
-            return Err(PayError::StillSettling);
-        }
-        // A payment that arrives before the first reconciliation pass took the relayer's lease
-        // takes it here, so it is sent at once rather than left to that pass.
-        if !self.relayer_tried.load(Ordering::Relaxed) {
-            self.renew_relayer().await?;
-        }
-        let sender = self.can_send();
-        let t = Instant::now();
-        let sponsored = self.sponsorable(&s, &permit, sender).await?;
-        // A spent nonce may have paid us (a front-runner settled this permit): the row is
-        // claimed and the chain searched, instead of refusing a buyer whose money moved.
-        // `None`: the nonce is spent.
-        let checked = match sponsored {
-            // Without the allowance the settle cannot be simulated yet: it is, once approved.
-            Some(_) => Some(Checked::default()),
-            None => match self
-                .settler
-                .verify(&s.payload, &s.requirements, &permit)
-                .await
-            {
-                Ok(checked) => Some(checked),
-                Err(SettleError::Invalid(i)) if i.code == "permit2_invalid_nonce" => None,
-                Err(e @ SettleError::Invalid(_)) => {
-                    // A copy of this permit may have been claimed and sent since it was looked
-                    // up (its row is written before its send): the node then refuses the
-                    // simulation before the nonce reads as spent. That row answers.
-                    let seen = store::seen(&self.db, id, key, s.journal_id).await?;
-                    if let Some(row) = seen.known(id, key) {
-                        return replay::answer(row.clone(), asked);
-                    }
-                    return Err(rejected(e));
-                }
-                Err(e) => return Err(rejected(e)),
-            },
-        };
-        chain_time += t.elapsed();
-        let payload = serde_json::to_string(&s.payload)
-            .map_err(|e| PayError::Rejected(format!("the payload cannot be stored: {e}")))?;
-        let lease = self.lease_until();
-        let claim = store::claim(
-            &self.db,
-            &store::NewPayment {
-                wallet: &wallet,
-                journal_id: s.journal_id,
-                author_wallet: s.author_wallet.as_deref(),
-                swarm: s.swarm,
-                step: s.step,
-                amount_units: s.amount_units,
-                pay_to: &lower(&s.pay_to),
-                permit_nonce: &nonce,
-                signature_key: &signature_key,
-                permit_deadline: DateTime::<Utc>::from_timestamp(
-                    permit.permit.deadline.saturating_to::<i64>(),
-                    0,
-                )
-                .unwrap_or(now),
-                payload: &payload,
-                payment_id: id,
-                fingerprint: &fingerprint,
-                now,
-                lease: sender.then_some((self.instance.as_str(), lease)),
-            },
-            standing,
-        )
-        .await?;
-        let id = match claim {
-            Claim::Claimed(id) => id,
-            Claim::Rules(Verdict::FeeAlreadyPaid) => return Ok(Paid::FeeAlreadyPaid),
-            Claim::Rules(Verdict::Refused(r)) => return Err(PayError::Refused(r)),
-            Claim::Rules(Verdict::Pay) | Claim::StepHeld(_) => {
-                return Err(PayError::StillSettling);
-            }
-            Claim::Known(row) => {
-                return replay::answer(*row, asked);
-            }
-        };
-        if !sender {
+        if !ready.sender {
             // Another instance holds the relayer key: its reconciliation sends this row.
-            return self.await_row(id, permit.from).await;
+            return self.await_row(id, signer.permit.from).await;
         }
         let t = Instant::now();
-        if let Some((approval, need)) = sponsored {
-            self.sponsor(id, &wallet, &approval, need).await?;
-        }
-        let sent = match checked {
-            Some(checked) => {
-                self.send(id, &s.payload, &s.requirements, &permit, checked)
-                    .await?
-            }
-            None => None,
-        };
-        // The request knows the row's terms and whether its step is the last: no re-read
-        // unless the chain has to be asked.
-        let terms = Terms {
-            from: permit.from,
-            to: s.pay_to,
-            amount: U256::from(u64::try_from(s.amount_units).unwrap_or_default()),
-            nonce: permit.permit.nonce,
-            deadline: permit.permit.deadline.saturating_to(),
-        };
-        let key = RowKey {
-            id,
-            wallet: &wallet,
-            journal_id: s.journal_id,
-        };
-        let state = match self.paid_by_sent(&terms, sent) {
-            // The send recorded its hash as this row's before sending it.
-            Some(tx) => self.settle_with(key, tx, s.step.is_last(s.swarm)).await,
-            None => {
-                let row = store::find(&self.db, id).await?;
-                self.settle_row(&row, self.settings.receipt_wait).await
-            }
-        };
+        let sent = self.send_claimed(&s, &signer, id, ready).await?;
+        let state = self.settle_sent(&s, &signer, id, sent).await;
         chain_time += t.elapsed();
         let state = match state {
             Ok(state) => state,
@@ -190,7 +104,7 @@ impl Inner {
         );
         match state {
             RowState::Settled(tx) => Ok(Paid::Settled {
-                payer: permit.from,
+                payer: signer.permit.from,
                 tx,
                 at: now,
             }),
@@ -198,6 +112,193 @@ impl Inner {
             RowState::Pending => {
                 self.give_back(id).await?;
                 Err(PayError::StillSettling)
+            }
+        }
+    }
+
+    /// Who pays: the signer, proven before anything is looked up for that wallet.
+    async fn signer(&self, s: &PayStep, now: DateTime<Utc>) -> Result<Signer, PayError> {
+        let permit = self
+            .chain
+            .verify_signature(&s.payload, &s.requirements, now_secs(now))
+            .await
+            .map_err(rejected)?;
+        Ok(Signer {
+            wallet: lower(&permit.from),
+            nonce: permit.permit.nonce.to_string(),
+            signature_key: signature::key(&permit.signature).to_string(),
+            fingerprint: payment_identifier::fingerprint(&s.payload),
+            permit,
+        })
+    }
+
+    /// What the claim's write checks again, read once here so a replay or a refusal never
+    /// costs a simulation on the chain: a known payment's answer, the judge's verdict, or a
+    /// step still settling (`Err` holds the answer); else where the signer stands.
+    async fn look_up(
+        &self,
+        s: &PayStep,
+        signer: &Signer,
+    ) -> Result<Result<Standing, Result<Paid, PayError>>, PayError> {
+        let id = s.payment_id.as_deref();
+        let seen = store::seen(&self.db, id, signer.key(), s.journal_id).await?;
+        if let Some(row) = seen.known(id, signer.key()) {
+            return Ok(Err(replay::answer(row.clone(), signer.asked(s))));
+        }
+        let standing = seen.standing(&signer.wallet, s.journal_id, s.author_wallet.as_deref());
+        if let Some(answer) = judge(standing, s) {
+            return Ok(Err(answer));
+        }
+        if seen
+            .open_step(&signer.wallet, s.journal_id, s.step)
+            .is_some()
+        {
+            return Ok(Err(Err(PayError::StillSettling)));
+        }
+        Ok(Ok(standing))
+    }
+
+    /// The chain asked before the row is claimed: the relayer's lease, a sponsored approval,
+    /// the settle's simulation. A spent nonce may have paid us (a front-runner settled this
+    /// permit): the row is claimed and the chain searched, instead of refusing a buyer whose
+    /// money moved.
+    async fn ready(
+        &self,
+        s: &PayStep,
+        signer: &Signer,
+    ) -> Result<Result<Ready, Result<Paid, PayError>>, PayError> {
+        // A payment that arrives before the first reconciliation pass took the relayer's lease
+        // takes it here, so it is sent at once rather than left to that pass.
+        if !self.relayer_tried.load(Ordering::Relaxed) {
+            self.renew_relayer().await?;
+        }
+        let sender = self.can_send();
+        let sponsored = self.sponsorable(s, &signer.permit, sender).await?;
+        let checked = match sponsored {
+            // Without the allowance the settle cannot be simulated yet: it is, once approved.
+            Some(_) => Some(Checked::default()),
+            None => match self
+                .settler
+                .verify(&s.payload, &s.requirements, &signer.permit)
+                .await
+            {
+                Ok(checked) => Some(checked),
+                Err(SettleError::Invalid(i)) if i.code == "permit2_invalid_nonce" => None,
+                Err(e @ SettleError::Invalid(_)) => {
+                    // A copy of this permit may have been claimed and sent since it was looked
+                    // up (its row is written before its send): the node then refuses the
+                    // simulation before the nonce reads as spent. That row answers.
+                    let id = s.payment_id.as_deref();
+                    let seen = store::seen(&self.db, id, signer.key(), s.journal_id).await?;
+                    if let Some(row) = seen.known(id, signer.key()) {
+                        return Ok(Err(replay::answer(row.clone(), signer.asked(s))));
+                    }
+                    return Err(rejected(e));
+                }
+                Err(e) => return Err(rejected(e)),
+            },
+        };
+        Ok(Ok(Ready {
+            sender,
+            sponsored,
+            checked,
+        }))
+    }
+
+    /// The pending row, inserted by the store's guard under the standing read before; its id,
+    /// or the answer when the guard or another request's row says otherwise.
+    async fn claim(
+        &self,
+        s: &PayStep,
+        signer: &Signer,
+        standing: Standing,
+        now: DateTime<Utc>,
+        sender: bool,
+    ) -> Result<Result<i32, Result<Paid, PayError>>, PayError> {
+        let payload = serde_json::to_string(&s.payload)
+            .map_err(|e| PayError::Rejected(format!("the payload cannot be stored: {e}")))?;
+        let lease = self.lease_until();
+        let deadline = signer.permit.permit.deadline.saturating_to::<i64>();
+        let claim = store::claim(
+            &self.db,
+            &store::NewPayment {
+                wallet: &signer.wallet,
+                journal_id: s.journal_id,
+                author_wallet: s.author_wallet.as_deref(),
+                swarm: s.swarm,
+                step: s.step,
+                amount_units: s.amount_units,
+                pay_to: &lower(&s.pay_to),
+                permit_nonce: &signer.nonce,
+                signature_key: &signer.signature_key,
+                permit_deadline: DateTime::<Utc>::from_timestamp(deadline, 0).unwrap_or(now),
+                payload: &payload,
+                payment_id: s.payment_id.as_deref(),
+                fingerprint: &signer.fingerprint,
+                now,
+                lease: sender.then_some((self.instance.as_str(), lease)),
+            },
+            standing,
+        )
+        .await?;
+        Ok(match claim {
+            Claim::Claimed(id) => Ok(id),
+            Claim::Rules(Verdict::FeeAlreadyPaid) => Err(Ok(Paid::FeeAlreadyPaid)),
+            Claim::Rules(Verdict::Refused(r)) => Err(Err(PayError::Refused(r))),
+            Claim::Rules(Verdict::Pay) | Claim::StepHeld(_) => Err(Err(PayError::StillSettling)),
+            Claim::Known(row) => Err(replay::answer(*row, signer.asked(s))),
+        })
+    }
+
+    /// The claimed row sent, after its sponsored approval if any (`None`: the nonce was spent,
+    /// nothing to send).
+    async fn send_claimed(
+        &self,
+        s: &PayStep,
+        signer: &Signer,
+        id: i32,
+        ready: Ready,
+    ) -> Result<Option<Sent>, PayError> {
+        if let Some((approval, need)) = ready.sponsored {
+            self.sponsor(id, &signer.wallet, &approval, need).await?;
+        }
+        Ok(match ready.checked {
+            Some(checked) => {
+                self.send(id, &s.payload, &s.requirements, &signer.permit, checked)
+                    .await?
+            }
+            None => None,
+        })
+    }
+
+    /// The row's state once its transaction is known: from what was sent, else from the chain.
+    async fn settle_sent(
+        &self,
+        s: &PayStep,
+        signer: &Signer,
+        id: i32,
+        sent: Option<Sent>,
+    ) -> Result<RowState, PayError> {
+        // The request knows the row's terms and whether its step is the last: no re-read
+        // unless the chain has to be asked.
+        let terms = Terms {
+            from: signer.permit.from,
+            to: s.pay_to,
+            amount: U256::from(u64::try_from(s.amount_units).unwrap_or_default()),
+            nonce: signer.permit.permit.nonce,
+            deadline: signer.permit.permit.deadline.saturating_to(),
+        };
+        let key = RowKey {
+            id,
+            wallet: &signer.wallet,
+            journal_id: s.journal_id,
+        };
+        match self.paid_by_sent(&terms, sent) {
+            // The send recorded its hash as this row's before sending it.
+            Some(tx) => self.settle_with(key, tx, s.step.is_last(s.swarm)).await,
+            None => {
+                let row = store::find(&self.db, id).await?;
+                self.settle_row(&row, self.settings.receipt_wait).await
             }
         }
     }
