@@ -6,14 +6,12 @@
 use std::any::Any;
 use std::future::Future;
 use std::panic::AssertUnwindSafe;
-use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
 use actix::dev::ToEnvelope;
 use actix::prelude::*;
 use futures::FutureExt;
-use futures::future::LocalBoxFuture;
 
 use crate::health::HealthRegistry;
 
@@ -200,34 +198,12 @@ where
     Box::pin(guard(ctx.address(), name, health.clone(), work))
 }
 
-/// A call's work on an actor's shared state `I` (its `inner`), answering `T`. The actor's
-/// handler (see [`actor!`]) runs it beside the mailbox, under [`guard`], so a slow call never
-/// holds up another and a panic in it restarts the actor.
-pub struct Work<I, T>(Box<dyn FnOnce(Arc<I>) -> LocalBoxFuture<'static, T> + Send>);
-
-impl<I, T> Work<I, T> {
-    pub fn new<F>(work: impl FnOnce(Arc<I>) -> F + Send + 'static) -> Self
-    where
-        F: Future<Output = T> + 'static,
-    {
-        Work(Box::new(|inner| work(inner).boxed_local()))
-    }
-
-    /// The work's future on `inner`.
-    pub fn on(self, inner: Arc<I>) -> LocalBoxFuture<'static, T> {
-        (self.0)(inner)
-    }
-}
-
-impl<I: 'static, T: 'static> Message for Work<I, T> {
-    type Result = T;
-}
-
 /// Writes what the supervised actors share: the actor, with its state in `inner: Arc<Inner>`
 /// (the calling module's `Inner`, which has the `health` registry); its `Actor` impl, whose
 /// start runs the actor's own `schedule`, again after every restart; `Supervised`, which counts
-/// a restart under `name`; with `stop`, also the handlers of the [`Stop`] that [`guard`] sends
-/// and of [`Work`] on `Inner`.
+/// a restart under `name`; with `stop`, also the handler of the [`Stop`] that [`guard`] sends.
+/// The actor's call messages are declared at the top of its module, each answered by
+/// [`beside`].
 macro_rules! actor {
     ($actor:ident, $name:expr) => {
         pub struct $actor {
@@ -255,22 +231,6 @@ macro_rules! actor {
             type Result = ();
             fn handle(&mut self, _: $crate::supervise::Stop, ctx: &mut Self::Context) {
                 ::actix::ActorContext::stop(ctx);
-            }
-        }
-
-        impl<T: Send + 'static> ::actix::Handler<$crate::supervise::Work<Inner, T>> for $actor {
-            type Result = ::actix::ResponseFuture<T>;
-            fn handle(
-                &mut self,
-                work: $crate::supervise::Work<Inner, T>,
-                ctx: &mut Self::Context,
-            ) -> Self::Result {
-                Box::pin($crate::supervise::guard(
-                    ::actix::AsyncContext::address(ctx),
-                    $name,
-                    self.inner.health.clone(),
-                    work.on(self.inner.clone()),
-                ))
             }
         }
     };
