@@ -6,14 +6,12 @@
 use std::any::Any;
 use std::future::Future;
 use std::panic::AssertUnwindSafe;
-use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
 use actix::dev::ToEnvelope;
 use actix::prelude::*;
 use futures::FutureExt;
-use futures::future::LocalBoxFuture;
 
 use crate::health::HealthRegistry;
 
@@ -185,34 +183,27 @@ impl Drop for Turn<'_> {
     }
 }
 
-/// A call's work on an actor's shared state `I` (its `inner`), answering `T`. The actor's
-/// handler (see [`actor!`]) runs it beside the mailbox, under [`guard`], so a slow call never
-/// holds up another and a panic in it restarts the actor.
-pub struct Work<I, T>(Box<dyn FnOnce(Arc<I>) -> LocalBoxFuture<'static, T> + Send>);
-
-impl<I, T> Work<I, T> {
-    pub fn new<F>(work: impl FnOnce(Arc<I>) -> F + Send + 'static) -> Self
-    where
-        F: Future<Output = T> + 'static,
-    {
-        Work(Box::new(|inner| work(inner).boxed_local()))
-    }
-
-    /// The work's future on `inner`.
-    pub fn on(self, inner: Arc<I>) -> LocalBoxFuture<'static, T> {
-        (self.0)(inner)
-    }
-}
-
-impl<I: 'static, T: 'static> Message for Work<I, T> {
-    type Result = T;
+/// A handler's answer, run beside the mailbox under [`guard`]: a slow call never holds up
+/// another, and a panic in it restarts the actor. Every call message's handler answers with it.
+pub fn beside<A, T>(
+    ctx: &mut Context<A>,
+    name: &'static str,
+    health: &HealthRegistry,
+    work: impl Future<Output = T> + 'static,
+) -> ResponseFuture<T>
+where
+    A: Actor<Context = Context<A>> + Handler<Stop>,
+    T: 'static,
+{
+    Box::pin(guard(ctx.address(), name, health.clone(), work))
 }
 
 /// Writes what the supervised actors share: the actor, with its state in `inner: Arc<Inner>`
 /// (the calling module's `Inner`, which has the `health` registry); its `Actor` impl, whose
 /// start runs the actor's own `schedule`, again after every restart; `Supervised`, which counts
-/// a restart under `name`; with `stop`, also the handlers of the [`Stop`] that [`guard`] sends
-/// and of [`Work`] on `Inner`.
+/// a restart under `name`; with `stop`, also the handler of the [`Stop`] that [`guard`] sends.
+/// The actor's call messages are declared at the top of its module, each answered by
+/// [`beside`].
 macro_rules! actor {
     ($actor:ident, $name:expr) => {
         pub struct $actor {
@@ -242,22 +233,74 @@ macro_rules! actor {
                 ::actix::ActorContext::stop(ctx);
             }
         }
-
-        impl<T: Send + 'static> ::actix::Handler<$crate::supervise::Work<Inner, T>> for $actor {
-            type Result = ::actix::ResponseFuture<T>;
-            fn handle(
-                &mut self,
-                work: $crate::supervise::Work<Inner, T>,
-                ctx: &mut Self::Context,
-            ) -> Self::Result {
-                Box::pin($crate::supervise::guard(
-                    ::actix::AsyncContext::address(ctx),
-                    $name,
-                    self.inner.health.clone(),
-                    work.on(self.inner.clone()),
-                ))
-            }
-        }
     };
 }
 pub(crate) use actor;
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Arc;
+
+    use super::*;
+    use crate::handle::{ActorHandle, CallError};
+
+    const NAME: &str = "test";
+
+    struct Inner {
+        health: HealthRegistry,
+    }
+
+    actor!(Echo, NAME, stop);
+
+    impl Echo {
+        fn schedule(&mut self, _: &mut Context<Self>) {}
+    }
+
+    /// Answers its number; panics on 0.
+    #[derive(Message)]
+    #[rtype(result = "u32")]
+    struct Say(u32);
+
+    impl Handler<Say> for Echo {
+        type Result = ResponseFuture<u32>;
+        fn handle(&mut self, m: Say, ctx: &mut Self::Context) -> Self::Result {
+            beside(ctx, NAME, &self.inner.health, async move {
+                tokio::task::yield_now().await;
+                assert!(m.0 != 0, "told to panic");
+                m.0
+            })
+        }
+    }
+
+    fn counts(h: &HealthRegistry) -> (u64, u64) {
+        h.snapshot()
+            .iter()
+            .find(|c| c.name == NAME)
+            .map(|c| (c.panics, c.restarts))
+            .unwrap_or_default()
+    }
+
+    #[actix::test]
+    async fn a_message_that_panics_is_caught_counted_and_its_actor_restarted() {
+        let health = HealthRegistry::new();
+        health.register(NAME, Duration::from_secs(60));
+        let inner = Arc::new(Inner {
+            health: health.clone(),
+        });
+        let addr = Supervisor::start(move |_| Echo {
+            inner: inner.clone(),
+        });
+        let h = ActorHandle::new(NAME, addr, 4, Duration::from_secs(5), health.clone());
+        assert_eq!(h.call(Say(1)).await, Ok(1));
+        // The panic ends the answer's task: the caller sees the answer dropped.
+        assert_eq!(h.call(Say(0)).await, Err(CallError::Stopped));
+        for _ in 0..100 {
+            if counts(&health) == (1, 1) {
+                break;
+            }
+            tokio::time::sleep(Duration::from_millis(10)).await;
+        }
+        assert_eq!(counts(&health), (1, 1), "one panic, one restart");
+        assert_eq!(h.call(Say(2)).await, Ok(2), "the restarted actor answers");
+    }
+}

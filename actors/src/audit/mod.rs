@@ -41,6 +41,12 @@ const POLL: Duration = Duration::from_millis(100);
 /// slow engines (an LLM reviewer) live long enough to be checked.
 const RECHECK: Duration = Duration::from_secs(1);
 
+/// Runs an open job (by its id) to its outcome, here or on the instance that holds it, within
+/// the audit's deadline; the job goes on if the caller goes away.
+#[derive(Message)]
+#[rtype(result = "Result<Outcome, AuditError>")]
+struct Run(i32);
+
 #[derive(Debug, Clone)]
 pub struct AuditSettings {
     /// Engines running at once in this instance.
@@ -372,10 +378,6 @@ impl AuditActor {
         });
     }
 }
-
-#[derive(Message)]
-#[rtype(result = "Result<Outcome, AuditError>")]
-struct Run(i32);
 
 impl Handler<Run> for AuditActor {
     type Result = ResponseFuture<Result<Outcome, AuditError>>;

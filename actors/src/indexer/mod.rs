@@ -31,6 +31,7 @@ use sea_orm::{DatabaseConnection, DbErr};
 use tokio::sync::Mutex;
 
 use crate::clock::SharedClock;
+use crate::handle::ActorHandle;
 use crate::health::{HealthRegistry, Progress};
 use crate::supervise::{self, Turn};
 use fetch::{Ahead, Fetched, chain_err, fetch};
@@ -40,6 +41,12 @@ use window::Window;
 const NAME: &str = "indexer";
 /// Ranges read per tick before yielding (the tick runs again at once while behind).
 const RANGES_PER_TICK: usize = 64;
+
+/// A look at the chain now (a reader found the index old, or a tick ended still behind): a
+/// tick, unless one is running. Told, not called: nothing waits on it.
+#[derive(Message)]
+#[rtype(result = "()")]
+struct Poke;
 
 #[derive(Debug, Clone)]
 pub struct IndexerSettings {
@@ -404,10 +411,6 @@ impl IndexerActor {
     }
 }
 
-#[derive(Message)]
-#[rtype(result = "()")]
-struct Poke;
-
 impl Handler<Poke> for IndexerActor {
     type Result = ();
     fn handle(&mut self, _: Poke, ctx: &mut Self::Context) {
@@ -433,7 +436,7 @@ impl IndexerActor {
 /// The running indexer; reads go to the database.
 #[derive(Clone)]
 pub struct IndexerHandle {
-    addr: Addr<IndexerActor>,
+    handle: ActorHandle<IndexerActor>,
 }
 
 impl IndexerHandle {
@@ -464,15 +467,18 @@ impl IndexerHandle {
         inner
             .health
             .register(NAME, supervise::stale_limit(inner.settings.poll));
+        let shared = inner.clone();
         let addr = Supervisor::start(move |_| IndexerActor {
-            inner: inner.clone(),
+            inner: shared.clone(),
         });
-        IndexerHandle { addr }
+        // Only told (`Poke`): the limit and deadline of calls never come into play.
+        let handle = ActorHandle::new(NAME, addr, 1, supervise::TURN, inner.health.clone());
+        IndexerHandle { handle }
     }
 
     /// Asks for a look at the chain now (a reader found the index old). Nothing waits on it: a
     /// tick already running makes this one a no-op.
     pub fn poke(&self) {
-        self.addr.do_send(Poke);
+        self.handle.tell(Poke);
     }
 }

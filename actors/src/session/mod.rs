@@ -3,8 +3,10 @@
 //! front of the session table only saves reads, and its entries live seconds, so a logout on one
 //! instance is seen by the others within that time.
 //!
-//! Writes go through the actor's mailbox; session lookups, the hot path of every request, read
-//! the cache and then the table directly from the handle.
+//! Nonces, sign-ins, logouts and `SIGN-IN-WITH-X` proofs are messages to the actor (declared
+//! below), each with a deadline, an in-flight limit and the actor's panic guard. Session
+//! lookups, the hot path of every request, read the cache and then the table directly from the
+//! handle; so does the session a settled payment opens (one insert, no check).
 
 pub mod siwe;
 pub mod store;
@@ -41,6 +43,33 @@ const MAX_CACHED: usize = 100_000;
 const VERDICT_TTL: Duration = Duration::from_secs(60);
 /// Cached verdicts beyond this clear the cache.
 const MAX_VERDICTS: usize = 10_000;
+
+/// Issues a sign-in nonce for a wallet: a row, then the message to sign.
+#[derive(Message)]
+#[rtype(result = "Result<NonceIssued, AuthError>")]
+struct IssueNonce(Address);
+
+/// Checks a signed sign-in message (EOA, ERC-1271, EIP-6492) and opens a session.
+#[derive(Message)]
+#[rtype(result = "Result<NewSession, AuthError>")]
+struct Verify {
+    address: Address,
+    nonce: String,
+    signature: String,
+}
+
+/// Closes the session of a token.
+#[derive(Message)]
+#[rtype(result = "Result<(), AuthError>")]
+struct Logout(String);
+
+/// Checks a `SIGN-IN-WITH-X` proof and uses its nonce once: the wallet it proves.
+#[derive(Message)]
+#[rtype(result = "Result<Address, AuthError>")]
+struct VerifyProof {
+    proof: siwx::Proof,
+    chain: ChainCheck,
+}
 
 /// Whether a signature check may call the chain now. A contract wallet's check costs the
 /// service's node a call, so the caller's rate class pays for it first: asked with `NotYet`,
@@ -162,6 +191,20 @@ fn new_token() -> Result<String, AuthError> {
     Ok(alloy::hex::encode(buf))
 }
 
+/// Whether `sig` over `hash` is `address`'s key's. Recovery is CPU work of tens of µs: it runs
+/// on the blocking pool, so checks from many requests spread over the cores instead of queueing
+/// on the actor's one thread. A panic in it goes on into the caller (the actor's guard).
+async fn recovers(hash: B256, sig: &[u8], address: Address) -> Result<bool, AuthError> {
+    let sig = sig.to_vec();
+    match tokio::task::spawn_blocking(move || signature::recover(&hash, &sig) == Ok(address)).await
+    {
+        Ok(same) => Ok(same),
+        Err(e) if e.is_panic() => std::panic::resume_unwind(e.into_panic()),
+        // Only when the runtime shuts down.
+        Err(_) => Err(AuthError::TimedOut),
+    }
+}
+
 pub fn parse_address(s: &str) -> Result<Address, AuthError> {
     journal_market_domain::wallet::Wallet::parse(s)
         .map(|w| w.address())
@@ -281,7 +324,7 @@ impl Inner {
     ) -> Result<(), AuthError> {
         // The key's own signature needs no chain call, and never waits for a contract's check.
         let hash = alloy::primitives::eip191_hash_message(message);
-        if !signature::is_6492(sig) && signature::recover(&hash, sig) == Ok(address) {
+        if !signature::is_6492(sig) && recovers(hash, sig, address).await? {
             return Ok(());
         }
         let key = (address, hash, signature::key(sig));
@@ -385,6 +428,46 @@ impl Inner {
 
 supervise::actor!(SessionActor, NAME, stop);
 
+impl Handler<IssueNonce> for SessionActor {
+    type Result = ResponseFuture<Result<NonceIssued, AuthError>>;
+    fn handle(&mut self, m: IssueNonce, ctx: &mut Self::Context) -> Self::Result {
+        let inner = self.inner.clone();
+        supervise::beside(ctx, NAME, &self.inner.health, async move {
+            inner.issue_nonce(m.0).await
+        })
+    }
+}
+
+impl Handler<Verify> for SessionActor {
+    type Result = ResponseFuture<Result<NewSession, AuthError>>;
+    fn handle(&mut self, m: Verify, ctx: &mut Self::Context) -> Self::Result {
+        let inner = self.inner.clone();
+        supervise::beside(ctx, NAME, &self.inner.health, async move {
+            inner.verify(m.address, m.nonce, m.signature).await
+        })
+    }
+}
+
+impl Handler<Logout> for SessionActor {
+    type Result = ResponseFuture<Result<(), AuthError>>;
+    fn handle(&mut self, m: Logout, ctx: &mut Self::Context) -> Self::Result {
+        let inner = self.inner.clone();
+        supervise::beside(ctx, NAME, &self.inner.health, async move {
+            inner.logout(&m.0).await
+        })
+    }
+}
+
+impl Handler<VerifyProof> for SessionActor {
+    type Result = ResponseFuture<Result<Address, AuthError>>;
+    fn handle(&mut self, m: VerifyProof, ctx: &mut Self::Context) -> Self::Result {
+        let inner = self.inner.clone();
+        supervise::beside(ctx, NAME, &self.inner.health, async move {
+            inner.verify_siwx(m.proof, m.chain).await
+        })
+    }
+}
+
 impl SessionActor {
     /// A beat at once and every `BEAT`; a purge at once and every `settings.purge_every`.
     fn schedule(&mut self, ctx: &mut Context<Self>) {
@@ -411,21 +494,13 @@ impl SessionActor {
     }
 }
 
-/// The operations, each with its own in-flight limit.
-#[derive(Clone, Copy)]
-enum Op {
-    Nonce,
-    Verify,
-    Logout,
-    OpenFor,
-}
-
-/// The typed handle: async methods with a deadline and an in-flight limit per operation.
+/// The typed handle: async methods with a deadline and an in-flight limit per message.
 #[derive(Clone)]
 pub struct SessionHandle {
     handle: ActorHandle<SessionActor>,
     inner: Arc<Inner>,
-    ops: Arc<[Arc<tokio::sync::Semaphore>; 4]>,
+    /// Sessions opened after a payment at once (they run on the caller's task).
+    opening: Arc<tokio::sync::Semaphore>,
 }
 
 impl SessionHandle {
@@ -454,39 +529,35 @@ impl SessionHandle {
         let addr = Supervisor::start(move |_| SessionActor {
             inner: shared.clone(),
         });
-        let handle = ActorHandle::new(NAME, addr, max * 4, deadline, inner.health.clone());
-        let ops = Arc::new(std::array::from_fn(|_| {
-            Arc::new(tokio::sync::Semaphore::new(max))
-        }));
-        Ok(SessionHandle { handle, inner, ops })
+        // Each message its own limit: a flood of one cannot take the others' places.
+        let handle = ActorHandle::new(NAME, addr, max * 4, deadline, inner.health.clone())
+            .limit::<IssueNonce>(max)
+            .limit::<Verify>(max)
+            .limit::<Logout>(max)
+            .limit::<VerifyProof>(max);
+        let opening = Arc::new(tokio::sync::Semaphore::new(max));
+        Ok(SessionHandle {
+            handle,
+            inner,
+            opening,
+        })
     }
 
-    /// Runs `work` on the actor, beside its mailbox (see [`supervise::Work`]): a slow chain call
-    /// for one sign-in never holds up another. Within `op`'s in-flight limit.
-    async fn call<T, F>(
-        &self,
-        op: Op,
-        work: impl FnOnce(Arc<Inner>) -> F + Send + 'static,
-    ) -> Result<T, AuthError>
+    /// Sends `msg`; the call's failures as sign-in's.
+    async fn call<M, T>(&self, msg: M) -> Result<T, AuthError>
     where
+        M: Message<Result = Result<T, AuthError>> + Send + 'static,
         T: Send + 'static,
-        F: Future<Output = Result<T, AuthError>> + 'static,
+        SessionActor: Handler<M>,
     {
-        let Ok(_slot) = self.ops[op as usize].try_acquire() else {
-            return Err(AuthError::Busy);
-        };
-        let work = supervise::Work::new(work);
-        self.handle.call(work).await.map_err(|e| match e {
+        self.handle.call(msg).await.map_err(|e| match e {
             CallError::Busy => AuthError::Busy,
             CallError::TimedOut | CallError::Stopped => AuthError::TimedOut,
         })?
     }
 
     pub async fn issue_nonce(&self, address: Address) -> Result<NonceIssued, AuthError> {
-        self.call(Op::Nonce, move |inner| async move {
-            inner.issue_nonce(address).await
-        })
-        .await
+        self.call(IssueNonce(address)).await
     }
 
     pub async fn verify(
@@ -495,40 +566,33 @@ impl SessionHandle {
         nonce: String,
         signature: String,
     ) -> Result<NewSession, AuthError> {
-        self.call(Op::Verify, move |inner| async move {
-            inner.verify(address, nonce, signature).await
+        self.call(Verify {
+            address,
+            nonce,
+            signature,
         })
         .await
     }
 
     pub async fn logout(&self, token: String) -> Result<(), AuthError> {
-        self.call(Op::Logout, move |inner| async move {
-            inner.logout(&token).await
-        })
-        .await
+        self.call(Logout(token)).await
     }
 
-    /// The wallet a `SIGN-IN-WITH-X` proof proves (with sign-in's limits: its in-flight
-    /// limit and its budget of contract-wallet checks).
+    /// The wallet a `SIGN-IN-WITH-X` proof proves (with sign-in's deadline, its budget of
+    /// contract-wallet checks and a limit of its own).
     pub async fn verify_siwx(
         &self,
         proof: siwx::Proof,
         chain: ChainCheck,
     ) -> Result<Address, AuthError> {
-        // Pure checks and a nonce in the shared table: no actor state is needed, so the
-        // signature check runs on the caller's worker thread instead of queueing on the
-        // actor's one thread (where re-reads were held to one core). Same in-flight limit.
-        let Ok(_slot) = self.ops[Op::Verify as usize].try_acquire() else {
-            return Err(AuthError::Busy);
-        };
-        self.inner.verify_siwx(proof, chain).await
+        self.call(VerifyProof { proof, chain }).await
     }
 
     /// Opens a session for a wallet proven otherwise (a settled payment). One insert and the
-    /// cache: run on the caller's task, so a purchase step makes one actor round trip (the
-    /// settlement's), not two. Same in-flight limit.
+    /// cache, no check: run on the caller's task, so a purchase step makes one actor round trip
+    /// (the settlement's), not two. Within its own in-flight limit.
     pub async fn open_for(&self, address: Address) -> Result<NewSession, AuthError> {
-        let Ok(_slot) = self.ops[Op::OpenFor as usize].try_acquire() else {
+        let Ok(_slot) = self.opening.try_acquire() else {
             return Err(AuthError::Busy);
         };
         self.inner.open_for(address).await
@@ -537,5 +601,101 @@ impl SessionHandle {
     /// The wallet of a session cookie, or `None` when it is unknown or expired.
     pub async fn lookup(&self, token: &str) -> Result<Option<Address>, AuthError> {
         self.inner.lookup(token).await
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::clock::SystemClock;
+
+    const ORIGIN: &str = "http://localhost:8080";
+    const CHAIN_ID: u64 = 4663;
+
+    /// A node that takes connections and never answers: a contract wallet's check waits there.
+    async fn silent_node() -> (tokio::net::TcpListener, String) {
+        let l = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let url = format!("http://{}", l.local_addr().unwrap());
+        (l, url)
+    }
+
+    async fn session(url: String, call_timeout: Duration) -> (SessionHandle, HealthRegistry) {
+        let db = sea_orm::Database::connect("sqlite::memory:").await.unwrap();
+        let health = HealthRegistry::new();
+        let settings = SessionSettings {
+            origin: ORIGIN.into(),
+            chain_id: CHAIN_ID,
+            nonce_ttl: chrono::Duration::minutes(10),
+            session_ttl: chrono::Duration::days(30),
+            cache_ttl: Duration::from_secs(5),
+            chain: ChainClient::new(&[url], call_timeout).unwrap(),
+            call_timeout,
+            max_in_flight: 4,
+            max_chain_checks: 4,
+            signature_gas: 1_000_000,
+            max_failures: 5,
+            purge_every: Duration::from_secs(3600),
+        };
+        let h = SessionHandle::start(db, settings, Arc::new(SystemClock), health.clone()).unwrap();
+        (h, health)
+    }
+
+    /// A proof whose fields hold and whose signature is no key's: only the chain can judge it.
+    fn contract_wallets_proof() -> siwx::Proof {
+        let mut sig = vec![1u8; 64];
+        sig.push(27);
+        siwx::Proof {
+            domain: siwx::domain_of(ORIGIN).into(),
+            address: format!("{:#x}", Address::repeat_byte(0x42)),
+            uri: format!("{ORIGIN}/api/journals/a"),
+            version: "1".into(),
+            chain_id: format!("eip155:{CHAIN_ID}"),
+            kind: "eip191".into(),
+            nonce: "abcdefgh1234".into(),
+            issued_at: siwx::ts(&Utc::now()),
+            signature: format!("0x{}", alloy::hex::encode(sig)),
+            statement: None,
+            expiration_time: None,
+            not_before: None,
+            request_id: None,
+            resources: None,
+            signature_scheme: None,
+        }
+    }
+
+    fn in_flight(h: &HealthRegistry) -> u64 {
+        h.snapshot()
+            .iter()
+            .find(|c| c.name == NAME)
+            .map(|c| c.in_flight)
+            .unwrap_or_default()
+    }
+
+    #[actix::test]
+    async fn a_proof_is_checked_by_the_actor_within_its_limits() {
+        let (_node, url) = silent_node().await;
+        let (session, health) = session(url, Duration::from_millis(300)).await;
+        let proof = contract_wallets_proof();
+
+        // Not yet paid for: answered before any chain call.
+        let first = session.verify_siwx(proof.clone(), ChainCheck::NotYet).await;
+        assert!(
+            matches!(first, Err(AuthError::ChainCheckNeeded)),
+            "{first:?}"
+        );
+
+        // Paid for: the check waits on the silent node, counted in the actor's in-flight calls.
+        let check = session.verify_siwx(proof, ChainCheck::Allowed);
+        let watch = async {
+            tokio::time::sleep(Duration::from_millis(150)).await;
+            in_flight(&health)
+        };
+        let (checked, during) = tokio::join!(check, watch);
+        assert_eq!(
+            during, 1,
+            "the proof's check is a call to the session actor"
+        );
+        assert!(matches!(checked, Err(AuthError::Chain)), "{checked:?}");
+        assert_eq!(in_flight(&health), 0);
     }
 }

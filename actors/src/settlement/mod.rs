@@ -45,6 +45,11 @@ pub use stats::SettlementStats;
 
 const NAME: &str = "settlement";
 
+/// Settles one step: the pending row first, then the settle, the receipt and the unlock.
+#[derive(Message)]
+#[rtype(result = "Result<Paid, PayError>")]
+struct Pay(PayStep);
+
 #[derive(Debug, Clone)]
 pub struct SettlementSettings {
     pub max_in_flight: usize,
@@ -101,6 +106,16 @@ fn chrono_of(d: Duration) -> chrono::Duration {
 }
 
 supervise::actor!(SettlementActor, NAME, stop);
+
+impl Handler<Pay> for SettlementActor {
+    type Result = ResponseFuture<Result<Paid, PayError>>;
+    fn handle(&mut self, m: Pay, ctx: &mut Self::Context) -> Self::Result {
+        let inner = self.inner.clone();
+        supervise::beside(ctx, NAME, &self.inner.health, async move {
+            inner.pay(m.0).await
+        })
+    }
+}
 
 impl SettlementActor {
     /// A reconciling pass at once and every `settings.reconcile_every`.
@@ -177,9 +192,7 @@ impl SettlementHandle {
     /// Settles one step. The pending row is written inside, before any money moves, so a
     /// request that gives up still leaves a row that reconciliation finishes.
     pub async fn pay(&self, step: PayStep) -> Result<Paid, PayError> {
-        let work =
-            supervise::Work::new(move |inner: Arc<Inner>| async move { inner.pay(step).await });
-        let r = match self.handle.call(work).await {
+        let r = match self.handle.call(Pay(step)).await {
             Ok(r) => r,
             Err(CallError::Busy) => Err(PayError::Busy),
             // The work goes on in the actor; the row is pending.
