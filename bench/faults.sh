@@ -26,7 +26,7 @@ PG_RESTART="${PG_RESTART:-pg_ctlcluster $(pg_lsclusters -h | awk 'NR==1 {print $
 SVC_PORT="${SVC_PORT:-18395}"
 ANVIL_PORT="${ANVIL_PORT:-18746}"
 . bench/lib.sh
-build_release
+build_release --workspace
 
 kr_setup faults
 kr_postgres

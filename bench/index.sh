@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The chain indexer: catch-up over BLOCKS blocks holding EVENTS events against a plain
-# eth_getLogs sweep of the same range (examples/index_bench.rs); then GET /api/token.json on the
+# eth_getLogs sweep of the same range (loadgen/examples/index_bench.rs); then GET /api/token.json on the
 # devnet service against the minimal program serving the same bytes (wrk, CONNS connections).
 set -euo pipefail
 cd "$(dirname "$0")/.."

@@ -19,7 +19,7 @@ PG_ADMIN_URL="${PG_ADMIN_URL:-postgres://postgres@127.0.0.1:5432/postgres}"
 SVC_PORT="${SVC_PORT:-18295}"
 ANVIL_PORT="${ANVIL_PORT:-18646}"
 . bench/lib.sh
-build_release
+build_release --workspace
 
 kr_setup killrestart
 case "$DB" in

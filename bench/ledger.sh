@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# A /token.json refresh against the size of the index (examples/ledger_scale.rs): the index
+# A /token.json refresh against the size of the index (loadgen/examples/ledger_scale.rs): the index
 # filled with each of COUNTS swaps (each with its token transfer, one burn per 100), then the
 # refresh's database work timed.
 # On SQLite; with LEDGER_BENCH_PG=<admin-url> (e.g. postgres://postgres@127.0.0.1:5432/postgres)
@@ -8,7 +8,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 COUNTS="${COUNTS:-1000 1000000}"
 . bench/lib.sh
-cargo build --release --locked --example ledger_scale >&2
+cargo build --release --locked -p journal-market-loadgen --example ledger_scale >&2
 
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT

@@ -15,7 +15,8 @@ high_limits() {
 # The release binaries (CARGO_TARGET_DIR is honoured), as an absolute path.
 REL="$(realpath -m "${CARGO_TARGET_DIR:-target}")/release"
 
-# build_release [CARGO_ARGS...]: node_modules (anvil), then the release binaries and examples.
+# build_release [CARGO_ARGS...]: node_modules (anvil), then the release binaries and examples
+# (the load generators are loadgen/'s examples: pass --workspace, or -p journal-market-loadgen).
 build_release() {
   npm ci --no-audit --no-fund --loglevel=error >/dev/null
   cargo build --release --locked "$@" --bins --examples >&2
@@ -136,7 +137,7 @@ restart_instance() {
   start_instance "$1"
 }
 
-# The outage runs of examples/kill_restart (faults.sh, killrestart.sh). kr_setup NAME: $work, a
+# The outage runs of loadgen/examples/kill_restart (faults.sh, killrestart.sh). kr_setup NAME: $work, a
 # temporary folder, and anvil on ANVIL_PORT (pid in $anvil); on exit the instances (${svc[@]}),
 # anvil (resumed first, in case it is paused) and the load ($load) are stopped, the database
 # $pgdb (jm_NAME_PID) dropped if kr_postgres created it, and $work removed.

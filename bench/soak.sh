@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The soak run: two instances on one PostgreSQL database and one local anvil, SECS seconds (600)
-# of mixed traffic alternating between them (examples/soak.rs: reads 100/s, sign-ins 5/s, RPC
+# of mixed traffic alternating between them (loadgen/examples/soak.rs: reads 100/s, sign-ins 5/s, RPC
 # 20/s, purchases 2/s), with the rate limits on above the load. Prints requests, 5xx, other
 # errors, p50 and p99 per route class, and each instance's resident memory idle at start, and
 # at the end.

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Sponsored first purchases only, RUNS (5) times on one devnet: each run, 16 fresh wallets
 # holding only USDG buy a swarm journal with an x402 erc20ApprovalGasSponsoring approval
-# (examples/sponsored_load). One line per run: purchases, per second, p50 ms, p95 ms, errors.
+# (loadgen/examples/sponsored_load). One line per run: purchases, per second, p50 ms, p95 ms, errors.
 # To compare two commits, build each with its own CARGO_TARGET_DIR and run this with each,
 # alternating (bench/purchase.sh's single run of 16 spreads too much to judge 10%).
 set -euo pipefail

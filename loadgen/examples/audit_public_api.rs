@@ -8,9 +8,9 @@
 // Tooling, not the product: a failure here stops the run with its message.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-#[path = "../audit/examples/audit_public/rows.rs"]
+#[path = "../../audit/examples/audit_public/rows.rs"]
 mod rows;
-#[path = "../audit/examples/audit_public/table.rs"]
+#[path = "../../audit/examples/audit_public/table.rs"]
 mod table;
 
 use std::path::Path;

@@ -47,7 +47,7 @@ async fn main() -> anyhow::Result<()> {
     let arg = |i: usize| {
         args.get(i)
             .cloned()
-            .ok_or_else(|| anyhow::anyhow!("usage: see the header of examples/kill_restart.rs"))
+            .ok_or_else(|| anyhow::anyhow!("usage: see the header of loadgen/examples/kill_restart.rs"))
     };
     match arg(0)?.as_str() {
         "deploy" => {
