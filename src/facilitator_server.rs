@@ -1,4 +1,4 @@
-//! `journal-market facilitator`: the built-in settler served as a standard x402 v2 facilitator
+//! `journal-market-facilitator` (src/bin/): the built-in settler served as a standard x402 v2 facilitator
 //! (`POST /verify`, `POST /settle`, `GET /supported`) for one chain with Permit2.
 //!
 //! - The bearer token (when one is set) is compared in constant time: SHA-256 of the presented
@@ -29,6 +29,8 @@ use journal_market_chain::x402::{
 use serde_json::json;
 use sha2::{Digest, Sha256};
 use subtle::ConstantTimeEq;
+
+use crate::config::Settings;
 
 /// Most settlements remembered at once; a new permit beyond it is answered 503 (nothing sent).
 const MAX_FLIGHTS: usize = 100_000;
@@ -359,6 +361,37 @@ pub fn server(
     })
     .listen(listener)?
     .run())
+}
+
+/// Serves the built-in settler for the configured chain (with `payments.relayer_key`) on
+/// `listen` until the process stops.
+pub async fn run(mut settings: Settings, listen: &str) -> anyhow::Result<()> {
+    crate::chain::apply_devnet_file(&mut settings)?;
+    let a = crate::chain::ChainAddresses::from_settings(&settings)?;
+    let key = settings.payments.relayer_key.expose().trim();
+    anyhow::ensure!(!key.is_empty(), "payments.relayer_key is needed to settle");
+    let relayer: alloy::signers::local::PrivateKeySigner = key
+        .parse()
+        .map_err(|_| anyhow::anyhow!("payments.relayer_key is not a valid private key"))?;
+    let client = journal_market_chain::client::ChainClient::new(
+        &crate::chain::rpc_urls(&settings),
+        std::time::Duration::from_millis(settings.chain.rpc_timeout_ms),
+    )?;
+    let f = journal_market_chain::facilitator::Facilitator::with_reader(
+        client.provider().clone(),
+        settings.chain.chain_id,
+        a.usdg,
+        a.permit2,
+        a.permit2_proxy,
+        Some(relayer),
+    );
+    let token =
+        Some(settings.payments.facilitator_token.expose().to_string()).filter(|t| !t.is_empty());
+    let listener = std::net::TcpListener::bind(listen)
+        .map_err(|e| anyhow::anyhow!("cannot listen on {listen}: {e}"))?;
+    tracing::info!("x402 facilitator on http://{}", listener.local_addr()?);
+    server(listener, std::sync::Arc::new(f), token)?.await?;
+    Ok(())
 }
 
 #[cfg(test)]

@@ -1,4 +1,5 @@
-//! The `journal-market` command: serve (default), migrate, import.
+//! The `journal-market` command: serve (default), migrate, import, devnet. The facilitator is a
+//! binary of its own (`journal-market-facilitator`, src/bin/).
 
 use std::path::PathBuf;
 
@@ -34,12 +35,6 @@ enum Command {
     Migrate,
     /// Import an archive file (docs/import-format.md).
     Import { path: PathBuf },
-    /// Serve the built-in settler as an x402 v2 facilitator (/verify, /settle, /supported)
-    /// for the configured chain, with payments.relayer_key.
-    Facilitator {
-        #[arg(long, default_value = "127.0.0.1:4021")]
-        listen: String,
-    },
     /// Start a local anvil (chain 4663), deploy the dev contracts, write the devnet file, and
     /// serve against it. Stopping the command stops anvil.
     Devnet {
@@ -99,7 +94,6 @@ async fn run(command: Command, settings: Settings) -> anyhow::Result<()> {
             no_serve,
             fresh,
         } => devnet(settings, anvil_port, &out, no_serve, fresh).await?,
-        Command::Facilitator { listen } => facilitator(settings, &listen).await?,
         Command::Migrate => {
             let conn = db::connect(&settings.database).await?;
             db::migrate(&conn).await?;
@@ -169,34 +163,5 @@ async fn seed_demo(api: &str, devnet: &journal_market_chain::devnet::Devnet) -> 
         journal_market::seed::votes(api, devnet, &slug).await?;
     }
     tracing::info!("the devnet's swaps, burn and votes are in");
-    Ok(())
-}
-
-async fn facilitator(mut settings: Settings, listen: &str) -> anyhow::Result<()> {
-    chain::apply_devnet_file(&mut settings)?;
-    let a = chain::ChainAddresses::from_settings(&settings)?;
-    let key = settings.payments.relayer_key.expose().trim();
-    anyhow::ensure!(!key.is_empty(), "payments.relayer_key is needed to settle");
-    let relayer: alloy::signers::local::PrivateKeySigner = key
-        .parse()
-        .map_err(|_| anyhow::anyhow!("payments.relayer_key is not a valid private key"))?;
-    let client = journal_market_chain::client::ChainClient::new(
-        &chain::rpc_urls(&settings),
-        std::time::Duration::from_millis(settings.chain.rpc_timeout_ms),
-    )?;
-    let f = journal_market_chain::facilitator::Facilitator::with_reader(
-        client.provider().clone(),
-        settings.chain.chain_id,
-        a.usdg,
-        a.permit2,
-        a.permit2_proxy,
-        Some(relayer),
-    );
-    let token =
-        Some(settings.payments.facilitator_token.expose().to_string()).filter(|t| !t.is_empty());
-    let listener = std::net::TcpListener::bind(listen)
-        .map_err(|e| anyhow::anyhow!("cannot listen on {listen}: {e}"))?;
-    tracing::info!("x402 facilitator on http://{}", listener.local_addr()?);
-    journal_market::facilitator_server::server(listener, std::sync::Arc::new(f), token)?.await?;
     Ok(())
 }

@@ -45,9 +45,9 @@ fn now() -> u64 {
 async fn main() -> anyhow::Result<()> {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let arg = |i: usize| {
-        args.get(i)
-            .cloned()
-            .ok_or_else(|| anyhow::anyhow!("usage: see the header of loadgen/examples/kill_restart.rs"))
+        args.get(i).cloned().ok_or_else(|| {
+            anyhow::anyhow!("usage: see the header of loadgen/examples/kill_restart.rs")
+        })
     };
     match arg(0)?.as_str() {
         "deploy" => {

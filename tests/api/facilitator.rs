@@ -1,4 +1,4 @@
-//! `journal-market facilitator` hardened: constant-time bearer check, one settlement per
+//! `journal-market-facilitator` hardened: constant-time bearer check, one settlement per
 //! permit (a duplicate gets the first answer and sends nothing), the hash in every answer
 //! after sending (a receipt timeout included).
 
@@ -129,5 +129,50 @@ async fn a_settle_whose_answer_was_lost_is_answered_on_retry() {
     assert_eq!(
         format!("{:#x}", after.last().unwrap().2),
         answer["transaction"]
+    );
+}
+
+/// The facilitator is a binary of its own: started with a devnet file and the relayer's key, it
+/// answers `/supported` for the chain.
+#[actix_web::test]
+async fn the_facilitator_binary_serves_its_chain() {
+    let chain = TestChain::start().await;
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("devnet.json");
+    std::fs::write(&file, serde_json::to_vec(&chain.devnet).unwrap()).unwrap();
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_journal-market-facilitator"))
+        .args(["--listen", &format!("127.0.0.1:{port}")])
+        .env("JM__CHAIN__DEVNET_FILE", &file)
+        .env(
+            "JM__PAYMENTS__RELAYER_KEY",
+            &chain.account("relayer", 0).private_key,
+        )
+        .env("JM__LOG__FILTER", "warn")
+        .spawn()
+        .unwrap();
+    let url = format!("http://127.0.0.1:{port}/supported");
+    let mut answer = None;
+    for _ in 0..100 {
+        if let Ok(r) = reqwest::get(&url).await {
+            answer = Some((r.status(), r.json::<Value>().await.unwrap_or(Value::Null)));
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    let _ = child.kill();
+    let _ = child.wait();
+    let (status, body) = answer.expect("the facilitator binary answers");
+    assert_eq!(status, StatusCode::OK, "{body}");
+    let kinds = body["kinds"].as_array().expect("kinds");
+    assert!(
+        kinds
+            .iter()
+            .any(|k| k["scheme"] == "exact" && k["network"] == "eip155:4663"),
+        "{body}"
     );
 }

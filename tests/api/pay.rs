@@ -37,7 +37,7 @@ pub(crate) fn relayer_facilitator(chain: &TestChain) -> Facilitator {
     .unwrap()
 }
 
-/// `journal-market facilitator` in-process on a free port, settling with the relayer key.
+/// `journal-market-facilitator` in-process on a free port, settling with the relayer key.
 pub(crate) async fn start_facilitator(chain: &TestChain) -> String {
     serve_facilitator(relayer_facilitator(chain)).await
 }
@@ -73,7 +73,7 @@ pub(crate) fn now() -> u64 {
 pub(crate) enum Backend {
     /// The built-in settler with the relayer key.
     Local,
-    /// `journal-market facilitator` over HTTP, with a bearer token.
+    /// `journal-market-facilitator` over HTTP, with a bearer token.
     Http,
 }
 

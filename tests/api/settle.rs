@@ -247,7 +247,7 @@ async fn shop_behind_proxy(
     (Shop { chain, app }, proxy)
 }
 
-/// A shop that settles through `journal-market facilitator` reached through a fault proxy.
+/// A shop that settles through `journal-market-facilitator` reached through a fault proxy.
 pub(crate) async fn shop_behind_facilitator_proxy(
     f: impl FnOnce(&mut journal_market::config::Settings),
 ) -> (Shop, FaultProxy) {
