@@ -20,6 +20,11 @@ pub struct Paid {
     pub body: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub html: Option<String>,
+    /// The URL of the step due next, on a fee paid through `GET /journals/{slug}/text`: the
+    /// same URL with `?payer=`, which offers the author's share (also a `Link: <…>; rel="next"`
+    /// header). An agent that follows the text's URL reads it and moves on.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub next: Option<String>,
 }
 
 /// `{ ok, already }`: the fee of a person-written journal is paid already; nothing was charged.
@@ -91,6 +96,7 @@ mod tests {
             tx: "0xcd".into(),
             body: Some("text".into()),
             html: Some("<p>text</p>".into()),
+            next: None,
         });
         let json = serde_json::to_string(&last).unwrap();
         assert_eq!(serde_json::from_str::<PaymentAnswer>(&json).unwrap(), last);

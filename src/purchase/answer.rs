@@ -3,6 +3,7 @@
 //! cookie of a payer who was not signed in.
 
 use actix_web::HttpResponse;
+use actix_web::http::header::LINK;
 use alloy::primitives::{Address, B256};
 use journal_market_api::{Paid, PaymentAnswer};
 use journal_market_chain::extensions::offer_receipt;
@@ -38,14 +39,27 @@ impl Purchases {
                 network,
                 text,
                 open_session,
+                next,
             } => {
                 let mut resp = HttpResponse::Ok();
                 let receipt = self.settle_response(&resource, payer, tx, paid_at, network);
                 if let Ok(h) = x402::encode_header(&receipt) {
                     resp.insert_header((x402::HEADER_RESPONSE, h));
                 }
-                self.with_text(resp, payer, receipt.transaction, text, open_session)
-                    .await
+                if let Some(url) = &next {
+                    resp.insert_header((LINK, format!("<{url}>; rel=\"next\"")));
+                }
+                let tx = receipt.transaction;
+                match next {
+                    Some(next) => resp.json(Paid {
+                        ok: true,
+                        tx,
+                        body: None,
+                        html: None,
+                        next: Some(next),
+                    }),
+                    None => self.with_text(resp, payer, tx, text, open_session).await,
+                }
             }
         })
     }
@@ -88,6 +102,7 @@ impl Purchases {
                 tx,
                 body: None,
                 html: None,
+                next: None,
             });
         };
         if open_session {
@@ -105,6 +120,7 @@ impl Purchases {
             tx,
             html: Some(j.html.clone()),
             body: Some(j.body.clone()),
+            next: None,
         })
     }
 }

@@ -39,8 +39,10 @@ impl Purchases {
             "instructions": "Each resource is `GET /api/journals/{slug}/text`: it answers 402 with the offer for the \
         payment step due, then the journal's text. A swarm-written journal takes one payment; a person-written one \
         takes two (a 10% fee to the buyback wallet, then 90% to the holder of the journal's token): send `?payer=<your \
-        address>`, a session or a SIGN-IN-WITH-X proof so the offer names the step due. A wallet that bought a journal \
-        reads it again with a SIGN-IN-WITH-X proof alone.",
+        address>`, a session or a SIGN-IN-WITH-X proof so the offer names the step due. The fee's answer names the \
+        next URL (`next`, and a `Link: <...>; rel=\"next\"` header); a fee paid again there is refused with a 402 \
+        offering the author's share, nothing charged. A wallet that bought a journal reads it again with a \
+        SIGN-IN-WITH-X proof alone.",
             "items": items,
         });
         Ok(doc)

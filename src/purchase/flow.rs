@@ -245,6 +245,8 @@ impl Purchases {
         asker: Option<Address>,
     ) -> DomainResult<Outcome> {
         let payment_id = payment_identifier::of(&p).map_err(DomainError::BadRequest)?;
+        // The signer, once the settlement has verified the signature (it judges nothing before).
+        let signer = p.payload.permit2_authorization.from.parse::<Address>().ok();
         let pay_to = terms.pay_to;
         let paid = settlement
             .pay(PayStep {
@@ -264,7 +266,13 @@ impl Purchases {
             // A permit seen on the chain opens nothing; the payer signed in reads again.
             Ok(Paid::Used { payer, tx, at }) if asker == Some(payer) => (payer, tx, at, false),
             Ok(Paid::Used { tx, .. }) => return Err(DomainError::Conflict(used(tx))),
-            Ok(Paid::FeeAlreadyPaid) => return Ok(Outcome::FeeAlreadyPaid),
+            Ok(Paid::FeeAlreadyPaid) => {
+                return match (&terms.route, signer) {
+                    // The text's URL answers what is due instead: the author's offer.
+                    (Route::Text { .. }, Some(payer)) => Err(self.author_due(&j, payer).await?),
+                    _ => Ok(Outcome::FeeAlreadyPaid),
+                };
+            }
             Err(e) => return Err(pay_error(e, &terms)),
         };
         self.caches.paid();
@@ -272,6 +280,10 @@ impl Purchases {
         let resource = match last {
             true => self.site.text_url(&j.detail.item.slug, None),
             false => self.site.fee_url(j.id, terms.amount),
+        };
+        let next = match (&terms.route, last) {
+            (Route::Text { slug }, false) => Some(self.site.text_url(slug, Some(payer))),
+            _ => None,
         };
         Ok(Outcome::Paid {
             resource,
@@ -281,7 +293,27 @@ impl Purchases {
             network: format!("eip155:{}", terms.chain_id),
             text: last.then_some(j),
             open_session,
+            next,
         })
+    }
+
+    /// A fee payment through the text's URL from a wallet whose fee is paid: nothing is
+    /// charged, and the 402 offers the step due, the author's share, at the URL that names the
+    /// payer (a plain x402 client that pays the fee again is never told `{ ok, already }`).
+    async fn author_due(&self, j: &LiveJournal, payer: Address) -> DomainResult<DomainError> {
+        let pay_to = self.token_holder(j).await?;
+        let slug = j.detail.item.slug.clone();
+        let url = self.site.text_url(&slug, Some(payer));
+        let amount = Step::Author.amount(j.price_units, j.swarm);
+        let terms = self.terms(amount, pay_to, url.clone(), Route::Text { slug });
+        Ok(refuse(
+            format!(
+                "the fee of this journal is paid already by {}: nothing was charged; the step due \
+                 is the author's share, offered here and at {url}",
+                payer.to_checksum(None)
+            ),
+            &terms,
+        ))
     }
 }
 

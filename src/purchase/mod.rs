@@ -106,6 +106,9 @@ pub enum Outcome {
         network: String,
         text: Option<std::sync::Arc<LiveJournal>>,
         open_session: bool,
+        /// A fee paid through the text's URL: that URL with `?payer=`, where the author's
+        /// share is offered.
+        next: Option<String>,
     },
 }
 

@@ -164,6 +164,76 @@ async fn a_person_written_journal_is_paid_step_by_step_on_one_url() {
     assert!(body["error"].as_str().unwrap().contains("payer"), "{body}");
 }
 
+/// A plain x402 client follows the URL `/.well-known/x402` lists (no `?payer=`): the fee's answer
+/// names the next URL (`next` and a `Link` header); paying the fee again there is a 402 offering
+/// the author's share, nothing charged, never `{ ok, already }`; the next URL sells the text.
+/// Charges judged from the chain's transfers.
+#[actix_web::test]
+async fn a_plain_client_on_the_listed_url_is_led_to_the_step_due() {
+    let shop = Shop::open().await;
+    let (_, slug) = shop.person_journal(0, "2.5").await;
+    let author = shop.chain.account("author", 0).address;
+    let buyer = shop.buyer(1);
+    let signer = buyer.signer().unwrap();
+    let plain = format!("{}/journals/{slug}/text", shop.app.base);
+    let named = format!("{plain}?payer={}", buyer.address.to_checksum(None));
+    let http = reqwest::Client::new();
+
+    let (_, _, c, ..) = get(&http, &plain, None).await;
+    let fee = c.unwrap();
+    assert_eq!(fee.accepts[0].amount, "250000");
+    let resp = {
+        let p = sign_payment(&fee.accepts[0], Some(fee.resource.clone()), &signer, now()).unwrap();
+        http.get(&plain)
+            .header(x402::HEADER_SIGNATURE, x402::encode_header(&p).unwrap())
+            .send()
+            .await
+            .unwrap()
+    };
+    assert_eq!(resp.status(), StatusCode::OK);
+    let link = resp
+        .headers()
+        .get("link")
+        .map(|h| h.to_str().unwrap().to_string());
+    assert_eq!(link, Some(format!("<{named}>; rel=\"next\"")));
+    let body: Value = resp.json().await.unwrap();
+    assert_eq!(body["next"], named.as_str(), "{body}");
+    assert!(body.get("body").is_none(), "{body}");
+
+    // The listed URL again: it cannot know the wallet, so it offers the fee; the fee paid again
+    // is refused with the author's offer at the named URL, and nothing moves.
+    let (_, _, c, ..) = get(&http, &plain, None).await;
+    let again = c.unwrap();
+    assert_eq!(again.accepts[0].amount, "250000");
+    let (s, body, c, settled, _) = get(&http, &plain, Some((&again, &signer))).await;
+    assert_eq!(s, StatusCode::PAYMENT_REQUIRED, "{body}");
+    assert!(settled.is_none());
+    assert_ne!(body.get("already"), Some(&Value::Bool(true)), "{body}");
+    let offer = c.unwrap();
+    assert_eq!(offer.resource.url, named);
+    assert_eq!(offer.accepts[0].amount, "2250000");
+    assert_eq!(offer.accepts[0].pay_to.parse::<Address>().unwrap(), author);
+    assert!(
+        offer.error.contains("nothing was charged"),
+        "{}",
+        offer.error
+    );
+
+    // The named URL sells the text.
+    let (s, body, _, settled, _) = get(&http, &named, Some((&offer, &signer))).await;
+    assert_eq!(s, StatusCode::OK, "{body}");
+    assert!(body["body"].as_str().unwrap().contains("## "));
+    assert!(body.get("next").is_none(), "{body}");
+    assert!(settled.unwrap().success);
+    assert_eq!(
+        charges(&shop, buyer.address).await,
+        vec![
+            (shop.buyback(), U256::from(250_000)),
+            (author, U256::from(2_250_000))
+        ]
+    );
+}
+
 #[actix_web::test]
 async fn catalogues_find_every_journal_and_how_to_buy_it() {
     let shop = Shop::open().await;
