@@ -307,6 +307,60 @@ async fn fetch_reads_a_swarm_journal_and_pays_a_person_written_one_step_by_step(
     );
 }
 
+/// `@x402/fetch`, unchanged, from the URL `/.well-known/x402` lists (no `?payer=`): the fee, then
+/// the URL its answer names (`next`), which sells the text; the listed URL paid again after the
+/// fee is a 402 with the author's offer, nothing charged, never 200 without the text.
+#[actix_web::test]
+async fn fetch_from_the_listed_url_follows_next_to_the_text() {
+    let shop = reference_shop().await;
+    let (_, slug) = shop.person_journal(0, "2.5").await;
+    let author = shop.chain.account("author", 0).address;
+    let buyer = shop.buyer(1);
+    let doc: Value = reqwest::get(format!("{}/.well-known/x402", origin(&shop)))
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    let listed = doc["resources"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(Value::as_str)
+        .find(|u| u.contains(&format!("/journals/{slug}/text")))
+        .unwrap_or_else(|| panic!("{slug} is not listed: {doc}"))
+        .to_string();
+
+    let fee = fetch_get(&shop, &buyer.private_key, &listed, &[]).await;
+    assert_eq!(fee["status"], 200, "{fee}");
+    settled(&fee);
+    assert!(fee["body"].get("body").is_none(), "{fee}");
+    let next = fee["body"]["next"]
+        .as_str()
+        .unwrap_or_else(|| panic!("no next: {fee}"));
+    assert!(next.contains("?payer="), "{fee}");
+    assert_eq!(
+        fee["headers"]["link"],
+        format!("<{next}>; rel=\"next\""),
+        "{fee}"
+    );
+
+    let again = fetch_get(&shop, &buyer.private_key, &listed, &[]).await;
+    assert_eq!(again["status"], 402, "a fee paid again: {again}");
+    assert_ne!(again["body"]["already"], true, "{again}");
+
+    let rest = fetch_get(&shop, &buyer.private_key, next, &[]).await;
+    text_of(&rest);
+    settled(&rest);
+    assert_eq!(
+        charges(&shop, buyer.address).await,
+        vec![
+            (shop.buyback(), U256::from(250_000u64)),
+            (author, U256::from(2_250_000u64)),
+        ]
+    );
+}
+
 /// The same steps with the reference SIWX extension registered: its retry (a proof of a wallet
 /// that has not bought yet) must not stand in for the step's 402.
 #[actix_web::test]

@@ -64,7 +64,7 @@ async function describe(res) {
     }
   }
   const headers = {};
-  for (const k of ["content-type", "cache-control", "retry-after", "set-cookie", "location"]) {
+  for (const k of ["content-type", "cache-control", "retry-after", "set-cookie", "location", "link"]) {
     if (res.headers.has(k)) headers[k] = res.headers.get(k);
   }
   const out = {
