@@ -8,7 +8,7 @@ use chrono::{DateTime, Utc};
 use journal_market_actors::clock::SharedClock;
 
 use crate::config::Settings;
-use crate::purchase::Step;
+use crate::domain::purchase::Step;
 
 #[derive(Clone)]
 pub struct Site {

@@ -1,9 +1,9 @@
 //! `GET /meta/{id}`: the ERC-8004 registration file of an approved or live journal (what its
 //! onchain `tokenURI` points at), and the card image it names.
 
+use crate::domain::purchase::Step;
 use crate::domain::status::JournalStatus;
 use crate::error::DomainResult;
-use crate::purchase::Step;
 use crate::queries::journal_url;
 use crate::site::Site;
 use crate::state::AppState;

@@ -4,6 +4,7 @@
 
 use alloy::primitives::{Address, U256};
 use alloy::signers::local::PrivateKeySigner;
+use journal_market_chain::devnet::Account;
 use journal_market_chain::extensions::offer_receipt::{self, SignedReceipt};
 use journal_market_chain::x402::{self, PaymentRequired, SettleResponse};
 use journal_market_client::payer::sign_payment;
@@ -107,15 +108,43 @@ async fn the_paid_text_sells_a_swarm_journal_with_a_signed_receipt() {
     assert_one_charge(&shop, buyer.address, price).await;
 }
 
-#[actix_web::test]
-async fn a_person_written_journal_is_paid_step_by_step_on_one_url() {
+/// A person-written journal of 2.5 USDG on sale, and who buys it.
+struct Person {
+    author: Address,
+    buyer: Account,
+    signer: PrivateKeySigner,
+    /// The text's URL as listed, and with the buyer as `?payer=`.
+    plain: String,
+    named: String,
+}
+
+async fn person_written() -> (Shop, Person) {
     let shop = Shop::open().await;
     let (_, slug) = shop.person_journal(0, "2.5").await;
-    let author = shop.chain.account("author", 0).address;
-    let buyer = shop.buyer(1);
-    let signer = buyer.signer().unwrap();
+    let buyer = shop.buyer(1).clone();
     let plain = format!("{}/journals/{slug}/text", shop.app.base);
-    let url = format!("{plain}?payer={}", buyer.address.to_checksum(None));
+    let person = Person {
+        author: shop.chain.account("author", 0).address,
+        signer: buyer.signer().unwrap(),
+        named: format!("{plain}?payer={}", buyer.address.to_checksum(None)),
+        plain,
+        buyer,
+    };
+    (shop, person)
+}
+
+#[actix_web::test]
+async fn a_person_written_journal_is_paid_step_by_step_on_one_url() {
+    let (
+        shop,
+        Person {
+            author,
+            buyer,
+            signer,
+            plain,
+            named: url,
+        },
+    ) = person_written().await;
     // No cookies: each request stands alone, as a plain x402 client's do.
     let http = reqwest::Client::new();
 
@@ -170,13 +199,16 @@ async fn a_person_written_journal_is_paid_step_by_step_on_one_url() {
 /// Charges judged from the chain's transfers.
 #[actix_web::test]
 async fn a_plain_client_on_the_listed_url_is_led_to_the_step_due() {
-    let shop = Shop::open().await;
-    let (_, slug) = shop.person_journal(0, "2.5").await;
-    let author = shop.chain.account("author", 0).address;
-    let buyer = shop.buyer(1);
-    let signer = buyer.signer().unwrap();
-    let plain = format!("{}/journals/{slug}/text", shop.app.base);
-    let named = format!("{plain}?payer={}", buyer.address.to_checksum(None));
+    let (
+        shop,
+        Person {
+            author,
+            buyer,
+            signer,
+            plain,
+            named,
+        },
+    ) = person_written().await;
     let http = reqwest::Client::new();
 
     let (_, _, c, ..) = get(&http, &plain, None).await;
