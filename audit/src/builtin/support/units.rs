@@ -38,6 +38,15 @@ pub(super) struct Unit {
 }
 
 impl Unit {
+    /// A bounded figure, a rank or a time frame: what a sentence states of its own statement.
+    pub(super) fn framed(&self) -> bool {
+        self.range.is_some()
+            || self
+                .keys
+                .iter()
+                .any(|k| ["b:", "t:", "o:"].iter().any(|p| k.starts_with(p)))
+    }
+
     /// A name, a figure, a rank or a time frame: what identifies the statement.
     pub(super) fn specific(&self) -> bool {
         self.name
