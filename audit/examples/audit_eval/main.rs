@@ -7,7 +7,8 @@
 //! round's (`heldout4.rs`) is printed only with `--heldout4`, its misses never listed, and is
 //! the one that counts.
 //! `cargo run -p journal-market-audit --example audit_eval [-- --report] [--heldout]
-//! [--public] [--heldout4] [--misses [report|public|heldout|heldout-public] | --show KIND]`
+//! [--public] [--heldout4] [--misses [report|public|heldout|heldout-public] | --show KIND |
+//! --draft ID]`
 
 mod archive;
 mod generate;
@@ -304,6 +305,25 @@ third-round hand-written drafts (held out in round 3): faithful approved {ok} of
             .take(6)
         {
             println!("\n== {}\n{}", c.id, c.sub.body);
+        }
+    }
+    // One tuning draft whole, with its sources and report (not round 4's held-out drafts).
+    if args.first().map(String::as_str) == Some("--draft") {
+        let id = args.get(1).cloned().unwrap_or_default();
+        for (c, r) in results
+            .iter()
+            .filter(|(c, _)| c.id == id && !matches!(c.half, Half::Heldout4 | Half::Heldout4Public))
+        {
+            println!("\n== {} [{}]\n{}", c.id, c.kind, c.sub.body);
+            for s in &c.sub.sources {
+                println!("[{}] {} | {} | {}", s.accession, s.title, s.summary, s.says);
+            }
+            for i in &r.issues {
+                println!("  - {:?} {} {}", i.severity, i.check.as_str(), i.detail);
+            }
+            for s in &r.support {
+                println!("  = {:?} {} «{}»", s.judgement, s.entry, s.quote);
+            }
         }
     }
     if args.first().map(String::as_str) == Some("--misses") {

@@ -128,7 +128,9 @@ pub(super) fn units(toks: &[Tok], k: &Known<'_>) -> Vec<Unit> {
             || named.contains(&i)
             || origin
             || in_date(toks, i)
-            || (t.kind == Kind::Number && known(&t.anchor))
+            // A number that needs no source (the year of record), unless it is bounded: `at
+            // least 2012` states more than `2012`.
+            || (t.kind == Kind::Number && known(&t.anchor) && bound_before(toks, i).is_none())
             || (frame.contains(&i) && form_number(toks, i))
         {
             continue;
