@@ -310,6 +310,20 @@ mod tests {
     }
 
     #[test]
+    fn a_contraction_is_no_name() {
+        let src = "We'll share more at our next event.";
+        for draft in [
+            "We'll share more at our next event.",
+            "We\u{2019}ll share more at our next event.",
+            "The post said: We'll share more at our next event.",
+        ] {
+            let missing = judged(draft, &[src]);
+            assert!(missing.is_empty(), "{draft}: {missing:?}");
+        }
+        assert!(judged(src, &["We will share more at our next event."]).is_empty());
+    }
+
+    #[test]
     fn will_for_a_hedge_is_unsupported() {
         let src = "H. pylori infection may be an important cause of gastric cancer.";
         assert_eq!(

@@ -200,6 +200,14 @@ fn word_unit(toks: &[Tok], i: usize, known: &dyn Fn(&str) -> bool) -> Option<Uni
     {
         return None;
     }
+    // A contraction of a pronoun or a verb (`We'll`, `they're`, `I've`) is no name and states
+    // nothing a source must hold: its words are function words. (`won't` and `isn't` are
+    // negations, judged as such.)
+    if let Some((_, tail)) = w.split_once(['\'', '\u{2019}'])
+        && matches!(tail, "ll" | "re" | "ve" | "d" | "m")
+    {
+        return None;
+    }
     let lemma = wordnet::lemma(w);
     let d = degree(w, &lemma);
     if let Some(n) = ordinal(w) {
