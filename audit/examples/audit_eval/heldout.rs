@@ -1,5 +1,7 @@
-//! The third round's held-out set (`Half::Heldout`, printed only with `--heldout`, its misses
-//! never listed), made before that round's tuning:
+//! The third round's held-out set (`Half::Heldout`, printed with `--heldout`), made before that
+//! round's tuning and looked at once at its end; tuning data since round 4 (its misses listed
+//! with `--misses heldout` and `--misses heldout-public`; round 4's held-out set is
+//! `heldout4.rs`):
 //!
 //! - *fresh entries*: the generated kinds applied, with a new seed ([`SEED`]), to the demo
 //!   archive's entries that no draft of the tuning and old report halves cites (generated,
