@@ -45,14 +45,20 @@ pub enum Half {
     /// AAPL, AMD and TSLA: the report half of the first two rounds, looked at twice and tuning
     /// data since the third round.
     Report,
-    /// The third round's held-out drafts (`heldout.rs`, hand-written round 3), printed only with
-    /// `--heldout`.
+    /// The third round's held-out drafts (`heldout.rs`, hand-written round 3), printed with
+    /// `--heldout`: looked at once at the end of round 3, tuning data since round 4.
     Heldout,
     /// The third round's held-out drafts made from the public data's evidence (`heldout.rs`),
-    /// printed only with `--heldout`.
+    /// printed with `--heldout`; tuning data since round 4.
     HeldoutPublic,
     /// The same making from the public data's tuning half (round 3's tuning, `--public`).
     TunePublic,
+    /// The fourth round's held-out drafts (`heldout4.rs`, hand-written round 4), printed only
+    /// with `--heldout4`, their misses never listed.
+    Heldout4,
+    /// The fourth round's held-out drafts made from public evidence no earlier draft cites
+    /// (`heldout4.rs`), printed only with `--heldout4`.
+    Heldout4Public,
 }
 
 pub fn half_of(ticker: &str) -> Half {

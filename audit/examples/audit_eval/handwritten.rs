@@ -26,7 +26,9 @@ struct Written {
     #[allow(dead_code)]
     note: String,
     /// 2 for the drafts written after the report half was first measured; 3 for the held-out
-    /// drafts of the third round (written before that round's tuning, `Half::Heldout`).
+    /// drafts of the third round (written before that round's tuning, `Half::Heldout`, tuning
+    /// data since round 4); 4 for the held-out drafts of the fourth round (written before that
+    /// round's tuning, `Half::Heldout4`).
     #[serde(default)]
     round: u8,
 }
@@ -75,10 +77,10 @@ pub fn cases(entries: &[Entry]) -> Vec<Case> {
                 faithful,
                 handwritten: true,
                 fact: None,
-                half: if w.round >= 3 {
-                    Half::Heldout
-                } else {
-                    half_of(&w.ticker)
+                half: match w.round {
+                    4.. => Half::Heldout4,
+                    3 => Half::Heldout,
+                    _ => half_of(&w.ticker),
                 },
                 target: w.body.clone(),
                 sub: Submission {

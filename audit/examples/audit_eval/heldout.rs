@@ -1,5 +1,7 @@
-//! The third round's held-out set (`Half::Heldout`, printed only with `--heldout`, its misses
-//! never listed), made before that round's tuning:
+//! The third round's held-out set (`Half::Heldout`, printed with `--heldout`), made before that
+//! round's tuning and looked at once at its end; tuning data since round 4 (its misses listed
+//! with `--misses heldout` and `--misses heldout-public`; round 4's held-out set is
+//! `heldout4.rs`):
 //!
 //! - *fresh entries*: the generated kinds applied, with a new seed ([`SEED`]), to the demo
 //!   archive's entries that no draft of the tuning and old report halves cites (generated,
@@ -83,11 +85,18 @@ pub fn cases(entries: &[Entry], corpus: &[Case]) -> Vec<Case> {
 /// refuted whose first evidence sentence has 6 words or more and was not met before. The
 /// report half's make held-out drafts, the tuning half's tuning drafts of the same making.
 pub fn public_entries(half: rows::Half) -> Result<Vec<Entry>, Box<dyn std::error::Error>> {
+    public_entries_of(&|h| h == half)
+}
+
+/// [`public_entries`] of the rows of the halves `keep` takes.
+pub fn public_entries_of(
+    keep: &dyn Fn(rows::Half) -> bool,
+) -> Result<Vec<Entry>, Box<dyn std::error::Error>> {
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
     let mut seen = HashSet::new();
     let mut out = Vec::new();
     for (n, r) in rows::load(&root)? {
-        if rows::half(&r, n) != half || r.label == "nei" {
+        if !keep(rows::half(&r, n)) || r.label == "nei" {
             continue;
         }
         let source = rows::source(&r, n);

@@ -2,10 +2,13 @@
 //! faithful or with one fault of a known kind (`generate.rs` for the mechanical ones,
 //! `audit/corpus/handwritten.json` for the subtle ones; the demo's own journals as long faithful
 //! drafts). Tuned on half the tickers, reported
-//! on the other half (looked at twice, tuning data since the third round); the held-out half
-//! (`heldout.rs`) is printed only with `--heldout`, and is the one that counts.
+//! on the other half (looked at twice, tuning data since the third round); the third round's
+//! held-out set (`heldout.rs`, `--heldout`) is tuning data since the fourth round; the fourth
+//! round's (`heldout4.rs`) is printed only with `--heldout4`, its misses never listed, and is
+//! the one that counts.
 //! `cargo run -p journal-market-audit --example audit_eval [-- --report] [--heldout]
-//! [--public] [--misses [report|public] | --show KIND]`
+//! [--public] [--heldout4] [--misses [report|public|heldout|heldout-public] | --show KIND |
+//! --draft ID]`
 // Tooling, not the product: a failure here stops the run with its message.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
@@ -13,6 +16,7 @@ mod archive;
 mod generate;
 mod handwritten;
 mod heldout;
+mod heldout4;
 mod journals;
 mod mutate;
 #[allow(dead_code)]
@@ -34,14 +38,22 @@ fn table(half: Half, results: &[(Case, Report)]) {
             "Old report half (AAPL, AMD, TSLA): looked at twice, tuning data since round 3"
                 .to_string()
         }
-        Half::Heldout => "Held-out half (round 3): the one that counts".to_string(),
+        Half::Heldout => {
+            "Held-out set of round 3: looked at once, tuning data since round 4".to_string()
+        }
         Half::TunePublic => {
             "Public evidence, tuning half (round 3): the public tuning half's evidence sentences"
                 .to_string()
         }
         Half::HeldoutPublic => {
-            "Held-out, public evidence (round 3): the public report half's evidence sentences"
+            "Held-out set of round 3, public evidence (the public report half's evidence sentences): tuning data since round 4"
                 .to_string()
+        }
+        Half::Heldout4 => {
+            format!("Held-out set of round 4 (seed {}): the one that counts", heldout4::SEED)
+        }
+        Half::Heldout4Public => {
+            "Held-out set of round 4, public evidence no earlier draft cites".to_string()
         }
     };
     println!("\n{name}\n");
@@ -155,6 +167,14 @@ fn main() {
         });
         cases.extend(heldout::public_cases(&public, half));
     }
+    // Round 4's held-out set, from what the tuning drafts above leave undrawn.
+    let held4 = heldout4::cases(&entries, &cases);
+    cases.extend(held4);
+    let public4 = heldout4::public_entries(&cases).unwrap_or_else(|e| {
+        eprintln!("the public rows: {e}");
+        Vec::new()
+    });
+    cases.extend(heldout4::public_cases(&public4));
     let results: Vec<(Case, Report)> = cases
         .into_iter()
         .map(|c| {
@@ -172,10 +192,10 @@ fn main() {
     let mut sizes: Vec<(String, usize)> = Vec::new();
     for (c, _) in results
         .iter()
-        .filter(|(c, _)| matches!(c.half, Half::Heldout | Half::HeldoutPublic))
+        .filter(|(c, _)| matches!(c.half, Half::Heldout4 | Half::Heldout4Public))
     {
         let kind = match c.half {
-            Half::HeldoutPublic => format!("public {}", c.kind),
+            Half::Heldout4Public => format!("public {}", c.kind),
             _ => c.kind.clone(),
         };
         match sizes.iter_mut().find(|(k, _)| *k == kind) {
@@ -184,7 +204,7 @@ fn main() {
         }
     }
     println!(
-        "held-out drafts (results with --heldout only): {}",
+        "round 4's held-out drafts (results with --heldout4 only): {}",
         sizes
             .iter()
             .map(|(k, n)| format!("{k} {n}"))
@@ -198,11 +218,10 @@ fn main() {
     if args.iter().any(|a| a == "--public") {
         table(Half::TunePublic, &results);
     }
-    // The held-out half is looked at once, at the end of the third round; its misses are never
-    // listed.
+    // Round 3's held-out set: looked at once at the end of the third round, tuning data since.
     if args.iter().any(|a| a == "--heldout") {
         println!(
-            "\nheld-out: {fresh} entries no tuning draft cites, and the old report half's facts never drawn for a fault kind; seed {}",
+            "\nround 3's held-out set (tuning data since round 4): {fresh} entries no earlier tuning draft cites, and the old report half's facts never drawn for a fault kind; seed {}",
             heldout::SEED
         );
         table(Half::Heldout, &results);
@@ -222,8 +241,36 @@ fn main() {
             .count();
         println!(
             "
-third-round hand-written drafts (held out): faithful approved {ok} of {faithful}; faulty held back {held} of {}",
+third-round hand-written drafts (held out in round 3): faithful approved {ok} of {faithful}; faulty held back {held} of {}",
             third.len() - faithful
+        );
+    }
+    // Round 4's held-out set is looked at once, at the end of the fourth round; its misses are
+    // never listed.
+    if args.iter().any(|a| a == "--heldout4") {
+        println!(
+            "\nround 4's held-out set: the demo facts no tuning draft drew for each kind, hand-written round 4, and {} public entries no tuning draft cites; seed {}",
+            public4.len(),
+            heldout4::SEED
+        );
+        table(Half::Heldout4, &results);
+        table(Half::Heldout4Public, &results);
+        let fourth: Vec<&(Case, Report)> = results
+            .iter()
+            .filter(|(c, _)| c.handwritten && c.half == Half::Heldout4)
+            .collect();
+        let faithful = fourth.iter().filter(|(c, _)| c.faithful).count();
+        let ok = fourth
+            .iter()
+            .filter(|(c, r)| c.faithful && approved(r))
+            .count();
+        let held = fourth
+            .iter()
+            .filter(|(c, r)| !c.faithful && !approved(r))
+            .count();
+        println!(
+            "\nfourth-round hand-written drafts (held out): faithful approved {ok} of {faithful}; faulty held back {held} of {}",
+            fourth.len() - faithful
         );
     }
     let second: Vec<&(Case, Report)> = results.iter().filter(|(c, _)| c.second_round).collect();
@@ -247,17 +294,46 @@ third-round hand-written drafts (held out): faithful approved {ok} of {faithful}
         for (c, _) in results
             .iter()
             .filter(|(c, _)| {
-                c.kind == kind && matches!(c.half, Half::Tune | Half::Report | Half::TunePublic)
+                c.kind == kind
+                    && matches!(
+                        c.half,
+                        Half::Tune
+                            | Half::Report
+                            | Half::TunePublic
+                            | Half::Heldout
+                            | Half::HeldoutPublic
+                    )
             })
             .take(6)
         {
             println!("\n== {}\n{}", c.id, c.sub.body);
         }
     }
+    // One tuning draft whole, with its sources and report (not round 4's held-out drafts).
+    if args.first().map(String::as_str) == Some("--draft") {
+        let id = args.get(1).cloned().unwrap_or_default();
+        for (c, r) in results
+            .iter()
+            .filter(|(c, _)| c.id == id && !matches!(c.half, Half::Heldout4 | Half::Heldout4Public))
+        {
+            println!("\n== {} [{}]\n{}", c.id, c.kind, c.sub.body);
+            for s in &c.sub.sources {
+                println!("[{}] {} | {} | {}", s.accession, s.title, s.summary, s.says);
+            }
+            for i in &r.issues {
+                println!("  - {:?} {} {}", i.severity, i.check.as_str(), i.detail);
+            }
+            for s in &r.support {
+                println!("  = {:?} {} «{}»", s.judgement, s.entry, s.quote);
+            }
+        }
+    }
     if args.first().map(String::as_str) == Some("--misses") {
         let half = match args.get(1).map(String::as_str) {
             Some("report") => Half::Report,
             Some("public") => Half::TunePublic,
+            Some("heldout") => Half::Heldout,
+            Some("heldout-public") => Half::HeldoutPublic,
             _ => Half::Tune,
         };
         misses(half, &results);

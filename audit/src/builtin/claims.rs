@@ -101,7 +101,7 @@ fn attribution_dropped<'a>(aligned: &'a [Aligned<'a>]) -> Option<&'a Aligned<'a>
     best(true).filter(|a| a.coverage > own_voice)
 }
 
-/// The draft sentence's words, lower case, without those it shares (in order) with a source
+/// The draft sentence's words, as written, without those it shares (in order) with a source
 /// sentence it restates from unnamed sources: `told` in `regulators have told companies to
 /// pause` belongs to the claim, and does not attribute it. (From a named source, the shared
 /// words may be the attribution itself: `Reuters says that`.)
@@ -114,7 +114,7 @@ fn own_words(d: &Parsed, s: &Parsed) -> String {
         .iter()
         .enumerate()
         .filter(|(i, _)| !shared.contains(i))
-        .map(|(_, t)| t.word.as_str())
+        .map(|(_, t)| t.raw.as_str())
         .collect::<Vec<_>>()
         .join(" ")
 }
@@ -222,7 +222,7 @@ pub(super) fn check(c: &Claim<'_>) -> (Vec<Issue>, Vec<Support>) {
     let hedge_dropped = c.own
         && factual
         && hedged_source
-        && !attributes(&lower)
+        && !attributes(c.text)
         && !HEDGE_WORDS.iter().any(|h| lower.contains(h));
     if hedge_dropped {
         issues.push(issue(
@@ -242,7 +242,7 @@ pub(super) fn check(c: &Claim<'_>) -> (Vec<Issue>, Vec<Support>) {
         && !attributes_by_word(&if a.sentence.anonymous {
             own_words(&d, &a.sentence.parsed)
         } else {
-            lower.clone()
+            c.text.to_string()
         })
     {
         issues.push(issue(

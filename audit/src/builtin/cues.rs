@@ -8,7 +8,7 @@ use super::lexicon::{
     ANONYMOUS, ATTRIBUTING_PHRASES, ATTRIBUTING_WORDS, CITED_SOURCES, DOWN, DRAFT_HEDGES, Family,
     HEDGES, NAMED, NEGATING_VERBS, NEGATIONS, PLAN_NOUN, UP, UP_DOWN_NEXT,
 };
-use super::tokens::{Kind, Tok};
+use super::tokens::{Kind, Tok, tokenize};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(super) enum Cue {
@@ -139,8 +139,8 @@ pub(super) fn anonymous(lower: &str) -> bool {
 }
 
 /// Whether a draft's sentence names where its statement comes from, or hedges it.
-pub(super) fn attributes(lower: &str) -> bool {
-    attributes_by_phrase(lower) || attributes_by_word(lower)
+pub(super) fn attributes(text: &str) -> bool {
+    attributes_by_phrase(&text.to_lowercase()) || attributes_by_word(text)
 }
 
 /// Whether a draft's sentence names unnamed sources (`according to`, `people familiar`,
@@ -159,9 +159,28 @@ pub(super) fn attributes_by_phrase(lower: &str) -> bool {
         .any(|w| w[0] == "citing" && CITED_SOURCES.contains(&w[1]))
 }
 
-/// Whether a draft's sentence has a word of attribution or hedging (`said`, `reported`, `may`).
-pub(super) fn attributes_by_word(lower: &str) -> bool {
-    lower
-        .split(|c: char| !c.is_alphanumeric() && c != '-')
-        .any(|w| ATTRIBUTING_WORDS.contains(&w))
+/// Whether a draft's sentence (as written, its case kept) has a word of attribution or hedging
+/// (`said`, `reported`, `may`) that attributes: not a word of a name (`the United States`,
+/// `Consumer Reports`), a report to someone (`the team now reports to Ashok Elluswamy`, not
+/// `is said to have`), a participle of time (`incidents reported since June`) nor a thing
+/// shown (`showed employees a prototype`).
+pub(super) fn attributes_by_word(text: &str) -> bool {
+    let toks = tokenize(text);
+    let word = |i: usize| toks.get(i).map_or("", |t| t.word.as_str());
+    toks.iter().enumerate().any(|(i, t)| {
+        let w = t.word.as_str();
+        if t.kind != Kind::Word || !ATTRIBUTING_WORDS.contains(&w) {
+            return false;
+        }
+        let in_name = i > 0 && t.raw.starts_with(char::is_uppercase);
+        let passive = i > 0
+            && matches!(
+                word(i - 1),
+                "be" | "been" | "being" | "is" | "are" | "was" | "were"
+            );
+        let reports_to = matches!(w, "reports" | "reported") && word(i + 1) == "to" && !passive;
+        let since = word(i + 1) == "since";
+        let shown = matches!(w, "showed" | "shows") && word(i + 1) != "that";
+        !(in_name || reports_to || since || shown)
+    })
 }

@@ -27,7 +27,11 @@ pub(super) fn abbreviation_at(text: &str, i: usize) -> bool {
         .rsplit(|c: char| c.is_whitespace() || c == '(' || c == '"')
         .next()
         .unwrap_or("");
-    let single_capital = word.chars().count() == 1 && word.starts_with(char::is_uppercase);
+    // An initial (`George W. Bush`), not a regnal number (`Queen of France by marriage to
+    // Francis I. Anne was …`).
+    let single_capital = word.chars().count() == 1
+        && word.starts_with(char::is_uppercase)
+        && !matches!(word, "I" | "V" | "X");
     let initials = word.contains('.')
         && word.chars().all(|c| c == '.' || c.is_uppercase())
         && word.chars().count() <= 5;

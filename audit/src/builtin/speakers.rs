@@ -75,7 +75,15 @@ fn speech_at(toks: &[Tok], i: usize) -> bool {
     // `showed employees a prototype` shows a thing; `a filing showed that` says something.
     let showing = matches!(toks[i].word.as_str(), "showed" | "shows")
         && toks.get(i + 1).is_none_or(|n| n.word != "that");
-    SPEECH.contains(&toks[i].word.as_str()) && !particle && !passive && !participle && !showing
+    // `the United States`, `Consumer Reports`: a capitalised word inside a sentence is a word
+    // of a name.
+    let in_name = i > 0 && toks[i].raw.starts_with(char::is_uppercase);
+    SPEECH.contains(&toks[i].word.as_str())
+        && !particle
+        && !passive
+        && !participle
+        && !showing
+        && !in_name
 }
 
 /// Who a draft's sentence says said it: the names before a verb of speech and after

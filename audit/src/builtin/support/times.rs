@@ -9,15 +9,23 @@ use crate::builtin::tokens::{Kind, Tok};
 use crate::builtin::wordclass::ordinal;
 
 /// The time frame that token `i` opens (`this year`, `the coming weeks`, `next quarter`), as a
-/// key: which way from now, and the period.
+/// key: which way from now, and the period; or a part of the year by its rank (`the second
+/// half`).
 pub(super) fn time_frame(toks: &[Tok], i: usize) -> Option<String> {
+    let period = toks.get(i + 1)?.word.trim_end_matches('s');
+    // `the first half`, `the third quarter`: a part of the year by its rank, which another
+    // `first` of the sentence (`the first gigawatt`) does not bear out.
+    if let Some(n) = ordinal(&toks[i].word)
+        && matches!(period, "half" | "quarter")
+    {
+        return Some(format!("t:o{n}:{period}"));
+    }
     let way = match toks[i].word.as_str() {
         "this" | "current" => "this",
         "next" | "coming" | "following" | "upcoming" => "next",
         "last" | "previous" | "prior" | "past" => "last",
         _ => return None,
     };
-    let period = toks.get(i + 1)?.word.trim_end_matches('s');
     matches!(
         period,
         "year" | "quarter" | "month" | "week" | "decade" | "half" | "season" | "day"

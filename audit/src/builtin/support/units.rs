@@ -38,6 +38,15 @@ pub(super) struct Unit {
 }
 
 impl Unit {
+    /// A bounded figure, a rank or a time frame: what a sentence states of its own statement.
+    pub(super) fn framed(&self) -> bool {
+        self.range.is_some()
+            || self
+                .keys
+                .iter()
+                .any(|k| ["b:", "t:", "o:"].iter().any(|p| k.starts_with(p)))
+    }
+
     /// A name, a figure, a rank or a time frame: what identifies the statement.
     pub(super) fn specific(&self) -> bool {
         self.name
@@ -119,7 +128,9 @@ pub(super) fn units(toks: &[Tok], k: &Known<'_>) -> Vec<Unit> {
             || named.contains(&i)
             || origin
             || in_date(toks, i)
-            || (t.kind == Kind::Number && known(&t.anchor))
+            // A number that needs no source (the year of record), unless it is bounded: `at
+            // least 2012` states more than `2012`.
+            || (t.kind == Kind::Number && known(&t.anchor) && bound_before(toks, i).is_none())
             || (frame.contains(&i) && form_number(toks, i))
         {
             continue;
@@ -186,6 +197,14 @@ fn word_unit(toks: &[Tok], i: usize, known: &dyn Fn(&str) -> bool) -> Option<Uni
         || saying(w)
         || known(w)
         || w.split(['-', '/']).all(|p| p.is_empty() || known(p))
+    {
+        return None;
+    }
+    // A contraction of a pronoun or a verb (`We'll`, `they're`, `I've`) is no name and states
+    // nothing a source must hold: its words are function words. (`won't` and `isn't` are
+    // negations, judged as such.)
+    if let Some((_, tail)) = w.split_once(['\'', '\u{2019}'])
+        && matches!(tail, "ll" | "re" | "ve" | "d" | "m")
     {
         return None;
     }
