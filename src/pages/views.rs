@@ -7,7 +7,9 @@ use journal_market_api::{
 };
 use maud::{Markup, html};
 
-use super::layout::{Head, Links, count, day, describe, figure, page, short_address, trusted};
+use super::layout::{
+    Head, Links, count, day, describe, figure, money, page, short_address, trusted,
+};
 use super::parts::{author, entry_item, journal_cards, search_item, signatures, verified_stamp};
 use crate::domain::render::to_html;
 
@@ -428,7 +430,7 @@ fn rests_on(support: &[journal_market_audit::Support]) -> Markup {
 }
 
 fn opt_usd(v: Option<f64>) -> String {
-    v.map(|v| format!("{} USD", figure(v, 2)))
+    v.map(|v| format!("{} USD", money(v)))
         .unwrap_or_else(|| "–".into())
 }
 
