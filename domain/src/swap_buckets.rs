@@ -219,7 +219,11 @@ mod tests {
         assert_eq!(b.buckets[1].price_weth, Some(3.0), "carried on");
         assert_eq!(b.buckets[2].swaps, 2);
         assert_eq!(b.buckets[2].price_weth, Some(4.0));
-        assert_eq!(b.buckets[40].price_weth, Some(4.0), "a swap without a price");
+        assert_eq!(
+            b.buckets[40].price_weth,
+            Some(4.0),
+            "a swap without a price"
+        );
         assert_eq!(b.swaps(), 5);
         assert!((b.volume_weth() - 4.75).abs() < 1e-12);
     }

@@ -1,6 +1,6 @@
 //! The token page's chart: price and volume over time as an inline SVG drawn here (no script,
 //! styled by `site.css` classes, as the Content-Security-Policy wants), named for assistive
-//! technology, and the same buckets as a table.
+//! technology, and the buckets with swaps as a table.
 
 use chrono::DateTime;
 use maud::{Markup, html};
@@ -12,8 +12,8 @@ use crate::domain::swap_buckets::{SwapBuckets, step_name};
 const WIDTH: f64 = 640.0;
 const HEIGHT: f64 = 260.0;
 /// Room for the price labels on the left, the volume labels on the right, the times below.
-const LEFT: f64 = 88.0;
-const RIGHT: f64 = 88.0;
+const LEFT: f64 = 112.0;
+const RIGHT: f64 = 80.0;
 const TOP: f64 = 24.0;
 const BOTTOM: f64 = 36.0;
 /// A bar's share of its bucket's width.
@@ -38,11 +38,7 @@ pub fn summary(c: &SwapBuckets) -> String {
     };
     let prices: Vec<f64> = c.buckets.iter().filter_map(|b| b.price_weth).collect();
     let price = match (prices.first(), prices.last()) {
-        (Some(a), Some(b)) => format!(
-            "; price from {} to {} WETH per token",
-            money(*a),
-            money(*b)
-        ),
+        (Some(a), Some(b)) => format!("; price from {} to {} WETH per token", money(*a), money(*b)),
         _ => String::new(),
     };
     format!(
@@ -72,17 +68,14 @@ fn at(v: f64) -> String {
     format!("{v:.1}")
 }
 
-/// The SVG: volume bars against the right axis, the price line against the left one.
+/// The SVG: volume bars against the right axis, the price line against the left one, a dot on
+/// each bucket with swaps.
 pub fn svg(c: &SwapBuckets) -> Markup {
     let n = c.buckets.len().max(1) as f64;
     let width = (WIDTH - LEFT - RIGHT) / n;
     let x = |i: usize| LEFT + width * (i as f64 + 0.5);
     let bottom = HEIGHT - BOTTOM;
-    let top_volume = c
-        .buckets
-        .iter()
-        .map(|b| b.volume_weth)
-        .fold(0.0, f64::max);
+    let top_volume = c.buckets.iter().map(|b| b.volume_weth).fold(0.0, f64::max);
     let prices: Vec<(usize, f64)> = c
         .buckets
         .iter()
@@ -118,7 +111,9 @@ pub fn svg(c: &SwapBuckets) -> Markup {
                 polyline.price points=(line.join(" ")) {}
             }
             @for (i, p) in &prices {
-                circle.price cx=(at(x(*i))) cy=(at(y(*p, low, high))) r="3" {}
+                @if c.buckets[*i].swaps > 0 {
+                    circle.price cx=(at(x(*i))) cy=(at(y(*p, low, high))) r="3" {}
+                }
             }
             text.label x="4" y="14" { "Price (WETH)" }
             text.label x=(WIDTH - 4.0) y="14" text-anchor="end" { "Volume (WETH)" }
@@ -156,9 +151,13 @@ pub fn swaps(c: &SwapBuckets) -> Markup {
                 }
                 details {
                     summary { "The same figures as a table" }
-                    div.scroll {
+                    // Focusable: a table wider than a phone scrolls, and keyboards must reach it.
+                    div.scroll tabindex="0" role="region" aria-label="Price and volume as a table" {
                         table {
-                            caption { "Price and volume " (step_name(c.step)) }
+                            caption {
+                                "Price and volume " (step_name(c.step))
+                                ", periods with swaps (the price stays as it was in between)"
+                            }
                             thead {
                                 tr {
                                     th scope="col" { "From (UTC)" }
@@ -168,7 +167,7 @@ pub fn swaps(c: &SwapBuckets) -> Markup {
                                 }
                             }
                             tbody {
-                                @for b in &c.buckets {
+                                @for b in c.buckets.iter().filter(|b| b.swaps > 0) {
                                     tr {
                                         th scope="row" { time datetime=(rfc3339(b.start)) { (when(b.start, c.step)) } }
                                         td { (b.swaps) }
@@ -236,15 +235,33 @@ mod tests {
         );
         assert!(s.contains(&format!("aria-label=\"{name}\"")));
         assert!(s.contains(&format!("<title>{name}</title>")));
-        assert_eq!(s.matches("<rect class=\"bar\"").count(), 3, "one per bucket with volume");
+        assert_eq!(
+            s.matches("<rect class=\"bar\"").count(),
+            3,
+            "one per bucket with volume"
+        );
         assert_eq!(s.matches("<polyline class=\"price\"").count(), 1);
+        assert_eq!(
+            s.matches("<circle").count(),
+            3,
+            "a dot per bucket with swaps"
+        );
         // The line is drawn through every bucket with a price: the first one and those after.
-        let points = s.split("points=\"").nth(1).unwrap().split('"').next().unwrap();
+        let points = s
+            .split("points=\"")
+            .nth(1)
+            .unwrap()
+            .split('"')
+            .next()
+            .unwrap();
         assert_eq!(points.split(' ').count(), c.buckets.len());
         // The highest bar reaches the top of the plot, the lowest price its bottom.
         assert!(s.contains(&format!("y=\"{}\"", at(TOP))));
         assert!(s.contains(">0.000004</text>") && s.contains(">0.000002</text>"));
-        assert!(!s.contains("style="), "no style attribute (the CSP refuses them)");
+        assert!(
+            !s.contains("style="),
+            "no style attribute (the CSP refuses them)"
+        );
     }
 
     #[test]
@@ -268,12 +285,17 @@ mod tests {
     }
 
     #[test]
-    fn the_table_has_a_row_per_bucket_and_no_swap_is_a_sentence() {
-        let c = chart(&[(T0, Some(0.0000015), 0.5), (T0 + 7_200, Some(0.000002), 1.0)]);
+    fn the_table_has_a_row_per_period_with_swaps_and_no_swap_is_a_sentence() {
+        let c = chart(&[
+            (T0, Some(0.0000015), 0.5),
+            (T0 + 7_200, Some(0.000002), 1.0),
+        ]);
         let s = swaps(&c).into_string();
         assert!(s.contains("<figure class=\"chart\">"));
         assert!(s.contains("<details>"));
-        assert_eq!(s.matches("<tr>").count(), 1 + c.buckets.len());
+        assert!(c.buckets.len() > 2);
+        assert_eq!(s.matches("<tr>").count(), 1 + 2);
+        assert!(s.contains("tabindex=\"0\" role=\"region\""));
         assert!(s.contains("<td>0.0000015</td>"), "{s}");
         assert!(s.contains("<time datetime=\"2026-11-27T10:00:00Z\">2026-11-27 10:00</time>"));
         let none = swaps(&SwapBuckets::default()).into_string();

@@ -185,7 +185,10 @@ pub async fn swap_buckets(
         .filter_map(|(at, a0, a1, sqrt)| {
             Some(Trade::from_swap(
                 at.as_ref()?.timestamp(),
-                (a0.parse().unwrap_or_default(), a1.parse().unwrap_or_default()),
+                (
+                    a0.parse().unwrap_or_default(),
+                    a1.parse().unwrap_or_default(),
+                ),
                 sqrt.parse().unwrap_or_default(),
                 token_is_token0,
             ))
