@@ -8,6 +8,7 @@ pub mod permit2;
 pub mod purchase;
 pub mod render;
 pub mod status;
+pub mod swap_buckets;
 pub mod text;
 pub mod time;
 pub mod wallet;

@@ -154,6 +154,17 @@ pub fn figure(v: f64, digits: usize) -> String {
     }
 }
 
+/// A price or sum of money for reading: two decimals from 1 up, as [`figure`] gives them; below
+/// 1, its first four significant digits, so a price of a fraction of a cent is not "0".
+pub fn money(v: f64) -> String {
+    if !v.is_finite() || v.abs() >= 1.0 || v == 0.0 {
+        return figure(v, 2);
+    }
+    // Decimals down to the fourth significant digit; below 1e-26, zero is near enough.
+    let digits = (3 - v.abs().log10().floor() as i64).clamp(0, 30) as usize;
+    figure(v, digits)
+}
+
 /// `1 reader`, `2 readers`.
 pub fn count(n: i64, one: &str, many: &str) -> String {
     format!("{n} {}", if n == 1 { one } else { many })
@@ -201,6 +212,25 @@ mod tests {
         assert_eq!(day("2026-11-20T06:00:00Z"), "2026-11-20");
         assert_eq!(count(1, "reader", "readers"), "1 reader");
         assert_eq!(count(0, "reader", "readers"), "0 readers");
+    }
+
+    #[test]
+    fn money_keeps_the_significant_digits_of_small_amounts() {
+        assert_eq!(money(0.000123), "0.000123");
+        assert_eq!(money(0.00156243), "0.001562");
+        assert_eq!(money(0.5), "0.5");
+        assert_eq!(money(0.012345678), "0.01235");
+        assert_eq!(money(0.99999), "1");
+        assert_eq!(money(-0.000042), "-0.000042");
+        assert_eq!(money(3.2e-12), "0.0000000000032");
+        assert_eq!(money(1e-40), "0");
+        // From 1 up, two decimals as before.
+        assert_eq!(money(1_560_000.456), "1560000.46");
+        assert_eq!(money(2.0), "2");
+        assert_eq!(money(1.005), figure(1.005, 2));
+        assert_eq!(money(0.0), "0");
+        assert_eq!(money(f64::NAN), "–");
+        assert_eq!(money(f64::INFINITY), "–");
     }
 
     #[test]

@@ -24,6 +24,7 @@ use crate::state::AppState;
 
 pub mod account;
 pub mod assets;
+pub mod chart;
 pub mod error;
 pub mod feeds;
 pub mod layout;
@@ -181,13 +182,19 @@ async fn swarm(state: web::Data<AppState>) -> PageResult {
 }
 
 async fn token(state: web::Data<AppState>) -> PageResult {
-    // The ledger keeps its own last answer; rendering it is cheap.
-    let bytes = state.onchain.token.answer().await?;
-    let ledger: Option<TokenLedger> = serde_json::from_slice(&bytes)
-        .map_err(|e| PageError(crate::error::DomainError::internal(e)))?;
-    Ok(HttpResponse::Ok()
-        .content_type(HTML)
-        .body(views::token(&links(&state), ledger.as_ref()).into_string()))
+    // The indexer empties no page cache: the time-to-live bounds how far the page trails the
+    // ledger's own last answer, and the chart's read of the swaps runs once per page kept.
+    cached(&state, "/token".into(), HTML, || async {
+        let bytes = state.onchain.token.answer().await?;
+        let ledger: Option<TokenLedger> = serde_json::from_slice(&bytes)
+            .map_err(|e| PageError(crate::error::DomainError::internal(e)))?;
+        let chart = match &ledger {
+            Some(l) => state.onchain.token.chart(l.block).await?,
+            None => None,
+        };
+        Ok(views::token(&links(&state), ledger.as_ref(), chart.as_ref()).into_string())
+    })
+    .await
 }
 
 /// A page about the signed-in viewer: what `load` reads for them (nothing when signed out),

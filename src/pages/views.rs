@@ -7,9 +7,12 @@ use journal_market_api::{
 };
 use maud::{Markup, html};
 
-use super::layout::{Head, Links, count, day, describe, figure, page, short_address, trusted};
+use super::layout::{
+    Head, Links, count, day, describe, figure, money, page, short_address, trusted,
+};
 use super::parts::{author, entry_item, journal_cards, search_item, signatures, verified_stamp};
 use crate::domain::render::to_html;
+use crate::domain::swap_buckets::SwapBuckets;
 
 pub fn home(
     l: &Links,
@@ -341,7 +344,8 @@ pub fn swarm(l: &Links, run: &SwarmRun) -> Markup {
     )
 }
 
-pub fn token(l: &Links, t: Option<&TokenLedger>) -> Markup {
+/// The ledger's figures, and its swaps over time (`chart`, read up to the ledger's block).
+pub fn token(l: &Links, t: Option<&TokenLedger>, chart: Option<&SwapBuckets>) -> Markup {
     let head = Head::new(
         "Token ledger",
         "The community token's ledger, indexed from the chain: swaps, fees, burns, holders.",
@@ -375,6 +379,7 @@ pub fn token(l: &Links, t: Option<&TokenLedger>) -> Markup {
                         dt { "Holders" } dd { (t.holders_total) }
                         dt { "Pool fee" } dd { (figure(t.pool_fee_pct, 2)) "%, creator share " (figure(t.creator_share_pct, 2)) "%, buyback " (figure(t.buyback_pct, 2)) "%" }
                     }
+                    @if let Some(c) = chart { (super::chart::swaps(c)) }
                     h2 { "Latest burns" }
                     @if t.burns.is_empty() {
                         p { "No burn yet." }
@@ -428,7 +433,7 @@ fn rests_on(support: &[journal_market_audit::Support]) -> Markup {
 }
 
 fn opt_usd(v: Option<f64>) -> String {
-    v.map(|v| format!("{} USD", figure(v, 2)))
+    v.map(|v| format!("{} USD", money(v)))
         .unwrap_or_else(|| "–".into())
 }
 

@@ -1,5 +1,6 @@
 //! The token ledger read from the index (the running totals, the last day's swaps, the latest
-//! swap and burns, the cursor) and the pool's settings; figures in `domain::ledger`.
+//! swap and burns, the cursor) and the pool's settings; figures in `domain::ledger`. The token
+//! page's chart: the newest swaps in buckets (`domain::swap_buckets`).
 
 use alloy::primitives::{Address, U256};
 use chrono::{DateTime, Utc};
@@ -11,10 +12,13 @@ use sea_orm::{
 };
 
 use crate::domain::ledger::{self, BURN_TARGETS, BUYBACK_PCT, Inputs, SUPPLY, units};
+use crate::domain::swap_buckets::{self, SwapBuckets, Trade};
 use crate::domain::time::ts;
 
 /// Burns listed.
 const LATEST_BURNS: usize = 12;
+/// Swaps the chart reads at most, newest first: the read stays bounded however long the index.
+pub const CHART_SWAPS: u64 = 5_000;
 
 /// What the pool's contracts say, read once (they do not change).
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -149,4 +153,49 @@ async fn last_price(db: &DatabaseConnection, token_is_token0: bool) -> Result<Op
         .one(db)
         .await?;
     Ok(sqrt.and_then(|s| ledger::price_weth(s.parse().unwrap_or_default(), token_is_token0)))
+}
+
+/// The newest swaps up to `block` (the ledger answer's cursor, so the chart and the figures
+/// beside it count the same swaps) in buckets; swaps without a block time are left out.
+pub async fn swap_buckets(
+    db: &DatabaseConnection,
+    token_is_token0: bool,
+    block: Option<u64>,
+) -> Result<SwapBuckets, DbErr> {
+    let mut q = swaps::Entity::find();
+    if let Some(b) = block {
+        q = q.filter(swaps::Column::Block.lte(i64::try_from(b).unwrap_or(i64::MAX)));
+    }
+    let rows: Vec<(Option<DateTime<Utc>>, String, String, String)> = q
+        .order_by_desc(swaps::Column::Block)
+        .order_by_desc(swaps::Column::LogIndex)
+        .limit(CHART_SWAPS)
+        .select_only()
+        .column(swaps::Column::BlockTime)
+        .column(swaps::Column::Amount0)
+        .column(swaps::Column::Amount1)
+        .column(swaps::Column::SqrtPriceX96)
+        .into_tuple()
+        .all(db)
+        .await?;
+    let capped = rows.len() as u64 == CHART_SWAPS;
+    let trades: Vec<Trade> = rows
+        .iter()
+        .rev()
+        .filter_map(|(at, a0, a1, sqrt)| {
+            Some(Trade::from_swap(
+                at.as_ref()?.timestamp(),
+                (
+                    a0.parse().unwrap_or_default(),
+                    a1.parse().unwrap_or_default(),
+                ),
+                sqrt.parse().unwrap_or_default(),
+                token_is_token0,
+            ))
+        })
+        .collect();
+    Ok(SwapBuckets {
+        capped,
+        ..swap_buckets::bucket(&trades)
+    })
 }

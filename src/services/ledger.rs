@@ -1,7 +1,8 @@
 //! `GET /token.json`: the token ledger, computed from the index at most every
 //! `indexer.ledger_max_age_ms` and served as bytes meanwhile. A reader that finds it older
 //! pokes the indexer, starts one recomputation (one at a time), and waits for it at most a
-//! short deadline before answering with what there is.
+//! short deadline before answering with what there is. The token page's chart is read when
+//! the page is drawn (the page cache keeps it), never by `/token.json`.
 
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -14,6 +15,7 @@ use sea_orm::DatabaseConnection;
 
 use crate::cache::LedgerCache;
 use crate::chain::{ETH, LedgerContracts};
+use crate::domain::swap_buckets::SwapBuckets;
 use crate::error::{DomainError, DomainResult};
 use crate::queries::token::{self, Now, PoolSettings};
 use crate::quotes::Quotes;
@@ -116,6 +118,21 @@ impl TokenLedger {
             return Ok(bytes);
         }
         self.compute(c).await
+    }
+
+    /// The newest swaps up to `block` in buckets, for the token page; `None` without a token.
+    pub async fn chart(&self, block: Option<u64>) -> DomainResult<Option<SwapBuckets>> {
+        let Some(c) = self.0.contracts else {
+            return Ok(None);
+        };
+        let settings = *self
+            .0
+            .cache
+            .pool
+            .get_or_try_init(|| self.pool_settings(c))
+            .await?;
+        let chart = token::swap_buckets(&self.0.db, settings.token_is_token0, block).await?;
+        Ok(Some(chart))
     }
 
     /// `GET /token.json`'s body.

@@ -391,3 +391,49 @@ async fn pages_pass_axe_fit_a_phone_and_replay_the_swarm() {
     assert!(r["lines"].as_u64().unwrap() > 0);
     assert_eq!(r["lines"], r["shown"], "the replay shows every line again");
 }
+
+#[actix_web::test]
+async fn the_token_page_draws_its_chart_and_passes_axe() {
+    let shop = Shop::open_indexing().await;
+    let (ledger, _) = crate::token::trade_over_hours(&shop).await;
+    let site = site(&shop.app);
+    let r = drive(json!({"scenario": "token", "root": site})).await;
+    for p in r["pages"].as_array().unwrap() {
+        let bad: Vec<&Value> = p["violations"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|v| v["impact"] == "serious" || v["impact"] == "critical")
+            .collect();
+        assert!(bad.is_empty(), "/token at {} px: {bad:?}", p["width"]);
+        assert_eq!(
+            p["overflow"], false,
+            "/token is wider than {} px",
+            p["width"]
+        );
+        let (chart, width) = (
+            p["chartWidth"].as_f64().unwrap(),
+            p["width"].as_f64().unwrap(),
+        );
+        assert!(
+            chart > 0.0 && chart <= width,
+            "the chart ({chart} px) fits {width} px"
+        );
+    }
+    let label = r["label"].as_str().unwrap();
+    assert!(
+        label.starts_with("Price and volume of the token per ")
+            && label.contains(&format!(": {} swaps, ", ledger["swaps"])),
+        "{label}"
+    );
+    assert!(r["bars"].as_u64().unwrap() >= 3, "{r}");
+    assert_eq!(r["line"], 1, "{r}");
+    assert!(r["rows"].as_u64().unwrap() >= r["bars"].as_u64().unwrap());
+    assert_eq!(r["tableVisible"], true, "the table opens");
+    let price = r["price"].as_str().unwrap();
+    assert!(
+        price.ends_with(" USD") && price != "0 USD",
+        "the price keeps its digits: {price}"
+    );
+    only_the_site(&r, &site);
+}

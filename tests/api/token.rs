@@ -378,7 +378,7 @@ async fn kept(db: &sea_orm::DatabaseConnection) -> journal_market_actors::indexe
 }
 
 /// `/token.json` once the index has read block `n` and holds `swaps` swaps.
-async fn ledger_with(shop: &Shop, n: u64, swaps: u64) -> serde_json::Value {
+pub(crate) async fn ledger_with(shop: &Shop, n: u64, swaps: u64) -> serde_json::Value {
     let mut ledger = serde_json::Value::Null;
     for _ in 0..200 {
         (_, ledger) = shop.app.get("/token.json").await;
@@ -391,7 +391,7 @@ async fn ledger_with(shop: &Shop, n: u64, swaps: u64) -> serde_json::Value {
 }
 
 /// Buyer 0 trading on the devnet's pool, both tokens approved.
-struct Trader {
+pub(crate) struct Trader {
     p: alloy::providers::DynProvider,
     me: Address,
     c: journal_market_chain::devnet::Contracts,
@@ -399,7 +399,7 @@ struct Trader {
 }
 
 impl Trader {
-    async fn new(shop: &Shop) -> Trader {
+    pub(crate) async fn new(shop: &Shop) -> Trader {
         let c = shop.chain.devnet.contracts.clone();
         let p = shop.chain.provider(shop.buyer(0));
         for t in [c.weth, c.token] {
@@ -415,13 +415,22 @@ impl Trader {
     }
 
     /// `amount` in: WETH on a buy, tokens on a sell. Returns the block it was mined in.
-    async fn swap(&self, buy: bool, amount: U256) -> u64 {
+    pub(crate) async fn swap(&self, buy: bool, amount: U256) -> u64 {
         IPool::new(self.c.pool, &self.p)
             .swap(self.me, buy != self.token_is_token0, amount, U256::ZERO)
             .mined()
             .await
             .block_number
             .unwrap()
+    }
+
+    /// Moves the chain's clock: the next block is `secs` later.
+    pub(crate) async fn wait(&self, secs: u64) {
+        let _: serde_json::Value = self
+            .p
+            .raw_request("evm_increaseTime".into(), (secs,))
+            .await
+            .unwrap();
     }
 
     async fn send(&self, to: Address, tokens: U256) -> u64 {
@@ -632,4 +641,71 @@ async fn a_swap_written_twice_counts_once() {
     roll_back_above(&txn, 10).await.unwrap();
     txn.commit().await.unwrap();
     assert_eq!(summary(&conn).await.unwrap(), once);
+}
+
+/// Three swaps an hour or more apart, then the token page once it shows them.
+pub(crate) async fn trade_over_hours(shop: &Shop) -> (serde_json::Value, String) {
+    let t = Trader::new(shop).await;
+    let (_, start) = shop.app.get("/token.json").await;
+    let n = start["swaps"].as_u64().unwrap();
+    let e18 = U256::from(10u64).pow(U256::from(18));
+    t.swap(true, U256::from(2) * e18).await;
+    t.wait(2 * 3_600).await;
+    t.swap(false, U256::from(3000) * e18).await;
+    t.wait(3_600).await;
+    let last = t.swap(true, e18).await;
+    let ledger = ledger_with(shop, last, n + 3).await;
+    let said = format!(": {} swaps, ", n + 3);
+    for _ in 0..100 {
+        let page = shop
+            .app
+            .http
+            .get(format!("{}/token", shop.app.base.trim_end_matches("/api")))
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(page.status(), 200);
+        let page = page.text().await.unwrap();
+        // The page cache keeps a page for its time-to-live.
+        if page.contains(&said) {
+            return (ledger, page);
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    panic!("the token page never said {said:?}");
+}
+
+/// The token page draws the indexed swaps: the chart is an image named by what it shows, the
+/// table lists the same swaps, and a price below a cent keeps its significant digits.
+#[actix_web::test]
+async fn the_token_page_draws_the_swaps_over_time() {
+    let shop = Shop::open_indexing().await;
+    let (ledger, page) = trade_over_hours(&shop).await;
+    let swaps = ledger["swaps"].as_u64().unwrap();
+    assert!(page.contains("<svg class=\"chart\""), "{page}");
+    assert!(page.contains("role=\"img\" aria-label=\"Price and volume of the token per "));
+    // Swaps an hour apart fall into buckets of their own.
+    assert!(page.matches("<rect class=\"bar\"").count() >= 3, "{page}");
+    assert!(page.contains("<polyline class=\"price\""));
+    // The table's swaps column adds up to the ledger's count.
+    let table = &page[page
+        .find("<table><caption>Price and volume per")
+        .expect("the table")..];
+    let counted: u64 = table
+        .split("</th><td>")
+        .skip(1)
+        .map(|r| r.split("</td>").next().unwrap().parse::<u64>().unwrap())
+        .sum();
+    assert_eq!(counted, swaps, "{table}");
+    // The price as the page says it, significant digits and all.
+    let price = ledger["priceUsd"].as_f64().unwrap();
+    let shown = journal_market::pages::layout::money(price);
+    assert!(
+        page.contains(&format!("<dt>Price</dt><dd>{shown} USD</dd>")),
+        "{price}: {page}"
+    );
+    // Below 1, four significant digits: within a thousandth of the price, however small.
+    let read: f64 = shown.parse().unwrap();
+    let within = if price < 1.0 { price * 1e-3 } else { 0.005 };
+    assert!((read - price).abs() <= within, "{shown} for {price}");
 }

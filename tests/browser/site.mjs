@@ -6,7 +6,7 @@
 //   JM_BROWSER='{"scenario": "...", "root": "http://127.0.0.1:PORT", "rpc": "...", "key": "0x…", …}' \
 //     node tests/browser/site.mjs
 //
-// Scenarios: buy (slug), signin (slug), publish (draft), vote (slug), swarm, axe (paths).
+// Scenarios: buy (slug), signin (slug), publish (draft), vote (slug), swarm, axe (paths), token.
 // Screenshots go to `shots` (a folder under target/). Prints ONE JSON object on stdout: what
 // happened and what the wallet was asked; the Rust tests judge it, and the chain.
 
@@ -230,6 +230,47 @@ async function axe(page) {
   return { pages };
 }
 
+// The token page's chart at a desktop's width and a phone's, its table opened: what it showed,
+// and axe's findings with the table read too.
+async function token(page) {
+  const source = fs.readFileSync(require.resolve("axe-core/axe.min.js"), "utf8");
+  const pages = [];
+  const shots = [];
+  for (const width of [1280, 360]) {
+    await page.setViewportSize({ width, height: 800 });
+    await page.goto(`${args.root}/token`);
+    const chart = page.locator('svg.chart[role="img"]');
+    await chart.waitFor({ timeout: TIMEOUT });
+    const box = await chart.boundingBox();
+    await page.click("details summary");
+    await page.evaluate(source);
+    const r = await page.evaluate(() => window.axe.run(document, { resultTypes: ["violations"] }));
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth > window.innerWidth + 1);
+    pages.push({
+      path: "/token",
+      width,
+      overflow,
+      chartWidth: box ? box.width : 0,
+      violations: r.violations.map((v) => ({ id: v.id, impact: v.impact, nodes: v.nodes.length, help: v.help })),
+    });
+    shots.push(await shot(page, `token-${width}`));
+  }
+  const shown = await page.evaluate(() => {
+    const svg = document.querySelector("svg.chart");
+    const price = [...document.querySelectorAll("dl.facts dt")].find((d) => d.textContent === "Price");
+    return {
+      label: svg.getAttribute("aria-label"),
+      bars: svg.querySelectorAll("rect.bar").length,
+      points: svg.querySelectorAll("circle.price").length,
+      line: svg.querySelectorAll("polyline.price").length,
+      rows: document.querySelectorAll("details table tbody tr").length,
+      price: price ? price.nextElementSibling.textContent : null,
+    };
+  });
+  const tableVisible = await page.locator("details table").isVisible();
+  return { pages, ...shown, tableVisible, shots };
+}
+
 const browser = await chromium.launch({
   executablePath: args.chromium || "/usr/bin/chromium",
   args: [
@@ -256,7 +297,7 @@ try {
     if (m.type() === "error" && /Content Security Policy/i.test(m.text())) pageErrors.push(m.text());
   });
   const calls = await withWallet(context, page, args.key);
-  const run = { buy, signin, publish, vote, swarm, axe }[args.scenario];
+  const run = { buy, signin, publish, vote, swarm, axe, token }[args.scenario];
   if (!run) throw new Error("no scenario " + args.scenario);
   result = { ok: true, ...(await run(page, calls)), calls, pageErrors };
 } catch (e) {
