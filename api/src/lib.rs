@@ -4,6 +4,7 @@
 
 mod account;
 mod archive;
+pub mod delivery;
 mod journals;
 mod numbers;
 mod payments;

@@ -5,6 +5,7 @@ pub use journal_market_api as api;
 mod client;
 pub mod payer;
 pub mod publisher;
+pub mod receipt;
 pub mod siwx;
 
 pub use client::{Client, ClientError};

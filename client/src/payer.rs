@@ -15,6 +15,7 @@ use reqwest::{Method, StatusCode};
 use serde_json::{Value, json};
 
 use crate::api::PaymentAnswer;
+use crate::receipt::SavedAnswer;
 use crate::{Client, ClientError};
 
 /// Seconds a signed permit stays valid (the offer allows 300).
@@ -227,6 +228,33 @@ pub struct Purchase {
     pub txs: Vec<String>,
     pub body: String,
     pub html: String,
+    /// The answer that delivered the text, as received, for `receipt::verify`.
+    pub saved: Option<SavedAnswer>,
+}
+
+/// A payment answer, decoded, and kept as received when it carries a PAYMENT-RESPONSE.
+async fn decode_saving(
+    resp: reqwest::Response,
+) -> Result<(PaymentAnswer, Option<SavedAnswer>), ClientError> {
+    let header = resp
+        .headers()
+        .get(x402::HEADER_RESPONSE)
+        .and_then(|h| h.to_str().ok())
+        .map(str::to_string);
+    if !resp.status().is_success() {
+        return Err(crate::client::decode::<PaymentAnswer>(resp)
+            .await
+            .err()
+            .unwrap_or_else(|| invalid("an error status with a payment answer")));
+    }
+    let bytes = resp.bytes().await?;
+    let answer = serde_json::from_slice(&bytes)
+        .map_err(|e| invalid(format!("unexpected answer from the server: {e}")))?;
+    let saved = header.map(|payment_response| SavedAnswer {
+        payment_response,
+        body: String::from_utf8_lossy(&bytes).into_owned(),
+    });
+    Ok((answer, saved))
 }
 
 fn now() -> u64 {
@@ -265,9 +293,23 @@ impl Client {
         usdg: Address,
         max_units: U256,
     ) -> Result<PaymentAnswer, ClientError> {
+        self.pay_step_saved(path, journal_id, signer, usdg, max_units)
+            .await
+            .map(|(answer, _)| answer)
+    }
+
+    /// [`Client::pay_step`], with its answer kept as received when it settled a payment.
+    async fn pay_step_saved(
+        &self,
+        path: &str,
+        journal_id: i64,
+        signer: &PrivateKeySigner,
+        usdg: Address,
+        max_units: U256,
+    ) -> Result<(PaymentAnswer, Option<SavedAnswer>), ClientError> {
         let resp = self.pay_request(path, journal_id, None).await?;
         if resp.status() != StatusCode::PAYMENT_REQUIRED {
-            return crate::client::decode(resp).await;
+            return decode_saving(resp).await;
         }
         let header = resp
             .headers()
@@ -301,7 +343,7 @@ impl Client {
             .is_some_and(|e| e.get(payment_identifier::KEY).is_some());
         if !declared {
             let resp = self.pay_request(path, journal_id, Some(&payment)).await?;
-            return crate::client::decode(resp).await;
+            return decode_saving(resp).await;
         }
         // With a payment-identifier, a lost answer or "still settling" is retried with the
         // very same payload: the service answers it as the first time, and never charges twice.
@@ -313,10 +355,10 @@ impl Client {
                 Ok(resp) if resp.status() == StatusCode::CONFLICT => {
                     match resp.headers().get(reqwest::header::RETRY_AFTER) {
                         Some(h) if tries < RETRIES => retry_after(h),
-                        _ => return crate::client::decode(resp).await,
+                        _ => return decode_saving(resp).await,
                     }
                 }
-                Ok(resp) => return crate::client::decode(resp).await,
+                Ok(resp) => return decode_saving(resp).await,
                 Err(ClientError::Http(_)) if tries < RETRIES => std::time::Duration::from_secs(1),
                 Err(e) => return Err(e),
             };
@@ -339,10 +381,10 @@ impl Client {
             steps.push("pay/author");
         }
         let mut txs = Vec::new();
-        let mut last = PaymentAnswer::already();
+        let (mut last, mut saved) = (PaymentAnswer::already(), None);
         for path in steps {
-            last = self
-                .pay_step(path, j.item.journal_id, signer, usdg, price)
+            (last, saved) = self
+                .pay_step_saved(path, j.item.journal_id, signer, usdg, price)
                 .await?;
             if let Some(tx) = last.tx() {
                 txs.push(tx.to_string());
@@ -352,6 +394,7 @@ impl Client {
             txs,
             body: last.body().unwrap_or_default().to_string(),
             html: last.html().unwrap_or_default().to_string(),
+            saved,
         })
     }
 }

@@ -107,6 +107,8 @@ impl Client {
                 .collect(),
             body: s("body"),
             html: s("html"),
+            // A re-read pays nothing: no receipt.
+            saved: None,
         })
     }
 }

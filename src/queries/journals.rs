@@ -4,6 +4,7 @@
 use std::collections::HashMap;
 use std::sync::Arc;
 
+use journal_market_api::delivery;
 use journal_market_api::{
     AuditIssue, AuditSummary, Author, Company, Covers, Evidence, JournalDetail, JournalListItem,
     Votes,
@@ -255,6 +256,10 @@ pub struct LiveJournal {
     /// Each sentence of record of the text, its judgement and the entry sentence it rests on:
     /// shown to those who may read the text.
     pub support: Arc<Vec<journal_market_audit::Support>>,
+    /// What a delivery receipt binds besides the answer: the public audit summary's hash and
+    /// the cited sources' (`journal_market_api::delivery`).
+    pub audit_hash: String,
+    pub sources_hash: String,
 }
 
 /// How the text rests on its entries: the audit's support map of `sub`, each sentence of record
@@ -412,6 +417,13 @@ pub async fn find_live(
             issues: Vec::new(),
         },
     };
+    let sources_hash = delivery::sources_hash(
+        cites
+            .iter()
+            .filter_map(|c| cited.get(&c.accession))
+            .map(|e| (e.accession.as_str(), e.says.as_str())),
+    );
+    let audit_hash = delivery::audit_hash(&audit);
     let detail = JournalDetail {
         item,
         audit,
@@ -436,6 +448,8 @@ pub async fn find_live(
         author_wallet: j.author_wallet,
         token_id: j.token_id,
         support,
+        audit_hash,
+        sources_hash,
     }))
 }
 

@@ -11,7 +11,9 @@ use alloy::signers::local::PrivateKeySigner;
 use chrono::{DateTime, Utc};
 use journal_market_actors::settlement::store;
 use journal_market_api::History;
-use journal_market_chain::extensions::offer_receipt::{self, ReceiptPayload, SignedReceipt};
+use journal_market_chain::extensions::offer_receipt::{
+    self, Delivery, ReceiptPayload, SignedReceipt,
+};
 use journal_market_chain::fast_key::{FastSigner, fast};
 use journal_market_entity::{journals, payments};
 use sea_orm::{ColumnTrait, DatabaseConnection, DbErr, EntityTrait, QueryFilter, QueryOrder};
@@ -66,14 +68,42 @@ impl Receipts {
         tx: B256,
         paid_at: DateTime<Utc>,
     ) -> Option<SignedReceipt> {
+        self.signed(resource, payer, tx, paid_at, None)
+    }
+
+    /// The receipt of the payment that delivered a text: also binds `delivery` (the body as
+    /// delivered, the audit report, the cited sources), as version 2.
+    pub fn of_delivery(
+        &self,
+        resource: &str,
+        payer: Address,
+        tx: B256,
+        paid_at: DateTime<Utc>,
+        delivery: Delivery,
+    ) -> Option<SignedReceipt> {
+        self.signed(resource, payer, tx, paid_at, Some(delivery))
+    }
+
+    fn signed(
+        &self,
+        resource: &str,
+        payer: Address,
+        tx: B256,
+        paid_at: DateTime<Utc>,
+        delivery: Option<Delivery>,
+    ) -> Option<SignedReceipt> {
         let key = self.key.as_ref()?;
         let payload = ReceiptPayload {
-            version: offer_receipt::VERSION,
+            version: match delivery {
+                Some(_) => offer_receipt::VERSION_DELIVERY,
+                None => offer_receipt::VERSION,
+            },
             network: format!("eip155:{}", self.site.chain_id()),
             resource_url: resource.to_string(),
             payer: payer.to_checksum(None),
             issued_at: u64::try_from(paid_at.timestamp()).unwrap_or(0),
             transaction: format!("{tx:#x}"),
+            delivery,
         };
         offer_receipt::sign(payload, key)
             .inspect_err(|e| tracing::warn!(error = %e, "a receipt could not be signed"))

@@ -393,14 +393,22 @@ async fn fetch_with_sign_in_with_x_pays_a_person_written_journal_step_by_step() 
     );
 }
 
+/// A payment's receipt (version 1: a person-written journal's fee) verifies with the reference
+/// verifier; the receipt of the step that delivered the text is version 2, which binds the
+/// delivery (the open upstream proposal, x402 PR #3186, that the reference 2.27.0 does not
+/// know yet): the client crate's verifier checks it, from the answer `@x402/fetch` received.
 #[actix_web::test]
 async fn the_receipt_of_a_paid_answer_verifies_with_the_reference_verifier() {
     let shop = reference_shop().await;
-    let (_, slug, _) = shop.swarm_journal().await;
+    let (_, slug) = shop.person_journal(0, "2.5").await;
     let buyer = shop.buyer(3);
-    let url = format!("{}/journals/{slug}/text", shop.app.base);
+    let url = format!(
+        "{}/journals/{slug}/text?payer={}",
+        shop.app.base,
+        buyer.address.to_checksum(None)
+    );
     let paid = fetch_get(&shop, &buyer.private_key, &url, &[]).await;
-    text_of(&paid);
+    assert_eq!(paid["status"], 200, "{paid}");
     let settle = settled(&paid);
     let receipt = &settle["extensions"]["offer-receipt"]["info"]["receipt"];
     assert!(
@@ -445,7 +453,31 @@ async fn the_receipt_of_a_paid_answer_verifies_with_the_reference_verifier() {
         buyer.address
     );
     assert_eq!(payload["network"], "eip155:4663");
-    assert_eq!(payload["resourceUrl"], url.as_str(), "{payload}");
+    assert_eq!(payload["version"], 1, "{payload}");
+
+    // The text's answer, as `@x402/fetch` received it: its version 2 receipt holds.
+    let delivered = fetch_get(&shop, &buyer.private_key, &url, &[]).await;
+    text_of(&delivered);
+    let exchange = delivered["exchanges"]
+        .as_array()
+        .and_then(|e| e.last())
+        .cloned()
+        .unwrap_or_default();
+    let saved = journal_market_client::receipt::SavedAnswer {
+        payment_response: delivered["paymentResponseHeader"]
+            .as_str()
+            .unwrap()
+            .to_string(),
+        body: exchange["rawBody"]
+            .as_str()
+            .unwrap_or_else(|| panic!("no raw body: {delivered}"))
+            .to_string(),
+    };
+    let v = journal_market_client::receipt::verify(&shop.client(), &saved)
+        .await
+        .unwrap();
+    assert_eq!(v.signer, signer);
+    assert_eq!(v.slug, slug);
 }
 
 #[actix_web::test]

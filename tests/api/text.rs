@@ -9,6 +9,7 @@ use journal_market_chain::extensions::offer_receipt::{self, SignedReceipt};
 use journal_market_chain::x402::{self, PaymentRequired, SettleResponse};
 use journal_market_client::payer::sign_payment;
 use reqwest::StatusCode;
+use sea_orm::{ColumnTrait, EntityTrait, QueryFilter};
 use serde_json::Value;
 
 use crate::pay::{Shop, now};
@@ -98,14 +99,89 @@ async fn the_paid_text_sells_a_swarm_journal_with_a_signed_receipt() {
     assert_eq!(receipt.payload.transaction, settled.transaction);
     assert_eq!(receipt.payload.network, "eip155:4663");
 
-    // The history lists the same receipt; the chain shows one charge.
+    // It binds what was delivered: the body's hash is the body's (the rest is checked by
+    // `a_delivery_receipt_holds_until_a_byte_changes`).
+    let d = receipt
+        .payload
+        .delivery
+        .clone()
+        .expect("a delivery receipt");
+    assert_eq!(receipt.payload.version, 2);
+    assert_eq!(
+        (
+            d.response_hash_alg.as_str(),
+            d.response_hash_encoding.as_str()
+        ),
+        ("sha256", "raw")
+    );
+
+    // The history lists the receipt of the payment (version 1: the same payment, signed by the
+    // same key); the chain shows one charge.
     let (s, h) = shop.app.get_as("/me/history", &cookie.unwrap()).await;
     assert_eq!(s, StatusCode::OK, "{h}");
+    let listed: SignedReceipt = serde_json::from_value(h["unlocks"][0]["receipt"].clone()).unwrap();
     assert_eq!(
-        h["unlocks"][0]["receipt"],
-        serde_json::to_value(&receipt).unwrap()
+        listed.payload,
+        offer_receipt::ReceiptPayload {
+            version: 1,
+            delivery: None,
+            ..receipt.payload.clone()
+        }
     );
+    assert_eq!(offer_receipt::recover(&listed).unwrap(), signer_address);
     assert_one_charge(&shop, buyer.address, price).await;
+}
+
+/// A delivery receipt binds the text as delivered, the audit report it was sold under and the
+/// cited entries' sources: the client crate's verifier (`jm verify-receipt`) recomputes each
+/// from the public API, and fails, naming which, when one byte of the body or of a cited source
+/// changes.
+#[actix_web::test]
+async fn a_delivery_receipt_holds_until_a_byte_changes() {
+    use journal_market_client::receipt::{Mismatch, verify};
+    let shop = Shop::open().await;
+    let (_, slug, _) = shop.swarm_journal().await;
+    let buyer = shop.buyer(0);
+    let client = shop.client();
+    let bought = client.buy(&slug, &buyer.signer().unwrap()).await.unwrap();
+    let saved = bought.saved.expect("the delivering answer, as received");
+
+    let v = verify(&client, &saved).await.unwrap();
+    assert_eq!(v.slug, slug);
+    assert_eq!(v.payer, buyer.address.to_checksum(None));
+    assert_eq!(Some(&v.transaction), bought.txs.last());
+
+    // One byte of the text.
+    let mut body = saved.clone();
+    let at = body.body.find("## ").expect("a heading") + 3;
+    body.body.replace_range(at..at + 1, "#");
+    assert!(matches!(
+        verify(&client, &body).await,
+        Err(Mismatch::ResponseHash)
+    ));
+
+    // One byte of a cited entry's source, as the archive serves it.
+    let cited = client.journal(&slug).await.unwrap().evidence[0].id.clone();
+    let db = shop.app.db.connect().await;
+    journal_market_entity::entries::Entity::update_many()
+        .col_expr(
+            journal_market_entity::entries::Column::Says,
+            sea_orm::sea_query::Expr::cust("says || '.'"),
+        )
+        .filter(journal_market_entity::entries::Column::Accession.eq(cited.as_str()))
+        .exec(&db)
+        .await
+        .unwrap();
+    let mut outcome = verify(&client, &saved).await;
+    for _ in 0..50 {
+        if matches!(outcome, Err(Mismatch::SourcesHash)) {
+            break;
+        }
+        // The archive's answers are cached for a moment.
+        tokio::time::sleep(std::time::Duration::from_millis(200)).await;
+        outcome = verify(&client, &saved).await;
+    }
+    assert!(matches!(outcome, Err(Mismatch::SourcesHash)), "{outcome:?}");
 }
 
 /// A person-written journal of 2.5 USDG on sale, and who buys it.

@@ -71,6 +71,8 @@ async function describe(res) {
     status: res.status,
     headers,
     body,
+    // The body as received, for checking a receipt's responseHash.
+    rawBody: text,
     paymentRequired: b64json(res.headers.get("payment-required")),
     paymentResponse: b64json(res.headers.get("payment-response")),
   };

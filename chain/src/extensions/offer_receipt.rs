@@ -15,8 +15,37 @@ use crate::signature::{self, SignatureError};
 pub const KEY: &str = "offer-receipt";
 /// The only format signed here (the other, `jws`, needs a DID for its key).
 pub const FORMAT: &str = "eip712";
-/// The payload `version` of this extension.
+/// The payload `version` of a receipt of payment.
 pub const VERSION: u64 = 1;
+/// The payload `version` of a receipt that also binds what was delivered (the open upstream
+/// proposal's `responseHash`, x402 PR #3186, and this service's `auditHash` and `sourcesHash`:
+/// docs/decisions.md, "Receipts").
+pub const VERSION_DELIVERY: u64 = 2;
+/// `responseHashAlg` and `responseHashEncoding` of the receipts signed here: SHA-256 of the
+/// body's bytes as delivered (before any content encoding).
+pub const RESPONSE_HASH_ALG: &str = "sha256";
+pub const RESPONSE_HASH_ENCODING: &str = "raw";
+
+/// Version 2's type: version 1's six fields, then what binds the delivery. The primary type keeps
+/// its name, so its type string is
+/// `Receipt(uint256 version,string network,string resourceUrl,string payer,uint256 issuedAt,string transaction,string responseHash,string responseHashAlg,string responseHashEncoding,string auditHash,string sourcesHash)`.
+mod eip712_v2 {
+    alloy::sol! {
+        struct Receipt {
+            uint256 version;
+            string network;
+            string resourceUrl;
+            string payer;
+            uint256 issuedAt;
+            string transaction;
+            string responseHash;
+            string responseHashAlg;
+            string responseHashEncoding;
+            string auditHash;
+            string sourcesHash;
+        }
+    }
+}
 
 mod eip712 {
     alloy::sol! {
@@ -58,6 +87,22 @@ pub struct ReceiptPayload {
     /// a signed field.
     #[serde(default)]
     pub transaction: String,
+    /// Version 2: what was delivered.
+    #[serde(flatten, default, skip_serializing_if = "Option::is_none")]
+    pub delivery: Option<Delivery>,
+}
+
+/// What a version 2 receipt binds besides the payment: the body as delivered, the audit report
+/// the text was sold under, and the cited entries' sources (each `0x` and 64 lower-case hex
+/// digits of SHA-256).
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "camelCase")]
+pub struct Delivery {
+    pub response_hash: String,
+    pub response_hash_alg: String,
+    pub response_hash_encoding: String,
+    pub audit_hash: String,
+    pub sources_hash: String,
 }
 
 /// A receipt with its signature, as it goes on the wire.
@@ -106,8 +151,24 @@ fn domain(name: &'static str) -> Eip712Domain {
     }
 }
 
-/// The digest a receipt's signature is over.
+/// The digest a receipt's signature is over: version 2's type when it binds a delivery.
 pub fn digest(p: &ReceiptPayload) -> B256 {
+    if let Some(d) = &p.delivery {
+        return eip712_v2::Receipt {
+            version: U256::from(p.version),
+            network: p.network.clone(),
+            resourceUrl: p.resource_url.clone(),
+            payer: p.payer.clone(),
+            issuedAt: U256::from(p.issued_at),
+            transaction: p.transaction.clone(),
+            responseHash: d.response_hash.clone(),
+            responseHashAlg: d.response_hash_alg.clone(),
+            responseHashEncoding: d.response_hash_encoding.clone(),
+            auditHash: d.audit_hash.clone(),
+            sourcesHash: d.sources_hash.clone(),
+        }
+        .eip712_signing_hash(&domain("x402 receipt"));
+    }
     eip712::Receipt {
         version: U256::from(p.version),
         network: p.network.clone(),
@@ -176,7 +237,12 @@ pub fn extension(receipt: &SignedReceipt) -> Value {
                                 "resourceUrl": { "type": "string" },
                                 "payer": { "type": "string" },
                                 "issuedAt": { "type": "integer" },
-                                "transaction": { "type": "string" }
+                                "transaction": { "type": "string" },
+                                "responseHash": { "type": "string" },
+                                "responseHashAlg": { "type": "string" },
+                                "responseHashEncoding": { "type": "string" },
+                                "auditHash": { "type": "string" },
+                                "sourcesHash": { "type": "string" }
                             },
                             "required": ["version", "network", "resourceUrl", "payer", "issuedAt"]
                         },
@@ -207,7 +273,51 @@ mod tests {
             payer: "0x857b06519E91e3A54538791bDbb0E22373e36b66".into(),
             issued_at: 1703123456,
             transaction: String::new(),
+            delivery: None,
         }
+    }
+
+    #[test]
+    fn a_delivery_receipt_signs_its_hashes() {
+        let h = |b: u8| format!("0x{}", hex::encode([b; 32]));
+        let mut v2 = ReceiptPayload {
+            version: VERSION_DELIVERY,
+            delivery: Some(Delivery {
+                response_hash: h(1),
+                response_hash_alg: RESPONSE_HASH_ALG.into(),
+                response_hash_encoding: RESPONSE_HASH_ENCODING.into(),
+                audit_hash: h(2),
+                sources_hash: h(3),
+            }),
+            ..receipt()
+        };
+        let json = serde_json::to_value(&v2).unwrap();
+        assert_eq!(json["responseHash"], h(1), "{json}");
+        assert_eq!(json["sourcesHash"], h(3), "{json}");
+        assert_eq!(serde_json::from_value::<ReceiptPayload>(json).unwrap(), v2);
+        let signed = sign(v2.clone(), &key()).unwrap();
+        assert_eq!(recover(&signed).unwrap(), SIGNER);
+        // Each bound hash is signed: another one recovers another key.
+        for change in 0..3 {
+            let d = v2.delivery.as_mut().unwrap();
+            match change {
+                0 => d.response_hash = h(9),
+                1 => d.audit_hash = h(9),
+                _ => d.sources_hash = h(9),
+            }
+            let forged = SignedReceipt {
+                payload: v2.clone(),
+                ..signed.clone()
+            };
+            assert_ne!(recover(&forged).unwrap(), SIGNER, "change {change}");
+        }
+        // Version 1 carries no delivery fields.
+        assert!(
+            serde_json::to_value(receipt())
+                .unwrap()
+                .get("responseHash")
+                .is_none()
+        );
     }
 
     #[test]

@@ -57,7 +57,14 @@ enum Command {
         /// (once, maximum allowance) if the wallet has not done so.
         #[arg(long, env = "JM_RPC_URL")]
         rpc_url: Option<String>,
+        /// Where to keep the answer that delivered the text, as received (its body and
+        /// PAYMENT-RESPONSE), for `jm verify-receipt`.
+        #[arg(long)]
+        save: Option<std::path::PathBuf>,
     },
+    /// Check a saved answer's receipt against the service: its signer, and the body, the
+    /// journal's audit report and the cited entries' sources it binds.
+    VerifyReceipt { file: std::path::PathBuf },
     /// Read a journal the wallet bought, again, with sign-in-with-x (no payment, no session
     /// needed); print the text and keep the session it opens.
     Read {
@@ -205,6 +212,7 @@ async fn run(cli: Cli) -> anyhow::Result<()> {
             slug,
             private_key,
             rpc_url,
+            save,
         } => {
             let signer = signer(&private_key)?;
             if let Some(rpc) = rpc_url {
@@ -213,12 +221,37 @@ async fn run(cli: Cli) -> anyhow::Result<()> {
             }
             let bought = client.buy(&slug, &signer).await?;
             save_session(&session_file, client.session())?;
+            if let Some(path) = save {
+                let saved = bought.saved.as_ref().ok_or_else(|| {
+                    anyhow::anyhow!("the last answer carried no PAYMENT-RESPONSE")
+                })?;
+                std::fs::write(&path, serde_json::to_vec_pretty(saved)?)
+                    .map_err(|e| anyhow::anyhow!("cannot write {}: {e}", path.display()))?;
+            }
             show(cli.json, purchase_json(&bought), |_| {
                 for tx in &bought.txs {
                     eprintln!("paid in {tx}");
                 }
                 println!("{}", bought.body);
             })?;
+        }
+        Command::VerifyReceipt { file } => {
+            let text = std::fs::read_to_string(&file)
+                .map_err(|e| anyhow::anyhow!("cannot read {}: {e}", file.display()))?;
+            let saved: journal_market_client::receipt::SavedAnswer = serde_json::from_str(&text)
+                .map_err(|e| anyhow::anyhow!("{} is not a saved answer: {e}", file.display()))?;
+            let v = journal_market_client::receipt::verify(&client, &saved).await?;
+            show(
+                cli.json,
+                serde_json::json!({ "verified": true, "signer": v.signer, "slug": v.slug,
+                    "transaction": v.transaction, "payer": v.payer }),
+                |_| {
+                    println!(
+                        "verified: {} signed the delivery of {} to {} (transaction {})",
+                        v.signer, v.slug, v.payer, v.transaction
+                    )
+                },
+            )?;
         }
         Command::Read { slug, private_key } => {
             let signer = signer(&private_key)?;
