@@ -1,6 +1,8 @@
 //! The request path: one payment step from its signed payload to a pending row, the send, and
 //! the answer; what it cannot finish is left to reconciliation.
 
+use journal_market_domain::state::PaymentState;
+use journal_market_domain::wallet::Wallet;
 use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
 
@@ -10,7 +12,6 @@ use journal_market_chain::extensions::payment_identifier;
 use journal_market_chain::facilitator::{Checked, SettleError};
 use journal_market_chain::signature;
 use journal_market_domain::purchase::{Standing, Verdict, rules};
-use journal_market_domain::wallet::lower;
 use sea_orm::DbErr;
 
 use super::outcome::{Paid, PayError, PayStep, RowState, rejected};
@@ -30,11 +31,11 @@ impl Inner {
             .await
             .map_err(rejected)?;
         let mut chain_time = t.elapsed();
-        let wallet = lower(&permit.from);
+        let wallet = Wallet(permit.from);
         let nonce = permit.permit.nonce.to_string();
         let signature_key = signature::key(&permit.signature).to_string();
         let key = store::PermitKey {
-            wallet: &wallet,
+            wallet,
             nonce: &nonce,
             signature: &signature_key,
         };
@@ -45,7 +46,7 @@ impl Inner {
             step: s.step,
             id,
             fingerprint: &fingerprint,
-            signer: &wallet,
+            signer: wallet,
         };
         // What the claim's write checks again, read once here so a replay or a refusal never
         // costs a simulation on the chain.
@@ -53,11 +54,11 @@ impl Inner {
         if let Some(row) = seen.known(id, key) {
             return replay::answer(row.clone(), asked);
         }
-        let standing = seen.standing(&wallet, s.journal_id, s.author_wallet.as_deref());
+        let standing = seen.standing(wallet, s.journal_id, s.author_wallet);
         if let Some(answer) = judge(standing, &s) {
             return answer;
         }
-        if seen.open_step(&wallet, s.journal_id, s.step).is_some() {
+        if seen.open_step(wallet, s.journal_id, s.step).is_some() {
             return Err(PayError::StillSettling);
         }
         // A payment that arrives before the first reconciliation pass took the relayer's lease
@@ -101,13 +102,13 @@ impl Inner {
         let claim = store::claim(
             &self.db,
             &store::NewPayment {
-                wallet: &wallet,
+                wallet,
                 journal_id: s.journal_id,
-                author_wallet: s.author_wallet.as_deref(),
+                author_wallet: s.author_wallet,
                 swarm: s.swarm,
                 step: s.step,
                 amount_units: s.amount_units,
-                pay_to: &lower(&s.pay_to),
+                pay_to: Wallet(s.pay_to),
                 permit_nonce: &nonce,
                 signature_key: &signature_key,
                 permit_deadline: DateTime::<Utc>::from_timestamp(
@@ -141,7 +142,7 @@ impl Inner {
         }
         let t = Instant::now();
         if let Some((approval, need)) = sponsored {
-            self.sponsor(id, &wallet, &approval, need).await?;
+            self.sponsor(id, wallet, &approval, need).await?;
         }
         let sent = match checked {
             Some(checked) => {
@@ -161,7 +162,7 @@ impl Inner {
         };
         let key = RowKey {
             id,
-            wallet: &wallet,
+            wallet,
             journal_id: s.journal_id,
         };
         let state = match self.paid_by_sent(&terms, sent) {
@@ -216,13 +217,13 @@ impl Inner {
             tokio::time::sleep(pause).await;
             pause = (pause * 2).min(Duration::from_millis(250));
             let row = store::find(&self.db, id).await?;
-            match row.state.as_str() {
-                store::PENDING => continue,
-                store::SETTLED => {
-                    if let Some(Ok(tx)) = row.tx.as_deref().map(str::parse) {
+            match row.state {
+                PaymentState::Pending => continue,
+                PaymentState::Settled => {
+                    if let Some(tx) = row.tx {
                         return Ok(Paid::Settled {
                             payer,
-                            tx,
+                            tx: tx.into(),
                             at: row.created_at,
                         });
                     }
