@@ -133,7 +133,7 @@ async fn devnet(
     if no_serve {
         tokio::signal::ctrl_c().await?;
     } else {
-        chain::apply_devnet(&mut settings, &devnet);
+        chain::apply_devnet(&mut settings, &devnet)?;
         settings.chain.devnet_file.clear();
         let prefix = settings.server.api_prefix.clone();
         let app = Application::build(settings).await?;
@@ -175,11 +175,12 @@ async fn seed_demo(api: &str, devnet: &journal_market_chain::devnet::Devnet) -> 
 async fn facilitator(mut settings: Settings, listen: &str) -> anyhow::Result<()> {
     chain::apply_devnet_file(&mut settings)?;
     let a = chain::ChainAddresses::from_settings(&settings)?;
-    let key = settings.payments.relayer_key.expose().trim();
-    anyhow::ensure!(!key.is_empty(), "payments.relayer_key is needed to settle");
-    let relayer: alloy::signers::local::PrivateKeySigner = key
-        .parse()
-        .map_err(|_| anyhow::anyhow!("payments.relayer_key is not a valid private key"))?;
+    let relayer = settings
+        .payments
+        .relayer_key
+        .signer()
+        .cloned()
+        .ok_or_else(|| anyhow::anyhow!("payments.relayer_key is needed to settle"))?;
     let client = journal_market_chain::client::ChainClient::new(
         &chain::rpc_urls(&settings),
         std::time::Duration::from_millis(settings.chain.rpc_timeout_ms),

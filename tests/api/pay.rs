@@ -4,7 +4,7 @@ use std::sync::Arc;
 
 use alloy::primitives::{Address, U256};
 use alloy::signers::local::PrivateKeySigner;
-use journal_market::config::Secret;
+use journal_market::config::{Key, Secret};
 use journal_market::seed::{PersonJournal, publish};
 use journal_market_actors::settlement::FaultPoint;
 use journal_market_chain::bindings::{IERC20, IIdentityRegistry, IMintable};
@@ -113,7 +113,7 @@ impl Shop {
                         s.server.origin = "http://127.0.0.1:0".into();
                         s.payments.facilitator = url;
                         s.payments.facilitator_token = Secret::new(FACILITATOR_TOKEN);
-                        s.payments.relayer_key = Secret::new("");
+                        s.payments.relayer_key = Key::default();
                     })
                     .await;
                 Shop { chain, app }

@@ -266,7 +266,7 @@ pub(crate) async fn shop_behind_facilitator_proxy(
             s.payments.facilitator = url;
             s.payments.facilitator_token =
                 journal_market::config::Secret::new(crate::pay::FACILITATOR_TOKEN);
-            s.payments.relayer_key = journal_market::config::Secret::new("");
+            s.payments.relayer_key = journal_market::config::Key::default();
             f(s);
         })
         .await;
