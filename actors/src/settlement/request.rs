@@ -1,8 +1,6 @@
 //! The request path: one payment step from its signed payload to a pending row, the send, and
 //! the answer; what it cannot finish is left to reconciliation.
 
-use journal_market_domain::state::PaymentState;
-use journal_market_domain::wallet::Wallet;
 use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
 
@@ -12,6 +10,8 @@ use journal_market_chain::extensions::payment_identifier;
 use journal_market_chain::facilitator::{Checked, SettleError};
 use journal_market_chain::signature;
 use journal_market_domain::purchase::{Standing, Verdict, rules};
+use journal_market_domain::state::PaymentState;
+use journal_market_domain::wallet::Wallet;
 use sea_orm::DbErr;
 
 use super::outcome::{Paid, PayError, PayStep, RowState, rejected};

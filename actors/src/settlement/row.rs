@@ -1,8 +1,6 @@
 //! One payment row against the chain: its send, what its transactions did, and the write that
 //! settles or fails it. Shared by the request path and reconciliation.
 
-use journal_market_domain::state::PaymentState;
-use journal_market_domain::tx::TxHash;
 use std::time::Duration;
 
 use alloy::primitives::{Address, B256, U256};
@@ -10,6 +8,8 @@ use futures::future::BoxFuture;
 use journal_market_chain::facilitator::{Checked, Permit, Sent, SettleError, TxStatus};
 use journal_market_chain::x402::{PaymentPayload, PaymentRequirements};
 use journal_market_domain::purchase::Step;
+use journal_market_domain::state::PaymentState;
+use journal_market_domain::tx::TxHash;
 use journal_market_entity::payments;
 use sea_orm::DbErr;
 

@@ -4,11 +4,11 @@
 //! statements between `BEGIN IMMEDIATE` and `COMMIT` (SQLite has no writes inside a `WITH`),
 //! run as one command on one connection (`Lanes::sqlite_transaction`).
 
-use journal_market_domain::state::PaymentState;
-use journal_market_domain::tx::TxHash;
 use std::sync::LazyLock;
 
 use chrono::{DateTime, Utc};
+use journal_market_domain::state::PaymentState;
+use journal_market_domain::tx::TxHash;
 use sea_orm::{ConnectionTrait, DbBackend, DbErr, Statement, Value};
 
 use crate::db::Lanes;
