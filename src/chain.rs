@@ -8,7 +8,7 @@ use alloy::primitives::Address;
 use journal_market_actors::chain_watch::ChainTargets;
 use journal_market_chain::devnet::Devnet;
 
-use crate::config::{Secret, Settings, StockTokenSettings};
+use crate::config::{Key, Secret, Settings, StockTokenSettings};
 
 /// Addresses of the contracts the service uses.
 #[derive(Debug, Clone)]
@@ -32,16 +32,9 @@ pub struct LedgerContracts {
     pub weth: Address,
 }
 
-fn optional(name: &str, s: &str) -> anyhow::Result<Option<Address>> {
-    match s.trim() {
-        "" => Ok(None),
-        v => parse(name, v).map(Some),
-    }
-}
-
-fn parse(name: &str, s: &str) -> anyhow::Result<Address> {
-    s.parse()
-        .map_err(|_| anyhow::anyhow!("chain.{name} is not an address: {s:?}"))
+/// A contract the ledger needs once the token is set.
+fn needed(name: &str, a: Option<Address>) -> anyhow::Result<Address> {
+    a.ok_or_else(|| anyhow::anyhow!("chain.{name} is needed with chain.token"))
 }
 
 impl ChainAddresses {
@@ -50,34 +43,28 @@ impl ChainAddresses {
         let mut price_feeds = HashMap::new();
         let mut stock_tokens = HashMap::new();
         for (ticker, t) in &c.stock_tokens {
-            price_feeds.insert(
-                ticker.clone(),
-                parse(&format!("stock_tokens.{ticker}.price_feed"), &t.price_feed)?,
-            );
-            stock_tokens.insert(
-                ticker.clone(),
-                parse(&format!("stock_tokens.{ticker}.token"), &t.token)?,
-            );
+            price_feeds.insert(ticker.clone(), t.price_feed);
+            stock_tokens.insert(ticker.clone(), t.token);
         }
-        let ledger = match optional("token", &c.token)? {
+        let ledger = match c.token {
             None => None,
             Some(token) => Some(LedgerContracts {
                 token,
-                pool: parse("pool", &c.pool)?,
-                fee_locker: optional("fee_locker", &c.fee_locker)?,
-                weth: parse("weth", &c.weth)?,
+                pool: needed("pool", c.pool)?,
+                fee_locker: c.fee_locker,
+                weth: needed("weth", c.weth)?,
             }),
         };
-        if let Some(feed) = optional("eth_usd_feed", &c.eth_usd_feed)? {
+        if let Some(feed) = c.eth_usd_feed {
             price_feeds.insert(ETH.to_string(), feed);
         }
         Ok(ChainAddresses {
             ledger,
-            usdg: parse("usdg", &c.usdg)?,
-            permit2: parse("permit2", &c.permit2)?,
-            permit2_proxy: parse("permit2_proxy", &c.permit2_proxy)?,
-            identity_registry: parse("identity_registry", &c.identity_registry)?,
-            reputation_registry: parse("reputation_registry", &c.reputation_registry)?,
+            usdg: c.usdg,
+            permit2: c.permit2,
+            permit2_proxy: c.permit2_proxy,
+            identity_registry: c.identity_registry,
+            reputation_registry: c.reputation_registry,
             price_feeds,
             stock_tokens,
         })
@@ -122,39 +109,37 @@ pub fn proxy_rpc_urls(s: &Settings) -> Vec<String> {
 /// The "ticker" of the ETH / USD feed among the quotes.
 pub const ETH: &str = "ETH";
 
-/// Points the settings at a devnet: its RPC, its contracts and its stock tokens.
-pub fn apply_devnet(s: &mut Settings, d: &Devnet) {
+/// Points the settings at a devnet: its RPC, its contracts, its keys and its stock tokens.
+pub fn apply_devnet(s: &mut Settings, d: &Devnet) -> anyhow::Result<()> {
     let c = &d.contracts;
     s.chain.chain_id = d.chain_id;
     s.chain.rpc_urls = vec![Secret::new(d.rpc_url.clone())];
-    s.chain.usdg = c.usdg.to_string();
-    s.chain.permit2 = c.permit2.to_string();
-    s.chain.permit2_proxy = c.permit2_proxy.to_string();
-    s.chain.identity_registry = c.identity_registry.to_string();
-    s.chain.reputation_registry = c.reputation_registry.to_string();
-    s.chain.token = c.token.to_string();
-    s.chain.pool = c.pool.to_string();
-    s.chain.fee_locker = c.fee_locker.to_string();
-    s.chain.weth = c.weth.to_string();
-    s.chain.eth_usd_feed = if c.eth_usd_feed.is_zero() {
-        String::new()
-    } else {
-        c.eth_usd_feed.to_string()
-    };
+    s.chain.usdg = c.usdg;
+    s.chain.permit2 = c.permit2;
+    s.chain.permit2_proxy = c.permit2_proxy;
+    s.chain.identity_registry = c.identity_registry;
+    s.chain.reputation_registry = c.reputation_registry;
+    s.chain.token = Some(c.token);
+    s.chain.pool = Some(c.pool);
+    s.chain.fee_locker = Some(c.fee_locker);
+    s.chain.weth = Some(c.weth);
+    // A zero feed is one the devnet has none of.
+    s.chain.eth_usd_feed = (!c.eth_usd_feed.is_zero()).then_some(c.eth_usd_feed);
     if let Some(b) = d.accounts.iter().find(|a| a.role == "buyback") {
-        s.payments.buyback_wallet = b.address.to_checksum(None);
+        s.payments.buyback_wallet = Some(b.address);
     }
     if let Some(r) = d.accounts.iter().find(|a| a.role == "relayer") {
-        s.payments.relayer_key = Secret::new(r.private_key.clone());
+        s.payments.relayer_key = r.signer()?.into();
     }
     // The sponsor's key of its own (a devnet file from before it had one sponsors nothing).
-    if s.payments.sponsor.key.expose().trim().is_empty()
+    if s.payments.sponsor.key.signer().is_none()
         && let Some(a) = d.accounts.iter().find(|a| a.role == "sponsor")
     {
-        s.payments.sponsor.key = Secret::new(a.private_key.clone());
+        s.payments.sponsor.key = a.signer()?.into();
     }
-    if s.payments.receipt_key.expose().trim().is_empty() {
-        s.payments.receipt_key = Secret::new(journal_market_chain::devnet::RECEIPT_KEY);
+    if s.payments.receipt_key.signer().is_none() {
+        s.payments.receipt_key = Key::parse(journal_market_chain::devnet::RECEIPT_KEY)
+            .map_err(|e| anyhow::anyhow!("the devnet's receipt key {e}"))?;
     }
     s.chain.stock_tokens = c
         .stock_tokens
@@ -163,12 +148,13 @@ pub fn apply_devnet(s: &mut Settings, d: &Devnet) {
             (
                 t.clone(),
                 StockTokenSettings {
-                    token: sc.token.to_string(),
-                    price_feed: sc.price_feed.to_string(),
+                    token: sc.token,
+                    price_feed: sc.price_feed,
                 },
             )
         })
         .collect();
+    Ok(())
 }
 
 /// Applies `chain.devnet_file` when it is set.
@@ -177,6 +163,5 @@ pub fn apply_devnet_file(s: &mut Settings) -> anyhow::Result<()> {
         return Ok(());
     }
     let d = Devnet::load(std::path::Path::new(&s.chain.devnet_file))?;
-    apply_devnet(s, &d);
-    Ok(())
+    apply_devnet(s, &d)
 }

@@ -368,11 +368,12 @@ pub fn server(
 pub async fn run(mut settings: Settings, listen: &str) -> anyhow::Result<()> {
     crate::chain::apply_devnet_file(&mut settings)?;
     let a = crate::chain::ChainAddresses::from_settings(&settings)?;
-    let key = settings.payments.relayer_key.expose().trim();
-    anyhow::ensure!(!key.is_empty(), "payments.relayer_key is needed to settle");
-    let relayer: alloy::signers::local::PrivateKeySigner = key
-        .parse()
-        .map_err(|_| anyhow::anyhow!("payments.relayer_key is not a valid private key"))?;
+    let relayer = settings
+        .payments
+        .relayer_key
+        .signer()
+        .cloned()
+        .ok_or_else(|| anyhow::anyhow!("payments.relayer_key is needed to settle"))?;
     let client = journal_market_chain::client::ChainClient::new(
         &crate::chain::rpc_urls(&settings),
         std::time::Duration::from_millis(settings.chain.rpc_timeout_ms),

@@ -127,7 +127,7 @@ async fn devnet(
     if no_serve {
         tokio::signal::ctrl_c().await?;
     } else {
-        chain::apply_devnet(&mut settings, &devnet);
+        chain::apply_devnet(&mut settings, &devnet)?;
         settings.chain.devnet_file.clear();
         let prefix = settings.server.api_prefix.clone();
         let app = Application::build(settings).await?;

@@ -4,7 +4,12 @@
 
 use std::fmt;
 
+use crate::stored::{Unknown, serde_as_text};
+
+/// Stored as `as_str` (a sea-orm value type with the `sea-orm` feature).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "sea-orm", derive(sea_orm::DeriveValueType))]
+#[cfg_attr(feature = "sea-orm", sea_orm(value_type = "String"))]
 pub enum JournalStatus {
     /// Saved, not audited in its current text.
     Draft,
@@ -75,10 +80,18 @@ impl fmt::Display for JournalStatus {
     }
 }
 
-/// Whether a stored status is this one (an unreadable value is none of them).
-pub fn is(stored: &str, status: JournalStatus) -> bool {
-    stored == status.as_str()
+impl std::str::FromStr for JournalStatus {
+    type Err = Unknown;
+
+    fn from_str(s: &str) -> Result<Self, Unknown> {
+        Self::parse(s).ok_or_else(|| Unknown {
+            what: "journal status",
+            value: s.to_string(),
+        })
+    }
 }
+
+serde_as_text!(JournalStatus);
 
 #[cfg(test)]
 mod tests {
@@ -100,6 +113,8 @@ mod tests {
         }
         assert_eq!(JournalStatus::parse("LIVE"), None);
         assert_eq!(JournalStatus::parse(""), None);
+        assert!("LIVE".parse::<JournalStatus>().is_err());
+        assert_eq!("live".parse::<JournalStatus>(), Ok(Live));
     }
 
     #[test]

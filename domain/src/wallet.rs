@@ -4,10 +4,15 @@ use std::fmt;
 
 use alloy::primitives::Address;
 
+use crate::stored::serde_as_text;
+
 /// A wallet. Rows and keys spell it one way (`0x` and 40 lower-case hex digits, [`Wallet::key`]
 /// and `Display`); the checksummed form is for people ([`Wallet::checksum`]). Input is read in
-/// any case, with or without a valid checksum.
+/// any case, with or without a valid checksum. Stored as its key (a sea-orm value type with the
+/// `sea-orm` feature): a column that does not read as an address is an error.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[cfg_attr(feature = "sea-orm", derive(sea_orm::DeriveValueType))]
+#[cfg_attr(feature = "sea-orm", sea_orm(value_type = "String"))]
 pub struct Wallet(pub Address);
 
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -53,6 +58,24 @@ impl From<Address> for Wallet {
 impl fmt::Display for Wallet {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{:#x}", self.0)
+    }
+}
+
+impl std::str::FromStr for Wallet {
+    type Err = NotAnAddress;
+
+    fn from_str(s: &str) -> Result<Self, NotAnAddress> {
+        Wallet::parse(s)
+    }
+}
+
+serde_as_text!(Wallet);
+
+/// A wallet is part of a primary key (`unlocks`), never a generated one.
+#[cfg(feature = "sea-orm")]
+impl sea_orm::TryFromU64 for Wallet {
+    fn try_from_u64(_: u64) -> Result<Self, sea_orm::DbErr> {
+        Err(sea_orm::DbErr::ConvertFromU64("Wallet"))
     }
 }
 

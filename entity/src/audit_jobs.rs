@@ -5,6 +5,8 @@
 use sea_orm::entity::prelude::*;
 use serde::{Deserialize, Serialize};
 
+use crate::JobState;
+
 #[derive(Clone, Debug, PartialEq, DeriveEntityModel, Serialize, Deserialize)]
 #[sea_orm(table_name = "audit_jobs")]
 pub struct Model {
@@ -12,7 +14,7 @@ pub struct Model {
     pub id: i32,
     pub journal_id: i32,
     pub revision: i32,
-    pub state: String,
+    pub state: JobState,
     pub lease_owner: Option<String>,
     pub lease_until: Option<DateTimeUtc>,
     pub attempts: i32,

@@ -3,6 +3,8 @@
 use sea_orm::entity::prelude::*;
 use serde::{Deserialize, Serialize};
 
+use crate::{JournalStatus, TxHash, Wallet};
+
 #[derive(Clone, Debug, PartialEq, DeriveEntityModel, Serialize, Deserialize)]
 #[sea_orm(table_name = "journals")]
 pub struct Model {
@@ -12,7 +14,7 @@ pub struct Model {
     pub slug: Option<String>,
     pub ticker: String,
     pub swarm: bool,
-    pub author_wallet: Option<String>,
+    pub author_wallet: Option<Wallet>,
     pub author_name: String,
     #[sea_orm(column_type = "Text")]
     pub title: String,
@@ -21,11 +23,11 @@ pub struct Model {
     #[sea_orm(column_type = "Text")]
     pub body: String,
     pub price_units: i64,
-    pub status: String,
+    pub status: JournalStatus,
     pub content_hash: Option<String>,
     pub meta_url: Option<String>,
     pub token_id: Option<String>,
-    pub mint_tx: Option<String>,
+    pub mint_tx: Option<TxHash>,
     pub stock_price_at_publication: Option<f64>,
     pub author_holds_stock: Option<bool>,
     pub audit_count: i32,

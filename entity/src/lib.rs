@@ -1,4 +1,11 @@
-//! sea-orm entities, one module per table, matching the migrations column for column.
+//! sea-orm entities, one module per table, matching the migrations column for column. Wallets,
+//! transaction hashes, statuses and states are typed (the domain's value types, stored as the
+//! text they always were).
+
+pub use journal_market_domain::state::{JobState, PaymentState};
+pub use journal_market_domain::status::JournalStatus;
+pub use journal_market_domain::tx::TxHash;
+pub use journal_market_domain::wallet::Wallet;
 
 pub mod audit_jobs;
 pub mod audit_reports;

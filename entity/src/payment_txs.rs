@@ -4,11 +4,13 @@
 use sea_orm::entity::prelude::*;
 use serde::{Deserialize, Serialize};
 
+use crate::TxHash;
+
 #[derive(Clone, Debug, PartialEq, DeriveEntityModel, Serialize, Deserialize)]
 #[sea_orm(table_name = "payment_txs")]
 pub struct Model {
     #[sea_orm(primary_key, auto_increment = false)]
-    pub tx: String,
+    pub tx: TxHash,
     pub payment_id: i32,
     pub created_at: DateTimeUtc,
 }

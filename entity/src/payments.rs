@@ -3,22 +3,24 @@
 use sea_orm::entity::prelude::*;
 use serde::{Deserialize, Serialize};
 
+use crate::{PaymentState, TxHash, Wallet};
+
 #[derive(Clone, Debug, PartialEq, DeriveEntityModel, Serialize, Deserialize)]
 #[sea_orm(table_name = "payments")]
 pub struct Model {
     #[sea_orm(primary_key)]
     pub id: i32,
-    pub wallet: String,
+    pub wallet: Wallet,
     pub journal_id: i32,
     pub step: String,
     pub amount_units: i64,
-    pub pay_to: String,
+    pub pay_to: Wallet,
     pub permit_nonce: String,
     pub permit_deadline: DateTimeUtc,
     #[sea_orm(column_type = "Text")]
     pub payload: String,
-    pub state: String,
-    pub tx: Option<String>,
+    pub state: PaymentState,
+    pub tx: Option<TxHash>,
     #[sea_orm(column_type = "Text")]
     pub error: Option<String>,
     pub created_at: DateTimeUtc,

@@ -6,6 +6,8 @@
 use sea_orm::entity::prelude::*;
 use serde::{Deserialize, Serialize};
 
+use crate::{TxHash, Wallet};
+
 #[derive(Clone, Debug, PartialEq, DeriveEntityModel, Serialize, Deserialize)]
 #[sea_orm(table_name = "sponsorships")]
 pub struct Model {
@@ -13,10 +15,10 @@ pub struct Model {
     pub id: i32,
     #[sea_orm(unique)]
     pub payment_id: i32,
-    pub wallet: String,
+    pub wallet: Wallet,
     #[sea_orm(unique)]
-    pub approval_tx: String,
-    pub funding_tx: Option<String>,
+    pub approval_tx: TxHash,
+    pub funding_tx: Option<TxHash>,
     pub funded_wei: i64,
     pub state: String,
     pub error: Option<String>,

@@ -3,11 +3,13 @@
 use sea_orm::entity::prelude::*;
 use serde::{Deserialize, Serialize};
 
+use crate::Wallet;
+
 #[derive(Clone, Debug, PartialEq, DeriveEntityModel, Serialize, Deserialize)]
 #[sea_orm(table_name = "unlocks")]
 pub struct Model {
     #[sea_orm(primary_key, auto_increment = false)]
-    pub wallet: String,
+    pub wallet: Wallet,
     #[sea_orm(primary_key, auto_increment = false)]
     pub journal_id: i32,
     pub paid_units: i64,

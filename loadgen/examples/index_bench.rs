@@ -182,7 +182,7 @@ async fn index_once(
     anvil_pid: Option<&str>,
 ) -> anyhow::Result<(u64, f64, String)> {
     let mut s = Settings::load(None)?;
-    journal_market::chain::apply_devnet(&mut s, d);
+    journal_market::chain::apply_devnet(&mut s, d)?;
     s.server.listen = "127.0.0.1:0".into();
     let file = format!("{work}/index-{round}.db");
     for leftover in [file.clone(), format!("{file}-wal"), format!("{file}-shm")] {

@@ -27,6 +27,7 @@ use journal_market_chain::bindings::IERC20;
 use journal_market_chain::devnet::Devnet;
 use journal_market_chain::x402::{self, PaymentRequired};
 use journal_market_client::payer::{new_payment_id, sign_payment, with_payment_id};
+use journal_market_entity::{PaymentState, TxHash, Wallet};
 use journal_market_entity::{payments, unlocks};
 use sea_orm::{ColumnTrait, Database, EntityTrait, QueryFilter};
 
@@ -326,7 +327,7 @@ async fn verify(db_url: &str, devnet_path: &str) -> anyhow::Result<()> {
         .collect();
     let (mut transfers, mut unaccounted, mut lost, mut double, mut pending) = (0, 0, 0, 0, 0);
     for b in &buyers {
-        let wallet = format!("{b:#x}");
+        let wallet = Wallet(*b);
         let filter = Filter::new()
             .address(devnet.contracts.usdg)
             .event_signature(IERC20::Transfer::SIGNATURE_HASH)
@@ -335,23 +336,22 @@ async fn verify(db_url: &str, devnet_path: &str) -> anyhow::Result<()> {
         let logs = provider.get_logs(&filter).await?;
         transfers += logs.len();
         let rows = payments::Entity::find()
-            .filter(payments::Column::Wallet.eq(wallet.clone()))
+            .filter(payments::Column::Wallet.eq(wallet))
             .all(&db)
             .await?;
-        pending += rows.iter().filter(|r| r.state == "pending").count();
-        let settled: HashMap<String, &payments::Model> = rows
+        pending += rows
             .iter()
-            .filter(|r| r.state == "settled")
-            .filter_map(|r| r.tx.clone().map(|t| (t, r)))
+            .filter(|r| r.state == PaymentState::Pending)
+            .count();
+        let settled: HashMap<TxHash, &payments::Model> = rows
+            .iter()
+            .filter(|r| r.state == PaymentState::Settled)
+            .filter_map(|r| r.tx.map(|t| (t, r)))
             .collect();
         // Every transfer is one settled payment's transaction; one per (journal, step).
         let mut steps: HashMap<(i32, String), usize> = HashMap::new();
         for l in &logs {
-            let tx = l
-                .transaction_hash
-                .map(|t| format!("{t:#x}"))
-                .unwrap_or_default();
-            match settled.get(&tx) {
+            match l.transaction_hash.and_then(|t| settled.get(&TxHash(t))) {
                 Some(r) => *steps.entry((r.journal_id, r.step.clone())).or_default() += 1,
                 None => unaccounted += 1,
             }
@@ -363,7 +363,7 @@ async fn verify(db_url: &str, devnet_path: &str) -> anyhow::Result<()> {
             .sum::<usize>();
         // A journal whose every step is paid is unlocked.
         let unlocked: HashSet<i32> = unlocks::Entity::find()
-            .filter(unlocks::Column::Wallet.eq(wallet.clone()))
+            .filter(unlocks::Column::Wallet.eq(wallet))
             .all(&db)
             .await?
             .into_iter()

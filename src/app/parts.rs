@@ -5,8 +5,6 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
-use alloy::primitives::Address;
-use alloy::signers::local::PrivateKeySigner;
 use journal_market_actors::audit::engine::{Builtin, Engine, LlmSettings, WithLlm};
 use journal_market_actors::audit::{AuditHandle, AuditSettings};
 use journal_market_actors::chain_watch::{ChainWatchHandle, PanicFault};
@@ -40,28 +38,10 @@ pub(super) fn payment_parts(
     health: HealthRegistry,
 ) -> anyhow::Result<PaymentParts> {
     let p = &s.payments;
-    let relayer = match p.relayer_key.expose().trim() {
-        "" => None,
-        key => Some(
-            key.parse::<PrivateKeySigner>()
-                .map_err(|_| anyhow::anyhow!("payments.relayer_key is not a valid private key"))?,
-        ),
-    };
-    let buyback = match p.buyback_wallet.trim() {
-        "" => None,
-        w => Some(
-            w.parse::<Address>()
-                .map_err(|_| anyhow::anyhow!("payments.buyback_wallet is not an address"))?,
-        ),
-    };
+    let relayer = p.relayer_key.signer().cloned();
+    let buyback = p.buyback_wallet;
     let local = p.facilitator.trim() == "local";
-    let sponsor_key = match p.sponsor.key.expose().trim() {
-        "" => None,
-        key => Some(
-            key.parse::<PrivateKeySigner>()
-                .map_err(|_| anyhow::anyhow!("payments.sponsor.key is not a valid private key"))?,
-        ),
-    };
+    let sponsor_key = p.sponsor.key.signer().cloned();
     let mut facilitator = Facilitator::with_reader(
         client.provider().clone(),
         s.chain.chain_id,
@@ -136,13 +116,7 @@ pub(super) fn payment_parts(
             None
         }
     };
-    let receipts = match p.receipt_key.expose().trim() {
-        "" => None,
-        key => Some(
-            key.parse::<PrivateKeySigner>()
-                .map_err(|_| anyhow::anyhow!("payments.receipt_key is not a valid private key"))?,
-        ),
-    };
+    let receipts = p.receipt_key.signer().cloned();
     if settlement.is_some() && sponsor.is_some() {
         sponsoring.store(true, Ordering::Relaxed);
     }

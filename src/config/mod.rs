@@ -1,12 +1,17 @@
 //! Layered settings: `config.toml` defaults, then the `--config` file, then `JM__SECTION__KEY`
 //! environment variables. Secrets are wrapped in [`Secret`] so they never reach a log.
+//! Addresses and private keys are parsed here, once, as the settings are read: a bad one stops
+//! the start with an error naming its setting (figment adds the key's path to the message).
 
 use std::collections::BTreeMap;
 use std::fmt;
 use std::path::Path;
 
+use alloy::primitives::Address;
+use alloy::signers::local::PrivateKeySigner;
 use figment::Figment;
 use figment::providers::{Env, Format, Toml};
+use serde::de::Error as _;
 use serde::{Deserialize, Deserializer};
 
 /// The defaults, compiled in so the binary runs from any directory.
@@ -34,6 +39,71 @@ impl fmt::Debug for Secret {
 impl<'de> Deserialize<'de> for Secret {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
         String::deserialize(d).map(Secret)
+    }
+}
+
+/// A private key setting (0x and 64 hex digits), parsed when read; empty: none. `Debug` shows
+/// only whether there is one.
+#[derive(Clone, Default)]
+pub struct Key(Option<PrivateKeySigner>);
+
+impl Key {
+    /// The key, `None` when the setting is empty.
+    pub fn signer(&self) -> Option<&PrivateKeySigner> {
+        self.0.as_ref()
+    }
+
+    /// A key from its hex, for settings built in code.
+    pub fn parse(s: &str) -> Result<Key, String> {
+        match s.trim() {
+            "" => Ok(Key(None)),
+            k => k
+                .parse::<PrivateKeySigner>()
+                .map(|k| Key(Some(k)))
+                .map_err(|_| "is not a valid private key (0x and 64 hex digits)".to_string()),
+        }
+    }
+}
+
+impl From<PrivateKeySigner> for Key {
+    fn from(k: PrivateKeySigner) -> Self {
+        Key(Some(k))
+    }
+}
+
+impl fmt::Debug for Key {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(if self.0.is_some() {
+            "[redacted]"
+        } else {
+            "none"
+        })
+    }
+}
+
+impl<'de> Deserialize<'de> for Key {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        Key::parse(&String::deserialize(d)?).map_err(D::Error::custom)
+    }
+}
+
+/// An address setting, in any case (the checksum is not required).
+fn address<'de, D: Deserializer<'de>>(d: D) -> Result<Address, D::Error> {
+    let s = String::deserialize(d)?;
+    parse_address(&s)?.ok_or_else(|| D::Error::custom("must be an address, not empty"))
+}
+
+/// An address setting that may be empty (none).
+fn optional_address<'de, D: Deserializer<'de>>(d: D) -> Result<Option<Address>, D::Error> {
+    parse_address(&String::deserialize(d)?)
+}
+
+fn parse_address<E: serde::de::Error>(s: &str) -> Result<Option<Address>, E> {
+    match s.trim() {
+        "" => Ok(None),
+        a => journal_market_domain::wallet::Wallet::parse(a)
+            .map(|w| Some(w.address()))
+            .map_err(|_| E::custom(format!("{a:?} is not an address (0x and 40 hex digits)"))),
     }
 }
 
@@ -113,18 +183,28 @@ pub struct ChainSettings {
     pub rpc_urls: Vec<Secret>,
     /// Upstreams of the public proxy (`POST /rpc`); empty: `rpc_urls`.
     pub proxy_rpc_urls: Vec<Secret>,
-    pub usdg: String,
-    pub permit2: String,
-    pub permit2_proxy: String,
-    pub identity_registry: String,
-    pub reputation_registry: String,
+    #[serde(deserialize_with = "address")]
+    pub usdg: Address,
+    #[serde(deserialize_with = "address")]
+    pub permit2: Address,
+    #[serde(deserialize_with = "address")]
+    pub permit2_proxy: Address,
+    #[serde(deserialize_with = "address")]
+    pub identity_registry: Address,
+    #[serde(deserialize_with = "address")]
+    pub reputation_registry: Address,
     /// The community token, its WETH pool, the pool's fee locker, WETH and an ETH / USD feed:
     /// the token ledger's contracts ("" = none; the ledger is null without the token).
-    pub token: String,
-    pub pool: String,
-    pub fee_locker: String,
-    pub weth: String,
-    pub eth_usd_feed: String,
+    #[serde(deserialize_with = "optional_address")]
+    pub token: Option<Address>,
+    #[serde(deserialize_with = "optional_address")]
+    pub pool: Option<Address>,
+    #[serde(deserialize_with = "optional_address")]
+    pub fee_locker: Option<Address>,
+    #[serde(deserialize_with = "optional_address")]
+    pub weth: Option<Address>,
+    #[serde(deserialize_with = "optional_address")]
+    pub eth_usd_feed: Option<Address>,
     pub check_interval_secs: u64,
     pub rpc_timeout_ms: u64,
     pub reorg_safe_distance: u64,
@@ -183,20 +263,24 @@ pub struct ClassLimit {
 
 #[derive(Debug, Clone, Deserialize, PartialEq)]
 pub struct StockTokenSettings {
-    pub token: String,
-    pub price_feed: String,
+    #[serde(deserialize_with = "address")]
+    pub token: Address,
+    #[serde(deserialize_with = "address")]
+    pub price_feed: Address,
 }
 
 #[derive(Debug, Clone, Deserialize)]
 pub struct PaymentSettings {
     pub enabled: bool,
-    pub buyback_wallet: String,
+    /// Empty: none (payments stay closed).
+    #[serde(deserialize_with = "optional_address")]
+    pub buyback_wallet: Option<Address>,
     pub facilitator: String,
     pub facilitator_token: Secret,
-    pub relayer_key: Secret,
+    pub relayer_key: Key,
     /// Private key (0x-hex) that signs purchase receipts (x402 offer-receipt); empty: none.
     #[serde(default)]
-    pub receipt_key: Secret,
+    pub receipt_key: Key,
     pub max_in_flight: usize,
     pub deadline_secs: u64,
     pub receipt_wait_ms: u64,
@@ -215,7 +299,7 @@ pub struct PaymentSettings {
 pub struct SponsorConfig {
     pub enabled: bool,
     /// Funds the gas; empty: nothing is sponsored.
-    pub key: Secret,
+    pub key: Key,
     pub max_gas: u64,
     /// The gas bound (the approval's estimate × 1.25) is never below this.
     pub gas_floor: u64,
@@ -306,10 +390,7 @@ impl Settings {
             }
             fig = fig.merge(Toml::file(path));
         }
-        let settings: Settings = fig
-            .merge(env)
-            .extract()
-            .map_err(|e| ConfigError(e.to_string()))?;
+        let settings: Settings = fig.merge(env).extract().map_err(read_error)?;
         settings.validate()?;
         Ok(settings)
     }
@@ -363,6 +444,27 @@ impl Settings {
     pub fn origin(&self) -> &str {
         self.server.origin.trim_end_matches('/')
     }
+}
+
+/// A setting that does not read, named as the files spell it (`payments.relayer_key`: an
+/// environment variable's key comes in upper case), with where it came from.
+fn read_error(e: figment::Error) -> ConfigError {
+    let all: Vec<String> = e
+        .into_iter()
+        .map(|e| {
+            let from = e.metadata.as_ref().map(|m| m.name.to_string());
+            let mut key = e.path.join(".");
+            if from.as_deref().is_some_and(|f| f.contains("environment")) {
+                key = key.to_lowercase();
+            }
+            let from = from.map(|f| format!(" (from {f})")).unwrap_or_default();
+            match key.is_empty() {
+                true => format!("{}{from}", e.kind),
+                false => format!("{key}: {}{from}", e.kind),
+            }
+        })
+        .collect();
+    ConfigError(all.join("; "))
 }
 
 /// The shared rate-limit store, when one is named: a Redis URL without TLS (not built in), keys

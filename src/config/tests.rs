@@ -174,3 +174,71 @@ fn bad_prefix_is_rejected() {
         Ok(())
     });
 }
+
+#[test]
+fn addresses_and_keys_are_parsed_once_when_read() {
+    figment::Jail::expect_with(|jail| {
+        let key = "0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d";
+        jail.set_env("JMA__PAYMENTS__RELAYER_KEY", key);
+        jail.set_env(
+            "JMA__PAYMENTS__BUYBACK_WALLET",
+            "0x5FBDB2315678AFECB367F032D93F642F64180AA3",
+        );
+        jail.set_env("JMA__CHAIN__TOKEN", "");
+        let s = env("JMA__").unwrap();
+        let relayer = s.payments.relayer_key.signer().unwrap().address();
+        assert_eq!(
+            relayer.to_checksum(None),
+            "0x70997970C51812dc3A010C7d01b50e0d17dc79C8"
+        );
+        // Any case reads; an empty setting is none; a key never reaches a log.
+        assert_eq!(
+            s.payments.buyback_wallet.map(|a| a.to_checksum(None)),
+            Some("0x5FbDB2315678afecb367f032d93F642f64180aa3".to_string())
+        );
+        assert_eq!(s.chain.token, None);
+        assert!(s.payments.receipt_key.signer().is_none());
+        assert_eq!(format!("{:?}", s.payments.relayer_key), "[redacted]");
+        assert!(!format!("{s:?}").contains(&key[2..]));
+        Ok(())
+    });
+}
+
+#[test]
+fn a_bad_address_or_key_stops_the_start_naming_its_setting() {
+    figment::Jail::expect_with(|jail| {
+        jail.set_env("JMB__PAYMENTS__BUYBACK_WALLET", "0x1234");
+        refused("JMB__", "payments.buyback_wallet");
+        refused("JMB__", "\"0x1234\" is not an address");
+        Ok(())
+    });
+    figment::Jail::expect_with(|jail| {
+        jail.set_env("JMC__PAYMENTS__RELAYER_KEY", "0xnot-a-key");
+        refused("JMC__", "payments.relayer_key");
+        refused("JMC__", "is not a valid private key");
+        Ok(())
+    });
+    figment::Jail::expect_with(|jail| {
+        jail.set_env("JMD__PAYMENTS__SPONSOR__KEY", "12");
+        refused("JMD__", "payments.sponsor.key");
+        Ok(())
+    });
+    figment::Jail::expect_with(|jail| {
+        jail.set_env("JME__CHAIN__USDG", "");
+        refused("JME__", "chain.usdg");
+        refused("JME__", "must be an address, not empty");
+        Ok(())
+    });
+    figment::Jail::expect_with(|jail| {
+        jail.create_file(
+            "c.toml",
+            "[chain.stock_tokens.NVDA]\ntoken = \"0x01\"\nprice_feed = \"0x01\"\n",
+        )?;
+        let err = Settings::load_from(Some(Path::new("c.toml")), Env::prefixed("JMF__"))
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("chain.stock_tokens.NVDA."), "{err}");
+        assert!(err.contains("\"0x01\" is not an address"), "{err}");
+        Ok(())
+    });
+}

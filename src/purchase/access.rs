@@ -4,13 +4,11 @@
 //! not buy or vote), written as a method here.
 
 use alloy::primitives::Address;
-use journal_market_actors::settlement::store::FAILED;
-use journal_market_entity::{payments, unlocks};
+use journal_market_entity::{PaymentState, Wallet, payments, unlocks};
 use sea_orm::sea_query::{Expr, Query};
 use sea_orm::{ColumnTrait, ConnectionTrait, DbErr, EntityTrait, QuerySelect};
 
 use crate::cache::PublicCaches;
-use crate::domain::wallet::lower;
 
 /// Where a wallet stands with a journal's paid text.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -37,7 +35,7 @@ impl Access {
         matches!(self, Access::Reader | Access::ReaderUnconfirmed)
     }
 
-    /// `wallet`'s access to the journal `id` written by `author` (lower-case), when there is one.
+    /// `wallet`'s access to the journal `id` written by `author`, when there is one.
     /// A final purchase is kept in the readers' cache (a re-read asks on every request): no reorg
     /// takes it back. A purchase the chain could still take back, or none, is read again each
     /// time, so a purchase reads at once and a withdrawn one closes at once.
@@ -46,10 +44,10 @@ impl Access {
         caches: &PublicCaches,
         wallet: Address,
         id: i32,
-        author: Option<&str>,
+        author: Option<Wallet>,
     ) -> Result<Access, DbErr> {
-        let w = lower(&wallet);
-        if author == Some(w.as_str()) {
+        let w = Wallet(wallet);
+        if author == Some(w) {
             return Ok(Access::Author);
         }
         let readers = &caches.readers;
@@ -58,7 +56,7 @@ impl Access {
             return Ok(Access::Reader);
         }
         let generation = readers.generation();
-        let access = unlock_of(db, &w, id).await?;
+        let access = unlock_of(db, w, id).await?;
         if access == Access::Reader {
             readers.put(key, generation, ());
         }
@@ -66,10 +64,10 @@ impl Access {
     }
 }
 
-/// Whether `wallet` (lower-case) bought the journal, with its finality, in one statement.
+/// Whether `wallet` bought the journal, with its finality, in one statement.
 async fn unlock_of(
     db: &impl ConnectionTrait,
-    wallet: &str,
+    wallet: Wallet,
     journal_id: i32,
 ) -> Result<Access, DbErr> {
     let unconfirmed = Query::select()
@@ -77,10 +75,10 @@ async fn unlock_of(
         .from(payments::Entity)
         .and_where(payments::Column::Wallet.eq(wallet))
         .and_where(payments::Column::JournalId.eq(journal_id))
-        .and_where(payments::Column::State.ne(FAILED))
+        .and_where(payments::Column::State.ne(PaymentState::Failed))
         .and_where(payments::Column::FinalAt.is_null())
         .take();
-    let found: Option<bool> = unlocks::Entity::find_by_id((wallet.to_string(), journal_id))
+    let found: Option<bool> = unlocks::Entity::find_by_id((wallet, journal_id))
         .select_only()
         .column_as(Expr::exists(unconfirmed), "unconfirmed")
         .into_tuple()

@@ -16,7 +16,7 @@ impl Purchases {
     /// `GET /.well-known/x402`.
     pub async fn discovery(&self) -> Result<Value, DbErr> {
         let live = journals::Entity::find()
-            .filter(journals::Column::Status.eq(JournalStatus::Live.as_str()))
+            .filter(journals::Column::Status.eq(JournalStatus::Live))
             .order_by_asc(journals::Column::Id)
             .all(self.db())
             .await?;

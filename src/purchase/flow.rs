@@ -9,12 +9,12 @@ use alloy::primitives::{Address, B256};
 use journal_market_actors::settlement::{Paid, PayError, PayStep, SettlementHandle, store};
 use journal_market_chain::extensions::payment_identifier;
 use journal_market_chain::x402::{self, PaymentPayload};
+use journal_market_entity::{PaymentState, Wallet};
 
 use super::offer::refuse;
 use super::terms::{Route, Terms, requirements, signed_for};
 use super::{Caller, DomainError, DomainResult, Outcome, Purchases, Step, Want};
 use crate::domain::purchase::{Standing, Verdict, rules};
-use crate::domain::wallet::lower;
 use crate::queries::journals::LiveJournal;
 
 /// Who the step is for, as far as is known before a payment's signer: the session's wallet or
@@ -143,7 +143,7 @@ impl Purchases {
                 if self.access(wallet, j).await?.bought() {
                     return Ok(Err(Outcome::Reread {
                         payer: wallet,
-                        tx: self.purchase_tx(&lower(&wallet), j).await?,
+                        tx: self.purchase_tx(Wallet(wallet), j).await?,
                         text: j.clone(),
                     }));
                 }
@@ -220,18 +220,18 @@ impl Purchases {
 
     /// What `wallet` has paid for the journal so far, as the purchase rules read it.
     async fn standing_of(&self, j: &LiveJournal, wallet: Address) -> DomainResult<Standing> {
-        Ok(store::standing(&self.db, &lower(&wallet), j.id, j.author_wallet.as_deref()).await?)
+        Ok(store::standing(&self.db, Wallet(wallet), j.id, j.author_wallet).await?)
     }
 
     /// The transaction that completed `wallet`'s purchase of a journal (its last settled step).
-    async fn purchase_tx(&self, wallet: &str, j: &LiveJournal) -> DomainResult<Option<B256>> {
+    async fn purchase_tx(&self, wallet: Wallet, j: &LiveJournal) -> DomainResult<Option<B256>> {
         let last = if j.swarm { Step::Burn } else { Step::Author }.as_str();
         Ok(store::of_wallet(wallet, j.id)
             .all(&self.db)
             .await?
             .into_iter()
-            .find(|p| p.state == store::SETTLED && p.step == last)
-            .and_then(|p| p.tx?.parse().ok()))
+            .find(|p| p.state == PaymentState::Settled && p.step == last)
+            .and_then(|p| p.tx.map(B256::from)))
     }
 
     /// Hands the payment to the settlement actor, which judges its signer and records it.
@@ -251,7 +251,7 @@ impl Purchases {
         let paid = settlement
             .pay(PayStep {
                 journal_id: j.id,
-                author_wallet: j.author_wallet.clone(),
+                author_wallet: j.author_wallet,
                 swarm: j.swarm,
                 step,
                 amount_units: terms.amount,

@@ -157,14 +157,7 @@ impl Purchases {
 
     /// `wallet`'s access to the paid text of `j` (see [`Access`]).
     pub async fn access(&self, wallet: Address, j: &LiveJournal) -> Result<Access, DbErr> {
-        Access::of(
-            &self.db,
-            &self.caches,
-            wallet,
-            j.id,
-            j.author_wallet.as_deref(),
-        )
-        .await
+        Access::of(&self.db, &self.caches, wallet, j.id, j.author_wallet).await
     }
 
     /// Payments need both the setting and a ready chain.

@@ -9,6 +9,7 @@ use journal_market_api::{
     AuditIssue, AuditSummary, Author, Company, Covers, Evidence, JournalDetail, JournalListItem,
     Votes,
 };
+use journal_market_entity::Wallet;
 use journal_market_entity::{
     audit_reports, companies, entries, journal_citations, journals, unlocks, votes,
 };
@@ -199,11 +200,7 @@ fn list_item(j: &journals::Model, agg: &Aggregates, origin: &str) -> JournalList
         preview: j.dek.clone(),
         author: Author {
             name: j.author_name.clone(),
-            wallet: j
-                .author_wallet
-                .as_deref()
-                .and_then(|w| w.parse::<alloy::primitives::Address>().ok())
-                .map(|a| a.to_checksum(None)),
+            wallet: j.author_wallet.map(|w| w.checksum()),
             swarm: j.swarm,
         },
         price_usdg: units_to_usdg(j.price_units),
@@ -224,8 +221,7 @@ pub async fn list_live(
     origin: &str,
     company: Option<&str>,
 ) -> Result<Vec<JournalListItem>, DbErr> {
-    let mut q =
-        journals::Entity::find().filter(journals::Column::Status.eq(JournalStatus::Live.as_str()));
+    let mut q = journals::Entity::find().filter(journals::Column::Status.eq(JournalStatus::Live));
     if let Some(t) = company {
         q = q.filter(journals::Column::Ticker.eq(t));
     }
@@ -248,8 +244,7 @@ pub struct LiveJournal {
     pub swarm: bool,
     pub price_units: i64,
     pub body: String,
-    /// Lower-case, as stored.
-    pub author_wallet: Option<String>,
+    pub author_wallet: Option<Wallet>,
     pub token_id: Option<String>,
     /// The text as HTML, rendered once per cached journal rather than at each paid answer.
     pub html: String,
@@ -328,8 +323,7 @@ pub async fn find_live(
     origin: &str,
     key: &str,
 ) -> Result<Option<LiveJournal>, DbErr> {
-    let mut q =
-        journals::Entity::find().filter(journals::Column::Status.eq(JournalStatus::Live.as_str()));
+    let mut q = journals::Entity::find().filter(journals::Column::Status.eq(JournalStatus::Live));
     // A key that is neither an id nor a slug cannot match; it never reaches the database.
     q = match journal_key(key) {
         Some(JournalKey::Id(id)) => q.filter(journals::Column::Id.eq(id)),
@@ -432,7 +426,7 @@ pub async fn find_live(
         stock_token_price_at_publication: j.stock_price_at_publication,
         author_holds_stock_token: if j.swarm { None } else { j.author_holds_stock },
         token_id: j.token_id.as_deref().and_then(|t| t.parse().ok()),
-        mint_tx: j.mint_tx.clone(),
+        mint_tx: j.mint_tx.map(|t| t.to_string()),
         token_final: j.token_id.is_some() && j.mint_final_at.is_some(),
         content_hash: j.content_hash.clone(),
         unlocked: false,

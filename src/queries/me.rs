@@ -3,22 +3,20 @@
 use std::collections::{HashMap, HashSet};
 
 use alloy::primitives::Address;
-use journal_market_actors::settlement::store::FAILED;
 use journal_market_api::{
     Desk, DeskItem, DeskTotals, History, UnlockItem, VoteItem, WithdrawnItem,
 };
-use journal_market_entity::{journals, payments, unlocks, votes};
+use journal_market_entity::{PaymentState, Wallet, journals, payments, unlocks, votes};
 use sea_orm::{ColumnTrait, DatabaseConnection, DbErr, EntityTrait, QueryFilter, QueryOrder};
 
 use crate::domain::money::split;
-use crate::domain::status::{self, JournalStatus};
+use crate::domain::status::JournalStatus;
 use crate::domain::time::ts;
-use crate::domain::wallet::lower;
 
 /// Journals the wallet wrote, with reads, the author's 90% earned, and votes.
 pub async fn desk(db: &DatabaseConnection, who: Address) -> Result<Desk, DbErr> {
     let mine = journals::Entity::find()
-        .filter(journals::Column::AuthorWallet.eq(lower(&who)))
+        .filter(journals::Column::AuthorWallet.eq(Wallet(who)))
         .order_by_desc(journals::Column::UpdatedAt)
         .order_by_desc(journals::Column::Id)
         .all(db)
@@ -57,7 +55,7 @@ pub async fn desk(db: &DatabaseConnection, who: Address) -> Result<Desk, DbErr> 
                 slug: j.slug.clone(),
                 ticker: j.ticker.clone(),
                 title: j.title.clone(),
-                status: j.status.clone(),
+                status: j.status.to_string(),
                 reads: r,
                 earned,
                 up,
@@ -71,7 +69,7 @@ pub async fn desk(db: &DatabaseConnection, who: Address) -> Result<Desk, DbErr> 
             earned_units: written.iter().map(|w| w.earned).sum(),
             live: mine
                 .iter()
-                .filter(|j| status::is(&j.status, JournalStatus::Live))
+                .filter(|j| j.status == JournalStatus::Live)
                 .count() as i64,
             reads: written.iter().map(|w| w.reads).sum(),
         },
@@ -100,14 +98,14 @@ pub async fn history(
     who: Address,
     depth: Depth,
 ) -> Result<History, DbErr> {
-    let wallet = lower(&who);
+    let wallet = Wallet(who);
     let bought = unlocks::Entity::find()
-        .filter(unlocks::Column::Wallet.eq(wallet.clone()))
+        .filter(unlocks::Column::Wallet.eq(wallet))
         .order_by_desc(unlocks::Column::PaidAt)
         .all(db)
         .await?;
     let cast = votes::Entity::find()
-        .filter(votes::Column::Wallet.eq(wallet.clone()))
+        .filter(votes::Column::Wallet.eq(wallet))
         .order_by_desc(votes::Column::CreatedAt)
         .all(db)
         .await?;
@@ -119,13 +117,13 @@ pub async fn history(
     // A purchase is final once none of its settled or re-settling payments is unconfirmed.
     let mut unconfirmed: HashSet<i32> = HashSet::new();
     for p in &paid {
-        if p.state != FAILED && p.final_at.is_none() {
+        if p.state != PaymentState::Failed && p.final_at.is_none() {
             unconfirmed.insert(p.journal_id);
         }
     }
     let taken_back: Vec<&payments::Model> = paid
         .iter()
-        .filter(|p| p.state == FAILED && p.reorged_at.is_some())
+        .filter(|p| p.state == PaymentState::Failed && p.reorged_at.is_some())
         .collect();
     let ids: Vec<i32> = bought
         .iter()

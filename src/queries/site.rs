@@ -46,7 +46,7 @@ pub async fn sitemap(db: &impl ConnectionTrait) -> Result<SiteMap, DbErr> {
         .select_only()
         .column(journals::Column::Slug)
         .column(journals::Column::UpdatedAt)
-        .filter(journals::Column::Status.eq(JournalStatus::Live.as_str()))
+        .filter(journals::Column::Status.eq(JournalStatus::Live))
         .order_by_desc(journals::Column::PublishedAt)
         .order_by_desc(journals::Column::Id)
         .limit(SITEMAP_LIMIT / 2)

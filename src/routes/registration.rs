@@ -53,7 +53,7 @@ pub async fn registration(
         image: format!("{base}/meta/{}/image.svg", j.id),
         services: services(site, page, j.slug.as_deref()),
         x402_support: true,
-        active: JournalStatus::parse(&j.status) == Some(JournalStatus::Live),
+        active: j.status == JournalStatus::Live,
         registrations,
         supported_trust: vec!["reputation".into()],
         content_hash: j.content_hash,

@@ -17,10 +17,11 @@ use serde::Deserialize;
 use crate::cache::PublicCaches;
 use crate::domain::draft::{self, Draft, Known};
 use crate::domain::money::{units_string, units_to_usdg};
-use crate::domain::status::{self, JournalStatus};
+use crate::domain::status::JournalStatus;
 use crate::domain::text::citations;
 use crate::domain::time::ts;
-use crate::domain::wallet::lower;
+use crate::domain::tx::TxHash;
+use crate::domain::wallet::Wallet;
 use crate::error::{DomainError, DomainResult};
 use crate::queries::entries::company_exists;
 use crate::quotes::Quotes;
@@ -115,7 +116,7 @@ impl Publishing {
         journals::Entity::find_by_id(key)
             .one(&self.db)
             .await?
-            .filter(|j| !j.swarm && j.author_wallet.as_deref() == Some(lower(&wallet).as_str()))
+            .filter(|j| !j.swarm && j.author_wallet == Some(Wallet(wallet)))
             .ok_or_else(|| DomainError::NotFound(format!("you have no journal with id {id}")))
     }
 
@@ -128,9 +129,7 @@ impl Publishing {
         journals::Entity::find_by_id(key)
             .one(&self.db)
             .await?
-            .filter(|j| {
-                !j.swarm && JournalStatus::parse(&j.status).is_some_and(JournalStatus::registrable)
-            })
+            .filter(|j| !j.swarm && j.status.registrable())
             .ok_or_else(not_found)
     }
 
@@ -140,7 +139,7 @@ impl Publishing {
         // (The write checks both again.)
         if let Some(id) = req.id {
             let j = self.own(wallet, id).await?;
-            if !JournalStatus::parse(&j.status).is_some_and(JournalStatus::editable) {
+            if !j.status.editable() {
                 return Err(live_not_editable());
             }
         }
@@ -199,11 +198,11 @@ impl Publishing {
             author_name: &d.author_name,
             citations: &cited,
         };
-        let me = lower(&wallet);
+        let me = Wallet(wallet);
         let now = self.site.now();
         let per_day = self.site.settings.publish.drafts_per_day;
         match req.id {
-            None => match store::create_draft(&self.db, &me, &row, now, per_day).await? {
+            None => match store::create_draft(&self.db, me, &row, now, per_day).await? {
                 Created::Id(id) => Ok(Saved { id: id.into() }),
                 Created::Quota { retry_after_secs } => Err(DomainError::RateLimited {
                     message: format!(
@@ -212,14 +211,15 @@ impl Publishing {
                     retry_after_secs,
                 }),
             },
-            Some(id) => match store::update_draft(&self.db, &me, journal_id(id)?, &row, now).await?
-            {
-                Updated::Saved => Ok(Saved { id }),
-                Updated::NotFound => Err(DomainError::NotFound(format!(
-                    "you have no journal with id {id}"
-                ))),
-                Updated::Live => Err(live_not_editable()),
-            },
+            Some(id) => {
+                match store::update_draft(&self.db, me, journal_id(id)?, &row, now).await? {
+                    Updated::Saved => Ok(Saved { id }),
+                    Updated::NotFound => Err(DomainError::NotFound(format!(
+                        "you have no journal with id {id}"
+                    ))),
+                    Updated::Live => Err(live_not_editable()),
+                }
+            }
         }
     }
 }
@@ -271,12 +271,12 @@ impl Publishing {
     /// (a retry after a lost answer), without counting another.
     pub async fn audit(&self, wallet: Address, id: i64) -> DomainResult<AuditOutcome> {
         let j = self.own(wallet, id).await?;
-        match JournalStatus::parse(&j.status) {
-            Some(s) if s.auditable() => {
+        match j.status {
+            s if s.auditable() => {
                 let o = self.audit.audit(j.id, j.revision).await?;
                 Ok(outcome_view(o, self.support(&j).await?))
             }
-            Some(JournalStatus::Live) => Err(DomainError::Conflict(
+            JournalStatus::Live => Err(DomainError::Conflict(
                 "the journal is published; published journals are not audited again".into(),
             )),
             _ => match self.audit.last_outcome(&j).await? {
@@ -305,7 +305,7 @@ impl Publishing {
         };
         Ok(DraftView {
             id: j.id.into(),
-            status: j.status,
+            status: j.status.to_string(),
             ticker: j.ticker,
             title: j.title,
             dek: j.dek,
@@ -317,7 +317,7 @@ impl Publishing {
             meta_url: j.meta_url,
             content_hash: j.content_hash,
             token_id: j.token_id.and_then(|t| t.parse().ok()),
-            mint_tx: j.mint_tx,
+            mint_tx: j.mint_tx.map(|t| t.to_string()),
             author_holds_stock_token: j.author_holds_stock,
             audits: j.audit_count.into(),
             audits_left: (max - i64::from(j.audit_count)).max(0),
@@ -336,16 +336,16 @@ impl Publishing {
                 "tx must be a transaction hash: 0x and 64 hexadecimal digits".into(),
             )
         })?;
-        let tx = format!("{hash:#x}");
+        let tx = TxHash(hash);
         let j = self.own(wallet, id).await?;
         // A live journal whose registration a reorg dropped (token cleared) takes a new one.
-        if status::is(&j.status, JournalStatus::Live) && j.token_id.is_some() {
-            return match (j.mint_tx.as_deref() == Some(tx.as_str()), j.slug) {
+        if j.status == JournalStatus::Live && j.token_id.is_some() {
+            return match (j.mint_tx == Some(tx), j.slug) {
                 (true, Some(slug)) => Ok(Published { slug }),
                 _ => Err(DomainError::Conflict("the journal is already live".into())),
             };
         }
-        if !JournalStatus::parse(&j.status).is_some_and(JournalStatus::registrable) {
+        if !j.status.registrable() {
             return Err(DomainError::Conflict(format!(
                 "the journal is {}: only an approved journal goes live",
                 j.status
@@ -424,7 +424,7 @@ impl Publishing {
         };
         let minted = Minted {
             token_id: &token_id,
-            tx: &tx,
+            tx,
             block: reg.block,
             stock_price,
             now: self.site.now(),

@@ -9,16 +9,14 @@ use std::collections::HashMap;
 use alloy::primitives::{Address, B256};
 use alloy::signers::local::PrivateKeySigner;
 use chrono::{DateTime, Utc};
-use journal_market_actors::settlement::store;
 use journal_market_api::History;
 use journal_market_chain::extensions::offer_receipt::{
     self, Delivery, ReceiptPayload, SignedReceipt,
 };
 use journal_market_chain::fast_key::{FastSigner, fast};
-use journal_market_entity::{journals, payments};
+use journal_market_entity::{PaymentState, Wallet, journals, payments};
 use sea_orm::{ColumnTrait, DatabaseConnection, DbErr, EntityTrait, QueryFilter, QueryOrder};
 
-use crate::domain::wallet::lower;
 use crate::site::Site;
 
 /// Signs receipts with the configured key; without one, there are none.
@@ -51,9 +49,13 @@ impl Receipts {
     /// The receipt of a settled payment `row` that completed the purchase of the journal
     /// `slug` (its text), when receipts are on.
     fn of_row(&self, slug: &str, row: &payments::Model) -> Option<SignedReceipt> {
-        let payer: Address = row.wallet.parse().ok()?;
-        let tx: B256 = row.tx.as_deref()?.parse().ok()?;
-        self.of_payment(&self.site.text_url(slug, None), payer, tx, row.created_at)
+        let tx = row.tx?;
+        self.of_payment(
+            &self.site.text_url(slug, None),
+            row.wallet.address(),
+            tx.into(),
+            row.created_at,
+        )
     }
 
     /// The receipt of the payment `tx` of `payer` for `resource` (the journal's text, or a
@@ -117,8 +119,8 @@ impl Receipts {
             return Ok(());
         }
         let rows = payments::Entity::find()
-            .filter(payments::Column::Wallet.eq(lower(&wallet)))
-            .filter(payments::Column::State.eq(store::SETTLED))
+            .filter(payments::Column::Wallet.eq(Wallet(wallet)))
+            .filter(payments::Column::State.eq(PaymentState::Settled))
             .order_by_asc(payments::Column::CreatedAt)
             .all(&self.db)
             .await?;

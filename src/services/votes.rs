@@ -98,7 +98,7 @@ impl Voting {
         let token = feedback.token.to_string();
         let journal = journals::Entity::find()
             .filter(journals::Column::TokenId.eq(token.clone()))
-            .filter(journals::Column::Status.eq(JournalStatus::Live.as_str()))
+            .filter(journals::Column::Status.eq(JournalStatus::Live))
             .one(&self.db)
             .await?
             .ok_or_else(|| not_a_vote(format!("token {token} is not a live journal's")))?;
@@ -108,7 +108,7 @@ impl Voting {
             &self.caches,
             feedback.wallet,
             journal.id,
-            journal.author_wallet.as_deref(),
+            journal.author_wallet,
         )
         .await?;
         if !access.bought() {

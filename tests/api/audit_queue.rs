@@ -109,7 +109,7 @@ async fn settled(db: &DatabaseConnection, id: i64) -> Vec<audit_jobs::Model> {
         let all = jobs(db, id).await;
         if all
             .iter()
-            .all(|j| j.state != "queued" && j.state != "running")
+            .all(|j| j.state.as_str() != "queued" && j.state.as_str() != "running")
         {
             return all;
         }
@@ -191,7 +191,7 @@ async fn a_draft_saved_again_before_its_turn_uses_no_engine_time() {
     assert!(
         ended
             .iter()
-            .all(|j| j.state == "superseded" && j.report_id.is_none()),
+            .all(|j| j.state.as_str() == "superseded" && j.report_id.is_none()),
         "{ended:#?}"
     );
 
@@ -208,7 +208,7 @@ async fn a_draft_saved_again_before_its_turn_uses_no_engine_time() {
     let done: Vec<_> = jobs(&db, id)
         .await
         .into_iter()
-        .filter(|j| j.state == "done")
+        .filter(|j| j.state.as_str() == "done")
         .collect();
     assert_eq!(done.len(), 1);
     assert_eq!(done[0].revision, latest);

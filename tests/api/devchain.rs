@@ -111,7 +111,7 @@ impl TestChain {
     /// Settings of an app that uses this chain, checking it every second.
     pub fn settings(&self, db: &TestDb) -> Settings {
         let mut s = test_settings(&db.url);
-        journal_market::chain::apply_devnet(&mut s, &self.devnet);
+        journal_market::chain::apply_devnet(&mut s, &self.devnet).unwrap();
         s.chain.check_interval_secs = 1;
         s.demo.load_on_first_start = false;
         // Short leases and quick reconciliation, so restarts and takeovers finish in seconds.

@@ -1,5 +1,6 @@
 //! `GET /journals` and `GET /journals/{slug or id}`.
 
+use alloy::primitives::Address;
 use chrono::{DateTime, Utc};
 use journal_market::import::import_str;
 use reqwest::StatusCode;
@@ -204,7 +205,11 @@ async fn derived_figures_come_from_the_data() {
     // Unlocks and votes written elsewhere show up in the figures at once.
     let id = d.item.journal_id as i32;
     let now = Utc::now();
-    for (wallet, value) in [("0xaa", 1), ("0xbb", 1), ("0xcc", -1)] {
+    for (wallet, value) in [
+        (Address::repeat_byte(0xaa), 1),
+        (Address::repeat_byte(0xbb), 1),
+        (Address::repeat_byte(0xcc), -1),
+    ] {
         journal_market_entity::unlocks::ActiveModel {
             wallet: Set(wallet.into()),
             journal_id: Set(id),
@@ -215,7 +220,7 @@ async fn derived_figures_come_from_the_data() {
         .await
         .unwrap();
         journal_market_entity::votes::ActiveModel {
-            wallet: Set(wallet.into()),
+            wallet: Set(format!("{wallet:#x}")),
             journal_id: Set(id),
             value: Set(value),
             tag: Set(String::new()),

@@ -39,6 +39,7 @@ mod shared_limits;
 mod shutdown;
 mod siwx;
 mod sponsor;
+mod stored_values;
 mod text;
 mod token;
 mod votes;

@@ -4,7 +4,7 @@ use std::sync::Arc;
 
 use alloy::primitives::{Address, U256};
 use alloy::signers::local::PrivateKeySigner;
-use journal_market::config::Secret;
+use journal_market::config::{Key, Secret};
 use journal_market::seed::{PersonJournal, publish};
 use journal_market_actors::settlement::FaultPoint;
 use journal_market_chain::bindings::{IERC20, IIdentityRegistry, IMintable};
@@ -113,7 +113,7 @@ impl Shop {
                         s.server.origin = "http://127.0.0.1:0".into();
                         s.payments.facilitator = url;
                         s.payments.facilitator_token = Secret::new(FACILITATOR_TOKEN);
-                        s.payments.relayer_key = Secret::new("");
+                        s.payments.relayer_key = Key::default();
                     })
                     .await;
                 Shop { chain, app }
@@ -786,13 +786,13 @@ async fn crash_then_restart(fault: FaultPoint) {
         .await
         .unwrap()
         .unwrap();
-    assert_eq!(row.state, "settled");
+    assert_eq!(row.state.as_str(), "settled");
     let tx = row.tx.unwrap();
-    assert_ne!(tx, settled.transaction);
+    assert_ne!(tx.to_string(), settled.transaction);
     let sent = shop
         .chain
         .provider(buyer)
-        .get_transaction_by_hash(tx.parse().unwrap())
+        .get_transaction_by_hash(tx.into())
         .await
         .unwrap()
         .unwrap();
@@ -923,15 +923,15 @@ async fn leave_unsent(shop: &Shop, journal_id: i64, payment: &PaymentPayload, am
     let deadline: i64 = a.deadline.parse().unwrap();
     let now = chrono::Utc::now();
     payments::ActiveModel {
-        wallet: Set(a.from.to_lowercase()),
+        wallet: Set(a.from.parse().unwrap()),
         journal_id: Set(journal_id as i32),
         step: Set("burn".into()),
         amount_units: Set(amount),
-        pay_to: Set(a.witness.to.to_lowercase()),
+        pay_to: Set(a.witness.to.parse().unwrap()),
         permit_nonce: Set(a.nonce.clone()),
         permit_deadline: Set(chrono::DateTime::from_timestamp(deadline, 0).unwrap()),
         payload: Set(serde_json::to_string(payment).unwrap()),
-        state: Set("pending".into()),
+        state: Set(journal_market_entity::PaymentState::Pending),
         created_at: Set(now),
         updated_at: Set(now),
         ..Default::default()
@@ -952,13 +952,13 @@ async fn state_after_restart(shop: &Shop, journal_id: i64, wallet: Address) -> S
     for _ in 0..100 {
         let row = payments::Entity::find()
             .filter(payments::Column::JournalId.eq(journal_id as i32))
-            .filter(payments::Column::Wallet.eq(format!("{wallet:#x}")))
+            .filter(payments::Column::Wallet.eq(journal_market_entity::Wallet(wallet)))
             .one(&db)
             .await
             .unwrap()
             .unwrap();
-        if row.state != "pending" {
-            return row.state;
+        if row.state.as_str() != "pending" {
+            return row.state.to_string();
         }
         tokio::time::sleep(std::time::Duration::from_millis(100)).await;
     }

@@ -2,19 +2,20 @@
 //! the payment rows and the unlock come back from one statement, the unlock also when no row
 //! matches.
 
+use alloy::primitives::address;
 use chrono::Utc;
 use journal_market_actors::settlement::store::{PermitKey, seen, standing};
 use journal_market_domain::purchase::{Standing, Step};
-use journal_market_entity::{payments, unlocks};
+use journal_market_entity::{PaymentState, Wallet, payments, unlocks};
 use sea_orm::{ActiveModelTrait, ActiveValue::Set, DatabaseConnection};
 
 use crate::helpers::TestApp;
 
-const BUYER: &str = "0x00000000000000000000000000000000000000b1";
-const OTHER: &str = "0x00000000000000000000000000000000000000b2";
+const BUYER: Wallet = Wallet(address!("00000000000000000000000000000000000000b1"));
+const OTHER: Wallet = Wallet(address!("00000000000000000000000000000000000000b2"));
 
 /// A permit of `wallet` with `nonce`; its signature's key is its own (`wallet:nonce`).
-fn pk(wallet: &'static str, nonce: &'static str) -> PermitKey<'static> {
+fn pk(wallet: Wallet, nonce: &'static str) -> PermitKey<'static> {
     PermitKey {
         wallet,
         nonce,
@@ -25,21 +26,21 @@ fn pk(wallet: &'static str, nonce: &'static str) -> PermitKey<'static> {
 async fn payment(
     db: &DatabaseConnection,
     journal_id: i32,
-    (step, state): (Step, &str),
+    (step, state): (Step, PaymentState),
     nonce: &str,
     payment_id: Option<&str>,
 ) {
     let now = Utc::now();
     payments::ActiveModel {
-        wallet: Set(BUYER.into()),
+        wallet: Set(BUYER),
         journal_id: Set(journal_id),
         step: Set(step.as_str().into()),
         amount_units: Set(100),
-        pay_to: Set(OTHER.into()),
+        pay_to: Set(OTHER),
         permit_nonce: Set(nonce.into()),
         permit_deadline: Set(now),
         payload: Set("{}".into()),
-        state: Set(state.into()),
+        state: Set(state),
         created_at: Set(now),
         updated_at: Set(now),
         payment_id: Set(payment_id.map(str::to_string)),
@@ -70,7 +71,7 @@ async fn a_payment_is_judged_by_its_rows_and_the_unlock_read_together() {
 
     // An unlock with no payment row of the journal (the join's row without a payment).
     unlocks::ActiveModel {
-        wallet: Set(BUYER.into()),
+        wallet: Set(BUYER),
         journal_id: Set(b),
         paid_units: Set(100),
         paid_at: Set(Utc::now()),
@@ -92,8 +93,15 @@ async fn a_payment_is_judged_by_its_rows_and_the_unlock_read_together() {
     );
 
     // A settled fee, a failed author step and a payment-identifier on journal a.
-    payment(&db, a, (Step::Burn, "settled"), "7", Some("pid-7")).await;
-    payment(&db, a, (Step::Author, "failed"), "8", None).await;
+    payment(
+        &db,
+        a,
+        (Step::Burn, PaymentState::Settled),
+        "7",
+        Some("pid-7"),
+    )
+    .await;
+    payment(&db, a, (Step::Author, PaymentState::Failed), "8", None).await;
     let fee_paid = Standing {
         fee_paid: true,
         ..Standing::default()

@@ -3,19 +3,25 @@
 //! and judged anew when it moved); a settle marks the row, keeps the hash as the row's and
 //! writes the last step's unlock, or does nothing.
 
+use alloy::primitives::{B256, address};
 use chrono::Utc;
 use journal_market_actors::db::Lanes;
 use journal_market_actors::settlement::store::{
-    Claim, NewPayment, PENDING, RowKey, SETTLED, claim, find, record_tx, settle,
+    Claim, NewPayment, RowKey, claim, find, record_tx, settle,
 };
 use journal_market_domain::purchase::{Refusal, Standing, Step, Verdict};
-use journal_market_entity::{payments, unlocks};
+use journal_market_entity::{PaymentState, TxHash, Wallet, payments, unlocks};
 use sea_orm::{ActiveModelTrait, ActiveValue::Set, ConnectionTrait, EntityTrait};
 
 use crate::helpers::TestApp;
 
-const BUYER: &str = "0x00000000000000000000000000000000000000c1";
-const AUTHOR: &str = "0x00000000000000000000000000000000000000c2";
+const BUYER: Wallet = Wallet(address!("00000000000000000000000000000000000000c1"));
+const AUTHOR: Wallet = Wallet(address!("00000000000000000000000000000000000000c2"));
+
+/// A transaction hash of 32 `b` bytes.
+fn h(b: u8) -> TxHash {
+    TxHash(B256::repeat_byte(b))
+}
 
 fn new<'a>(
     journal_id: i32,
@@ -51,7 +57,7 @@ fn claimed(c: Claim) -> i32 {
     }
 }
 
-fn key(id: i32, journal_id: i32) -> RowKey<'static> {
+fn key(id: i32, journal_id: i32) -> RowKey {
     RowKey {
         id,
         wallet: BUYER,
@@ -60,7 +66,7 @@ fn key(id: i32, journal_id: i32) -> RowKey<'static> {
 }
 
 async fn unlock(db: &impl ConnectionTrait, journal_id: i32) -> Option<unlocks::Model> {
-    unlocks::Entity::find_by_id((BUYER.to_string(), journal_id))
+    unlocks::Entity::find_by_id((BUYER, journal_id))
         .one(db)
         .await
         .unwrap()
@@ -96,7 +102,7 @@ async fn a_step_is_claimed_and_settled_only_while_the_rules_hold() {
             .await
             .unwrap(),
     );
-    assert_eq!(find(&db, fee).await.unwrap().state, PENDING);
+    assert_eq!(find(&db, fee).await.unwrap().state, PaymentState::Pending);
     match claim(&db, &new(j, Step::Burn, "2", None), fresh)
         .await
         .unwrap()
@@ -113,30 +119,27 @@ async fn a_step_is_claimed_and_settled_only_while_the_rules_hold() {
     }
     // The fee permit's signature under another wallet (a contract wallet accepting its
     // owner's signature): the write finds the first row, whatever was read before.
-    let other = "0x00000000000000000000000000000000000000c3";
+    let other = Wallet(address!("00000000000000000000000000000000000000c3"));
     let reposted = NewPayment {
         wallet: other,
         ..new(j, Step::Burn, "2", None)
     };
     match claim(&db, &reposted, fresh).await.unwrap() {
-        Claim::Known(row) => assert_eq!((row.id, row.wallet.as_str()), (fee, BUYER)),
+        Claim::Known(row) => assert_eq!((row.id, row.wallet), (fee, BUYER)),
         other => panic!("{other:?}"),
     }
 
     // Settled once, by its hash; not again, and not the fee step's unlock.
     assert!(
-        settle(&db, key(fee, j), "0xf1", false, Utc::now())
+        settle(&db, key(fee, j), h(0xf1), false, Utc::now())
             .await
             .unwrap()
     );
     let row = find(&db, fee).await.unwrap();
-    assert_eq!(
-        (row.state.as_str(), row.tx.as_deref()),
-        (SETTLED, Some("0xf1"))
-    );
+    assert_eq!((row.state, row.tx), (PaymentState::Settled, Some(h(0xf1))));
     assert!(row.lease_owner.is_none());
     assert!(
-        !settle(&db, key(fee, j), "0xf1", false, Utc::now())
+        !settle(&db, key(fee, j), h(0xf1), false, Utc::now())
             .await
             .unwrap()
     );
@@ -166,17 +169,20 @@ async fn a_step_is_claimed_and_settled_only_while_the_rules_hold() {
     );
     // The fee's hash settles nothing else.
     assert!(
-        !settle(&db, key(author, j), "0xf1", true, Utc::now())
+        !settle(&db, key(author, j), h(0xf1), true, Utc::now())
             .await
             .unwrap()
     );
-    assert_eq!(find(&db, author).await.unwrap().state, PENDING);
+    assert_eq!(
+        find(&db, author).await.unwrap().state,
+        PaymentState::Pending
+    );
     assert!(unlock(&db, j).await.is_none());
     // Recorded before its send (as the request path does), then settled: the unlock holds
     // what both steps paid.
-    assert!(record_tx(&db, author, "0xa1", Utc::now()).await.unwrap());
+    assert!(record_tx(&db, author, h(0xa1), Utc::now()).await.unwrap());
     assert!(
-        settle(&db, key(author, j), "0xa1", true, Utc::now())
+        settle(&db, key(author, j), h(0xa1), true, Utc::now())
             .await
             .unwrap()
     );
@@ -231,32 +237,32 @@ async fn a_settle_that_fails_midway_leaves_no_transaction_open() {
             .unwrap(),
     );
     assert!(
-        settle(&db, key(a, j), "0xaa", false, Utc::now())
+        settle(&db, key(a, j), h(0xaa), false, Utc::now())
             .await
             .unwrap()
     );
     // Row b's hash, as recorded for b, is already row a's `tx` (a state no write of ours makes):
     // the settle's update breaks the unique `tx` after its hash insert ran.
     let mut row: payments::ActiveModel = find(&db, a).await.unwrap().into();
-    row.tx = Set(Some("0xbb".into()));
+    row.tx = Set(Some(h(0xbb)));
     row.update(&db).await.unwrap();
-    assert!(record_tx(&db, b, "0xbb", Utc::now()).await.unwrap());
+    assert!(record_tx(&db, b, h(0xbb), Utc::now()).await.unwrap());
     assert!(
-        !settle(&db, key(b, k), "0xbb", true, Utc::now())
+        !settle(&db, key(b, k), h(0xbb), true, Utc::now())
             .await
             .unwrap()
     );
-    assert_eq!(find(&db, b).await.unwrap().state, PENDING);
+    assert_eq!(find(&db, b).await.unwrap().state, PaymentState::Pending);
 
     // Nothing of it stayed open: the next settle (on a new lane: the failed one was closed)
     // commits, and another connection sees it.
     assert!(
-        settle(&db, key(b, k), "0xcc", true, Utc::now())
+        settle(&db, key(b, k), h(0xcc), true, Utc::now())
             .await
             .unwrap()
     );
     let other = app.db.connect().await;
-    assert_eq!(find(&other, b).await.unwrap().state, SETTLED);
+    assert_eq!(find(&other, b).await.unwrap().state, PaymentState::Settled);
     assert_eq!(unlock(&other, k).await.unwrap().paid_units, 10);
 }
 
@@ -269,7 +275,7 @@ async fn a_settle_whose_caller_stops_waiting_leaves_no_transaction_open() {
     // thread or running there: that lane is closed, not handed on.
     let mut dropped = 0;
     for _ in 0..20 {
-        if settle(&db, key(a, j), "0xaa", false, Utc::now())
+        if settle(&db, key(a, j), h(0xaa), false, Utc::now())
             .now_or_never()
             .is_none()
         {
@@ -285,9 +291,9 @@ async fn a_settle_whose_caller_stops_waiting_leaves_no_transaction_open() {
             .await
             .unwrap_or_else(|e| panic!("another connection could not write: {e}")),
     );
-    settle(&db, key(a, j), "0xaa", false, Utc::now())
+    settle(&db, key(a, j), h(0xaa), false, Utc::now())
         .await
         .unwrap();
-    assert_eq!(find(&other, a).await.unwrap().state, SETTLED);
-    assert_eq!(find(&other, b).await.unwrap().state, PENDING);
+    assert_eq!(find(&other, a).await.unwrap().state, PaymentState::Settled);
+    assert_eq!(find(&other, b).await.unwrap().state, PaymentState::Pending);
 }

@@ -84,7 +84,7 @@ async fn chain_down_then_back() {
 
     let db = TestDb::new().await;
     let mut s = crate::helpers::test_settings(&db.url);
-    journal_market::chain::apply_devnet(&mut s, &devnet);
+    journal_market::chain::apply_devnet(&mut s, &devnet).unwrap();
     s.chain.check_interval_secs = 1;
     s.chain.rpc_timeout_ms = 500;
     s.chain.quote_cache_secs = 0;

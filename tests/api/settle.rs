@@ -13,7 +13,7 @@ use journal_market_actors::settlement::FaultPoint;
 use journal_market_chain::bindings::IERC20;
 use journal_market_chain::devnet::Account;
 use journal_market_client::payer::{new_payment_id, sign_payment, with_payment_id};
-use journal_market_entity::{payments, unlocks};
+use journal_market_entity::{Wallet, payments, unlocks};
 use reqwest::StatusCode;
 use sea_orm::{ColumnTrait, EntityTrait, QueryFilter};
 
@@ -47,7 +47,7 @@ pub(crate) async fn funded_buyer(chain: &TestChain) -> PrivateKeySigner {
 }
 
 async fn unlocked(app: &TestApp, wallet: Address, journal_id: i64) -> bool {
-    unlocks::Entity::find_by_id((format!("{wallet:#x}"), journal_id as i32))
+    unlocks::Entity::find_by_id((Wallet(wallet), journal_id as i32))
         .one(&app.db.connect().await)
         .await
         .unwrap()
@@ -169,12 +169,16 @@ async fn a_killed_instance_rows_are_finished_by_another_after_the_lease() {
     // While the lease lasts the other instance does not touch the row.
     while sent.elapsed() < lease - Duration::from_millis(700) {
         let r = row().await;
-        assert_eq!(r.state, "pending", "taken over before the lease ended");
+        assert_eq!(
+            r.state.as_str(),
+            "pending",
+            "taken over before the lease ended"
+        );
         tokio::time::sleep(Duration::from_millis(100)).await;
     }
     let mut state = String::new();
     while sent.elapsed() < lease + Duration::from_secs(10) {
-        state = row().await.state;
+        state = row().await.state.to_string();
         if state != "pending" {
             break;
         }
@@ -262,7 +266,7 @@ pub(crate) async fn shop_behind_facilitator_proxy(
             s.payments.facilitator = url;
             s.payments.facilitator_token =
                 journal_market::config::Secret::new(crate::pay::FACILITATOR_TOKEN);
-            s.payments.relayer_key = journal_market::config::Secret::new("");
+            s.payments.relayer_key = journal_market::config::Key::default();
             f(s);
         })
         .await;
@@ -572,7 +576,7 @@ async fn the_payment_rules_read_only_the_wallets_rows() {
     use sea_orm::{DbBackend, QueryTrait};
 
     let (_dir, db) = plan_db().await;
-    let q = store::of_wallet("0xabc", 1).build(DbBackend::Sqlite);
+    let q = store::of_wallet(Wallet(Address::repeat_byte(0xab)), 1).build(DbBackend::Sqlite);
     // Each time on whichever connection the pool hands out, with the values bound and without.
     for bound in [true, false, true, true] {
         let values = if bound { q.values.clone() } else { None };
@@ -598,7 +602,10 @@ async fn a_claim_and_a_settle_read_only_the_wallets_rows() {
 
     let (_dir, db) = plan_db().await;
     let fee = Query::select()
-        .expr(Expr::exists(store::settled_fee("0xabc", 1)))
+        .expr(Expr::exists(store::settled_fee(
+            Wallet(Address::repeat_byte(0xab)),
+            1,
+        )))
         .to_string(SqliteQueryBuilder);
     let statements: Vec<String> = std::iter::once(fee)
         .chain(store::sqlite_statements().map(str::to_string))

@@ -163,7 +163,7 @@ async fn sigterm_past_the_grace_period_leaves_the_payment_pending_then_reconcile
         .await
         .unwrap();
     assert_eq!(rows.len(), 1);
-    assert_eq!(rows[0].state, "pending", "{:?}", rows[0]);
+    assert_eq!(rows[0].state.as_str(), "pending", "{:?}", rows[0]);
     // The next start reconciles it from the chain: unlocked, one charge.
     let db = std::sync::Arc::new(run.db);
     let mut s = chain.settings(&db);
@@ -178,7 +178,7 @@ async fn sigterm_past_the_grace_period_leaves_the_payment_pending_then_reconcile
             .await
             .unwrap()
             .unwrap();
-        if row.state == "settled" {
+        if row.state.as_str() == "settled" {
             let signed_in = app.client.clone();
             signed_in.login(buyer).await.unwrap();
             assert!(signed_in.journal(&key).await.unwrap().unlocked);

@@ -175,7 +175,7 @@ async fn the_ledger_adds_up_the_swaps_and_burns_on_the_chain() {
 
 #[actix_web::test]
 async fn the_ledger_is_null_without_a_token() {
-    let shop = Shop::open_with(|s| s.chain.token = String::new()).await;
+    let shop = Shop::open_with(|s| s.chain.token = None).await;
     let (status, body) = shop.app.get("/token.json").await;
     assert_eq!((status.as_u16(), body), (200, serde_json::Value::Null));
 }

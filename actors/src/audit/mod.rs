@@ -20,6 +20,7 @@ use alloy::primitives::{Address, U256};
 use dashmap::DashSet;
 use journal_market_audit::{Source, Submission};
 use journal_market_chain::client::ChainClient;
+use journal_market_domain::state::JobState;
 use journal_market_domain::status::JournalStatus;
 use journal_market_entity::{audit_jobs, audit_reports, entries, journal_citations, journals};
 use sea_orm::{ColumnTrait, DatabaseConnection, DbErr, EntityTrait, QueryFilter, QueryOrder};
@@ -233,9 +234,7 @@ impl Inner {
     async fn holds_stock(&self, j: &journals::Model) -> Result<Option<bool>, String> {
         let (Some(token), Some(author)) = (
             self.settings.stock_tokens.get(&j.ticker),
-            j.author_wallet
-                .as_deref()
-                .and_then(|w| w.parse::<Address>().ok()),
+            j.author_wallet.map(|w| w.address()),
         ) else {
             return Ok(None);
         };
@@ -250,8 +249,8 @@ impl Inner {
         let job = store::get(&self.db, id)
             .await?
             .ok_or(AuditError::NotFound)?;
-        match job.state.as_str() {
-            store::DONE => {
+        match job.state {
+            JobState::Done => {
                 let report = match job.report_id {
                     Some(r) => audit_reports::Entity::find_by_id(r).one(&self.db).await?,
                     None => None,
@@ -263,11 +262,11 @@ impl Inner {
                     .ok_or(AuditError::NotFound)?;
                 Ok(Some(outcome_of(report, &journal)))
             }
-            store::FAILED => Err(AuditError::Unavailable(
+            JobState::Failed => Err(AuditError::Unavailable(
                 job.error.unwrap_or_else(|| "the engine failed".into()),
             )),
-            store::SUPERSEDED => Err(AuditError::Superseded),
-            _ => Ok(None),
+            JobState::Superseded => Err(AuditError::Superseded),
+            JobState::Queued | JobState::Running => Ok(None),
         }
     }
 

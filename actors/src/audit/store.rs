@@ -6,7 +6,9 @@
 //! draft the engine read.
 
 use chrono::{DateTime, Utc};
-use journal_market_domain::status::{self, JournalStatus};
+use journal_market_domain::state::JobState;
+use journal_market_domain::status::JournalStatus;
+use journal_market_domain::wallet::Wallet;
 use journal_market_entity::{audit_jobs, audit_reports, journals};
 use sea_orm::sea_query::{Expr, ExprTrait, Query};
 use sea_orm::{
@@ -15,13 +17,6 @@ use sea_orm::{
 };
 
 use crate::db::Lease;
-
-pub const QUEUED: &str = "queued";
-pub const RUNNING: &str = "running";
-pub const DONE: &str = "done";
-pub const FAILED: &str = "failed";
-/// The draft was saved again while the job waited or ran: its report would describe old text.
-pub const SUPERSEDED: &str = "superseded";
 
 fn unique_violation(e: &DbErr) -> bool {
     matches!(e.sql_err(), Some(SqlErr::UniqueConstraintViolation(_)))
@@ -52,11 +47,11 @@ pub fn wallet_has_room(others: u64, per_wallet: usize) -> bool {
 /// Open jobs of the wallet's drafts other than `journal_id`.
 async fn open_elsewhere(
     txn: &DatabaseTransaction,
-    wallet: &str,
+    wallet: Wallet,
     journal_id: i32,
 ) -> Result<u64, DbErr> {
     audit_jobs::Entity::find()
-        .filter(audit_jobs::Column::State.is_in([QUEUED, RUNNING]))
+        .filter(audit_jobs::Column::State.is_in(JobState::OPEN))
         .filter(audit_jobs::Column::JournalId.ne(journal_id))
         .filter(
             audit_jobs::Column::JournalId.in_subquery(
@@ -87,7 +82,7 @@ pub async fn open(
         let Some(j) = journals::Entity::find_by_id(journal_id).one(&txn).await? else {
             return Ok(Opened::NoJournal);
         };
-        if let Some(wallet) = j.author_wallet.as_deref() {
+        if let Some(wallet) = j.author_wallet {
             // Two requests at once cannot both pass the per-wallet bound.
             crate::db::lock_key(&txn, &format!("audits:{wallet}")).await?;
         }
@@ -104,7 +99,7 @@ pub async fn open(
         }
         let open = audit_jobs::Entity::find()
             .filter(audit_jobs::Column::JournalId.eq(journal_id))
-            .filter(audit_jobs::Column::State.is_in([QUEUED, RUNNING]))
+            .filter(audit_jobs::Column::State.is_in(JobState::OPEN))
             .one(&txn)
             .await?;
         if let Some(o) = &open
@@ -115,7 +110,7 @@ pub async fn open(
                 dropped: false,
             });
         }
-        if let Some(wallet) = j.author_wallet.as_deref()
+        if let Some(wallet) = j.author_wallet
             && !wallet_has_room(open_elsewhere(&txn, wallet, journal_id).await?, per_wallet)
         {
             return Ok(Opened::WalletFull);
@@ -123,16 +118,16 @@ pub async fn open(
         let mut dropped = false;
         if let Some(o) = open {
             // Queued: nobody took it, so no engine ever ran for it.
-            dropped = o.state == QUEUED;
+            dropped = o.state == JobState::Queued;
             let mut old: audit_jobs::ActiveModel = o.into();
-            old.state = Set(SUPERSEDED.into());
+            old.state = Set(JobState::Superseded);
             old.updated_at = Set(now);
             old.update(&txn).await?;
         }
         let inserted = audit_jobs::ActiveModel {
             journal_id: Set(journal_id),
             revision: Set(revision),
-            state: Set(QUEUED.into()),
+            state: Set(JobState::Queued),
             attempts: Set(0),
             created_at: Set(now),
             updated_at: Set(now),
@@ -159,14 +154,14 @@ pub async fn open(
 /// Takes the job under `lease`, when nobody else holds a live lease on it.
 pub async fn take(db: &DatabaseConnection, id: i32, lease: Lease<'_>) -> Result<bool, DbErr> {
     let open = audit_jobs::Entity::update_many()
-        .col_expr(audit_jobs::Column::State, Expr::value(RUNNING))
+        .col_expr(audit_jobs::Column::State, Expr::value(JobState::Running))
         .col_expr(
             audit_jobs::Column::Attempts,
             Expr::col(audit_jobs::Column::Attempts).add(1),
         )
         .col_expr(audit_jobs::Column::UpdatedAt, Expr::value(lease.now))
         .filter(audit_jobs::Column::Id.eq(id))
-        .filter(audit_jobs::Column::State.is_in([QUEUED, RUNNING]));
+        .filter(audit_jobs::Column::State.is_in(JobState::OPEN));
     lease.take(db, open, LEASE).await
 }
 
@@ -185,7 +180,7 @@ pub async fn due(
     limit: u64,
 ) -> Result<Vec<audit_jobs::Model>, DbErr> {
     audit_jobs::Entity::find()
-        .filter(audit_jobs::Column::State.is_in([QUEUED, RUNNING]))
+        .filter(audit_jobs::Column::State.is_in(JobState::OPEN))
         .filter(Lease::free(owner, now, LEASE))
         .order_by_asc(audit_jobs::Column::Id)
         .limit(limit)
@@ -208,24 +203,16 @@ pub enum Go {
 
 /// Whether the job of `job_revision` still stands for its draft, given the draft's current
 /// `(revision, status)`, or `None` when the draft is gone.
-pub fn go(job_revision: i32, draft: Option<(i32, &str)>) -> Go {
+pub fn go(job_revision: i32, draft: Option<(i32, JournalStatus)>) -> Go {
     match draft {
-        Some((revision, state))
-            if revision == job_revision
-                && JournalStatus::parse(state).is_some_and(JournalStatus::auditable) =>
-        {
-            Go::Run
-        }
+        Some((revision, status)) if revision == job_revision && status.auditable() => Go::Run,
         _ => Go::Drop,
     }
 }
 
 async fn draft_of(db: &DatabaseConnection, job: &audit_jobs::Model) -> Result<Go, DbErr> {
     let j = journals::Entity::find_by_id(job.journal_id).one(db).await?;
-    Ok(go(
-        job.revision,
-        j.as_ref().map(|j| (j.revision, j.status.as_str())),
-    ))
+    Ok(go(job.revision, j.as_ref().map(|j| (j.revision, j.status))))
 }
 
 /// Ends `owner`'s running job as superseded (a no-op when it already ended).
@@ -235,7 +222,7 @@ pub async fn supersede(
     owner: &str,
     now: DateTime<Utc>,
 ) -> Result<(), DbErr> {
-    end_running(db, id, owner, SUPERSEDED, None, now).await
+    end_running(db, id, owner, JobState::Superseded, None, now).await
 }
 
 /// Run at the job's engine slot: ends it as superseded when its draft has moved on since it
@@ -262,7 +249,7 @@ pub async fn still_current(
 ) -> Result<bool, DbErr> {
     let held = get(db, job.id)
         .await?
-        .is_some_and(|c| c.state == RUNNING && c.lease_owner.as_deref() == Some(owner));
+        .is_some_and(|c| c.state == JobState::Running && c.lease_owner.as_deref() == Some(owner));
     Ok(held && draft_of(db, job).await? == Go::Run)
 }
 
@@ -274,7 +261,7 @@ pub async fn fail(
     error: &str,
     now: DateTime<Utc>,
 ) -> Result<(), DbErr> {
-    end_running(db, id, owner, FAILED, Some(error), now).await
+    end_running(db, id, owner, JobState::Failed, Some(error), now).await
 }
 
 /// Moves `owner`'s running job to `state` (with `error` when one is given); a job that already
@@ -283,7 +270,7 @@ async fn end_running(
     db: &DatabaseConnection,
     id: i32,
     owner: &str,
-    state: &str,
+    state: JobState,
     error: Option<&str>,
     now: DateTime<Utc>,
 ) -> Result<(), DbErr> {
@@ -294,7 +281,7 @@ async fn end_running(
     }
     end.col_expr(audit_jobs::Column::UpdatedAt, Expr::value(now))
         .filter(audit_jobs::Column::Id.eq(id))
-        .filter(audit_jobs::Column::State.eq(RUNNING))
+        .filter(audit_jobs::Column::State.eq(JobState::Running))
         .filter(audit_jobs::Column::LeaseOwner.eq(owner))
         .exec(db)
         .await?;
@@ -331,17 +318,19 @@ pub async fn finish(
 ) -> Result<Finished, DbErr> {
     let txn = crate::db::begin_write(db).await?;
     let current = audit_jobs::Entity::find_by_id(job.id).one(&txn).await?;
-    if !current.is_some_and(|c| c.state == RUNNING && c.lease_owner.as_deref() == Some(owner)) {
+    if !current
+        .is_some_and(|c| c.state == JobState::Running && c.lease_owner.as_deref() == Some(owner))
+    {
         return Ok(Finished::Superseded);
     }
     let journal = journals::Entity::find_by_id(job.journal_id)
         .one(&txn)
         .await?;
-    let Some(journal) = journal
-        .filter(|j| j.revision == job.revision && status::is(&j.status, JournalStatus::Draft))
+    let Some(journal) =
+        journal.filter(|j| j.revision == job.revision && j.status == JournalStatus::Draft)
     else {
         audit_jobs::Entity::update_many()
-            .col_expr(audit_jobs::Column::State, Expr::value(SUPERSEDED))
+            .col_expr(audit_jobs::Column::State, Expr::value(JobState::Superseded))
             .col_expr(audit_jobs::Column::UpdatedAt, Expr::value(f.audited_at))
             .filter(audit_jobs::Column::Id.eq(job.id))
             .exec(&txn)
@@ -373,7 +362,7 @@ pub async fn finish(
     )
     .await?;
     audit_jobs::Entity::update_many()
-        .col_expr(audit_jobs::Column::State, Expr::value(DONE))
+        .col_expr(audit_jobs::Column::State, Expr::value(JobState::Done))
         .col_expr(audit_jobs::Column::ReportId, Expr::value(report.id))
         .col_expr(audit_jobs::Column::UpdatedAt, Expr::value(f.audited_at))
         .filter(audit_jobs::Column::Id.eq(job.id))
@@ -392,7 +381,7 @@ pub async fn last_done(
     let job = audit_jobs::Entity::find()
         .filter(audit_jobs::Column::JournalId.eq(journal_id))
         .filter(audit_jobs::Column::Revision.eq(revision))
-        .filter(audit_jobs::Column::State.eq(DONE))
+        .filter(audit_jobs::Column::State.eq(JobState::Done))
         .order_by_desc(audit_jobs::Column::Id)
         .one(db)
         .await?;
@@ -408,12 +397,12 @@ mod tests {
 
     #[test]
     fn a_job_runs_only_for_the_current_revision_of_a_draft() {
-        assert_eq!(go(3, Some((3, "draft"))), Go::Run);
+        assert_eq!(go(3, Some((3, JournalStatus::Draft))), Go::Run);
         // Saved again since it was queued.
-        assert_eq!(go(3, Some((4, "draft"))), Go::Drop);
+        assert_eq!(go(3, Some((4, JournalStatus::Draft))), Go::Drop);
         // Audited already (another job of the same revision), or published.
-        assert_eq!(go(3, Some((3, "approved"))), Go::Drop);
-        assert_eq!(go(3, Some((3, "live"))), Go::Drop);
+        assert_eq!(go(3, Some((3, JournalStatus::Approved))), Go::Drop);
+        assert_eq!(go(3, Some((3, JournalStatus::Live))), Go::Drop);
         assert_eq!(go(3, None), Go::Drop);
     }
 

@@ -16,7 +16,7 @@ pub(super) async fn pass(inner: &Inner, head: u64) -> Result<(), PassError> {
         .await?
         .into_iter()
         .filter(|row| depth::due(row.block(), head, distance))
-        .filter_map(|row| Some((row.id, row.tx.parse::<B256>().ok()?)))
+        .map(|row| (row.id, B256::from(row.tx)))
         .collect();
     if due.is_empty() {
         return Ok(());

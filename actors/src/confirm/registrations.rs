@@ -24,10 +24,7 @@ async fn reread(
         Err(RegistrationError::Chain(e)) => return Err(e.into()),
         Err(_) => return Ok((Sighting::Gone, None)),
     };
-    let author = j
-        .author_wallet
-        .as_deref()
-        .and_then(|a| a.parse::<Address>().ok());
+    let author = j.author_wallet.map(|a| a.address());
     let (Some(author), Some(meta_url)) = (author, j.meta_url.as_deref()) else {
         return Ok((Sighting::Gone, None));
     };
@@ -61,7 +58,7 @@ pub(super) async fn pass(inner: &Inner, registry: Address, head: u64) -> Result<
         if j.token_id.is_some() && !depth::due(block, head, distance) {
             continue;
         }
-        let Some(tx) = j.mint_tx.as_deref().and_then(|t| t.parse::<B256>().ok()) else {
+        let Some(tx) = j.mint_tx.map(B256::from) else {
             continue;
         };
         let (sighting, token) = reread(inner, registry, &j, tx).await?;

@@ -40,7 +40,7 @@ pub async fn apply_vote(
     let token = e.token().to_string();
     let mut find = journals::Entity::find().filter(journals::Column::TokenId.eq(token));
     if matches!(e, Event::Feedback(_)) {
-        find = find.filter(journals::Column::Status.eq(JournalStatus::Live.as_str()));
+        find = find.filter(journals::Column::Status.eq(JournalStatus::Live));
     }
     let Some(journal) = find.one(db).await? else {
         return Ok(Applied::NotOurs);

@@ -11,6 +11,8 @@ use sea_orm::{
 };
 
 use journal_market_domain::status::JournalStatus;
+use journal_market_domain::tx::TxHash;
+use journal_market_domain::wallet::Wallet;
 
 /// A validated draft, ready to store.
 pub struct DraftRow<'a> {
@@ -115,7 +117,7 @@ pub async fn insert_swarm(db: &impl ConnectionTrait, j: &SwarmJournal<'_>) -> Re
         dek: Set(j.dek.to_string()),
         body: Set(j.body.to_string()),
         price_units: Set(j.price_units),
-        status: Set(JournalStatus::Live.to_string()),
+        status: Set(JournalStatus::Live),
         content_hash: Set(Some(format!("{hash:#x}"))),
         stock_price_at_publication: Set(j.stock_price),
         audit_count: Set(0),
@@ -159,7 +161,7 @@ pub fn quota_wait(created: &[DateTime<Utc>], per_day: usize, now: DateTime<Utc>)
 
 pub async fn create_draft(
     db: &DatabaseConnection,
-    wallet: &str,
+    wallet: Wallet,
     d: &DraftRow<'_>,
     now: DateTime<Utc>,
     per_day: u32,
@@ -183,13 +185,13 @@ pub async fn create_draft(
     let row = journals::ActiveModel {
         ticker: Set(d.ticker.to_string()),
         swarm: Set(false),
-        author_wallet: Set(Some(wallet.to_string())),
+        author_wallet: Set(Some(wallet)),
         author_name: Set(d.author_name.to_string()),
         title: Set(d.title.to_string()),
         dek: Set(d.dek.to_string()),
         body: Set(d.body.to_string()),
         price_units: Set(d.price_units),
-        status: Set(JournalStatus::Draft.to_string()),
+        status: Set(JournalStatus::Draft),
         audit_count: Set(0),
         revision: Set(1),
         created_at: Set(now),
@@ -207,7 +209,7 @@ pub async fn create_draft(
 /// (a new revision: an audit of the old text no longer applies).
 pub async fn update_draft(
     db: &DatabaseConnection,
-    wallet: &str,
+    wallet: Wallet,
     id: i32,
     d: &DraftRow<'_>,
     now: DateTime<Utc>,
@@ -216,10 +218,10 @@ pub async fn update_draft(
     let Some(j) = journals::Entity::find_by_id(id).one(&txn).await? else {
         return Ok(Updated::NotFound);
     };
-    if j.swarm || j.author_wallet.as_deref() != Some(wallet) {
+    if j.swarm || j.author_wallet != Some(wallet) {
         return Ok(Updated::NotFound);
     }
-    if !JournalStatus::parse(&j.status).is_some_and(JournalStatus::editable) {
+    if !j.status.editable() {
         return Ok(Updated::Live);
     }
     let res = journals::Entity::update_many()
@@ -229,10 +231,7 @@ pub async fn update_draft(
         .col_expr(journals::Column::Body, Expr::value(d.body))
         .col_expr(journals::Column::PriceUnits, Expr::value(d.price_units))
         .col_expr(journals::Column::AuthorName, Expr::value(d.author_name))
-        .col_expr(
-            journals::Column::Status,
-            Expr::value(JournalStatus::Draft.as_str()),
-        )
+        .col_expr(journals::Column::Status, Expr::value(JournalStatus::Draft))
         .col_expr(journals::Column::ContentHash, Expr::value(None::<String>))
         .col_expr(
             journals::Column::Revision,
@@ -240,7 +239,7 @@ pub async fn update_draft(
         )
         .col_expr(journals::Column::UpdatedAt, Expr::value(now))
         .filter(journals::Column::Id.eq(id))
-        .filter(journals::Column::Status.ne(JournalStatus::Live.as_str()))
+        .filter(journals::Column::Status.ne(JournalStatus::Live))
         .exec(&txn)
         .await?;
     if res.rows_affected != 1 {
@@ -254,7 +253,7 @@ pub async fn update_draft(
 /// What going live records.
 pub struct Minted<'a> {
     pub token_id: &'a str,
-    pub tx: &'a str,
+    pub tx: TxHash,
     /// The block the registration was mined in (seen, not final yet).
     pub block: u64,
     pub stock_price: Option<f64>,
@@ -275,10 +274,7 @@ pub async fn go_live(db: &DatabaseConnection, id: i32, m: &Minted<'_>) -> Result
         .and_then(|j| j.stock_price_at_publication)
         .or(m.stock_price);
     let res = journals::Entity::update_many()
-        .col_expr(
-            journals::Column::Status,
-            Expr::value(JournalStatus::Live.as_str()),
-        )
+        .col_expr(journals::Column::Status, Expr::value(JournalStatus::Live))
         .col_expr(journals::Column::TokenId, Expr::value(m.token_id))
         .col_expr(journals::Column::MintTx, Expr::value(m.tx))
         .col_expr(
@@ -296,10 +292,10 @@ pub async fn go_live(db: &DatabaseConnection, id: i32, m: &Minted<'_>) -> Result
         // Approved, or live with the token a reorg took back (a new registration).
         .filter(
             Condition::any()
-                .add(journals::Column::Status.eq(JournalStatus::Approved.as_str()))
+                .add(journals::Column::Status.eq(JournalStatus::Approved))
                 .add(
                     Condition::all()
-                        .add(journals::Column::Status.eq(JournalStatus::Live.as_str()))
+                        .add(journals::Column::Status.eq(JournalStatus::Live))
                         .add(journals::Column::TokenId.is_null()),
                 ),
         )

@@ -18,7 +18,7 @@ pub async fn correct_registration(
         .col_expr(journals::Column::MintBlock, Expr::value(block))
         .col_expr(journals::Column::MintFinalAt, Expr::value(final_at))
         .filter(journals::Column::Id.eq(j.id))
-        .filter(journals::Column::MintTx.eq(j.mint_tx.clone()))
+        .filter(journals::Column::MintTx.eq(j.mint_tx))
         .exec(db)
         .await;
     match res {

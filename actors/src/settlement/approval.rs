@@ -5,7 +5,8 @@ use alloy::primitives::{B256, U256};
 use futures::future::BoxFuture;
 use journal_market_chain::extensions::gas_sponsoring;
 use journal_market_chain::facilitator::{Permit, SettleError};
-use journal_market_domain::wallet::lower;
+use journal_market_domain::tx::TxHash;
+use journal_market_domain::wallet::Wallet;
 
 use super::outcome::{PayError, rejected};
 use super::{Inner, PayStep, sponsor};
@@ -67,7 +68,7 @@ impl Inner {
             value: u64::try_from(funding.value).map_err(|_| too_much())?,
             gas: u64::try_from(funding.gas_cost).map_err(|_| too_much())?,
         };
-        let spent = sponsor::spent(&self.db, &lower(&approval.from), self.clock.now()).await?;
+        let spent = sponsor::spent(&self.db, Wallet(approval.from), self.clock.now()).await?;
         sponsor::within_budget(spent, cost.most(), cfg).map_err(PayError::Rejected)?;
         Ok(Some((approval, cost)))
     }
@@ -79,7 +80,7 @@ impl Inner {
     pub(super) async fn sponsor(
         &self,
         id: i32,
-        wallet: &str,
+        wallet: Wallet,
         a: &gas_sponsoring::Approval,
         cost: Cost,
     ) -> Result<(), PayError> {
@@ -94,7 +95,7 @@ impl Inner {
                 &sponsor::NewSponsorship {
                     payment_id: id,
                     wallet,
-                    approval_tx: &format!("{:#x}", a.hash),
+                    approval_tx: TxHash(a.hash),
                     funded_wei: cost.most(),
                     now,
                 },
@@ -127,7 +128,7 @@ impl Inner {
             let record = move |tx: B256| -> BoxFuture<'_, Result<(), String>> {
                 let (db, clock) = (db.clone(), clock.clone());
                 Box::pin(async move {
-                    sponsor::record_funding(&db, sid, &format!("{tx:#x}"), clock.now())
+                    sponsor::record_funding(&db, sid, TxHash(tx), clock.now())
                         .await
                         .map_err(|e| format!("recording the funding failed: {e}"))
                 })

@@ -6,14 +6,15 @@ use chrono::{DateTime, Utc};
 use journal_market_chain::facilitator::SettleError;
 use journal_market_chain::x402::{PaymentPayload, PaymentRequirements};
 use journal_market_domain::purchase::{Refusal, Step};
+use journal_market_domain::wallet::Wallet;
 use sea_orm::DbErr;
 
 /// One payment step to settle. Who pays is the payload's signer, proven inside.
 #[derive(Debug, Clone)]
 pub struct PayStep {
     pub journal_id: i32,
-    /// The journal's author (lower-case address), for the "you wrote it" rule.
-    pub author_wallet: Option<String>,
+    /// The journal's author, for the "you wrote it" rule.
+    pub author_wallet: Option<Wallet>,
     pub swarm: bool,
     pub step: Step,
     pub amount_units: i64,

@@ -4,10 +4,11 @@
 //! or a retry that carries the row's own payment-identifier with the same payment, gets the
 //! answer that opens the purchase (the text and a session).
 
-use alloy::primitives::{Address, B256};
+use journal_market_domain::state::PaymentState;
+use journal_market_domain::wallet::Wallet;
 use journal_market_entity::payments;
 
-use super::{Paid, PayError, Step, store};
+use super::{Paid, PayError, Step};
 
 /// What the request presenting a known permit or payment-identifier asks for.
 #[derive(Clone, Copy)]
@@ -18,8 +19,8 @@ pub struct Asked<'a> {
     pub id: Option<&'a str>,
     /// The fingerprint of the payment it carries.
     pub fingerprint: &'a str,
-    /// The wallet that signed that payment (verified), lowercase hex.
-    pub signer: &'a str,
+    /// The wallet that signed that payment (verified).
+    pub signer: Wallet,
 }
 
 /// The answer for `row`, found by the permit of the request's payment or by its
@@ -58,27 +59,25 @@ pub fn answer(row: payments::Model, asked: Asked<'_>) -> Result<Paid, PayError> 
             "this signed payment was already used".into(),
         ));
     }
-    match row.state.as_str() {
-        store::SETTLED => match (
-            row.wallet.parse::<Address>(),
-            row.tx.as_deref().map(str::parse::<B256>),
-        ) {
-            (Ok(payer), Some(Ok(tx))) if retry => Ok(Paid::Settled {
+    let payer = row.wallet.address();
+    match row.state {
+        PaymentState::Settled => match row.tx {
+            Some(tx) if retry => Ok(Paid::Settled {
                 payer,
-                tx,
+                tx: tx.into(),
                 at: row.created_at,
             }),
-            (Ok(payer), Some(Ok(tx))) => Ok(Paid::Used {
+            Some(tx) => Ok(Paid::Used {
                 payer,
-                tx,
+                tx: tx.into(),
                 at: row.created_at,
             }),
-            _ => Err(PayError::Rejected(
+            None => Err(PayError::Rejected(
                 "the settled payment is unreadable".into(),
             )),
         },
-        store::PENDING => Err(PayError::StillSettling),
-        _ => Err(PayError::Rejected(format!(
+        PaymentState::Pending => Err(PayError::StillSettling),
+        PaymentState::Failed => Err(PayError::Rejected(format!(
             "settlement failed: {}; sign a new payment",
             row.error.unwrap_or_default()
         ))),
@@ -88,26 +87,27 @@ pub fn answer(row: payments::Model, asked: Asked<'_>) -> Result<Paid, PayError> 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use alloy::primitives::Address;
     use chrono::Utc;
 
     const PAYER: &str = "0x00000000000000000000000000000000000000aa";
     const TX: &str = "0x1111111111111111111111111111111111111111111111111111111111111111";
 
-    fn row(state: &str, id: Option<&str>) -> payments::Model {
+    fn row(state: PaymentState, id: Option<&str>) -> payments::Model {
         let now = Utc::now();
         payments::Model {
             id: 1,
-            wallet: PAYER.into(),
+            wallet: PAYER.parse().unwrap(),
             journal_id: 5,
             step: "burn".into(),
             amount_units: 100,
-            pay_to: "0x02".into(),
+            pay_to: Wallet(Address::repeat_byte(2)),
             permit_nonce: "7".into(),
             permit_deadline: now,
             payload: "{}".into(),
-            state: state.into(),
-            tx: (state == store::SETTLED).then(|| TX.to_string()),
-            error: (state == store::FAILED).then(|| "expired".to_string()),
+            state,
+            tx: (state == PaymentState::Settled).then(|| TX.parse().unwrap()),
+            error: (state == PaymentState::Failed).then(|| "expired".to_string()),
             created_at: now,
             updated_at: now,
             lease_owner: None,
@@ -132,27 +132,27 @@ mod tests {
             step: Step::Burn,
             id,
             fingerprint,
-            signer: PAYER,
+            signer: PAYER.parse().unwrap(),
         }
     }
 
     #[test]
     fn a_settled_permit_alone_opens_nothing() {
-        let a = answer(row(store::SETTLED, None), asked(5, None, "fp")).unwrap();
+        let a = answer(row(PaymentState::Settled, None), asked(5, None, "fp")).unwrap();
         assert!(matches!(a, Paid::Used { .. }), "{a:?}");
         // Another id, or an id against a row that had none, is not the original request.
         let a = answer(
-            row(store::SETTLED, Some(ID)),
+            row(PaymentState::Settled, Some(ID)),
             asked(5, Some("pay_another_id_0000"), "fp"),
         );
         assert!(matches!(a, Ok(Paid::Used { .. })), "{a:?}");
-        let a = answer(row(store::SETTLED, None), asked(5, Some(ID), "fp"));
+        let a = answer(row(PaymentState::Settled, None), asked(5, Some(ID), "fp"));
         assert!(matches!(a, Ok(Paid::Used { .. })), "{a:?}");
     }
 
     #[test]
     fn a_retry_with_the_same_id_and_payment_gets_the_first_answer() {
-        let first = row(store::SETTLED, Some(ID));
+        let first = row(PaymentState::Settled, Some(ID));
         let at = first.created_at;
         let a = answer(first, asked(5, Some(ID), "fp")).unwrap();
         assert_eq!(
@@ -168,9 +168,13 @@ mod tests {
     #[test]
     fn the_same_id_with_another_payment_is_a_conflict() {
         let other_wallet = "0x00000000000000000000000000000000000000bb";
-        for state in [store::SETTLED, store::PENDING, store::FAILED] {
+        for state in [
+            PaymentState::Settled,
+            PaymentState::Pending,
+            PaymentState::Failed,
+        ] {
             let by_other = Asked {
-                signer: other_wallet,
+                signer: other_wallet.parse().unwrap(),
                 ..asked(5, Some(ID), "other")
             };
             let a = answer(row(state, Some(ID)), by_other);
@@ -189,13 +193,13 @@ mod tests {
     #[test]
     fn the_payer_signing_anew_under_its_id_gets_the_first_answer() {
         let a = answer(
-            row(store::SETTLED, Some(ID)),
+            row(PaymentState::Settled, Some(ID)),
             asked(5, Some(ID), "resigned"),
         )
         .unwrap();
         assert!(matches!(a, Paid::Settled { .. }), "{a:?}");
         let a = answer(
-            row(store::PENDING, Some(ID)),
+            row(PaymentState::Pending, Some(ID)),
             asked(5, Some(ID), "resigned"),
         );
         assert!(matches!(a, Err(PayError::StillSettling)), "{a:?}");
@@ -203,25 +207,38 @@ mod tests {
 
     #[test]
     fn pending_and_failed_rows_answer_as_before() {
-        let a = answer(row(store::PENDING, Some(ID)), asked(5, Some(ID), "fp"));
+        let a = answer(
+            row(PaymentState::Pending, Some(ID)),
+            asked(5, Some(ID), "fp"),
+        );
         assert!(matches!(a, Err(PayError::StillSettling)), "{a:?}");
-        let a = answer(row(store::PENDING, None), asked(5, None, "fp"));
+        let a = answer(row(PaymentState::Pending, None), asked(5, None, "fp"));
         assert!(matches!(a, Err(PayError::StillSettling)), "{a:?}");
-        let a = answer(row(store::FAILED, Some(ID)), asked(5, Some(ID), "fp"));
+        let a = answer(
+            row(PaymentState::Failed, Some(ID)),
+            asked(5, Some(ID), "fp"),
+        );
         assert!(matches!(a, Err(PayError::Rejected(m)) if m.contains("expired")));
         // The permit of another journal's payment.
-        let a = answer(row(store::SETTLED, Some(ID)), asked(6, Some(ID), "fp"));
+        let a = answer(
+            row(PaymentState::Settled, Some(ID)),
+            asked(6, Some(ID), "fp"),
+        );
         assert!(matches!(a, Err(PayError::Rejected(m)) if m.contains("already used")));
     }
 
     #[test]
     fn a_signature_settled_for_one_wallet_pays_for_no_other() {
         let other_wallet = "0x00000000000000000000000000000000000000bb";
-        for state in [store::SETTLED, store::PENDING, store::FAILED] {
+        for state in [
+            PaymentState::Settled,
+            PaymentState::Pending,
+            PaymentState::Failed,
+        ] {
             let a = answer(
                 row(state, None),
                 Asked {
-                    signer: other_wallet,
+                    signer: other_wallet.parse().unwrap(),
                     ..asked(5, None, "other")
                 },
             );

@@ -11,7 +11,8 @@ use journal_market_chain::extensions::payment_identifier;
 use journal_market_chain::facilitator::{Checked, Permit, Sent, SettleError};
 use journal_market_chain::signature;
 use journal_market_domain::purchase::{Standing, Verdict, rules};
-use journal_market_domain::wallet::lower;
+use journal_market_domain::state::PaymentState;
+use journal_market_domain::wallet::Wallet;
 use sea_orm::DbErr;
 
 use super::approval::Cost;
@@ -23,8 +24,7 @@ use super::{Inner, chrono_of, now_secs, replay};
 /// The signer of a payment, proven, and the keys its rows are found by.
 struct Signer {
     permit: Permit,
-    /// Lower-case, as stored.
-    wallet: String,
+    wallet: Wallet,
     nonce: String,
     signature_key: String,
     fingerprint: String,
@@ -33,7 +33,7 @@ struct Signer {
 impl Signer {
     fn key(&self) -> store::PermitKey<'_> {
         store::PermitKey {
-            wallet: &self.wallet,
+            wallet: self.wallet,
             nonce: &self.nonce,
             signature: &self.signature_key,
         }
@@ -45,7 +45,7 @@ impl Signer {
             step: s.step,
             id: s.payment_id.as_deref(),
             fingerprint: &self.fingerprint,
-            signer: &self.wallet,
+            signer: self.wallet,
         }
     }
 }
@@ -124,7 +124,7 @@ impl Inner {
             .await
             .map_err(rejected)?;
         Ok(Signer {
-            wallet: lower(&permit.from),
+            wallet: Wallet(permit.from),
             nonce: permit.permit.nonce.to_string(),
             signature_key: signature::key(&permit.signature).to_string(),
             fingerprint: payment_identifier::fingerprint(&s.payload),
@@ -145,12 +145,12 @@ impl Inner {
         if let Some(row) = seen.known(id, signer.key()) {
             return Ok(Err(replay::answer(row.clone(), signer.asked(s))));
         }
-        let standing = seen.standing(&signer.wallet, s.journal_id, s.author_wallet.as_deref());
+        let standing = seen.standing(signer.wallet, s.journal_id, s.author_wallet);
         if let Some(answer) = judge(standing, s) {
             return Ok(Err(answer));
         }
         if seen
-            .open_step(&signer.wallet, s.journal_id, s.step)
+            .open_step(signer.wallet, s.journal_id, s.step)
             .is_some()
         {
             return Ok(Err(Err(PayError::StillSettling)));
@@ -222,13 +222,13 @@ impl Inner {
         let claim = store::claim(
             &self.db,
             &store::NewPayment {
-                wallet: &signer.wallet,
+                wallet: signer.wallet,
                 journal_id: s.journal_id,
-                author_wallet: s.author_wallet.as_deref(),
+                author_wallet: s.author_wallet,
                 swarm: s.swarm,
                 step: s.step,
                 amount_units: s.amount_units,
-                pay_to: &lower(&s.pay_to),
+                pay_to: Wallet(s.pay_to),
                 permit_nonce: &signer.nonce,
                 signature_key: &signer.signature_key,
                 permit_deadline: DateTime::<Utc>::from_timestamp(deadline, 0).unwrap_or(now),
@@ -260,7 +260,7 @@ impl Inner {
         ready: Ready,
     ) -> Result<Option<Sent>, PayError> {
         if let Some((approval, need)) = ready.sponsored {
-            self.sponsor(id, &signer.wallet, &approval, need).await?;
+            self.sponsor(id, signer.wallet, &approval, need).await?;
         }
         Ok(match ready.checked {
             Some(checked) => {
@@ -290,7 +290,7 @@ impl Inner {
         };
         let key = RowKey {
             id,
-            wallet: &signer.wallet,
+            wallet: signer.wallet,
             journal_id: s.journal_id,
         };
         match self.paid_by_sent(&terms, sent) {
@@ -317,13 +317,13 @@ impl Inner {
             tokio::time::sleep(pause).await;
             pause = (pause * 2).min(Duration::from_millis(250));
             let row = store::find(&self.db, id).await?;
-            match row.state.as_str() {
-                store::PENDING => continue,
-                store::SETTLED => {
-                    if let Some(Ok(tx)) = row.tx.as_deref().map(str::parse) {
+            match row.state {
+                PaymentState::Pending => continue,
+                PaymentState::Settled => {
+                    if let Some(tx) = row.tx {
                         return Ok(Paid::Settled {
                             payer,
-                            tx,
+                            tx: tx.into(),
                             at: row.created_at,
                         });
                     }

@@ -8,6 +8,8 @@ use futures::future::BoxFuture;
 use journal_market_chain::facilitator::{Checked, Permit, Sent, SettleError, TxStatus};
 use journal_market_chain::x402::{PaymentPayload, PaymentRequirements};
 use journal_market_domain::purchase::Step;
+use journal_market_domain::state::PaymentState;
+use journal_market_domain::tx::TxHash;
 use journal_market_entity::payments;
 use sea_orm::DbErr;
 
@@ -30,8 +32,8 @@ pub(super) struct Terms {
 
 pub(super) fn terms(row: &payments::Model) -> Option<Terms> {
     Some(Terms {
-        from: row.wallet.parse().ok()?,
-        to: row.pay_to.parse().ok()?,
+        from: row.wallet.address(),
+        to: row.pay_to.address(),
         amount: U256::from(u64::try_from(row.amount_units).ok()?),
         nonce: U256::from_str_radix(&row.permit_nonce, 10).ok()?,
         deadline: now_secs(row.permit_deadline),
@@ -80,7 +82,7 @@ impl Inner {
                 if fault == FaultPoint::BeforeRecord {
                     return Ok(());
                 }
-                match store::record_tx(&db, id, &format!("{tx:#x}"), clock.now()).await {
+                match store::record_tx(&db, id, TxHash(tx), clock.now()).await {
                     Ok(true) => {}
                     Ok(false) => return Err("the hash belongs to another payment".into()),
                     Err(e) => return Err(format!("recording the hash failed: {e}")),
@@ -226,7 +228,7 @@ impl Inner {
         let mut in_flight = false;
         let txs = store::txs(&self.db, id).await?;
         for (i, tx) in txs.iter().rev().enumerate() {
-            let Ok(tx) = tx.parse::<B256>() else { continue };
+            let tx = B256::from(*tx);
             let w = if i == 0 { wait } else { Duration::ZERO };
             match self
                 .chain
@@ -245,23 +247,23 @@ impl Inner {
     /// Settles the row by `tx`, with the unlock when its step is the `last`.
     pub(super) async fn settle_with(
         &self,
-        row: RowKey<'_>,
+        row: RowKey,
         tx: B256,
         last: bool,
     ) -> Result<RowState, PayError> {
-        if store::settle(&self.db, row, &format!("{tx:#x}"), last, self.clock.now()).await? {
+        if store::settle(&self.db, row, TxHash(tx), last, self.clock.now()).await? {
             self.stats.row(RowOutcome::Settled);
             return Ok(RowState::Settled(tx));
         }
         // Settled by someone else meanwhile, or the hash settled another payment.
         let now = store::find(&self.db, row.id).await?;
-        Ok(match now.state.as_str() {
-            store::SETTLED => match now.tx.as_deref().map(str::parse) {
-                Some(Ok(tx)) => RowState::Settled(tx),
-                _ => RowState::Pending,
+        Ok(match now.state {
+            PaymentState::Settled => match now.tx {
+                Some(tx) => RowState::Settled(tx.into()),
+                None => RowState::Pending,
             },
-            store::FAILED => RowState::Failed(now.error.unwrap_or_default()),
-            _ => {
+            PaymentState::Failed => RowState::Failed(now.error.unwrap_or_default()),
+            PaymentState::Pending => {
                 tracing::error!(payment = row.id, tx = %tx, "the transaction settled another payment");
                 RowState::Pending
             }

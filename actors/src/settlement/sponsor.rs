@@ -4,6 +4,9 @@
 //! what has left the sponsor is never forgotten by a restart or by another instance.
 
 use chrono::{DateTime, Duration, Utc};
+use journal_market_domain::state::PaymentState;
+use journal_market_domain::tx::TxHash;
+use journal_market_domain::wallet::Wallet;
 use journal_market_entity::{payments, sponsorships};
 use sea_orm::sea_query::Expr;
 use sea_orm::{
@@ -72,7 +75,7 @@ async fn funded(db: &impl ConnectionTrait, filter: sea_orm::Condition) -> Result
 
 pub async fn spent(
     db: &impl ConnectionTrait,
-    wallet: &str,
+    wallet: Wallet,
     now: DateTime<Utc>,
 ) -> Result<Spent, DbErr> {
     use sea_orm::Condition;
@@ -90,10 +93,10 @@ pub async fn spent(
     })
 }
 
-pub struct NewSponsorship<'a> {
+pub struct NewSponsorship {
     pub payment_id: i32,
-    pub wallet: &'a str,
-    pub approval_tx: &'a str,
+    pub wallet: Wallet,
+    pub approval_tx: TxHash,
     pub funded_wei: u64,
     pub now: DateTime<Utc>,
 }
@@ -103,7 +106,7 @@ pub struct NewSponsorship<'a> {
 /// sponsor at once (only the relayer key's holder sends).
 pub async fn reserve(
     db: &DatabaseConnection,
-    n: &NewSponsorship<'_>,
+    n: &NewSponsorship,
     s: &SponsorSettings,
 ) -> Result<Result<i32, String>, DbErr> {
     let funded_wei = i64::try_from(n.funded_wei)
@@ -117,8 +120,8 @@ pub async fn reserve(
     }
     let row = sponsorships::ActiveModel {
         payment_id: Set(n.payment_id),
-        wallet: Set(n.wallet.to_string()),
-        approval_tx: Set(n.approval_tx.to_string()),
+        wallet: Set(n.wallet),
+        approval_tx: Set(n.approval_tx),
         funding_tx: Set(None),
         funded_wei: Set(funded_wei),
         state: Set(SENDING.into()),
@@ -138,7 +141,7 @@ pub async fn reserve(
 pub async fn record_funding(
     db: &impl ConnectionTrait,
     id: i32,
-    tx: &str,
+    tx: TxHash,
     now: DateTime<Utc>,
 ) -> Result<(), DbErr> {
     sponsorships::Entity::update_many()
@@ -197,7 +200,7 @@ pub struct Tally {
 
 pub async fn tally(db: &impl ConnectionTrait) -> Result<Tally, DbErr> {
     // One row per payment state; CAST: PostgreSQL sums a BIGINT column into NUMERIC.
-    let rows: Vec<(String, i64, i64)> = sponsorships::Entity::find()
+    let rows: Vec<(PaymentState, i64, i64)> = sponsorships::Entity::find()
         .select_only()
         .column_as(payments::Column::State, "payment_state")
         .column_as(Expr::cust("COUNT(*)"), "n")
@@ -220,10 +223,10 @@ pub async fn tally(db: &impl ConnectionTrait) -> Result<Tally, DbErr> {
     for (state, n, wei) in rows {
         let n = n.max(0) as u64;
         t.funded_wei = t.funded_wei.saturating_add(wei.max(0) as u64);
-        match state.as_str() {
-            super::store::SETTLED => t.settled += n,
-            super::store::PENDING => t.pending += n,
-            _ => t.unsettled += n,
+        match state {
+            PaymentState::Settled => t.settled += n,
+            PaymentState::Pending => t.pending += n,
+            PaymentState::Failed => t.unsettled += n,
         }
     }
     Ok(t)

@@ -6,11 +6,13 @@
 //! wallet), of the payment-identifier or of the open step.
 
 use journal_market_domain::purchase::{Standing, Step, Verdict, rules};
+use journal_market_domain::state::PaymentState;
+use journal_market_domain::wallet::Wallet;
 use journal_market_entity::payments;
 use sea_orm::sea_query::{Expr, ExprTrait, InsertStatement, Query, SelectStatement};
 use sea_orm::{ColumnTrait, Condition, ConnectionTrait, DbErr};
 
-use super::{Claim, FAILED, NewPayment, PENDING, SETTLED, seen, seen::unlock, unique_violation};
+use super::{Claim, NewPayment, seen, seen::unlock, unique_violation};
 
 /// The guard: the purchase rules as the write that records a payment applies them to the
 /// standing it inserts under; the verdict when it may not pay.
@@ -83,7 +85,7 @@ fn insert_while(p: &NewPayment<'_>, standing: Standing) -> Result<InsertStatemen
         (C::PermitNonce, Expr::val(p.permit_nonce)),
         (C::PermitDeadline, Expr::val(p.permit_deadline)),
         (C::Payload, Expr::val(p.payload)),
-        (C::State, Expr::val(PENDING)),
+        (C::State, Expr::val(PaymentState::Pending)),
         (C::CreatedAt, Expr::val(p.now)),
         (C::UpdatedAt, Expr::val(p.now)),
         (C::LeaseOwner, Expr::val(p.lease.map(|l| l.0))),
@@ -108,7 +110,7 @@ fn insert_while(p: &NewPayment<'_>, standing: Standing) -> Result<InsertStatemen
 
 /// The database says what `standing` says of the facts it reads (the unlock and the settled
 /// fee; whether the wallet wrote the journal is not read from the payments).
-fn still(wallet: &str, journal_id: i32, standing: Standing) -> Condition {
+fn still(wallet: Wallet, journal_id: i32, standing: Standing) -> Condition {
     let holds = |exists: SelectStatement, yes: bool| {
         let e = Expr::exists(exists);
         if yes { e } else { e.not() }
@@ -122,7 +124,7 @@ fn still(wallet: &str, journal_id: i32, standing: Standing) -> Condition {
 /// out so SQLite looks it up in the open-step index (one row at most), not in
 /// `ix_payments_state` (every settled payment): a partial index serves a query only when the
 /// query repeats its condition, literal for literal.
-pub fn settled_fee(wallet: &str, journal_id: i32) -> SelectStatement {
+pub fn settled_fee(wallet: Wallet, journal_id: i32) -> SelectStatement {
     Query::select()
         .expr(Expr::val(1))
         .from(payments::Entity)
@@ -130,11 +132,11 @@ pub fn settled_fee(wallet: &str, journal_id: i32) -> SelectStatement {
         .and_where(payments::Column::JournalId.eq(journal_id))
         .and_where(payments::Column::Step.eq(Step::Burn.as_str()))
         .and_where(open_row())
-        .and_where(payments::Column::State.eq(SETTLED))
+        .and_where(payments::Column::State.eq(PaymentState::Settled))
         .to_owned()
 }
 
 /// `state <> 'failed'` with the literal in the SQL (see [`settled_fee`]).
 fn open_row() -> Expr {
-    Expr::col(payments::Column::State).ne(Expr::cust(format!("'{FAILED}'")))
+    Expr::col(payments::Column::State).ne(Expr::cust(format!("'{}'", PaymentState::Failed)))
 }

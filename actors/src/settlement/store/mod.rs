@@ -6,6 +6,9 @@
 
 use chrono::{DateTime, Utc};
 use journal_market_domain::purchase::{Step, Verdict};
+use journal_market_domain::state::PaymentState;
+use journal_market_domain::tx::TxHash;
+use journal_market_domain::wallet::Wallet;
 use journal_market_entity::{journals, payment_txs, payments, relayer_leases, unlocks};
 use sea_orm::sea_query::{Expr, ExprTrait, OnConflict};
 use sea_orm::{
@@ -23,22 +26,18 @@ pub use claim::{claim, settled_fee};
 pub use seen::*;
 pub use settle::{settle, sqlite_statements};
 
-pub const PENDING: &str = "pending";
-pub const SETTLED: &str = "settled";
-pub const FAILED: &str = "failed";
-
 fn unique_violation(e: &DbErr) -> bool {
     matches!(e.sql_err(), Some(SqlErr::UniqueConstraintViolation(_)))
 }
 
 pub struct NewPayment<'a> {
-    pub wallet: &'a str,
+    pub wallet: Wallet,
     pub journal_id: i32,
-    pub author_wallet: Option<&'a str>,
+    pub author_wallet: Option<Wallet>,
     pub swarm: bool,
     pub step: Step,
     pub amount_units: i64,
-    pub pay_to: &'a str,
+    pub pay_to: Wallet,
     pub permit_nonce: &'a str,
     /// The permit's signature, normalized (`signature::key`).
     pub signature_key: &'a str,
@@ -64,17 +63,17 @@ impl NewPayment<'_> {
 
 /// Which row a write is about: its id, and the wallet and journal its unlock is for.
 #[derive(Debug, Clone, Copy)]
-pub struct RowKey<'a> {
+pub struct RowKey {
     pub id: i32,
-    pub wallet: &'a str,
+    pub wallet: Wallet,
     pub journal_id: i32,
 }
 
-impl<'a> RowKey<'a> {
-    pub fn of(row: &'a payments::Model) -> Self {
+impl RowKey {
+    pub fn of(row: &payments::Model) -> Self {
         RowKey {
             id: row.id,
-            wallet: &row.wallet,
+            wallet: row.wallet,
             journal_id: row.journal_id,
         }
     }
@@ -113,11 +112,11 @@ pub async fn journal_is_swarm(db: &impl ConnectionTrait, journal_id: i32) -> Res
 pub async fn record_tx(
     db: &impl ConnectionTrait,
     id: i32,
-    tx: &str,
+    tx: TxHash,
     now: DateTime<Utc>,
 ) -> Result<bool, DbErr> {
     let row = payment_txs::ActiveModel {
-        tx: Set(tx.to_string()),
+        tx: Set(tx),
         payment_id: Set(id),
         created_at: Set(now),
     };
@@ -134,15 +133,15 @@ pub async fn record_tx(
 }
 
 /// Whether a recorded hash is payment `id`'s; `None` when it is not recorded.
-async fn owns_tx(db: &impl ConnectionTrait, id: i32, tx: &str) -> Result<Option<bool>, DbErr> {
-    Ok(payment_txs::Entity::find_by_id(tx.to_string())
+async fn owns_tx(db: &impl ConnectionTrait, id: i32, tx: TxHash) -> Result<Option<bool>, DbErr> {
+    Ok(payment_txs::Entity::find_by_id(tx)
         .one(db)
         .await?
         .map(|t| t.payment_id == id))
 }
 
 /// Every transaction hash learned for a payment, oldest first.
-pub async fn txs(db: &impl ConnectionTrait, id: i32) -> Result<Vec<String>, DbErr> {
+pub async fn txs(db: &impl ConnectionTrait, id: i32) -> Result<Vec<TxHash>, DbErr> {
     Ok(payment_txs::Entity::find()
         .filter(payment_txs::Column::PaymentId.eq(id))
         .order_by_asc(payment_txs::Column::CreatedAt)
@@ -168,12 +167,16 @@ fn update_releasing() -> sea_orm::UpdateMany<payments::Entity> {
 
 /// Ends pending row `id` in `state` at `now`, giving up its lease (a no-op on a row that is not
 /// pending any more).
-fn end_pending(id: i32, state: &str, now: DateTime<Utc>) -> sea_orm::UpdateMany<payments::Entity> {
+fn end_pending(
+    id: i32,
+    state: PaymentState,
+    now: DateTime<Utc>,
+) -> sea_orm::UpdateMany<payments::Entity> {
     update_releasing()
         .col_expr(payments::Column::State, Expr::value(state))
         .col_expr(payments::Column::UpdatedAt, Expr::value(now))
         .filter(payments::Column::Id.eq(id))
-        .filter(payments::Column::State.eq(PENDING))
+        .filter(payments::Column::State.eq(PaymentState::Pending))
 }
 
 /// Fails a pending row (only on proof that the permit did not and cannot pay). A row that had
@@ -186,7 +189,7 @@ pub async fn fail(
     now: DateTime<Utc>,
 ) -> Result<(), DbErr> {
     let txn = crate::db::begin_write(db).await?;
-    let failed = end_pending(id, FAILED, now)
+    let failed = end_pending(id, PaymentState::Failed, now)
         .col_expr(payments::Column::Error, Expr::value(error))
         .exec(&txn)
         .await?
@@ -194,7 +197,7 @@ pub async fn fail(
     if failed == 1 {
         let row = find(&txn, id).await?;
         if row.reorged_at.is_some() {
-            let gone = unlocks::Entity::delete_by_id((row.wallet.clone(), row.journal_id))
+            let gone = unlocks::Entity::delete_by_id((row.wallet, row.journal_id))
                 .exec(&txn)
                 .await?
                 .rows_affected;
@@ -211,7 +214,7 @@ pub async fn fail(
 #[derive(Debug, sea_orm::FromQueryResult)]
 pub struct Unconfirmed {
     pub id: i32,
-    pub tx: String,
+    pub tx: TxHash,
     block_number: Option<i64>,
 }
 
@@ -231,7 +234,7 @@ pub async fn unconfirmed(db: &DatabaseConnection, limit: u64) -> Result<Vec<Unco
             payments::Column::BlockNumber,
         ])
         .filter(payments::Column::FinalAt.is_null())
-        .filter(payments::Column::State.eq(SETTLED))
+        .filter(payments::Column::State.eq(PaymentState::Settled))
         .filter(payments::Column::Tx.is_not_null())
         .order_by_asc(payments::Column::Id)
         .limit(limit)
@@ -290,7 +293,7 @@ pub async fn seen_at(
         )
         .col_expr(payments::Column::FinalAt, Expr::value(final_at))
         .filter(payments::Column::Id.is_in(rows.iter().map(|r| r.id)))
-        .filter(payments::Column::State.eq(SETTLED))
+        .filter(payments::Column::State.eq(PaymentState::Settled))
         .filter(payments::Column::FinalAt.is_null())
         .exec(db)
         .await
@@ -303,7 +306,7 @@ pub async fn seen_at(
 /// row was not settled-and-unconfirmed any more.
 pub async fn reorged(db: &DatabaseConnection, id: i32, now: DateTime<Utc>) -> Result<bool, DbErr> {
     Ok(update_releasing()
-        .col_expr(payments::Column::State, Expr::value(PENDING))
+        .col_expr(payments::Column::State, Expr::value(PaymentState::Pending))
         .col_expr(payments::Column::Tx, Expr::value(Option::<String>::None))
         .col_expr(
             payments::Column::BlockNumber,
@@ -321,7 +324,7 @@ pub async fn reorged(db: &DatabaseConnection, id: i32, now: DateTime<Utc>) -> Re
         .col_expr(payments::Column::Attempts, Expr::value(0))
         .col_expr(payments::Column::UpdatedAt, Expr::value(now))
         .filter(payments::Column::Id.eq(id))
-        .filter(payments::Column::State.eq(SETTLED))
+        .filter(payments::Column::State.eq(PaymentState::Settled))
         .filter(payments::Column::FinalAt.is_null())
         .exec(db)
         .await?
@@ -339,7 +342,7 @@ pub async fn take_lease(
 ) -> Result<bool, DbErr> {
     let pending = payments::Entity::update_many()
         .filter(payments::Column::Id.eq(id))
-        .filter(payments::Column::State.eq(PENDING));
+        .filter(payments::Column::State.eq(PaymentState::Pending));
     let lease = (payments::Column::LeaseOwner, payments::Column::LeaseUntil);
     Lease { owner, now, until }.take(db, pending, lease).await
 }
@@ -376,7 +379,7 @@ pub async fn free_predecessor(
 ) -> Result<u64, DbErr> {
     Ok(update_releasing()
         .filter(payments::Column::LeaseOwner.eq(owner))
-        .filter(payments::Column::State.eq(PENDING))
+        .filter(payments::Column::State.eq(PaymentState::Pending))
         .filter(payments::Column::UpdatedAt.lt(started))
         .exec(db)
         .await?
@@ -390,7 +393,7 @@ pub async fn due(
     limit: u64,
 ) -> Result<Vec<payments::Model>, DbErr> {
     payments::Entity::find()
-        .filter(payments::Column::State.eq(PENDING))
+        .filter(payments::Column::State.eq(PaymentState::Pending))
         .filter(
             Condition::any()
                 .add(payments::Column::LeaseUntil.is_null())
@@ -464,7 +467,7 @@ pub async fn drop_relayer(
 /// All pending rows (tests and operators).
 pub async fn pending(db: &impl ConnectionTrait) -> Result<Vec<payments::Model>, DbErr> {
     payments::Entity::find()
-        .filter(payments::Column::State.eq(PENDING))
+        .filter(payments::Column::State.eq(PaymentState::Pending))
         .all(db)
         .await
 }

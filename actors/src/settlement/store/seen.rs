@@ -3,6 +3,8 @@
 //! and again inside its write transaction (where the rules hold).
 
 use journal_market_domain::purchase::{Standing, Step};
+use journal_market_domain::state::PaymentState;
+use journal_market_domain::wallet::Wallet;
 use journal_market_entity::{payments, unlocks};
 use sea_orm::sea_query::{Asterisk, Expr, JoinType, Query, SelectStatement};
 use sea_orm::{
@@ -10,15 +12,13 @@ use sea_orm::{
     Select,
 };
 
-use super::{FAILED, SETTLED};
-
 /// Where `wallet` stands with the journal, read inside `db` (a transaction when writing), in
 /// one statement.
 pub async fn standing(
     db: &impl ConnectionTrait,
-    wallet: &str,
+    wallet: Wallet,
     journal_id: i32,
-    author_wallet: Option<&str>,
+    author_wallet: Option<Wallet>,
 ) -> Result<Standing, DbErr> {
     Ok(read(db, of_journal(wallet, journal_id), wallet, journal_id)
         .await?
@@ -36,7 +36,7 @@ pub struct Seen {
 /// (normalized, `signature::key`), which pays for one wallet only.
 #[derive(Clone, Copy)]
 pub struct PermitKey<'a> {
-    pub wallet: &'a str,
+    pub wallet: Wallet,
     pub nonce: &'a str,
     pub signature: &'a str,
 }
@@ -65,7 +65,7 @@ pub async fn seen(
 }
 
 /// The wallet's unlock of the journal, as a subquery.
-pub(super) fn unlock(wallet: &str, journal_id: i32) -> SelectStatement {
+pub(super) fn unlock(wallet: Wallet, journal_id: i32) -> SelectStatement {
     Query::select()
         .expr(Expr::val(1))
         .from(unlocks::Entity)
@@ -75,7 +75,7 @@ pub(super) fn unlock(wallet: &str, journal_id: i32) -> SelectStatement {
 }
 
 /// The wallet's rows of a journal.
-fn of_journal(wallet: &str, journal_id: i32) -> Condition {
+fn of_journal(wallet: Wallet, journal_id: i32) -> Condition {
     Condition::all()
         .add(payments::Column::Wallet.eq(wallet))
         .add(payments::Column::JournalId.eq(journal_id))
@@ -87,7 +87,7 @@ fn of_journal(wallet: &str, journal_id: i32) -> Condition {
 async fn read(
     db: &impl ConnectionTrait,
     rows: Condition,
-    wallet: &str,
+    wallet: Wallet,
     journal_id: i32,
 ) -> Result<Seen, DbErr> {
     const FLAG: &str = "unlocked";
@@ -146,26 +146,36 @@ impl Seen {
     }
 
     /// Where `wallet` stands with the journal (as [`standing`]).
-    pub fn standing(&self, wallet: &str, journal_id: i32, author_wallet: Option<&str>) -> Standing {
+    pub fn standing(
+        &self,
+        wallet: Wallet,
+        journal_id: i32,
+        author_wallet: Option<Wallet>,
+    ) -> Standing {
         Standing {
             wrote_it: author_wallet == Some(wallet),
             unlocked: self.unlocked,
             fee_paid: self.rows.iter().any(|p| {
                 p.wallet == wallet
                     && p.journal_id == journal_id
-                    && p.state == SETTLED
+                    && p.state == PaymentState::Settled
                     && p.step == Step::Burn.as_str()
             }),
         }
     }
 
     /// The pending or settled row of a step, if any.
-    pub fn open_step(&self, wallet: &str, journal_id: i32, step: Step) -> Option<&payments::Model> {
+    pub fn open_step(
+        &self,
+        wallet: Wallet,
+        journal_id: i32,
+        step: Step,
+    ) -> Option<&payments::Model> {
         self.rows.iter().find(|p| {
             p.wallet == wallet
                 && p.journal_id == journal_id
                 && p.step == step.as_str()
-                && p.state != FAILED
+                && p.state != PaymentState::Failed
         })
     }
 }
@@ -173,6 +183,6 @@ impl Seen {
 /// The payments of `wallet` for a journal. It must stay a lookup of the wallet's rows: filter
 /// their state in Rust, not with `state = ?` in SQL, where SQLite takes `ix_payments_state`
 /// and walks every settled payment.
-pub fn of_wallet(wallet: &str, journal_id: i32) -> Select<payments::Entity> {
+pub fn of_wallet(wallet: Wallet, journal_id: i32) -> Select<payments::Entity> {
     payments::Entity::find().filter(of_journal(wallet, journal_id))
 }

@@ -7,19 +7,26 @@
 use std::sync::LazyLock;
 
 use chrono::{DateTime, Utc};
+use journal_market_domain::state::PaymentState;
+use journal_market_domain::tx::TxHash;
 use sea_orm::{ConnectionTrait, DbBackend, DbErr, Statement, Value};
 
 use crate::db::Lanes;
 
-use super::{FAILED, PENDING, RowKey, SETTLED, unique_violation};
+use super::{RowKey, unique_violation};
+
+// Spelled into the statements' text as stored.
+const PENDING: &str = PaymentState::Pending.as_str();
+const SETTLED: &str = PaymentState::Settled.as_str();
+const FAILED: &str = PaymentState::Failed.as_str();
 
 /// Marks the row settled by `tx` and, when `unlock` (the last step), records the wallet's
 /// unlock with what it paid for the journal. `false` when the row was not pending any more, or
 /// when `tx` is another payment's (a hash settles one payment).
 pub async fn settle(
     db: &Lanes,
-    row: RowKey<'_>,
-    tx: &str,
+    row: RowKey,
+    tx: TxHash,
     unlock: bool,
     now: DateTime<Utc>,
 ) -> Result<bool, DbErr> {
@@ -27,11 +34,11 @@ pub async fn settle(
         DbBackend::Sqlite => {
             // The text is a constant of this module: no input is in it.
             let query = sea_orm::sqlx::query(sea_orm::sqlx::AssertSqlSafe(SQLITE.as_str()))
-                .bind(tx)
+                .bind(tx.to_string())
                 .bind(row.id)
                 .bind(now)
                 .bind(unlock)
-                .bind(row.wallet)
+                .bind(row.wallet.to_string())
                 .bind(row.journal_id);
             db.sqlite_transaction(query)
                 .await
