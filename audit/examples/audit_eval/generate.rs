@@ -53,12 +53,18 @@ pub enum Half {
     HeldoutPublic,
     /// The same making from the public data's tuning half (round 3's tuning, `--public`).
     TunePublic,
-    /// The fourth round's held-out drafts (`heldout4.rs`, hand-written round 4), printed only
-    /// with `--heldout4`, their misses never listed.
+    /// The fourth round's held-out drafts (`heldout4.rs`, hand-written round 4), printed with
+    /// `--heldout4`: looked at once at the end of round 4, tuning data since round 5.
     Heldout4,
     /// The fourth round's held-out drafts made from public evidence no earlier draft cites
-    /// (`heldout4.rs`), printed only with `--heldout4`.
+    /// (`heldout4.rs`), printed only with `--heldout4`; tuning data since round 5.
     Heldout4Public,
+    /// The fifth round's held-out drafts (`heldout5.rs`, hand-written round 5), printed only
+    /// with `--heldout5`, their misses never listed.
+    Heldout5,
+    /// The fifth round's held-out drafts made from public evidence of the middle of each file
+    /// no earlier draft cites (`heldout5.rs`), printed only with `--heldout5`.
+    Heldout5Public,
 }
 
 pub fn half_of(ticker: &str) -> Half {

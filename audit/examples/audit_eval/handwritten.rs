@@ -28,7 +28,8 @@ struct Written {
     /// 2 for the drafts written after the report half was first measured; 3 for the held-out
     /// drafts of the third round (written before that round's tuning, `Half::Heldout`, tuning
     /// data since round 4); 4 for the held-out drafts of the fourth round (written before that
-    /// round's tuning, `Half::Heldout4`).
+    /// round's tuning, `Half::Heldout4`, tuning data since round 5); 5 for the held-out drafts of
+    /// the fifth round (`Half::Heldout5`).
     #[serde(default)]
     round: u8,
 }
@@ -78,7 +79,8 @@ pub fn cases(entries: &[Entry]) -> Vec<Case> {
                 handwritten: true,
                 fact: None,
                 half: match w.round {
-                    4.. => Half::Heldout4,
+                    5.. => Half::Heldout5,
+                    4 => Half::Heldout4,
                     3 => Half::Heldout,
                     _ => half_of(&w.ticker),
                 },

@@ -92,11 +92,18 @@ pub fn public_entries(half: rows::Half) -> Result<Vec<Entry>, Box<dyn std::error
 pub fn public_entries_of(
     keep: &dyn Fn(rows::Half) -> bool,
 ) -> Result<Vec<Entry>, Box<dyn std::error::Error>> {
+    public_entries_where(&|r, n| keep(rows::half(r, n)))
+}
+
+/// [`public_entries`] of the rows `keep` takes (a row and its number within its dataset).
+pub fn public_entries_where(
+    keep: &dyn Fn(&rows::Row, usize) -> bool,
+) -> Result<Vec<Entry>, Box<dyn std::error::Error>> {
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
     let mut seen = HashSet::new();
     let mut out = Vec::new();
     for (n, r) in rows::load(&root)? {
-        if !keep(rows::half(&r, n)) || r.label == "nei" {
+        if !keep(&r, n) || r.label == "nei" {
             continue;
         }
         let source = rows::source(&r, n);

@@ -3,12 +3,12 @@
 //! `audit/corpus/handwritten.json` for the subtle ones; the demo's own journals as long faithful
 //! drafts). Tuned on half the tickers, reported
 //! on the other half (looked at twice, tuning data since the third round); the third round's
-//! held-out set (`heldout.rs`, `--heldout`) is tuning data since the fourth round; the fourth
-//! round's (`heldout4.rs`) is printed only with `--heldout4`, its misses never listed, and is
-//! the one that counts.
+//! held-out set (`heldout.rs`, `--heldout`) is tuning data since the fourth round, the fourth
+//! round's (`heldout4.rs`, `--heldout4`) since the fifth; the fifth round's (`heldout5.rs`) is
+//! printed only with `--heldout5`, its misses never listed, and is the one that counts.
 //! `cargo run -p journal-market-audit --example audit_eval [-- --report] [--heldout]
-//! [--public] [--heldout4] [--misses [report|public|heldout|heldout-public] | --show KIND |
-//! --draft ID]`
+//! [--public] [--heldout4] [--heldout5] [--misses
+//! [report|public|heldout|heldout-public|heldout4|heldout4-public] | --show KIND | --draft ID]`
 // Tooling, not the product: a failure here stops the run with its message.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
@@ -17,6 +17,7 @@ mod generate;
 mod handwritten;
 mod heldout;
 mod heldout4;
+mod heldout5;
 mod journals;
 mod mutate;
 #[allow(dead_code)]
@@ -49,11 +50,18 @@ fn table(half: Half, results: &[(Case, Report)]) {
             "Held-out set of round 3, public evidence (the public report half's evidence sentences): tuning data since round 4"
                 .to_string()
         }
-        Half::Heldout4 => {
-            format!("Held-out set of round 4 (seed {}): the one that counts", heldout4::SEED)
-        }
+        Half::Heldout4 => format!(
+            "Held-out set of round 4 (seed {}): looked at once, tuning data since round 5",
+            heldout4::SEED
+        ),
         Half::Heldout4Public => {
-            "Held-out set of round 4, public evidence no earlier draft cites".to_string()
+            "Held-out set of round 4, public evidence: tuning data since round 5".to_string()
+        }
+        Half::Heldout5 => {
+            format!("Held-out set of round 5 (seed {}): the one that counts", heldout5::SEED)
+        }
+        Half::Heldout5Public => {
+            "Held-out set of round 5, public evidence of the middle of each file".to_string()
         }
     };
     println!("\n{name}\n");
@@ -175,6 +183,15 @@ fn main() {
         Vec::new()
     });
     cases.extend(heldout4::public_cases(&public4));
+    // Round 5's held-out set, from what the tuning drafts above (round 4's held-out set
+    // among them) leave undrawn.
+    let held5 = heldout5::cases(&entries, &cases);
+    cases.extend(held5);
+    let (public5, touched5) = heldout5::public_entries(&cases).unwrap_or_else(|e| {
+        eprintln!("the public rows: {e}");
+        (Vec::new(), 0)
+    });
+    cases.extend(heldout5::public_cases(&public5));
     let results: Vec<(Case, Report)> = cases
         .into_iter()
         .map(|c| {
@@ -192,10 +209,10 @@ fn main() {
     let mut sizes: Vec<(String, usize)> = Vec::new();
     for (c, _) in results
         .iter()
-        .filter(|(c, _)| matches!(c.half, Half::Heldout4 | Half::Heldout4Public))
+        .filter(|(c, _)| matches!(c.half, Half::Heldout5 | Half::Heldout5Public))
     {
         let kind = match c.half {
-            Half::Heldout4Public => format!("public {}", c.kind),
+            Half::Heldout5Public => format!("public {}", c.kind),
             _ => c.kind.clone(),
         };
         match sizes.iter_mut().find(|(k, _)| *k == kind) {
@@ -204,12 +221,18 @@ fn main() {
         }
     }
     println!(
-        "round 4's held-out drafts (results with --heldout4 only): {}",
+        "round 5's held-out drafts (results with --heldout5 only): {}; public rows {} ({} of them cited by an earlier draft, left out)",
         sizes
             .iter()
             .map(|(k, n)| format!("{k} {n}"))
             .collect::<Vec<_>>()
-            .join(", ")
+            .join(", "),
+        heldout5::MIDDLE
+            .iter()
+            .map(|(d, a, b)| format!("{d} {a}..{b}"))
+            .collect::<Vec<_>>()
+            .join(", "),
+        touched5
     );
     table(Half::Tune, &results);
     if args.iter().any(|a| a == "--report") {
@@ -245,8 +268,7 @@ third-round hand-written drafts (held out in round 3): faithful approved {ok} of
             third.len() - faithful
         );
     }
-    // Round 4's held-out set is looked at once, at the end of the fourth round; its misses are
-    // never listed.
+    // Round 4's held-out set: looked at once at the end of the fourth round, tuning data since.
     if args.iter().any(|a| a == "--heldout4") {
         println!(
             "\nround 4's held-out set: the demo facts no tuning draft drew for each kind, hand-written round 4, and {} public entries no tuning draft cites; seed {}",
@@ -269,8 +291,36 @@ third-round hand-written drafts (held out in round 3): faithful approved {ok} of
             .filter(|(c, r)| !c.faithful && !approved(r))
             .count();
         println!(
-            "\nfourth-round hand-written drafts (held out): faithful approved {ok} of {faithful}; faulty held back {held} of {}",
+            "\nfourth-round hand-written drafts (held out in round 4): faithful approved {ok} of {faithful}; faulty held back {held} of {}",
             fourth.len() - faithful
+        );
+    }
+    // Round 5's held-out set is looked at once, at the end of the fifth round; its misses are
+    // never listed.
+    if args.iter().any(|a| a == "--heldout5") {
+        println!(
+            "\nround 5's held-out set: the demo facts no tuning draft drew for each kind, hand-written round 5, and {} public entries of the middle of each file no tuning draft cites; seed {}",
+            public5.len(),
+            heldout5::SEED
+        );
+        table(Half::Heldout5, &results);
+        table(Half::Heldout5Public, &results);
+        let fifth: Vec<&(Case, Report)> = results
+            .iter()
+            .filter(|(c, _)| c.handwritten && c.half == Half::Heldout5)
+            .collect();
+        let faithful = fifth.iter().filter(|(c, _)| c.faithful).count();
+        let ok = fifth
+            .iter()
+            .filter(|(c, r)| c.faithful && approved(r))
+            .count();
+        let held = fifth
+            .iter()
+            .filter(|(c, r)| !c.faithful && !approved(r))
+            .count();
+        println!(
+            "\nfifth-round hand-written drafts (held out): faithful approved {ok} of {faithful}; faulty held back {held} of {}",
+            fifth.len() - faithful
         );
     }
     let second: Vec<&(Case, Report)> = results.iter().filter(|(c, _)| c.second_round).collect();
@@ -302,6 +352,8 @@ third-round hand-written drafts (held out in round 3): faithful approved {ok} of
                             | Half::TunePublic
                             | Half::Heldout
                             | Half::HeldoutPublic
+                            | Half::Heldout4
+                            | Half::Heldout4Public
                     )
             })
             .take(6)
@@ -309,12 +361,12 @@ third-round hand-written drafts (held out in round 3): faithful approved {ok} of
             println!("\n== {}\n{}", c.id, c.sub.body);
         }
     }
-    // One tuning draft whole, with its sources and report (not round 4's held-out drafts).
+    // One tuning draft whole, with its sources and report (not round 5's held-out drafts).
     if args.first().map(String::as_str) == Some("--draft") {
         let id = args.get(1).cloned().unwrap_or_default();
         for (c, r) in results
             .iter()
-            .filter(|(c, _)| c.id == id && !matches!(c.half, Half::Heldout4 | Half::Heldout4Public))
+            .filter(|(c, _)| c.id == id && !matches!(c.half, Half::Heldout5 | Half::Heldout5Public))
         {
             println!("\n== {} [{}]\n{}", c.id, c.kind, c.sub.body);
             for s in &c.sub.sources {
@@ -334,6 +386,8 @@ third-round hand-written drafts (held out in round 3): faithful approved {ok} of
             Some("public") => Half::TunePublic,
             Some("heldout") => Half::Heldout,
             Some("heldout-public") => Half::HeldoutPublic,
+            Some("heldout4") => Half::Heldout4,
+            Some("heldout4-public") => Half::Heldout4Public,
             _ => Half::Tune,
         };
         misses(half, &results);

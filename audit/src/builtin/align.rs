@@ -74,9 +74,15 @@ pub(super) fn source_sentences(text: &str) -> Vec<&str> {
         let Some(first) = rest.chars().next() else {
             continue;
         };
-        let next = rest.trim_start().chars().next();
+        let after = rest.trim_start();
+        let next = after.chars().next();
+        // A sentence whose subject was cut off (`… on July 5, 2015. is a Japanese television
+        // drama`, as some public evidence reads) starts after the stop all the same.
+        let cut_off = ["is ", "was ", "are ", "were "]
+            .iter()
+            .any(|v| after.starts_with(v));
         if first.is_whitespace()
-            && next.is_some_and(|c| !c.is_lowercase())
+            && (cut_off || next.is_some_and(|c| !c.is_lowercase()))
             && !(b == b'.' && abbreviation_at(text, i))
         {
             let end = i + 1 + closer;

@@ -8,7 +8,7 @@ use super::cues::{anonymous, attributed};
 use super::dates::{DateRef, date_of_record, date_refs};
 use super::figures::{Figure, figures};
 use super::hedges::HEDGED_SOURCE;
-use super::speakers::source_speakers;
+use super::speakers::{saying, source_speakers};
 use super::support::{Offer, offer};
 use super::words::{content_words, normal};
 use crate::Source;
@@ -85,12 +85,23 @@ const PROVENANCE: &[&str] = &[
 fn provenance(s: &Source) -> HashSet<String> {
     let label = s.title.split_once(": ").map_or("", |(l, _)| l);
     let summary = s.summary.as_str();
-    let lead_end = [" that ", " says ", ", "]
+    let (lead_end, says) = [" that ", " says ", ", "]
         .iter()
-        .filter_map(|m| summary.find(m))
+        .filter_map(|m| summary.find(m).map(|at| (at, *m == " says ")))
         .min()
-        .unwrap_or(0);
-    format!("{label} {}", &summary[..lead_end])
+        .unwrap_or((0, false));
+    // A lead says where the summary comes from only with a word of saying or of a document
+    // (`Financial Times says`, `@satyanadella posted that`, `In an 8-K filed with the SEC,`),
+    // not a statement's first clause (`Tangled premiered at the El Capitan Theatre on
+    // November 14,`).
+    let lead = &summary[..lead_end];
+    let sourced = says
+        || lead
+            .to_lowercase()
+            .split(|c: char| !c.is_alphanumeric() && !matches!(c, '-' | '@'))
+            .any(|w| saying(w) || PROVENANCE.contains(&w) || w.starts_with('@'));
+    let lead = if sourced { lead } else { "" };
+    format!("{label} {lead}")
         .to_lowercase()
         .split(|c: char| !c.is_alphanumeric())
         .filter(|w| !w.is_empty())

@@ -5,9 +5,10 @@ use super::keys::word_key;
 use super::links::{Link, links};
 use super::numbers::{Bound, number_at};
 use super::offers::{Offer, opposed};
+use super::times::{frame, in_date};
 use super::units::{HEDGED, Known, Unit, WILL, units};
 use super::{COVER_GAIN, LOOSE_MISSING, LOOSE_SHARE, MAX_COVER};
-use crate::builtin::tokens::Tok;
+use crate::builtin::tokens::{Kind, Tok};
 use crate::builtin::wordnet;
 
 /// How far from a bound a source's figure may be and bear it out: `more than 730,000` of `over
@@ -134,6 +135,28 @@ pub(in crate::builtin) fn judge(toks: &[Tok], offers: &[&Offer], known: &Known<'
             );
         }
     }
+    // The words of one name (`American States`, `El Ever Theatre`, `104th Dogs`) stand together
+    // in one sentence it rests on or in a title: not each somewhere in the entry. The company's
+    // names need no source, but where one stands in those sentences it stands with the rest.
+    for (a, b) in name_runs(toks, known) {
+        let holds = |o: &Offer, k: usize| {
+            let t = &toks[k];
+            o.has(&format!("r:{}", t.word))
+                || (!t.anchor.is_empty() && o.has(&format!("s:{}", t.anchor)))
+                || units.iter().any(|u| u.at == k && found(u, toks, &[o]))
+        };
+        let need: Vec<usize> = (a..b)
+            .filter(|&k| !(known.word)(&toks[k].word) || topic.iter().any(|o| holds(o, k)))
+            .collect();
+        if need.len() < 2 {
+            continue;
+        }
+        let text: Vec<&str> = toks[a..b].iter().map(|t| t.raw.as_str()).collect();
+        let text = text.join(" ");
+        if !topic.iter().any(|o| need.iter().all(|&k| holds(o, k))) && !missing.contains(&text) {
+            missing.push(text);
+        }
+    }
     // A sentence otherwise borne out may reword one ordinary word; more are a claim of its own.
     // (`will` counts no unit here: it is judged only against a hedge.)
     let counted = units
@@ -168,6 +191,43 @@ pub(in crate::builtin) fn judge(toks: &[Tok], offers: &[&Offer], known: &Known<'
         loose,
         ranged,
     }
+}
+
+/// The names of two words or more of a draft sentence: runs of consecutive capitalised words
+/// (a rank in digits before one too: `104th Congress`), without the sentence's first word when
+/// it is a common word, nor words of where an entry comes from (`The
+/// Verge`), of a post's handle, or of a date (`On August 14`). Token ranges.
+fn name_runs(toks: &[Tok], known: &Known<'_>) -> Vec<(usize, usize)> {
+    // Where an entry comes from is named only near a verb of speech (`The Verge reported`).
+    let frame = frame(toks, known.from);
+    let part = |i: usize| {
+        let t = &toks[i];
+        let capital = t.raw.starts_with(char::is_uppercase);
+        let rank = t.raw.starts_with(|c: char| c.is_ascii_digit())
+            && t.raw.chars().any(char::is_alphabetic)
+            && toks
+                .get(i + 1)
+                .is_some_and(|n| n.raw.starts_with(char::is_uppercase));
+        t.kind == Kind::Word
+            && (capital || rank)
+            && !(frame.contains(&i) && (known.from)(&t.word))
+            && !(known.handle)(&t.word)
+            && !in_date(toks, i)
+            && !(i == 0 && (t.anchor.is_empty() || wordnet::is_word(&wordnet::lemma(&t.word))))
+    };
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < toks.len() {
+        let start = i;
+        while i < toks.len() && part(i) {
+            i += 1;
+        }
+        if i - start >= 2 {
+            out.push((start, i));
+        }
+        i = i.max(start + 1);
+    }
+    out
 }
 
 /// The source sentences a draft sentence rests on: the one that holds most of its units, then
@@ -402,6 +462,72 @@ mod tests {
         assert!(judged("The film was shot in Miami and premiered.", &both).is_empty());
         let swapped = judged("The film was shot in Telluride.", &both);
         assert_eq!(swapped, vec!["Telluride".to_string()]);
+    }
+
+    #[test]
+    fn bounded_dates_and_multiples_need_their_bound() {
+        let served = "He served from 10 January 1957 to 19 October 1963.";
+        assert!(judged(served, &[served]).is_empty());
+        assert_eq!(
+            judged(
+                "He served from 10 January 1957 to over 19 October 1963.",
+                &[served]
+            ),
+            vec!["over 19".to_string()]
+        );
+        let held = "It was held from 19 January to 10 February 2013.";
+        assert_eq!(
+            judged(
+                "It was held from 19 January to at least 10 February 2013.",
+                &[held]
+            ),
+            vec!["at least 10".to_string()]
+        );
+        let rack =
+            "NVIDIA detailed the rack, promising 3x the inference throughput of GB300 NVL72.";
+        assert!(judged(rack, &[rack]).is_empty());
+        assert_eq!(
+            judged(
+                "NVIDIA detailed the rack, promising over 3x the inference throughput of GB300 NVL72.",
+                &[rack]
+            ),
+            vec!["over 3x".to_string()]
+        );
+    }
+
+    #[test]
+    fn the_words_of_one_name_stand_together() {
+        let both = [
+            "The film was released in the United States on January 21, 2011.",
+            "No Strings Attached is a 2011 American romantic comedy film.",
+        ];
+        assert!(judged(both[0], &both).is_empty());
+        let swapped = judged(
+            "The film was released in the American States on January 21, 2011.",
+            &both,
+        );
+        assert!(
+            swapped.contains(&"American States".to_string()),
+            "{swapped:?}"
+        );
+        // A title names what the entry is about, not a name of one of its sentences.
+        let known = Known {
+            word: &|_| false,
+            handle: &|_| false,
+            from: &|_| false,
+        };
+        let mut title = offer(&tokenize("Blue Dog Coalition"));
+        title.subject = true;
+        let formed = offer(&tokenize(
+            "It was formed in 1995 during the 104th Congress to give more conservative members a unified voice.",
+        ));
+        let d = tokenize(
+            "It was formed in 1995 during the 104th Dogs to give more conservative members a unified voice.",
+        );
+        let missing = judge(&d, &[&formed, &title], &known).missing;
+        assert!(missing.contains(&"104th Dogs".to_string()), "{missing:?}");
+        let d = tokenize("It was formed in 1995 during the 104th Congress.");
+        assert!(judge(&d, &[&formed, &title], &known).missing.is_empty());
     }
 
     #[test]

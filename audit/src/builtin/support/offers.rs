@@ -5,8 +5,8 @@ use std::collections::HashSet;
 
 use super::keys::{degree, direction_key, word_key};
 use super::links::{Link, links};
-use super::numbers::{Bound, bound_before, counted, number_at};
-use super::times::time_frame;
+use super::numbers::{Bound, bound_before, counted, number_at, shorthand};
+use super::times::{in_date, time_frame};
 use super::units::{HEDGED, WILL};
 use crate::builtin::cues::{Cue, cues};
 use crate::builtin::lexicon::EQUIVALENTS;
@@ -48,6 +48,7 @@ pub(in crate::builtin) fn offer(toks: &[Tok]) -> Offer {
             // Who said it bears out who said it only: `Management's Discussion and Analysis
             // notes that` bears out no `Discussion` in what a draft states.
             keys.insert(format!("p:{}", t.word));
+            keys.insert(format!("r:{}", t.word));
             continue;
         }
         if let Some(n) = number_at(toks, i) {
@@ -55,6 +56,12 @@ pub(in crate::builtin) fn offer(toks: &[Tok]) -> Offer {
             let b = bound_before(toks, i).map(|(b, _)| b);
             // An exact figure also bears out `about` it.
             keys.insert(b.unwrap_or(Bound::Approx).key(&n));
+        }
+        // A multiple (`3x`) and a date's first word (`19 October`, `November`) with their
+        // bound: `over 3x` bears out `over 3x`, an unbounded one `about 3x`.
+        if t.kind == Kind::Word && (shorthand(&t.word) || in_date(toks, i)) {
+            let b = bound_before(toks, i).map(|(b, _)| b);
+            keys.insert(b.unwrap_or(Bound::Approx).key(&t.word));
         }
         if let Some(n) = ordinal(&t.word) {
             keys.insert(format!("o:{n}"));
@@ -82,6 +89,8 @@ pub(in crate::builtin) fn offer(toks: &[Tok]) -> Offer {
                 if !t.anchor.is_empty() {
                     keys.insert(format!("s:{}", t.anchor));
                 }
+                // The word as written, for the words of a name (`United States`).
+                keys.insert(format!("r:{}", t.word));
             }
             Kind::Break => {}
         }

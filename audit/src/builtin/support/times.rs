@@ -78,7 +78,13 @@ pub(super) fn frame(toks: &[Tok], from: &dyn Fn(&str) -> bool) -> HashSet<usize>
     for (i, t) in toks.iter().enumerate() {
         // `on` only as in `on X`: not `the ceiling on the Disclosure Smart System`.
         let on = t.word == "on" && toks.get(i + 1).is_some_and(|n| from(&n.word));
-        if saying(&t.word) || matches!(t.word.as_str(), "filing" | "post" | "report") || on {
+        // A capitalised word inside a sentence is a name, no verb of speech (`the United
+        // States`).
+        let name = i > 0 && t.raw.starts_with(char::is_uppercase);
+        if (saying(&t.word) && !name)
+            || matches!(t.word.as_str(), "filing" | "post" | "report")
+            || on
+        {
             // Within its clause.
             let start = (i.saturating_sub(4)..i)
                 .rev()

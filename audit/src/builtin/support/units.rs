@@ -121,7 +121,16 @@ pub(super) fn units(toks: &[Tok], k: &Known<'_>) -> Vec<Unit> {
             }),
     );
     for (i, t) in toks.iter().enumerate() {
-        let origin = frame.contains(&i) && from(&t.word);
+        // A bound is no word of where an entry comes from: `the Census Bureau of at least 2012
+        // reported` bounds the `2012` of `the Census Bureau of 2012 reported`.
+        let bounded = bound_before(toks, i).is_some();
+        let origin = frame.contains(&i) && from(&t.word) && !bounded;
+        // A bounded date (`to over 19 October 1963`, `at least November 22`) states a bound the
+        // date checks do not judge: the same bound must stand before the same day.
+        if let Some(u) = bounded_date(toks, i) {
+            out.push(u);
+            continue;
+        }
         if bound_words.contains(&i)
             || negations.contains(&i)
             || link_words.contains(&i)
@@ -157,6 +166,23 @@ pub(super) fn units(toks: &[Tok], k: &Known<'_>) -> Vec<Unit> {
             });
             continue;
         }
+        // A multiple bounded (`over 3x`, `more than 10x`): the figure checks judge `3x`, not
+        // its bound.
+        if t.kind == Kind::Word
+            && shorthand(&t.word)
+            && let Some((b, start)) = bound_before(toks, i)
+        {
+            let words: Vec<&str> = toks[start..=i].iter().map(|t| t.raw.as_str()).collect();
+            out.push(Unit {
+                at: i,
+                text: words.join(" "),
+                keys: vec![b.key(&t.word)],
+                strict: true,
+                name: false,
+                range: None,
+            });
+            continue;
+        }
         match t.kind {
             Kind::Number => {}
             Kind::Word => {
@@ -180,6 +206,26 @@ pub(super) fn units(toks: &[Tok], k: &Known<'_>) -> Vec<Unit> {
         }
     }
     out
+}
+
+/// The bound of a date's first word (`over 19 October`, `at least November 22`) as a unit:
+/// its key is the bound of that word (a day's number, or the month).
+fn bounded_date(toks: &[Tok], i: usize) -> Option<Unit> {
+    if !in_date(toks, i) || (i > 0 && in_date(toks, i - 1)) {
+        return None;
+    }
+    let (b, start) = bound_before(toks, i)?;
+    let t = &toks[i];
+    let value = number_at(toks, i).unwrap_or_else(|| t.word.clone());
+    let words: Vec<&str> = toks[start..=i].iter().map(|t| t.raw.as_str()).collect();
+    Some(Unit {
+        at: i,
+        text: words.join(" "),
+        keys: vec![b.key(&value)],
+        strict: true,
+        name: false,
+        range: None,
+    })
 }
 
 fn word_unit(toks: &[Tok], i: usize, known: &dyn Fn(&str) -> bool) -> Option<Unit> {

@@ -470,6 +470,21 @@ fn source_sentences_keep_abbreviations_whole() {
 }
 
 #[test]
+fn evidence_with_its_subject_cut_off_is_two_sentences() {
+    let s = super::super::align::source_sentences(
+        "The drama premiered on NTV on July 5, 2015. is a Japanese television drama series. The U.S. is a market.",
+    );
+    assert_eq!(
+        s,
+        vec![
+            "The drama premiered on NTV on July 5, 2015.",
+            "is a Japanese television drama series.",
+            "The U.S. is a market.",
+        ]
+    );
+}
+
+#[test]
 fn a_claims_own_verbs_are_not_its_attribution() {
     let regulators = || {
         vec![entry(
