@@ -128,9 +128,16 @@ pub(super) fn compare(d: &Parsed, aligned: &[&Parsed]) -> Vec<Mismatch> {
             source: k,
         });
     }
-    // The sources' negations and hedges the draft restates without them.
+    // The sources' negations and hedges the draft restates without them: of the sentences it
+    // restates, not of one it only touches (`No figures were given` beside the sentence a draft
+    // restates with the word `figure` in it), so a sentence sharing under a third of the words
+    // the best-restated one shares is left out.
     let draft_hedged = d.cues.iter().any(|(_, c)| *c == Cue::Hedge);
+    let best = pairs.iter().map(|p| p.pairs.len()).max().unwrap_or(0);
     for (k, p) in pairs.iter().enumerate() {
+        if p.pairs.len() * 3 < best {
+            continue;
+        }
         for &(at, cue) in &p.source.cues {
             let want = match cue {
                 Cue::Negation => Cue::Negation,

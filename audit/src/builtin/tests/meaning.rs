@@ -233,6 +233,33 @@ fn tsmc() -> Vec<Source> {
     )]
 }
 
+/// The negation of a sentence the draft only touches (one shared word) is not the draft's to
+/// keep: `No figures beyond the post were given` beside the sentence restated with `figure`.
+/// (The property test of `tests/restated.rs` found it: `built on` reworded `figure on`.)
+#[test]
+fn a_negation_of_a_sentence_barely_restated_is_not_dropped() {
+    let post = || {
+        vec![entry(
+            A,
+            "NVIDIA posted that the Venice chips, built on a 2nm process, are sampling to customers ahead of a 2026 launch. No figures beyond the post were given.",
+            "The Venice chips, built on a 2nm process, are sampling to customers ahead of a 2026 launch.",
+        )]
+    };
+    assert!(
+        !blocking(
+            &format!("NVIDIA posted that the Venice chips, figure on a 2nm process, are sampling to customers ahead of a 2026 launch [{A}]."),
+            post()
+        )
+        .contains(&Check::NegationFlipped)
+    );
+    // The sentence it does restate keeps its negation.
+    assert_caught(
+        &format!("Figures beyond the post were given [{A}]."),
+        post(),
+        Check::NegationFlipped,
+    );
+}
+
 #[test]
 fn a_dropped_attribution_is_caught() {
     assert_clean(
