@@ -10,11 +10,89 @@ use std::time::{Duration, Instant};
 use actix_web::web::Bytes;
 use alloy::primitives::Address;
 use dashmap::DashMap;
+use journal_market_actors::metrics::{describe, family, gauge};
+use prometheus_client::collector::Collector;
+use prometheus_client::encoding::{DescriptorEncoder, EncodeLabelSet};
+use prometheus_client::metrics::MetricType;
+use prometheus_client::metrics::counter::Counter;
+use prometheus_client::metrics::family::Family;
+use prometheus_client::registry::Registry;
 
-use crate::metrics::CacheStats;
 use crate::purchase::offer::Template;
 use crate::queries::journals::{LiveJournal, Tallies};
 use crate::queries::token::PoolSettings;
+
+/// Hits and misses of one cache: its counters in [`CacheRequests`] (one atomic add a lookup),
+/// or counted nowhere for a cache that is not exposed.
+#[derive(Debug, Clone, Default)]
+pub struct CacheStats {
+    hits: Counter,
+    misses: Counter,
+}
+
+impl CacheStats {
+    /// An answer served from memory.
+    pub fn hit(&self) {
+        self.hits.inc();
+    }
+
+    /// An answer that had to be computed (or fetched).
+    pub fn miss(&self) {
+        self.misses.inc();
+    }
+
+    /// Counts a lookup by its result and passes the result on.
+    pub fn lookup<T>(&self, found: Option<T>) -> Option<T> {
+        if found.is_some() {
+            self.hit();
+        } else {
+            self.miss();
+        }
+        found
+    }
+
+    /// (hits, misses) so far.
+    pub fn counts(&self) -> (u64, u64) {
+        (self.hits.get(), self.misses.get())
+    }
+}
+
+#[derive(Clone, Debug, Hash, PartialEq, Eq, EncodeLabelSet)]
+struct Lookup {
+    cache: &'static str,
+    result: &'static str,
+}
+
+/// `jm_cache_requests`: one family for the public-read caches and the RPC proxy's; each cache
+/// takes its counters by name when it is built.
+#[derive(Debug, Clone, Default)]
+pub struct CacheRequests(Family<Lookup, Counter>);
+
+impl CacheRequests {
+    /// The counters of the cache called `cache` (both made now, so zeros are exposed).
+    pub fn stats(&self, cache: &'static str) -> CacheStats {
+        let of = |result| self.0.get_or_create(&Lookup { cache, result }).clone();
+        CacheStats {
+            hits: of("hit"),
+            misses: of("miss"),
+        }
+    }
+
+    pub fn register(&self, registry: &mut Registry) {
+        registry.register_collector(Box::new(self.clone()));
+    }
+}
+
+impl Collector for CacheRequests {
+    fn encode(&self, mut e: DescriptorEncoder) -> Result<(), std::fmt::Error> {
+        describe(
+            &mut e,
+            "jm_cache_requests",
+            "Cache lookups by cache and result (hit: answered from memory)",
+            &self.0,
+        )
+    }
+}
 
 /// Entries beyond this are dropped wholesale; keys come from client input (tickers, slugs), so
 /// the map must not grow without bound.
@@ -72,6 +150,12 @@ impl<K: Eq + Hash + Clone, V: Clone> TtlCache<K, V> {
             self.map.clear();
         }
         self.map.insert(key, (Instant::now(), generation, value));
+    }
+
+    /// Counts this cache's lookups with `stats` (from [`CacheRequests::stats`]).
+    pub fn counted(mut self, stats: CacheStats) -> Self {
+        self.stats = stats;
+        self
     }
 
     /// Answers [`TtlCache::get_or_try`] served from memory (hits) and computed (misses).
@@ -198,18 +282,25 @@ pub struct PublicCaches {
 }
 
 impl PublicCaches {
-    pub fn new(ttl: Duration) -> Self {
+    /// The caches, their lookups counted in `requests` by name (the pages' are not exposed).
+    pub fn new(ttl: Duration, requests: &CacheRequests) -> Self {
         PublicCaches {
-            lists: TtlCache::new(ttl),
-            journals: TtlCache::new(ttl),
-            slugs: TtlCache::new(ttl),
-            challenges: TtlCache::new(ttl),
-            payer_challenges: TtlCache::bounded(ttl, PAYER_CHALLENGES),
+            lists: TtlCache::new(ttl).counted(requests.stats("lists")),
+            journals: TtlCache::new(ttl).counted(requests.stats("journals")),
+            slugs: TtlCache::new(ttl).counted(requests.stats("slugs")),
+            challenges: TtlCache::new(ttl).counted(requests.stats("challenges")),
+            payer_challenges: TtlCache::bounded(ttl, PAYER_CHALLENGES)
+                .counted(requests.stats("payer_challenges")),
             pages: TtlCache::new(ttl),
-            tallies: TtlCache::new(ttl),
-            readers: TtlCache::new(ttl),
-            unlocked: TtlCache::new(ttl),
+            tallies: TtlCache::new(ttl).counted(requests.stats("tallies")),
+            readers: TtlCache::new(ttl).counted(requests.stats("readers")),
+            unlocked: TtlCache::new(ttl).counted(requests.stats("unlocked")),
         }
+    }
+
+    /// Registers `jm_cache_entries`, read from the caches at each scrape.
+    pub fn register_metrics(self: &Arc<Self>, registry: &mut Registry) {
+        registry.register_collector(Box::new(CacheEntries(self.clone())));
     }
 
     /// Call after any write that public reads show.
@@ -249,6 +340,30 @@ impl PublicCaches {
         self.pages.invalidate();
         self.tallies.invalidate();
         self.unlocked.invalidate();
+    }
+}
+
+/// The entries each public-read cache holds, read when scraped.
+struct CacheEntries(Arc<PublicCaches>);
+
+impl std::fmt::Debug for CacheEntries {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("CacheEntries")
+    }
+}
+
+impl Collector for CacheEntries {
+    fn encode(&self, mut e: DescriptorEncoder) -> Result<(), std::fmt::Error> {
+        family(
+            &mut e,
+            "jm_cache_entries",
+            "Entries a cache of public reads holds now (bounded per cache)",
+            MetricType::Gauge,
+            self.0
+                .entries()
+                .into_iter()
+                .map(|(cache, n)| ([("cache", cache)], gauge(n))),
+        )
     }
 }
 
@@ -362,6 +477,31 @@ mod tests {
         for k in 0..10 {
             c.put(k, c.generation(), k);
             assert!(c.len() <= 3);
+        }
+    }
+
+    #[test]
+    fn lookups_are_counted_by_cache_and_result() {
+        let requests = CacheRequests::default();
+        let c: TtlCache<&str, u32> =
+            TtlCache::new(Duration::from_secs(60)).counted(requests.stats("lists"));
+        let _ = requests.stats("rpc");
+        assert_eq!(c.stats().lookup(Some(1)), Some(1));
+        assert_eq!(c.stats().lookup::<u8>(None), None);
+        c.stats().hit();
+        assert_eq!(c.stats().counts(), (2, 1));
+        let mut r = Registry::default();
+        requests.register(&mut r);
+        let mut text = String::new();
+        prometheus_client::encoding::text::encode(&mut text, &r).unwrap();
+        for line in [
+            "# HELP jm_cache_requests Cache lookups by cache and result (hit: answered from memory)",
+            "# TYPE jm_cache_requests counter",
+            "jm_cache_requests_total{cache=\"lists\",result=\"hit\"} 2",
+            "jm_cache_requests_total{cache=\"lists\",result=\"miss\"} 1",
+            "jm_cache_requests_total{cache=\"rpc\",result=\"miss\"} 0",
+        ] {
+            assert!(text.lines().any(|l| l == line), "{line:?} in\n{text}");
         }
     }
 

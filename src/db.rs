@@ -2,9 +2,17 @@
 
 use std::time::Duration;
 
+use journal_market_actors::metrics::{describe, family, gauge};
 use journal_market_migration::{Migrator, MigratorTrait};
+use prometheus_client::collector::Collector;
+use prometheus_client::encoding::DescriptorEncoder;
+use prometheus_client::metrics::MetricType;
+use prometheus_client::registry::Registry;
 use sea_orm::sqlx::sqlite::{SqliteJournalMode, SqliteSynchronous};
-use sea_orm::{ConnectOptions, ConnectionTrait, Database, DatabaseConnection, DbErr, Statement};
+use sea_orm::{
+    ConnectOptions, ConnectionTrait, Database, DatabaseConnection, DatabaseConnectionType, DbErr,
+    Statement,
+};
 
 use crate::config::DatabaseSettings;
 
@@ -149,6 +157,76 @@ fn busy_pause(tries: u32) -> Duration {
         return Duration::ZERO;
     }
     Duration::from_micros(50 << tries.min(5)).min(MAX)
+}
+
+/// How the pool is used right now.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct PoolUse {
+    /// Connections open (idle or lent out).
+    open: u32,
+    idle: u32,
+    max: u32,
+}
+
+/// The sqlx pool's use, for the backends this service runs on.
+fn pool_use(db: &DatabaseConnection) -> Option<PoolUse> {
+    let (open, idle, max) = match &db.inner {
+        DatabaseConnectionType::SqlxSqlitePoolConnection(_) => {
+            let p = db.get_sqlite_connection_pool();
+            (p.size(), p.num_idle(), p.options().get_max_connections())
+        }
+        DatabaseConnectionType::SqlxPostgresPoolConnection(_) => {
+            let p = db.get_postgres_connection_pool();
+            (p.size(), p.num_idle(), p.options().get_max_connections())
+        }
+        _ => return None,
+    };
+    Some(PoolUse {
+        open,
+        idle: u32::try_from(idle).unwrap_or(u32::MAX),
+        max,
+    })
+}
+
+/// Registers `jm_db_pool_connections` and `jm_db_pool_max_connections`, read from the pool at
+/// each scrape.
+pub fn register_pool_metrics(db: &DatabaseConnection, registry: &mut Registry) {
+    registry.register_collector(Box::new(PoolMetrics(db.clone())));
+}
+
+struct PoolMetrics(DatabaseConnection);
+
+impl std::fmt::Debug for PoolMetrics {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("PoolMetrics")
+    }
+}
+
+impl Collector for PoolMetrics {
+    fn encode(&self, mut e: DescriptorEncoder) -> Result<(), std::fmt::Error> {
+        let Some(p) = pool_use(&self.0) else {
+            return Ok(());
+        };
+        family(
+            &mut e,
+            "jm_db_pool_connections",
+            "Database pool connections, idle or in use",
+            MetricType::Gauge,
+            [
+                ([("state", "idle")], gauge(p.idle.into())),
+                (
+                    [("state", "in_use")],
+                    gauge(p.open.saturating_sub(p.idle).into()),
+                ),
+            ],
+        )?;
+        describe(
+            &mut e,
+            "jm_db_pool_max_connections",
+            "The database pool's size limit",
+            &gauge(p.max.into()),
+        )
+    }
 }
 
 /// The file path of a `sqlite://` URL, if it names a file.

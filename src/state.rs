@@ -13,7 +13,7 @@ use journal_market_actors::session::SessionHandle;
 use journal_market_chain::client::ChainClient;
 use sea_orm::DatabaseConnection;
 
-use crate::cache::PublicCaches;
+use crate::cache::{CacheRequests, PublicCaches};
 use crate::chain::ChainAddresses;
 use crate::metrics::Metrics;
 use crate::purchase::{PaymentParts, Purchases};
@@ -53,7 +53,7 @@ pub struct Onchain {
 pub struct Ops {
     pub db: DatabaseConnection,
     pub health: HealthRegistry,
-    /// Counted as requests are answered; read by the metrics listener.
+    /// The registry every part registered its metrics into; encoded by the metrics listener.
     pub metrics: Arc<Metrics>,
     /// The chain client every chain read of a request goes through.
     pub client: ChainClient,
@@ -88,11 +88,14 @@ impl AppState {
         health: HealthRegistry,
         chain: ChainParts,
         w: Workers,
+        (mut metrics, cache_requests): (Metrics, &CacheRequests),
     ) -> Self {
         let settings = site.settings.clone();
-        let caches = Arc::new(PublicCaches::new(Duration::from_millis(
-            settings.cache.public_ttl_ms,
-        )));
+        let caches = Arc::new(PublicCaches::new(
+            Duration::from_millis(settings.cache.public_ttl_ms),
+            cache_requests,
+        ));
+        caches.register_metrics(metrics.registry());
         let quotes = Arc::new(chain.quotes);
         let a = chain.addresses;
         // The reads every journal page and payment step make, on two SQLite lanes.
@@ -154,7 +157,7 @@ impl AppState {
             ops: Ops {
                 db,
                 health,
-                metrics: Arc::new(Metrics::new()),
+                metrics: Arc::new(metrics),
                 client: w.client,
                 confirm: w.confirm,
                 indexer: w.indexer,

@@ -10,6 +10,8 @@
 //! - **healthy**: alive, not stale, and its last turn succeeded. A failing turn (the chain is
 //!   down, a query failed) is unhealthy but not unready: the instance still serves.
 
+mod metrics;
+
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -281,6 +283,11 @@ impl HealthRegistry {
             .collect();
         all.sort_by(|a, b| a.name.cmp(&b.name));
         all
+    }
+
+    /// Registers `jm_actor_*` and `jm_indexer_*`, read from this registry at each scrape.
+    pub fn register_metrics(&self, registry: &mut prometheus_client::registry::Registry) {
+        registry.register_collector(Box::new(metrics::HealthMetrics(self.clone())));
     }
 
     pub fn all_healthy(&self) -> bool {

@@ -13,6 +13,7 @@ pub mod handle;
 pub mod health;
 pub mod indexer;
 pub mod journals;
+pub mod metrics;
 pub mod session;
 pub mod settlement;
 pub mod supervise;

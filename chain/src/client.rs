@@ -7,7 +7,6 @@
 //! asks the chain what happened. Upstream URLs may hold provider keys: they are never logged.
 
 use std::sync::Arc;
-use std::sync::atomic::{AtomicU64, Ordering};
 use std::task::{Context, Poll};
 use std::time::Duration;
 
@@ -19,6 +18,11 @@ use alloy::rpc::types::{Filter, Log};
 use crate::wire_log;
 use alloy::transports::http::reqwest;
 use alloy::transports::{TransportError, TransportErrorKind, TransportFut};
+use prometheus_client::collector::Collector;
+use prometheus_client::encoding::{DescriptorEncoder, EncodeLabelSet, EncodeMetric};
+use prometheus_client::metrics::counter::Counter;
+use prometheus_client::metrics::family::Family;
+use prometheus_client::registry::Registry;
 use serde::Serialize;
 
 /// Methods that only read: safe to send again, anywhere.
@@ -46,11 +50,65 @@ pub fn is_read(method: &str) -> bool {
     READS.contains(&method)
 }
 
-/// Calls and failures of one upstream, for health and metrics.
-#[derive(Debug, Default)]
+/// Calls and failures of one upstream: its label sets' counters in [`ChainMetrics`].
+#[derive(Debug)]
 struct Counters {
-    calls: AtomicU64,
-    failures: AtomicU64,
+    calls: Counter,
+    failures: Counter,
+}
+
+#[derive(Clone, Debug, Hash, PartialEq, Eq, EncodeLabelSet)]
+struct UpstreamLabel {
+    /// Position in `chain.rpc_urls` (the URL itself is a secret).
+    upstream: usize,
+}
+
+/// The client's metrics, counted by its transport as calls are made and registered by
+/// [`ChainClient::register_metrics`].
+#[derive(Debug, Clone, Default)]
+struct ChainMetrics {
+    calls: Family<UpstreamLabel, Counter>,
+    failures: Family<UpstreamLabel, Counter>,
+    failovers: Counter,
+}
+
+impl ChainMetrics {
+    /// The counters of upstream `n`, made up front so each is exposed from the start.
+    fn upstream(&self, n: usize) -> Counters {
+        let label = UpstreamLabel { upstream: n };
+        Counters {
+            calls: self.calls.get_or_create(&label).clone(),
+            failures: self.failures.get_or_create(&label).clone(),
+        }
+    }
+}
+
+impl Collector for ChainMetrics {
+    // Descriptors written here, not by `Registry::register`: it would add a period to the
+    // help texts.
+    fn encode(&self, mut e: DescriptorEncoder) -> Result<(), std::fmt::Error> {
+        let described: [(&str, &str, &dyn EncodeMetric); 3] = [
+            (
+                "jm_chain_upstream_calls",
+                "The chain client's calls per upstream (index in chain.rpc_urls)",
+                &self.calls,
+            ),
+            (
+                "jm_chain_upstream_failures",
+                "The chain client's failed calls per upstream",
+                &self.failures,
+            ),
+            (
+                "jm_chain_failovers",
+                "Times the chain client moved on to the next upstream",
+                &self.failovers,
+            ),
+        ];
+        for (name, help, metric) in described {
+            metric.encode(e.encode_descriptor(name, help, None, metric.metric_type())?)?;
+        }
+        Ok(())
+    }
 }
 
 #[derive(Debug, Clone, Serialize, PartialEq, Eq)]
@@ -65,7 +123,7 @@ struct Shared {
     http: reqwest::Client,
     upstreams: Vec<reqwest::Url>,
     counters: Vec<Counters>,
-    failovers: AtomicU64,
+    metrics: ChainMetrics,
     timeout: Duration,
 }
 
@@ -151,9 +209,9 @@ impl FailoverTransport {
         let mut why = Vec::new();
         for (i, url) in s.upstreams.iter().enumerate() {
             if i > 0 {
-                s.failovers.fetch_add(1, Ordering::Relaxed);
+                s.metrics.failovers.inc();
             }
-            s.counters[i].calls.fetch_add(1, Ordering::Relaxed);
+            s.counters[i].calls.inc();
             let attempt = tokio::time::timeout(s.timeout, exchange(&s.http, url, req, parse))
                 .await
                 .unwrap_or_else(|_| Err(Attempt::Failed("no answer in time".into())));
@@ -162,7 +220,7 @@ impl FailoverTransport {
                 Err(Attempt::NeverSent(m)) => (m, false),
                 Err(Attempt::Failed(m)) => (m, true),
             };
-            s.counters[i].failures.fetch_add(1, Ordering::Relaxed);
+            s.counters[i].failures.inc();
             why.push(format!("upstream {i}: {message}"));
             if !read && delivered {
                 break;
@@ -282,11 +340,12 @@ impl ChainClient {
             !upstreams.is_empty(),
             "chain.rpc_urls needs at least one URL"
         );
+        let metrics = ChainMetrics::default();
         let transport = FailoverTransport(Arc::new(Shared {
             http,
-            counters: upstreams.iter().map(|_| Counters::default()).collect(),
+            counters: (0..upstreams.len()).map(|n| metrics.upstream(n)).collect(),
             upstreams,
-            failovers: AtomicU64::new(0),
+            metrics,
             timeout,
         }));
         let client = RpcClient::new(transport.clone(), false);
@@ -310,11 +369,17 @@ impl ChainClient {
             .enumerate()
             .map(|(index, c)| UpstreamStats {
                 index,
-                calls: c.calls.load(Ordering::Relaxed),
-                failures: c.failures.load(Ordering::Relaxed),
+                calls: c.calls.get(),
+                failures: c.failures.get(),
             })
             .collect();
-        (ups, s.failovers.load(Ordering::Relaxed))
+        (ups, s.metrics.failovers.get())
+    }
+
+    /// Registers `jm_chain_upstream_calls`, `jm_chain_upstream_failures` and
+    /// `jm_chain_failovers`, which this client's transport counts (every clone shares them).
+    pub fn register_metrics(&self, registry: &mut Registry) {
+        registry.register_collector(Box::new(self.transport.0.metrics.clone()));
     }
 
     /// `method` once per item of `params`, sent as one JSON-RPC batch through the failover
@@ -366,6 +431,7 @@ impl ChainClient {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::sync::atomic::{AtomicU64, Ordering};
     use tokio::io::{AsyncReadExt, AsyncWriteExt};
     use tokio::net::TcpListener;
 

@@ -13,9 +13,11 @@ use journal_market_actors::session::SessionHandle;
 use journal_market_chain::client::ChainClient;
 use sea_orm::DatabaseConnection;
 
+use crate::cache::CacheRequests;
 use crate::chain::{self, ChainAddresses};
 use crate::config::Settings;
 use crate::db;
+use crate::metrics::Metrics;
 use crate::site::Site;
 use crate::state::{AppState, Workers};
 
@@ -70,13 +72,28 @@ impl Application {
                     anyhow::anyhow!("cannot listen on {addr} (metrics.listen): {e}")
                 })?),
             };
+        // The one registry: each part registers its own metrics into it as it is built.
+        let mut metrics = Metrics::new();
         let health = HealthRegistry::new();
+        health.register_metrics(metrics.registry());
+        db::register_pool_metrics(&db, metrics.registry());
+        // One family for every cache's lookups: the public reads' and the RPC proxy's.
+        let cache_requests = CacheRequests::default();
+        cache_requests.register(metrics.registry());
         // One chain client for every chain call of the service (not the public RPC proxy).
         let client = ChainClient::new(
             &chain::rpc_urls(&settings),
             Duration::from_millis(settings.chain.rpc_timeout_ms),
         )?;
-        let chain = chain_parts(&settings, addresses, &client, health.clone())?;
+        let chain = chain_parts(
+            &settings,
+            addresses,
+            &client,
+            health.clone(),
+            &cache_requests,
+        )?;
+        chain.rpc.register_metrics(metrics.registry());
+        client.register_metrics(metrics.registry());
         let writer = db::writer(&settings.database, &db).await?;
         let sessions = SessionHandle::start(
             writer.clone(),
@@ -113,6 +130,10 @@ impl Application {
             health.clone(),
         );
         let audit = base.audit(port)?;
+        audit.register_metrics(metrics.registry());
+        if let Some(settlement) = &pay.settlement {
+            settlement.register_metrics(metrics.registry());
+        }
         let state = web::Data::new(AppState::new(
             db,
             Site::new(settings.clone(), clock),
@@ -126,6 +147,7 @@ impl Application {
                 confirm,
                 client,
             },
+            (metrics, &cache_requests),
         ));
         let server = http_server(listener, state.clone(), &settings)?;
         let metrics = match metrics_listener {

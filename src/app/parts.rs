@@ -20,6 +20,7 @@ use journal_market_chain::client::ChainClient;
 use journal_market_chain::facilitator::Facilitator;
 use sea_orm::DatabaseConnection;
 
+use crate::cache::CacheRequests;
 use crate::chain::{self, ChainAddresses};
 use crate::config::Settings;
 use crate::import;
@@ -292,6 +293,7 @@ pub(super) fn chain_parts(
     addresses: ChainAddresses,
     client: &ChainClient,
     health: HealthRegistry,
+    cache_requests: &CacheRequests,
 ) -> anyhow::Result<ChainParts> {
     let c = &settings.chain;
     let timeout = Duration::from_millis(c.rpc_timeout_ms);
@@ -323,6 +325,7 @@ pub(super) fn chain_parts(
             max_answer_bytes: r.max_answer_bytes,
         },
         watch.clone(),
+        cache_requests,
     )?;
     let quotes = Quotes::new(
         addresses.price_feeds.clone(),

@@ -1,13 +1,12 @@
 //! Prometheus (OpenMetrics text) metrics, served at `/metrics` on a listener of their own
-//! (`metrics.listen`), never on the public port. `docs/metrics.md` lists every metric.
+//! (`metrics.listen`), never on the public port. `docs/metrics.md` lists every metric and who
+//! owns it.
 //!
-//! Two kinds of figures: HTTP requests are counted as they are answered
-//! (`crate::middleware::metrics`); everything else is read when scraped from what its owner keeps anyway (the health registry,
-//! the database pool, the caches' and the RPC proxy's [`counters`], the chain client's and the
-//! settlement actor's counts), so the hot paths pay one atomic add at most.
-
-pub mod counters;
-pub mod scrape;
+//! One registry for the instance, here with the HTTP families (counted as requests are
+//! answered, `crate::middleware::metrics`) and the rate-limit store's counters. Every other
+//! component registers its own metrics into it where the application builds it
+//! (`crate::app`, `crate::state`): counters it bumps as things happen (one atomic add), and
+//! collectors that read what is only known at the scrape (health, pool use, cache sizes).
 
 use std::time::Duration;
 
@@ -18,9 +17,6 @@ use prometheus_client::metrics::counter::Counter;
 use prometheus_client::metrics::family::Family;
 use prometheus_client::metrics::histogram::Histogram;
 use prometheus_client::registry::Registry;
-
-pub use counters::{CacheCounts, CacheStats, RpcCounts, RpcStats};
-pub use scrape::{PoolUse, Snapshot};
 
 /// The content type of the exposition (OpenMetrics text, which Prometheus reads).
 pub const CONTENT_TYPE: &str = "application/openmetrics-text; version=1.0.0; charset=utf-8";
@@ -60,7 +56,7 @@ pub struct LimitStoreCounters {
     pub fallbacks: Counter,
 }
 
-/// The registry and the families counted as things happen.
+/// The registry, and the families counted by the HTTP middleware and the rate limiter.
 #[derive(Debug)]
 pub struct Metrics {
     registry: Registry,
@@ -111,6 +107,11 @@ impl Metrics {
         }
     }
 
+    /// Where the application's components register their metrics while it is built.
+    pub fn registry(&mut self) -> &mut Registry {
+        &mut self.registry
+    }
+
     /// Records one answered request. `route` is the matched route pattern (never the raw path:
     /// labels must stay bounded); `None` for a request no route matched.
     pub fn observe_http(
@@ -137,13 +138,10 @@ impl Metrics {
             .inc();
     }
 
-    /// The whole exposition: the live families, then what `snapshot` read, then `# EOF`.
-    pub fn render(&self, snapshot: Snapshot) -> Result<String, std::fmt::Error> {
+    /// The whole exposition, then `# EOF`.
+    pub fn render(&self) -> Result<String, std::fmt::Error> {
         let mut out = String::with_capacity(8 * 1024);
         encode_registry(&mut out, &self.registry)?;
-        let mut scraped = Registry::default();
-        scraped.register_collector(Box::new(snapshot));
-        encode_registry(&mut out, &scraped)?;
         encode_eof(&mut out)?;
         Ok(out)
     }
@@ -189,7 +187,7 @@ mod tests {
         m.observe_http(None, &get, 404, Duration::from_micros(50));
         let odd = Method::from_bytes(b"BREW").unwrap();
         m.observe_http(None, &odd, 404, Duration::from_micros(50));
-        let text = m.render(Snapshot::default()).unwrap();
+        let text = m.render().unwrap();
         assert!(text.contains(
             "http_requests_total{route=\"/api/journals/{key}\",method=\"GET\",status=\"200\"} 2\n"
         ));

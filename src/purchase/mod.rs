@@ -218,4 +218,22 @@ impl Purchases {
         }
         Some(sponsor::tally(&self.db).await)
     }
+
+    /// Reads the sponsorships into the settlement's metrics for the scrape about to be
+    /// encoded: they are every instance's, in the database, so no counter of this one has
+    /// them. Not exposed while this instance does not sponsor, or when they cannot be read.
+    pub async fn count_sponsorships(&self) {
+        let Some(settlement) = self.settlement() else {
+            return;
+        };
+        let tally = match self.sponsorships().await {
+            Some(Ok(t)) => Some(t),
+            Some(Err(e)) => {
+                tracing::warn!(error = %e, "the sponsorships could not be counted");
+                None
+            }
+            None => None,
+        };
+        settlement.stats().set_sponsorships(tally);
+    }
 }

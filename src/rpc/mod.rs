@@ -4,4 +4,5 @@ pub mod flights;
 pub mod jsonrpc;
 pub mod params;
 pub mod proxy;
+pub mod stats;
 pub mod upstream;

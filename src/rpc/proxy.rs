@@ -7,14 +7,19 @@ use std::time::Duration;
 
 use actix_web::web::Bytes;
 use journal_market_actors::chain_watch::ChainWatchHandle;
+use journal_market_actors::metrics::{describe, gauge};
+use prometheus_client::collector::Collector;
+use prometheus_client::encoding::DescriptorEncoder;
+use prometheus_client::registry::Registry;
 use quick_cache::Weighter;
 use serde_json::{Value, json};
 
 use super::flights::Flights;
 use super::jsonrpc::{self, Call, Reply};
 use super::params::Limits;
+use super::stats::RpcStats;
 use super::upstream::Upstream;
-use crate::metrics::RpcStats;
+use crate::cache::CacheRequests;
 
 /// A final answer larger than this is served but not kept (one entry must not crowd out
 /// thousands).
@@ -38,6 +43,8 @@ impl Weighter<String, Arc<Cached>> for BySize {
     }
 }
 
+type AnswerCache = quick_cache::sync::Cache<String, Arc<Cached>, BySize>;
+
 /// What the proxy is set up with.
 pub struct ProxySettings {
     pub upstreams: Vec<String>,
@@ -59,7 +66,7 @@ pub struct RpcProxy {
     watch: ChainWatchHandle,
     /// Bounded in bytes: keys are canonical (one per call, however it was spelled) and only
     /// answers a reorg can no longer reach are kept.
-    cache: quick_cache::sync::Cache<String, Arc<Cached>, BySize>,
+    cache: Arc<AnswerCache>,
     /// Pass-through calls with an upstream request in flight, by method and canonical params.
     /// Identical calls arriving while one runs wait for its answer instead of each sending
     /// their own: a crowd of wallets polling the head, or reading one balance, costs the node
@@ -70,13 +77,50 @@ pub struct RpcProxy {
     stats: RpcStats,
 }
 
+/// `jm_rpc_*`: the cache's size read when scraped, then the counters.
+struct ProxyMetrics {
+    stats: RpcStats,
+    cache: Arc<AnswerCache>,
+}
+
+impl std::fmt::Debug for ProxyMetrics {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ProxyMetrics")
+            .field("stats", &self.stats)
+            .finish_non_exhaustive()
+    }
+}
+
+impl Collector for ProxyMetrics {
+    fn encode(&self, mut e: DescriptorEncoder) -> Result<(), std::fmt::Error> {
+        describe(
+            &mut e,
+            "jm_rpc_cache_entries",
+            "Final answers the RPC proxy keeps",
+            &gauge(self.cache.len() as u64),
+        )?;
+        describe(
+            &mut e,
+            "jm_rpc_cache_bytes",
+            "Bytes the RPC proxy's cache holds, bounded by rpc.cache_bytes",
+            &gauge(self.cache.weight()),
+        )?;
+        self.stats.encode(&mut e)
+    }
+}
+
 /// Every upstream failed; the message says how (without URLs, which may carry keys).
 #[derive(Debug, Clone, thiserror::Error)]
 #[error("{0}")]
 pub struct UpstreamFailed(String);
 
 impl RpcProxy {
-    pub fn new(s: ProxySettings, chain: ChainWatchHandle) -> anyhow::Result<Self> {
+    /// A proxy whose cache lookups are counted in `requests` as `rpc`.
+    pub fn new(
+        s: ProxySettings,
+        chain: ChainWatchHandle,
+        requests: &CacheRequests,
+    ) -> anyhow::Result<Self> {
         let upstreams = s
             .upstreams
             .iter()
@@ -88,18 +132,18 @@ impl RpcProxy {
             .collect::<anyhow::Result<Vec<_>>>()?;
         let cache_bytes = s.cache_bytes.max(1);
         Ok(RpcProxy {
-            stats: RpcStats::new(upstreams.len()),
+            stats: RpcStats::new(upstreams.len(), requests.stats("rpc")),
             upstreams,
             chain_id_hex: format!("{:#x}", s.chain_id),
             safe_distance: s.safe_distance,
             limits: s.limits,
             watch: chain,
             flights: Flights::new(),
-            cache: quick_cache::sync::Cache::with_weighter(
+            cache: Arc::new(AnswerCache::with_weighter(
                 (cache_bytes / 4096).max(16) as usize,
                 cache_bytes,
                 BySize,
-            ),
+            )),
         })
     }
 
@@ -111,9 +155,12 @@ impl RpcProxy {
         }
     }
 
-    /// Upstream attempts, failovers and cache lookups so far (for `/metrics`).
-    pub fn stats(&self) -> &RpcStats {
-        &self.stats
+    /// Registers the proxy's counters and its cache's size (read at each scrape).
+    pub fn register_metrics(&self, registry: &mut Registry) {
+        registry.register_collector(Box::new(ProxyMetrics {
+            stats: self.stats.clone(),
+            cache: self.cache.clone(),
+        }));
     }
 
     /// Bytes held by the cache (keys, answers and per-entry overhead) and its entries.

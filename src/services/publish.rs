@@ -105,11 +105,6 @@ impl Publishing {
         self.identity_registry
     }
 
-    /// What the audit worker has done so far, for the metrics.
-    pub fn audit_counts(&self) -> journal_market_actors::audit::stats::AuditCounts {
-        self.audit.stats()
-    }
-
     /// One of the caller's own person-written journals; another wallet's is "not found".
     async fn own(&self, wallet: Address, id: i64) -> DomainResult<journals::Model> {
         let key = journal_id(id)?;

@@ -40,6 +40,110 @@ pub(crate) fn assert_series(text: &str, expected: &[(&str, f64)]) {
     }
 }
 
+/// The shape of an exposition, values left out: per family (sorted by name) its type, unit and
+/// help text, then each sample name with its label names. The metric contract Grafana reads;
+/// `golden` compares it with a file kept under `tests/api/golden/` (`GOLDEN_UPDATE=1` rewrites
+/// it), so a change of name, type, label or help text shows up as a diff.
+pub(crate) fn shape(text: &str) -> String {
+    use std::collections::BTreeMap;
+    #[derive(Default)]
+    struct Family {
+        kind: String,
+        unit: String,
+        help: String,
+        samples: std::collections::BTreeSet<String>,
+    }
+    let mut families: BTreeMap<String, Family> = BTreeMap::new();
+    for line in text.lines().filter(|&l| l != "# EOF") {
+        if let Some(rest) = line.strip_prefix("# ") {
+            let mut parts = rest.splitn(3, ' ');
+            let (what, name, value) = (
+                parts.next().unwrap(),
+                parts.next().unwrap_or(""),
+                parts.next().unwrap_or("").to_string(),
+            );
+            let f = families.entry(name.to_string()).or_default();
+            match what {
+                "HELP" => f.help = value,
+                "TYPE" => f.kind = value,
+                "UNIT" => f.unit = value,
+                _ => {}
+            }
+            continue;
+        }
+        let name_end = line.find(['{', ' ']).unwrap_or(line.len());
+        let sample = &line[..name_end];
+        let labels = label_names(&line[name_end..]);
+        let family = families
+            .keys()
+            .filter(|f| sample.starts_with(f.as_str()))
+            .max_by_key(|f| f.len())
+            .cloned()
+            .unwrap_or_else(|| panic!("{sample} belongs to no family"));
+        families
+            .get_mut(&family)
+            .unwrap()
+            .samples
+            .insert(format!("{sample}{{{}}}", labels.join(",")));
+    }
+    let mut out = String::new();
+    for (name, f) in families {
+        out.push_str(&format!(
+            "{name} {} unit={:?} help={:?}\n",
+            f.kind, f.unit, f.help
+        ));
+        for s in f.samples {
+            out.push_str(&format!("  {s}\n"));
+        }
+    }
+    out
+}
+
+/// The label names of a sample (`{k="v",…} value`), in order; values may hold `{`, `}`, `,`.
+fn label_names(rest: &str) -> Vec<String> {
+    let mut names = Vec::new();
+    let Some(mut rest) = rest.strip_prefix('{') else {
+        return names;
+    };
+    while let Some((key, after)) = rest.split_once("=\"") {
+        names.push(key.trim_start_matches(',').to_string());
+        let mut escaped = false;
+        let end = after
+            .char_indices()
+            .find(|&(_, c)| {
+                let close = c == '"' && !escaped;
+                escaped = c == '\\' && !escaped;
+                close
+            })
+            .map(|(i, _)| i)
+            .unwrap();
+        rest = &after[end + 1..];
+        if rest.starts_with('}') {
+            break;
+        }
+    }
+    names
+}
+
+/// Compares the exposition's [`shape`] with `tests/api/golden/{name}`.
+pub(crate) fn golden(text: &str, name: &str) {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/api/golden")
+        .join(name);
+    let got = shape(text);
+    if std::env::var_os("GOLDEN_UPDATE").is_some() {
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(&path, &got).unwrap();
+    }
+    let want = std::fs::read_to_string(&path)
+        .unwrap_or_else(|e| panic!("{}: {e} (GOLDEN_UPDATE=1 writes it)", path.display()));
+    assert!(
+        got == want,
+        "the metrics' shape changed ({}):\n--- want\n{want}\n--- got\n{got}",
+        path.display()
+    );
+}
+
 #[actix_web::test]
 async fn requests_are_counted_by_route_on_a_listener_of_their_own() {
     let app = TestApp::spawn_with(|s| {
@@ -167,6 +271,17 @@ async fn requests_are_counted_by_route_on_a_listener_of_their_own() {
     assert!(idle + in_use >= 1.0, "the pool keeps a connection open");
     // No payments back-end in this app: no settlement figures.
     assert!(!text.contains("jm_settlement_requests_total{"));
+    // The indexer's first report (leader, no chain head in this app) may come after the
+    // requests above: wait for it, so the shape does not depend on timing.
+    let mut text = text;
+    for _ in 0..100 {
+        if value(&text, r#"jm_indexer_leader{actor="indexer"}"#).is_some() {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+        text = scrape(&app).await;
+    }
+    golden(&text, "metrics_plain.txt");
 }
 
 #[actix_web::test]
@@ -301,4 +416,6 @@ async fn rpc_failovers_cache_hits_and_settlements_are_counted() {
         expect(&text, r#"jm_indexer_lag_blocks{actor="indexer"}"#),
         head - cursor
     );
+    // Every family of an instance with payments, sponsoring and the indexer.
+    golden(&text, "metrics_shop.txt");
 }

@@ -471,9 +471,9 @@ impl AuditHandle {
         }
     }
 
-    /// What this instance's audit jobs came to (for the metrics).
-    pub fn stats(&self) -> stats::AuditCounts {
-        self.inner.stats.counts()
+    /// Registers `jm_audit_*`, which this handle and its actor count.
+    pub fn register_metrics(&self, registry: &mut prometheus_client::registry::Registry) {
+        registry.register_collector(Box::new(self.inner.stats.clone()));
     }
 
     /// The report of the newest finished audit of this revision, if any.

@@ -189,6 +189,12 @@ impl SettlementHandle {
         &self.stats
     }
 
+    /// Registers `jm_settlement_*` and `jm_gas_sponsor*`, which this handle and its actor
+    /// count.
+    pub fn register_metrics(&self, registry: &mut prometheus_client::registry::Registry) {
+        registry.register_collector(Box::new(self.stats.clone()));
+    }
+
     /// Settles one step. The pending row is written inside, before any money moves, so a
     /// request that gives up still leaves a row that reconciliation finishes.
     pub async fn pay(&self, step: PayStep) -> Result<Paid, PayError> {
