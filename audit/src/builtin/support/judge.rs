@@ -237,6 +237,13 @@ fn choose_cover(units: &[Unit], toks: &[Tok], offers: &[&Offer]) -> Vec<usize> {
         .iter()
         .map(|o| units.iter().map(|u| found(u, toks, &[*o])).collect())
         .collect();
+    // Of sentences that hold as many units, the one that holds more of the draft's own words
+    // (a verbatim restatement over the summary that words it alike): the words no unit asks
+    // for (the company's name) still stand where the sentence rests.
+    let verbatim: Vec<usize> = offers
+        .iter()
+        .map(|o| toks.iter().filter(|t| o.has(&format!("r:{}", t.word))).count())
+        .collect();
     let mut covered = vec![false; units.len()];
     let mut cover = Vec::new();
     while cover.len() < MAX_COVER {
@@ -256,7 +263,7 @@ fn choose_cover(units: &[Unit], toks: &[Tok], offers: &[&Offer]) -> Vec<usize> {
         };
         let Some(best) = (0..offers.len())
             .filter(|k| !cover.contains(k))
-            .max_by_key(|&k| (gain(k), std::cmp::Reverse(k)))
+            .max_by_key(|&k| (gain(k), verbatim[k], std::cmp::Reverse(k)))
         else {
             break;
         };
