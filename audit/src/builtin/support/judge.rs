@@ -242,7 +242,11 @@ fn choose_cover(units: &[Unit], toks: &[Tok], offers: &[&Offer]) -> Vec<usize> {
     // for (the company's name) still stand where the sentence rests.
     let verbatim: Vec<usize> = offers
         .iter()
-        .map(|o| toks.iter().filter(|t| o.has(&format!("r:{}", t.word))).count())
+        .map(|o| {
+            toks.iter()
+                .filter(|t| o.has(&format!("r:{}", t.word)))
+                .count()
+        })
         .collect();
     let mut covered = vec![false; units.len()];
     let mut cover = Vec::new();
