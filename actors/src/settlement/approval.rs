@@ -2,6 +2,7 @@
 //! budgets, funded and broadcast before the settle; a row of its own before anything is sent.
 
 use alloy::primitives::{B256, U256};
+use alloy::rpc::types::TransactionReceipt;
 use futures::future::BoxFuture;
 use journal_market_chain::extensions::gas_sponsoring;
 use journal_market_chain::facilitator::{Permit, SettleError};
@@ -87,21 +88,16 @@ impl Inner {
         let Some(cfg) = &self.settings.sponsoring else {
             return Ok(());
         };
-        let now = self.clock.now();
+        let new = sponsor::NewSponsorship {
+            payment_id: id,
+            wallet,
+            approval_tx: TxHash(a.hash),
+            funded_wei: cost.most(),
+            now: self.clock.now(),
+        };
         let reserved = {
             let _one = self.sponsoring.lock().await;
-            sponsor::reserve(
-                self.db.pool(),
-                &sponsor::NewSponsorship {
-                    payment_id: id,
-                    wallet,
-                    approval_tx: TxHash(a.hash),
-                    funded_wei: cost.most(),
-                    now,
-                },
-                cfg,
-            )
-            .await?
+            sponsor::reserve(self.db.pool(), &new, cfg).await?
         };
         let sid = match reserved {
             Ok(sid) => sid,
@@ -110,56 +106,88 @@ impl Inner {
                 return Err(PayError::Rejected(why));
             }
         };
-        let failed = |why: String| async move {
-            let now = self.clock.now();
-            sponsor::finish(&self.db, sid, Some(&why), now).await?;
-            self.fail(id, &why).await?;
-            Err::<(), PayError>(PayError::Rejected(why))
+        let landed = match self.fund_gas(sid, a, cost.value).await? {
+            Landed::Mined => self.broadcast_approval(id, sid, a, cost.value).await?,
+            not => not,
         };
-        let pending = || async {
-            self.give_back(id).await?;
-            Err::<(), PayError>(PayError::StillSettling)
-        };
-        let wait = self.settings.receipt_wait;
-        let need = cost.value;
-        if need > 0 {
-            let db = self.db.clone();
-            let clock = self.clock.clone();
-            let record = move |tx: B256| -> BoxFuture<'_, Result<(), String>> {
-                let (db, clock) = (db.clone(), clock.clone());
-                Box::pin(async move {
-                    sponsor::record_funding(&db, sid, TxHash(tx), clock.now())
-                        .await
-                        .map_err(|e| format!("recording the funding failed: {e}"))
-                })
-            };
-            let funded = match self.chain.fund(a.from, U256::from(need), &record).await {
-                Ok(sent) => match sent.receipt {
-                    Some(r) => Some(r),
-                    None => self
-                        .chain
-                        .receipt_within(sent.tx, wait)
-                        .await
-                        .ok()
-                        .flatten(),
-                },
-                Err(e) => return failed(format!("funding the approval's gas failed: {e}")).await,
-            };
-            match funded {
-                Some(r) if r.status() => {
-                    // The budgets now count what the funding really cost.
-                    let gas = u128::from(r.gas_used).saturating_mul(r.effective_gas_price);
-                    let gas = u64::try_from(gas).unwrap_or(u64::MAX);
-                    sponsor::record_spend(&self.db, sid, need.saturating_add(gas)).await?;
-                }
-                Some(_) => return failed("funding the approval's gas reverted".into()).await,
-                None => return pending().await,
+        match landed {
+            Landed::Mined => {}
+            Landed::Refused(why) => {
+                sponsor::finish(&self.db, sid, Some(&why), self.clock.now()).await?;
+                self.fail(id, &why).await?;
+                return Err(PayError::Rejected(why));
+            }
+            Landed::NotYet => {
+                self.give_back(id).await?;
+                return Err(PayError::StillSettling);
             }
         }
+        #[cfg(feature = "faults")]
+        if self.settings.fault == super::FaultPoint::AfterApproval {
+            return Err(PayError::Interrupted);
+        }
+        Ok(())
+    }
+
+    /// Sends the payer the wei its approval's gas needs (none: nothing to send), recording the
+    /// funding's hash before it leaves and, once mined, what it really cost.
+    async fn fund_gas(
+        &self,
+        sid: i32,
+        a: &gas_sponsoring::Approval,
+        need: u64,
+    ) -> Result<Landed, PayError> {
+        if need == 0 {
+            return Ok(Landed::Mined);
+        }
+        let db = self.db.clone();
+        let clock = self.clock.clone();
+        let record = move |tx: B256| -> BoxFuture<'_, Result<(), String>> {
+            let (db, clock) = (db.clone(), clock.clone());
+            Box::pin(async move {
+                sponsor::record_funding(&db, sid, TxHash(tx), clock.now())
+                    .await
+                    .map_err(|e| format!("recording the funding failed: {e}"))
+            })
+        };
+        let funded = match self.chain.fund(a.from, U256::from(need), &record).await {
+            Ok(sent) => match sent.receipt {
+                Some(r) => Some(r),
+                None => self.receipt_within(sent.tx).await,
+            },
+            Err(e) => {
+                return Ok(Landed::Refused(format!(
+                    "funding the approval's gas failed: {e}"
+                )));
+            }
+        };
+        match funded {
+            Some(r) if r.status() => {
+                // The budgets now count what the funding really cost.
+                let gas = u128::from(r.gas_used).saturating_mul(r.effective_gas_price);
+                let gas = u64::try_from(gas).unwrap_or(u64::MAX);
+                sponsor::record_spend(&self.db, sid, need.saturating_add(gas)).await?;
+                Ok(Landed::Mined)
+            }
+            Some(_) => Ok(Landed::Refused(
+                "funding the approval's gas reverted".into(),
+            )),
+            None => Ok(Landed::NotYet),
+        }
+    }
+
+    /// Broadcasts the payer's signed approval and waits for it to be mined.
+    async fn broadcast_approval(
+        &self,
+        id: i32,
+        sid: i32,
+        a: &gas_sponsoring::Approval,
+        funded: u64,
+    ) -> Result<Landed, PayError> {
         let mined = match self.chain.broadcast(&a.raw, a.hash).await {
             Ok(Some(r)) => Some(r),
-            Ok(None) => self.chain.receipt_within(a.hash, wait).await.ok().flatten(),
-            Err(SettleError::Invalid(i)) => return failed(i.message).await,
+            Ok(None) => self.receipt_within(a.hash).await,
+            Err(SettleError::Invalid(i)) => return Ok(Landed::Refused(i.message)),
             Err(e) => {
                 tracing::warn!(payment = id, error = %e, "the approval's broadcast had no answer");
                 None
@@ -169,16 +197,30 @@ impl Inner {
             Some(r) if r.status() => {
                 let burned = u128::from(r.gas_used).saturating_mul(r.effective_gas_price);
                 self.stats
-                    .sponsored(need, u64::try_from(burned).unwrap_or(u64::MAX));
+                    .sponsored(funded, u64::try_from(burned).unwrap_or(u64::MAX));
                 sponsor::finish(&self.db, sid, None, self.clock.now()).await?;
+                Ok(Landed::Mined)
             }
-            Some(_) => return failed("the sponsored approval reverted".into()).await,
-            None => return pending().await,
+            Some(_) => Ok(Landed::Refused("the sponsored approval reverted".into())),
+            None => Ok(Landed::NotYet),
         }
-        #[cfg(feature = "faults")]
-        if self.settings.fault == super::FaultPoint::AfterApproval {
-            return Err(PayError::Interrupted);
-        }
-        Ok(())
     }
+
+    /// A transaction's receipt within the settings' wait (`None`: not yet, or no answer).
+    async fn receipt_within(&self, tx: B256) -> Option<TransactionReceipt> {
+        self.chain
+            .receipt_within(tx, self.settings.receipt_wait)
+            .await
+            .ok()
+            .flatten()
+    }
+}
+
+/// Where one of a sponsorship's transactions stands after its wait.
+enum Landed {
+    Mined,
+    /// Refused or reverted: nothing of the buyer's moved.
+    Refused(String),
+    /// Not mined within the wait: reconciliation decides.
+    NotYet,
 }

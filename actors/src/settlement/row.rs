@@ -30,6 +30,11 @@ pub(super) struct Terms {
     pub(super) deadline: u64,
 }
 
+/// A chain read that failed: the row waits for the next look.
+fn chain_error(e: SettleError) -> PayError {
+    PayError::Chain(e.to_string())
+}
+
 pub(super) fn terms(row: &payments::Model) -> Option<Terms> {
     Some(Terms {
         from: row.wallet.address(),
@@ -120,100 +125,112 @@ impl Inner {
         row: &payments::Model,
         wait: Duration,
     ) -> Result<RowState, PayError> {
-        let chain = |e: SettleError| PayError::Chain(e.to_string());
         let Some(t) = terms(row) else {
-            store::fail(
-                self.db.pool(),
-                row.id,
-                "the row is unreadable",
-                self.clock.now(),
-            )
-            .await?;
+            let why = "the row is unreadable";
+            store::fail(self.db.pool(), row.id, why, self.clock.now()).await?;
             self.stats.row(RowOutcome::Failed);
-            return Ok(RowState::Failed("the row is unreadable".into()));
+            return Ok(RowState::Failed(why.into()));
         };
         let last = self.is_last(row).await?;
-        let (paid_by, in_flight) = self.look_at_txs(row.id, &t, wait).await?;
-        let evidence = match paid_by {
-            Some(tx) => Evidence {
+        let evidence = self.evidence(row.id, &t, wait).await?;
+        match reconcile::next(&evidence) {
+            Next::Settle(tx) => self.settle_with(RowKey::of(row), tx, last).await,
+            Next::Search => self.search(row, &t, evidence.head_time, last).await,
+            Next::Fail(why) => self.fail(row.id, why).await,
+            Next::Wait => Ok(RowState::Pending),
+            Next::Send if self.can_send() => self.resend(row, &t, wait, last).await,
+            Next::Send => Ok(RowState::Pending),
+        }
+    }
+
+    /// What the chain says of the row's permit: the transaction that paid it, else whether its
+    /// nonce is spent at the head (one block for both facts: unspent past the deadline is
+    /// final).
+    async fn evidence(&self, id: i32, t: &Terms, wait: Duration) -> Result<Evidence, PayError> {
+        let (paid_by, in_flight) = self.look_at_txs(id, t, wait).await?;
+        if let Some(tx) = paid_by {
+            return Ok(Evidence {
                 paid_by: Some(tx),
                 in_flight,
                 nonce_used: true,
                 head_time: 0,
                 deadline: t.deadline,
-            },
-            None => {
-                // One block for both facts: unspent at a block past the deadline is final.
-                let head = self.chain.head().await.map_err(chain)?;
-                Evidence {
-                    paid_by: None,
-                    in_flight,
-                    nonce_used: self
-                        .chain
-                        .nonce_used_at(t.from, t.nonce, head.number)
-                        .await
-                        .map_err(chain)?,
-                    head_time: head.timestamp,
-                    deadline: t.deadline,
-                }
+            });
+        }
+        let head = self.chain.head().await.map_err(chain_error)?;
+        Ok(Evidence {
+            paid_by: None,
+            in_flight,
+            nonce_used: self
+                .chain
+                .nonce_used_at(t.from, t.nonce, head.number)
+                .await
+                .map_err(chain_error)?,
+            head_time: head.timestamp,
+            deadline: t.deadline,
+        })
+    }
+
+    /// The permit's nonce is spent by no transaction we know: the chain's logs say whether it
+    /// paid this row (settled) or something else (failed).
+    async fn search(
+        &self,
+        row: &payments::Model,
+        t: &Terms,
+        head_time: u64,
+        last: bool,
+    ) -> Result<RowState, PayError> {
+        let found = self
+            .chain
+            .find_settlement(
+                t.from,
+                t.to,
+                t.amount,
+                t.nonce,
+                now_secs(row.created_at).saturating_sub(600),
+                t.deadline.min(head_time),
+            )
+            .await
+            .map_err(chain_error)?;
+        match found {
+            Some(tx) => {
+                tracing::info!(payment = row.id, tx = %tx, "found the transaction that paid the permit");
+                self.settle_with(RowKey::of(row), tx, last).await
             }
+            None => self.fail(row.id, reconcile::SPENT_ELSEWHERE).await,
+        }
+    }
+
+    /// Sends the stored permit again (nothing on the way, still valid), then reads what it did.
+    async fn resend(
+        &self,
+        row: &payments::Model,
+        t: &Terms,
+        wait: Duration,
+        last: bool,
+    ) -> Result<RowState, PayError> {
+        let Ok(p) = serde_json::from_str::<PaymentPayload>(&row.payload) else {
+            return self.fail(row.id, "the stored payload is unreadable").await;
         };
-        match reconcile::next(&evidence) {
-            Next::Settle(tx) => self.settle_with(RowKey::of(row), tx, last).await,
-            Next::Search => {
-                let found = self
-                    .chain
-                    .find_settlement(
-                        t.from,
-                        t.to,
-                        t.amount,
-                        t.nonce,
-                        now_secs(row.created_at).saturating_sub(600),
-                        t.deadline.min(evidence.head_time),
-                    )
-                    .await
-                    .map_err(chain)?;
-                match found {
-                    Some(tx) => {
-                        tracing::info!(payment = row.id, tx = %tx, "found the transaction that paid the permit");
-                        self.settle_with(RowKey::of(row), tx, last).await
-                    }
-                    None => self.fail(row.id, reconcile::SPENT_ELSEWHERE).await,
-                }
-            }
-            Next::Fail(why) => self.fail(row.id, why).await,
-            Next::Wait => Ok(RowState::Pending),
-            Next::Send if self.can_send() => {
-                let Ok(p) = serde_json::from_str::<PaymentPayload>(&row.payload) else {
-                    return self.fail(row.id, "the stored payload is unreadable").await;
-                };
-                if row.reorged_at.is_some() {
-                    self.settler.resync_nonces().await;
-                }
-                let r = p.accepted.clone();
-                let permit = match self
-                    .chain
-                    .verify_signature(&p, &r, now_secs(self.clock.now()))
-                    .await
-                {
-                    Ok(permit) => permit,
-                    // Too close to its deadline for the terms check, or the chain is away:
-                    // the next look decides.
-                    Err(_) => return Ok(RowState::Pending),
-                };
-                let sent = self
-                    .send(row.id, &p, &r, &permit, Checked::default())
-                    .await?;
-                if let Some(tx) = self.paid_by_sent(&t, sent) {
-                    return self.settle_with(RowKey::of(row), tx, last).await;
-                }
-                let (paid_by, _) = self.look_at_txs(row.id, &t, wait).await?;
-                match paid_by {
-                    Some(tx) => self.settle_with(RowKey::of(row), tx, last).await,
-                    None => Ok(RowState::Pending),
-                }
-            }
-            Next::Send => Ok(RowState::Pending),
+        if row.reorged_at.is_some() {
+            self.settler.resync_nonces().await;
+        }
+        let r = p.accepted.clone();
+        let now = now_secs(self.clock.now());
+        let Ok(permit) = self.chain.verify_signature(&p, &r, now).await else {
+            // Too close to its deadline for the terms check, or the chain is away: the next
+            // look decides.
+            return Ok(RowState::Pending);
+        };
+        let sent = self
+            .send(row.id, &p, &r, &permit, Checked::default())
+            .await?;
+        if let Some(tx) = self.paid_by_sent(t, sent) {
+            return self.settle_with(RowKey::of(row), tx, last).await;
+        }
+        match self.look_at_txs(row.id, t, wait).await?.0 {
+            Some(tx) => self.settle_with(RowKey::of(row), tx, last).await,
+            None => Ok(RowState::Pending),
         }
     }
 
