@@ -36,6 +36,11 @@ pub const FAULT_KINDS: &[&str] = &[
     "misattribution",
 ];
 
+/// Kinds made since round 6, drawn only where they say (`main.rs`: the tuning half's tickers
+/// and public tuning evidence for tuning, the rest for round 6's held-out set), so that the
+/// earlier halves draw what they drew before.
+pub const NEW_KINDS: &[&str] = &["swapped-roles"];
+
 /// Tickers the engine is tuned on; the others make the report half.
 pub const TUNE_TICKERS: &[&str] = &["NVDA", "MSFT", "PLTR"];
 
@@ -59,12 +64,19 @@ pub enum Half {
     /// The fourth round's held-out drafts made from public evidence no earlier draft cites
     /// (`heldout4.rs`), printed only with `--heldout4`; tuning data since round 5.
     Heldout4Public,
-    /// The fifth round's held-out drafts (`heldout5.rs`, hand-written round 5), printed only
-    /// with `--heldout5`, their misses never listed.
+    /// The fifth round's held-out drafts (`heldout5.rs`, hand-written round 5), printed with
+    /// `--heldout5`: looked at once at the end of round 5, tuning data since round 6.
     Heldout5,
     /// The fifth round's held-out drafts made from public evidence of the middle of each file
-    /// no earlier draft cites (`heldout5.rs`), printed only with `--heldout5`.
+    /// no earlier draft cites (`heldout5.rs`), printed with `--heldout5`; tuning data since
+    /// round 6.
     Heldout5Public,
+    /// The sixth round's held-out drafts (`heldout6.rs`, hand-written round 6), printed only
+    /// with `--heldout6`, their misses never listed.
+    Heldout6,
+    /// The sixth round's held-out drafts made from public evidence no earlier draft cites
+    /// (`heldout6.rs`), printed only with `--heldout6`.
+    Heldout6Public,
 }
 
 pub fn half_of(ticker: &str) -> Half {
@@ -285,6 +297,7 @@ fn target(kind: &str, e: &Entry, f: &Fact, n: usize) -> Option<String> {
         "changed-bound" => changed(mutate::changed_bound(&f.text, n)),
         "shifted-time" => changed(mutate::shifted_time(&f.text)),
         "swapped-entity" => changed(mutate::swapped_entity(&f.text, e, short(&e.ticker))),
+        "swapped-roles" => changed(mutate::swapped_roles(&f.text)),
         // Another speaker for what an outlet reported: the company itself (not where the
         // report has the company say it: `AMD says the MI350 series …`).
         "misattribution" => match &f.lead {
@@ -414,12 +427,31 @@ pub fn generated(
     seed: usize,
     prefix: &str,
 ) -> Vec<Case> {
+    let kinds: Vec<&str> = FAITHFUL_KINDS.iter().chain(FAULT_KINDS).copied().collect();
+    generated_kinds(&kinds, entries, halves, half_for, skip, seed, prefix)
+}
+
+/// [`generated`] of the `kinds` named only; each kind shifts its choices by its place in the
+/// list of every kind, as in [`generated`].
+pub fn generated_kinds(
+    kinds: &[&str],
+    entries: &[&Entry],
+    halves: &[Half],
+    half_for: &dyn Fn(&str) -> Half,
+    skip: &dyn Fn(&str, &str, usize) -> bool,
+    seed: usize,
+    prefix: &str,
+) -> Vec<Case> {
     let mut by_ticker: BTreeMap<&str, Vec<&Entry>> = BTreeMap::new();
     for e in entries {
         by_ticker.entry(e.ticker.as_str()).or_default().push(e);
     }
     let mut out = Vec::new();
-    for (k, kind) in FAITHFUL_KINDS.iter().chain(FAULT_KINDS).enumerate() {
+    let every = FAITHFUL_KINDS.iter().chain(FAULT_KINDS).chain(NEW_KINDS);
+    for (k, kind) in every.enumerate() {
+        if !kinds.contains(kind) {
+            continue;
+        }
         for &half in halves {
             // Candidates of each ticker in date order, then interleaved.
             let mut per: Vec<Vec<Candidate>> = Vec::new();

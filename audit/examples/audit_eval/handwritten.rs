@@ -29,7 +29,8 @@ struct Written {
     /// drafts of the third round (written before that round's tuning, `Half::Heldout`, tuning
     /// data since round 4); 4 for the held-out drafts of the fourth round (written before that
     /// round's tuning, `Half::Heldout4`, tuning data since round 5); 5 for the held-out drafts of
-    /// the fifth round (`Half::Heldout5`).
+    /// the fifth round (`Half::Heldout5`, tuning data since round 6); 6 for the sixth round's
+    /// (`Half::Heldout6`).
     #[serde(default)]
     round: u8,
 }
@@ -79,7 +80,8 @@ pub fn cases(entries: &[Entry]) -> Vec<Case> {
                 handwritten: true,
                 fact: None,
                 half: match w.round {
-                    5.. => Half::Heldout5,
+                    6.. => Half::Heldout6,
+                    5 => Half::Heldout5,
                     4 => Half::Heldout4,
                     3 => Half::Heldout,
                     _ => half_of(&w.ticker),

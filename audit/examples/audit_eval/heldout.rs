@@ -152,3 +152,86 @@ pub fn public_cases(entries: &[Entry], half: Half) -> Vec<Case> {
     };
     generate::generated(&all, &[half], &|_| half, &|_, _, _| false, SEED, prefix)
 }
+
+/// The kinds round 2 drew in full on the tuning half's tickers.
+const DRAWN_IN_FULL: &[&str] = &["misattribution", "swapped-entity"];
+
+fn ticker_of(accession: &str) -> &str {
+    accession.split('-').nth(1).unwrap_or_default()
+}
+
+/// The held-out drafts of a later round made of the demo archive's *undrawn facts*: each of
+/// `kinds`, with the round's `seed`, applied to the facts that no generated draft of the
+/// halves `drawn_in` drew for that kind, every ticker; not misattributions and swapped
+/// entities on the tuning half's tickers (round 2's wider check drew all of those). Shared by
+/// rounds 4, 5 and 6.
+pub fn undrawn(
+    entries: &[Entry],
+    corpus: &[Case],
+    drawn_in: &[Half],
+    kinds: &[&str],
+    half: Half,
+    seed: usize,
+    prefix: &str,
+) -> Vec<Case> {
+    let drawn: HashSet<(&str, &str, usize)> = corpus
+        .iter()
+        .filter(|c| drawn_in.contains(&c.half))
+        .filter_map(|c| {
+            c.fact
+                .as_ref()
+                .map(|(acc, j)| (c.kind.as_str(), acc.as_str(), *j))
+        })
+        .collect();
+    let all: Vec<&Entry> = entries.iter().collect();
+    generate::generated_kinds(
+        kinds,
+        &all,
+        &[half],
+        &|_| half,
+        &|kind, acc, j| {
+            drawn.contains(&(kind, acc, j))
+                || (DRAWN_IN_FULL.contains(&kind) && TUNE_TICKERS.contains(&ticker_of(acc)))
+        },
+        seed,
+        prefix,
+    )
+}
+
+/// The accession numbers the drafts of `halves` cite.
+pub fn cited_in<'a>(corpus: &'a [Case], halves: &[Half]) -> HashSet<&'a str> {
+    corpus
+        .iter()
+        .filter(|c| halves.contains(&c.half))
+        .flat_map(|c| c.sub.sources.iter().map(|s| s.accession.as_str()))
+        .collect()
+}
+
+/// Every generated kind of `kinds`, with `seed`, applied to public evidence entries, in `half`.
+pub fn public_generated(
+    entries: &[Entry],
+    kinds: &[&str],
+    half: Half,
+    seed: usize,
+    prefix: &str,
+) -> Vec<Case> {
+    let all: Vec<&Entry> = entries.iter().collect();
+    generate::generated_kinds(
+        kinds,
+        &all,
+        &[half],
+        &|_| half,
+        &|_, _, _| false,
+        seed,
+        prefix,
+    )
+}
+
+/// Every kind the rounds before the sixth generate (faithful and faulty).
+pub fn old_kinds() -> Vec<&'static str> {
+    generate::FAITHFUL_KINDS
+        .iter()
+        .chain(FAULT_KINDS)
+        .copied()
+        .collect()
+}

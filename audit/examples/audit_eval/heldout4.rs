@@ -1,6 +1,6 @@
-//! The fourth round's held-out set (`Half::Heldout4` and `Half::Heldout4Public`, printed only
-//! with `--heldout4`, their misses never listed), made before that round's tuning, when the
-//! third round's held-out set became tuning data:
+//! The fourth round's held-out set (`Half::Heldout4` and `Half::Heldout4Public`, printed with
+//! `--heldout4`), made before that round's tuning, when the third round's held-out set became
+//! tuning data; looked at once at the end of round 4, tuning data since round 5:
 //!
 //! - *undrawn facts*: every generated kind applied, with a new seed ([`SEED`]), to the demo
 //!   archive's facts that no generated draft of the tuning data (tuning half, old report half,
@@ -14,45 +14,25 @@
 //!   that no public-evidence draft of the tuning data cites, taken from the end of each
 //!   dataset's file (the earlier drafts took theirs from its start).
 //!
-//! The split is mechanical: it is computed from the tuning drafts each run.
-
-use std::collections::HashSet;
+//! The split is mechanical: it is computed from the tuning drafts each run (the builders are
+//! `heldout.rs`'s, shared with rounds 5 and 6).
 
 use crate::archive::Entry;
-use crate::generate::{self, Case, Half, TUNE_TICKERS};
+use crate::generate::{Case, Half};
 use crate::heldout;
 
 /// The fourth round's seed: shifts each kind's choices (style, verb, phrase) off the ones the
 /// tuning drafts (seeds 0 and 7) make.
 pub const SEED: usize = 11;
 
-/// The kinds round 2 drew in full on the tuning half's tickers.
-const DRAWN_IN_FULL: &[&str] = &["misattribution", "swapped-entity"];
-
-fn ticker_of(accession: &str) -> &str {
-    accession.split('-').nth(1).unwrap_or_default()
-}
-
 /// The generated held-out drafts of the demo archive (`corpus`: the tuning drafts).
 pub fn cases(entries: &[Entry], corpus: &[Case]) -> Vec<Case> {
-    let drawn: HashSet<(&str, &str, usize)> = corpus
-        .iter()
-        .filter(|c| matches!(c.half, Half::Tune | Half::Report | Half::Heldout))
-        .filter_map(|c| {
-            c.fact
-                .as_ref()
-                .map(|(acc, j)| (c.kind.as_str(), acc.as_str(), *j))
-        })
-        .collect();
-    let all: Vec<&Entry> = entries.iter().collect();
-    generate::generated(
-        &all,
-        &[Half::Heldout4],
-        &|_| Half::Heldout4,
-        &|kind, acc, j| {
-            drawn.contains(&(kind, acc, j))
-                || (DRAWN_IN_FULL.contains(&kind) && TUNE_TICKERS.contains(&ticker_of(acc)))
-        },
+    heldout::undrawn(
+        entries,
+        corpus,
+        &[Half::Tune, Half::Report, Half::Heldout],
+        &heldout::old_kinds(),
+        Half::Heldout4,
         SEED,
         "heldout4/",
     )
@@ -60,11 +40,7 @@ pub fn cases(entries: &[Entry], corpus: &[Case]) -> Vec<Case> {
 
 /// The public rows' entries no public-evidence tuning draft cites, last rows first.
 pub fn public_entries(corpus: &[Case]) -> Result<Vec<Entry>, Box<dyn std::error::Error>> {
-    let cited: HashSet<&str> = corpus
-        .iter()
-        .filter(|c| matches!(c.half, Half::TunePublic | Half::HeldoutPublic))
-        .flat_map(|c| c.sub.sources.iter().map(|s| s.accession.as_str()))
-        .collect();
+    let cited = heldout::cited_in(corpus, &[Half::TunePublic, Half::HeldoutPublic]);
     let mut out: Vec<Entry> = heldout::public_entries_of(&|_| true)?
         .into_iter()
         .filter(|e| !cited.contains(e.id.as_str()))
@@ -75,12 +51,10 @@ pub fn public_entries(corpus: &[Case]) -> Result<Vec<Entry>, Box<dyn std::error:
 
 /// The generated held-out drafts of the public evidence.
 pub fn public_cases(entries: &[Entry]) -> Vec<Case> {
-    let all: Vec<&Entry> = entries.iter().collect();
-    generate::generated(
-        &all,
-        &[Half::Heldout4Public],
-        &|_| Half::Heldout4Public,
-        &|_, _, _| false,
+    heldout::public_generated(
+        entries,
+        &heldout::old_kinds(),
+        Half::Heldout4Public,
         SEED,
         "heldout4-public/",
     )

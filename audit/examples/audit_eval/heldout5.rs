@@ -1,6 +1,6 @@
-//! The fifth round's held-out set (`Half::Heldout5` and `Half::Heldout5Public`, printed only
-//! with `--heldout5`, their misses never listed), made before that round's tuning, when the
-//! fourth round's held-out set became tuning data:
+//! The fifth round's held-out set (`Half::Heldout5` and `Half::Heldout5Public`, printed with
+//! `--heldout5`), made before that round's tuning, when the fourth round's held-out set became
+//! tuning data; looked at once at the end of round 5, tuning data since round 6:
 //!
 //! - *undrawn facts*: every generated kind applied, with a new seed ([`SEED`]), to the demo
 //!   archive's facts that no generated draft of the tuning data (tuning half, old report half,
@@ -16,12 +16,11 @@
 //!   earlier ones took theirs from the start of each half, round 4's from the end), less any
 //!   row a public-evidence draft of the tuning data cites (checked each run, and printed: 0).
 //!
-//! The split is mechanical: it is computed from the tuning drafts each run.
-
-use std::collections::HashSet;
+//! The split is mechanical: it is computed from the tuning drafts each run (the builders are
+//! `heldout.rs`'s, shared with rounds 4 and 6).
 
 use crate::archive::Entry;
-use crate::generate::{self, Case, Half, TUNE_TICKERS};
+use crate::generate::{Case, Half};
 use crate::heldout;
 
 /// The fifth round's seed: shifts each kind's choices (style, verb, phrase) off the ones the
@@ -44,38 +43,14 @@ pub const MIDDLE: &[(&str, usize, usize)] = &[
     ("vitaminc", 1020, 1086),
 ];
 
-/// The kinds round 2 drew in full on the tuning half's tickers.
-const DRAWN_IN_FULL: &[&str] = &["misattribution", "swapped-entity"];
-
-fn ticker_of(accession: &str) -> &str {
-    accession.split('-').nth(1).unwrap_or_default()
-}
-
 /// The generated held-out drafts of the demo archive (`corpus`: the tuning drafts).
 pub fn cases(entries: &[Entry], corpus: &[Case]) -> Vec<Case> {
-    let drawn: HashSet<(&str, &str, usize)> = corpus
-        .iter()
-        .filter(|c| {
-            matches!(
-                c.half,
-                Half::Tune | Half::Report | Half::Heldout | Half::Heldout4
-            )
-        })
-        .filter_map(|c| {
-            c.fact
-                .as_ref()
-                .map(|(acc, j)| (c.kind.as_str(), acc.as_str(), *j))
-        })
-        .collect();
-    let all: Vec<&Entry> = entries.iter().collect();
-    generate::generated(
-        &all,
-        &[Half::Heldout5],
-        &|_| Half::Heldout5,
-        &|kind, acc, j| {
-            drawn.contains(&(kind, acc, j))
-                || (DRAWN_IN_FULL.contains(&kind) && TUNE_TICKERS.contains(&ticker_of(acc)))
-        },
+    heldout::undrawn(
+        entries,
+        corpus,
+        &[Half::Tune, Half::Report, Half::Heldout, Half::Heldout4],
+        &heldout::old_kinds(),
+        Half::Heldout5,
         SEED,
         "heldout5/",
     )
@@ -85,16 +60,10 @@ pub fn cases(entries: &[Entry], corpus: &[Case]) -> Vec<Case> {
 /// tuning draft cites, and how many of the middle's rows an earlier draft cites (0: the runs
 /// are untouched).
 pub fn public_entries(corpus: &[Case]) -> Result<(Vec<Entry>, usize), Box<dyn std::error::Error>> {
-    let cited: HashSet<&str> = corpus
-        .iter()
-        .filter(|c| {
-            matches!(
-                c.half,
-                Half::TunePublic | Half::HeldoutPublic | Half::Heldout4Public
-            )
-        })
-        .flat_map(|c| c.sub.sources.iter().map(|s| s.accession.as_str()))
-        .collect();
+    let cited = heldout::cited_in(
+        corpus,
+        &[Half::TunePublic, Half::HeldoutPublic, Half::Heldout4Public],
+    );
     let middle = heldout::public_entries_where(&|r, n| {
         MIDDLE
             .iter()
@@ -111,12 +80,10 @@ pub fn public_entries(corpus: &[Case]) -> Result<(Vec<Entry>, usize), Box<dyn st
 
 /// The generated held-out drafts of the public evidence.
 pub fn public_cases(entries: &[Entry]) -> Vec<Case> {
-    let all: Vec<&Entry> = entries.iter().collect();
-    generate::generated(
-        &all,
-        &[Half::Heldout5Public],
-        &|_| Half::Heldout5Public,
-        &|_, _, _| false,
+    heldout::public_generated(
+        entries,
+        &heldout::old_kinds(),
+        Half::Heldout5Public,
         SEED,
         "heldout5-public/",
     )

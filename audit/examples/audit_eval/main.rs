@@ -4,11 +4,13 @@
 //! drafts). Tuned on half the tickers, reported
 //! on the other half (looked at twice, tuning data since the third round); the third round's
 //! held-out set (`heldout.rs`, `--heldout`) is tuning data since the fourth round, the fourth
-//! round's (`heldout4.rs`, `--heldout4`) since the fifth; the fifth round's (`heldout5.rs`) is
-//! printed only with `--heldout5`, its misses never listed, and is the one that counts.
+//! round's (`heldout4.rs`, `--heldout4`) since the fifth, the fifth round's (`heldout5.rs`,
+//! `--heldout5`) since the sixth; the sixth round's (`heldout6.rs`) is printed only with
+//! `--heldout6`, its misses never listed, and is the one that counts.
 //! `cargo run -p journal-market-audit --example audit_eval [-- --report] [--heldout]
-//! [--public] [--heldout4] [--heldout5] [--misses
-//! [report|public|heldout|heldout-public|heldout4|heldout4-public] | --show KIND | --draft ID]`
+//! [--public] [--heldout4] [--heldout5] [--heldout6] [--misses
+//! [report|public|heldout|heldout-public|heldout4|heldout4-public|heldout5|heldout5-public] |
+//! --show KIND | --draft ID]`
 // Tooling, not the product: a failure here stops the run with its message.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
@@ -18,6 +20,7 @@ mod handwritten;
 mod heldout;
 mod heldout4;
 mod heldout5;
+mod heldout6;
 mod journals;
 mod mutate;
 #[allow(dead_code)]
@@ -26,7 +29,7 @@ mod rows;
 
 use journal_market_audit::{Report, Severity, Verdict, builtin};
 
-use generate::{Case, FAITHFUL_KINDS, FAULT_KINDS, Half, TUNE_TICKERS};
+use generate::{Case, FAITHFUL_KINDS, FAULT_KINDS, Half, NEW_KINDS, TUNE_TICKERS};
 
 fn approved(r: &Report) -> bool {
     r.verdict == Verdict::Approve
@@ -57,11 +60,18 @@ fn table(half: Half, results: &[(Case, Report)]) {
         Half::Heldout4Public => {
             "Held-out set of round 4, public evidence: tuning data since round 5".to_string()
         }
-        Half::Heldout5 => {
-            format!("Held-out set of round 5 (seed {}): the one that counts", heldout5::SEED)
-        }
+        Half::Heldout5 => format!(
+            "Held-out set of round 5 (seed {}): looked at once, tuning data since round 6",
+            heldout5::SEED
+        ),
         Half::Heldout5Public => {
-            "Held-out set of round 5, public evidence of the middle of each file".to_string()
+            "Held-out set of round 5, public evidence of the middle of each file: tuning data since round 6".to_string()
+        }
+        Half::Heldout6 => {
+            format!("Held-out set of round 6 (seed {}): the one that counts", heldout6::SEED)
+        }
+        Half::Heldout6Public => {
+            "Held-out set of round 6, public evidence of the report half no draft drew".to_string()
         }
     };
     println!("\n{name}\n");
@@ -71,7 +81,8 @@ fn table(half: Half, results: &[(Case, Report)]) {
     let kinds = FAITHFUL_KINDS
         .iter()
         .chain(&["hand-written", "demo journal"])
-        .chain(FAULT_KINDS);
+        .chain(FAULT_KINDS)
+        .chain(NEW_KINDS);
     let (mut ok, mut faithful, mut caught, mut faults) = (0, 0, 0, 0);
     let mut lowest: Option<(f64, &str)> = None;
     for kind in kinds {
@@ -192,6 +203,21 @@ fn main() {
         (Vec::new(), 0)
     });
     cases.extend(heldout5::public_cases(&public5));
+    // Round 6's new kind, swapped roles: its tuning drafts (the tuning half's tickers and the
+    // public tuning half's evidence), made after the earlier sets so that they read as before.
+    let public_tune = heldout::public_entries(rows::Half::Tune).unwrap_or_else(|e| {
+        eprintln!("the public rows: {e}");
+        Vec::new()
+    });
+    cases.extend(heldout6::tuning_cases(&entries, &public_tune));
+    // Round 6's held-out set, from what all the tuning drafts above leave undrawn.
+    let held6 = heldout6::cases(&entries, &cases);
+    cases.extend(held6);
+    let public6 = heldout6::public_entries(&cases).unwrap_or_else(|e| {
+        eprintln!("the public rows: {e}");
+        Vec::new()
+    });
+    cases.extend(heldout6::public_cases(&public6));
     let results: Vec<(Case, Report)> = cases
         .into_iter()
         .map(|c| {
@@ -209,10 +235,10 @@ fn main() {
     let mut sizes: Vec<(String, usize)> = Vec::new();
     for (c, _) in results
         .iter()
-        .filter(|(c, _)| matches!(c.half, Half::Heldout5 | Half::Heldout5Public))
+        .filter(|(c, _)| matches!(c.half, Half::Heldout6 | Half::Heldout6Public))
     {
         let kind = match c.half {
-            Half::Heldout5Public => format!("public {}", c.kind),
+            Half::Heldout6Public => format!("public {}", c.kind),
             _ => c.kind.clone(),
         };
         match sizes.iter_mut().find(|(k, _)| *k == kind) {
@@ -221,18 +247,13 @@ fn main() {
         }
     }
     println!(
-        "round 5's held-out drafts (results with --heldout5 only): {}; public rows {} ({} of them cited by an earlier draft, left out)",
+        "round 6's held-out drafts (results with --heldout6 only): {}; {} public entries of the report half no earlier draft cites",
         sizes
             .iter()
             .map(|(k, n)| format!("{k} {n}"))
             .collect::<Vec<_>>()
             .join(", "),
-        heldout5::MIDDLE
-            .iter()
-            .map(|(d, a, b)| format!("{d} {a}..{b}"))
-            .collect::<Vec<_>>()
-            .join(", "),
-        touched5
+        public6.len()
     );
     table(Half::Tune, &results);
     if args.iter().any(|a| a == "--report") {
@@ -295,12 +316,17 @@ third-round hand-written drafts (held out in round 3): faithful approved {ok} of
             fourth.len() - faithful
         );
     }
-    // Round 5's held-out set is looked at once, at the end of the fifth round; its misses are
-    // never listed.
+    // Round 5's held-out set: looked at once at the end of the fifth round, tuning data since.
     if args.iter().any(|a| a == "--heldout5") {
         println!(
-            "\nround 5's held-out set: the demo facts no tuning draft drew for each kind, hand-written round 5, and {} public entries of the middle of each file no tuning draft cites; seed {}",
+            "\nround 5's held-out set (tuning data since round 6): the demo facts no tuning draft drew for each kind, hand-written round 5, and {} public entries of the middle of each file ({}; {} of their rows cited by an earlier draft, left out); seed {}",
             public5.len(),
+            heldout5::MIDDLE
+                .iter()
+                .map(|(d, a, b)| format!("{d} {a}..{b}"))
+                .collect::<Vec<_>>()
+                .join(", "),
+            touched5,
             heldout5::SEED
         );
         table(Half::Heldout5, &results);
@@ -319,8 +345,36 @@ third-round hand-written drafts (held out in round 3): faithful approved {ok} of
             .filter(|(c, r)| !c.faithful && !approved(r))
             .count();
         println!(
-            "\nfifth-round hand-written drafts (held out): faithful approved {ok} of {faithful}; faulty held back {held} of {}",
+            "\nfifth-round hand-written drafts (held out in round 5): faithful approved {ok} of {faithful}; faulty held back {held} of {}",
             fifth.len() - faithful
+        );
+    }
+    // Round 6's held-out set is looked at once, at the end of the sixth round; its misses are
+    // never listed.
+    if args.iter().any(|a| a == "--heldout6") {
+        println!(
+            "\nround 6's held-out set: the demo facts no tuning draft drew for each kind, swapped roles on AAPL, AMD and TSLA, hand-written round 6, and {} public entries of the report half no tuning draft cites; seed {}",
+            public6.len(),
+            heldout6::SEED
+        );
+        table(Half::Heldout6, &results);
+        table(Half::Heldout6Public, &results);
+        let sixth: Vec<&(Case, Report)> = results
+            .iter()
+            .filter(|(c, _)| c.handwritten && c.half == Half::Heldout6)
+            .collect();
+        let faithful = sixth.iter().filter(|(c, _)| c.faithful).count();
+        let ok = sixth
+            .iter()
+            .filter(|(c, r)| c.faithful && approved(r))
+            .count();
+        let held = sixth
+            .iter()
+            .filter(|(c, r)| !c.faithful && !approved(r))
+            .count();
+        println!(
+            "\nsixth-round hand-written drafts (held out): faithful approved {ok} of {faithful}; faulty held back {held} of {}",
+            sixth.len() - faithful
         );
     }
     let second: Vec<&(Case, Report)> = results.iter().filter(|(c, _)| c.second_round).collect();
@@ -354,6 +408,8 @@ third-round hand-written drafts (held out in round 3): faithful approved {ok} of
                             | Half::HeldoutPublic
                             | Half::Heldout4
                             | Half::Heldout4Public
+                            | Half::Heldout5
+                            | Half::Heldout5Public
                     )
             })
             .take(6)
@@ -361,12 +417,12 @@ third-round hand-written drafts (held out in round 3): faithful approved {ok} of
             println!("\n== {}\n{}", c.id, c.sub.body);
         }
     }
-    // One tuning draft whole, with its sources and report (not round 5's held-out drafts).
+    // One tuning draft whole, with its sources and report (not round 6's held-out drafts).
     if args.first().map(String::as_str) == Some("--draft") {
         let id = args.get(1).cloned().unwrap_or_default();
         for (c, r) in results
             .iter()
-            .filter(|(c, _)| c.id == id && !matches!(c.half, Half::Heldout5 | Half::Heldout5Public))
+            .filter(|(c, _)| c.id == id && !matches!(c.half, Half::Heldout6 | Half::Heldout6Public))
         {
             println!("\n== {} [{}]\n{}", c.id, c.kind, c.sub.body);
             for s in &c.sub.sources {
@@ -388,6 +444,8 @@ third-round hand-written drafts (held out in round 3): faithful approved {ok} of
             Some("heldout-public") => Half::HeldoutPublic,
             Some("heldout4") => Half::Heldout4,
             Some("heldout4-public") => Half::Heldout4Public,
+            Some("heldout5") => Half::Heldout5,
+            Some("heldout5-public") => Half::Heldout5Public,
             _ => Half::Tune,
         };
         misses(half, &results);
