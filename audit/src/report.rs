@@ -46,6 +46,9 @@ pub enum Check {
     AttributionDropped,
     /// A company or person the cited entries do not name.
     UnsupportedName,
+    /// Two names of a source sentence exchanged, or the agent of its verb made the patient:
+    /// who does what to whom turned around.
+    RolesSwapped,
     /// A date the cited entries do not give.
     UnsupportedDate,
     /// A figure of the sources' value with another currency, period or unit.
@@ -77,6 +80,7 @@ impl Check {
             Check::CertaintyRaised => "certainty-raised",
             Check::AttributionDropped => "attribution-dropped",
             Check::UnsupportedName => "unsupported-name",
+            Check::RolesSwapped => "roles-swapped",
             Check::UnsupportedDate => "unsupported-date",
             Check::FigureUnit => "figure-unit",
             Check::UncitedParagraph => "uncited-paragraph",

@@ -13,6 +13,7 @@ use super::meaning::compare;
 use super::names;
 use super::quotes::quotations;
 use super::read::{Part, Read, SourceSentence};
+use super::roles;
 use super::speakers;
 use super::support::{self, Offer};
 use super::tokens::matched;
@@ -264,6 +265,9 @@ pub(super) fn check(c: &Claim<'_>) -> (Vec<Issue>, Vec<Support>) {
                 format!("{}: {}", m.what, against(&aligned[m.source])),
             ));
         }
+        if let Some(issue) = roles_swapped(&d, &aligned, &against) {
+            issues.push(issue);
+        }
         let word = |w: &str| {
             c.company.iter().any(|n| n == w) || c.reads.iter().any(|r| r.lower_words.contains(w))
         };
@@ -317,8 +321,29 @@ pub(super) fn check(c: &Claim<'_>) -> (Vec<Issue>, Vec<Support>) {
     (issues, support)
 }
 
+/// Who does what to whom turned around against a sentence the draft's restates (the best
+/// aligned first); not against a title, whose headline participles drop their `was`
+/// (`Copilot bundled into Microsoft 365`).
+fn roles_swapped(
+    d: &Parsed,
+    aligned: &[Aligned<'_>],
+    against: &dyn Fn(&Aligned<'_>) -> String,
+) -> Option<Issue> {
+    let sentences = aligned.iter().filter(|a| a.sentence.part != Part::Title);
+    sentences.into_iter().find_map(|a| {
+        roles::swapped(&d.toks, &a.sentence.parsed.toks).map(|what| {
+            issue(
+                Severity::Major,
+                Check::RolesSwapped,
+                format!("{what}: {}", against(a)),
+            )
+        })
+    })
+}
+
 /// Checks that mean a source sentence says otherwise.
 const CONTRADICTING: &[Check] = &[
+    Check::RolesSwapped,
     Check::NegationFlipped,
     Check::DirectionFlipped,
     Check::CertaintyRaised,

@@ -20,6 +20,7 @@ mod names;
 mod paragraphs;
 mod quotes;
 mod read;
+mod roles;
 mod sentences;
 mod speakers;
 mod support;

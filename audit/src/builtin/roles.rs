@@ -1,0 +1,403 @@
+//! Who does what to whom: a draft's sentence that restates a source sentence with two of its
+//! names exchanged (`Foxconn supplies NVIDIA` for `NVIDIA supplies Foxconn`, `Kash Rangan at
+//! Microsoft raised the price target on Goldman Sachs`), or with the agent of its verb made
+//! the patient (`B was acquired by A` restates `A acquired B`; `A was acquired by B` does not).
+//! Both names stand in the source sentence, so the name checks find them; the order around the
+//! verb says who acts.
+
+use super::tokens::{Kind, Tok};
+use super::wordnet;
+
+/// Words between two names that say the same of both sides: `X and Y`, `X partnered with Y`.
+const SYMMETRIC: &[&str] = &[
+    "and",
+    "or",
+    "with",
+    "nor",
+    "versus",
+    "vs",
+    "against",
+    "between",
+    "alongside",
+    "both",
+    "partnered",
+    "partner",
+    "partners",
+    "merged",
+    "merge",
+    "met",
+    "married",
+    "collaborated",
+    "competed",
+    "tied",
+    "teamed",
+    "signed",
+    "agreed",
+    "allied",
+    "shared",
+    "fought",
+    "feuded",
+    "negotiated",
+    "discussed",
+    "talks",
+    "dated",
+    "divorced",
+    "joint",
+    "jointly",
+];
+
+/// Verbs without `-ed` that say who acts on whom (`-s` ends plural nouns too, so a present
+/// tense is named).
+const VERBS: &[&str] = &[
+    "sold", "bought", "won", "beat", "beats", "led", "leads", "paid", "pays", "took", "takes",
+    "made", "makes", "built", "builds", "hired", "hires", "sent", "gave", "gives", "sues", "lost",
+    "drew", "wrote", "writes", "struck", "held", "holds", "left", "overtook", "supplies",
+    "acquires", "buys", "sells", "owns", "trails", "replaces", "succeeds", "defeats", "employs",
+    "funds", "backs", "raises", "cuts", "ships", "signs", "directs", "produces", "chose", "shot",
+    "killed", "ran", "runs", "taught", "teaches", "caught", "fed", "feeds", "hit", "hits",
+];
+
+/// Names farther than this from the verb are another clause's.
+const REACH: usize = 8;
+
+/// A name: a run of capitalised words (a number or `of` inside one: `Fox 2000 Pictures`, `Bank
+/// of America`), its token range and its words.
+#[derive(Debug, Clone, PartialEq)]
+struct Name {
+    at: usize,
+    end: usize,
+    key: String,
+}
+
+/// A capitalised word; not an abstract's section label (`RESULTS`, `CONCLUSIONS`: a common
+/// word of six letters or more in capitals).
+fn capital(t: &Tok) -> bool {
+    let label = t.raw.len() >= 6
+        && !t.raw.chars().any(char::is_lowercase)
+        && wordnet::is_word(&wordnet::lemma(&t.word));
+    t.kind == Kind::Word && t.raw.starts_with(char::is_uppercase) && !label
+}
+
+fn names(toks: &[Tok]) -> Vec<Name> {
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < toks.len() {
+        if !capital(&toks[i]) {
+            i += 1;
+            continue;
+        }
+        let mut at = i;
+        while i < toks.len() {
+            let inner = i > at
+                && (toks[i].kind == Kind::Number || toks[i].word == "of")
+                && toks.get(i + 1).is_some_and(capital);
+            if capital(&toks[i]) || inner {
+                i += 1;
+            } else {
+                break;
+            }
+        }
+        // A sentence's opener (`The`, `In`) is no name, nor part of one (`The Soyuz`).
+        if at == 0 && toks[0].anchor.is_empty() {
+            at = 1;
+        }
+        if at < i {
+            let key: Vec<&str> = toks[at..i].iter().map(|t| t.word.as_str()).collect();
+            out.push(Name {
+                at,
+                end: i,
+                key: key.join(" "),
+            });
+        }
+    }
+    out
+}
+
+/// The words on either side of a name: where it stands in its sentence.
+fn context(toks: &[Tok], n: &Name) -> (String, String) {
+    let before =
+        n.at.checked_sub(1)
+            .map_or("^".to_string(), |k| toks[k].word.clone());
+    let after = toks.get(n.end).map_or("$".to_string(), |t| t.word.clone());
+    (before, after)
+}
+
+/// Two names of the source sentence `s` that the draft's `d` exchanges: each stands where the
+/// other stands in `s` (the words on either side of it), neither stands where it stood, and a
+/// word between them in `s` says who acts (not `and`, `with`, `partnered`, …).
+fn exchanged(d: &[Tok], s: &[Tok]) -> Option<(String, String)> {
+    let (dn, sn) = (names(d), names(s));
+    let in_d = |key: &str, ctx: &(String, String)| {
+        dn.iter().any(|n| n.key == key && context(d, n) == *ctx)
+    };
+    for (k, x) in sn.iter().enumerate() {
+        for y in &sn[k + 1..] {
+            let (cx, cy) = (context(s, x), context(s, y));
+            if x.key == y.key || cx == cy || x.key.contains(&y.key) || y.key.contains(&x.key) {
+                continue;
+            }
+            let between = &s[x.end..y.at];
+            let acts = between.iter().any(|t| !t.anchor.is_empty())
+                && !between
+                    .iter()
+                    .any(|t| SYMMETRIC.contains(&t.word.as_str()) || t.kind == Kind::Break);
+            if acts
+                && in_d(&y.key, &cx)
+                && in_d(&x.key, &cy)
+                && !in_d(&x.key, &cx)
+                && !in_d(&y.key, &cy)
+            {
+                return Some((x.key.clone(), y.key.clone()));
+            }
+        }
+    }
+    None
+}
+
+/// Whether token `i` is a verb that says who acts on whom: a past form in `-ed` WordNet knows
+/// as a verb, or one of [`VERBS`]; not after an article or a possessive (`the restructured
+/// OpenAI`, `his enhanced abilities`).
+fn verb(toks: &[Tok], i: usize) -> bool {
+    let t = &toks[i];
+    let w = t.word.as_str();
+    let form = (w.len() > 4
+        && w.ends_with("ed")
+        && w.chars().all(char::is_alphabetic)
+        && wordnet::is_verb(&wordnet::lemma(w)))
+        || VERBS.contains(&w);
+    let adjective = i > 0
+        && [
+            "the", "a", "an", "his", "her", "its", "their", "our", "my", "your",
+        ]
+        .contains(&toks[i - 1].word.as_str());
+    t.kind == Kind::Word && !capital(t) && form && !adjective && !SYMMETRIC.contains(&w)
+}
+
+/// Words between a subject and its verb: `X has acquired`, `X was later acquired by`.
+const AUX: &[&str] = &[
+    "is",
+    "was",
+    "were",
+    "are",
+    "been",
+    "being",
+    "be",
+    "has",
+    "had",
+    "have",
+    "also",
+    "later",
+    "then",
+    "first",
+    "formally",
+    "officially",
+    "eventually",
+    "recently",
+    "now",
+    "will",
+    "would",
+];
+
+/// The subject's names right before the verb at `v` (past an auxiliary), with a name it is of
+/// (`Keith Weiss at Morgan Stanley trimmed`): not a name farther off (`a film directed`).
+fn subject(toks: &[Tok], all: &[Name], v: usize) -> Vec<String> {
+    let mut k = v;
+    while k > 0 && AUX.contains(&toks[k - 1].word.as_str()) {
+        k -= 1;
+    }
+    let mut out = Vec::new();
+    while let Some(n) = all.iter().find(|n| n.end == k) {
+        out.push(n.key.clone());
+        k = n.at;
+        match k.checked_sub(1).map(|p| toks[p].word.as_str()) {
+            Some("at" | "of" | "from") => k -= 1,
+            _ => break,
+        }
+    }
+    out
+}
+
+/// Who acts and who is acted on around the verb at `v`: its subject's names, and the names of
+/// its clause within [`REACH`] after it, to the next `and` (not one it goes `to`: `traded Mingo
+/// to the Patriots`); in the passive (`raised … by A`, `founded in 1971 by A`) the other way
+/// round.
+fn sides(toks: &[Tok], all: &[Name], v: usize) -> (Vec<String>, Vec<String>) {
+    let clause = |t: &Tok| {
+        t.kind == Kind::Break
+            || ["that", "which", "who", "and", "or", "but"].contains(&t.word.as_str())
+    };
+    let stop = toks[v + 1..]
+        .iter()
+        .position(clause)
+        .map_or(toks.len(), |k| v + 1 + k);
+    // A name after `by` soon after the verb, none between: the passive's agent.
+    let by = (v + 1..stop.min(v + 1 + REACH / 2)).find(|&k| toks[k].word == "by");
+    let after_by = by.filter(|&b| {
+        all.iter().any(|n| n.at > b && n.at <= b + 3 && n.at < stop)
+            && !all.iter().any(|n| n.at > v && n.at < b)
+    });
+    let from = after_by.unwrap_or(v);
+    let gone_to = |n: &Name| {
+        let before = toks[from + 1..n.at]
+            .iter()
+            .rev()
+            .find(|t| !["the", "a", "an"].contains(&t.word.as_str()));
+        before.is_some_and(|t| t.word == "to")
+    };
+    let object: Vec<String> = all
+        .iter()
+        .filter(|n| n.at > from && n.at < stop && n.at - from <= REACH && !gone_to(n))
+        .map(|n| n.key.clone())
+        .collect();
+    let subject = subject(toks, all, v);
+    if after_by.is_some() {
+        (object, subject)
+    } else {
+        (subject, object)
+    }
+}
+
+/// A name the draft `d` makes the agent of a verb the source `s` makes it the patient of, or
+/// the reverse: the verb (by its stem, once in each sentence) and the name.
+fn turned(d: &[Tok], s: &[Tok]) -> Option<(String, String)> {
+    let (dn, sn) = (names(d), names(s));
+    for v in (0..d.len()).filter(|&v| verb(d, v)) {
+        let stem = &d[v].anchor;
+        let once = |toks: &[Tok]| toks.iter().filter(|t| t.anchor == *stem).count() == 1;
+        let Some(w) = s.iter().position(|t| t.anchor == *stem) else {
+            continue;
+        };
+        if !once(d) || !once(s) || !verb(s, w) {
+            continue;
+        }
+        let (da, dp) = sides(d, &dn, v);
+        let (sa, sp) = sides(s, &sn, w);
+        let crossed = da
+            .iter()
+            .find(|n| sp.contains(n) && !sa.contains(n))
+            .or_else(|| dp.iter().find(|n| sa.contains(n) && !sp.contains(n)));
+        if let Some(n) = crossed {
+            return Some((d[v].raw.clone(), n.clone()));
+        }
+    }
+    None
+}
+
+/// What a draft's sentence `d` says of who acts that the source sentence `s` reverses, in
+/// words for a finding; `None` when it keeps the roles or the two cannot be compared.
+pub(super) fn swapped(d: &[Tok], s: &[Tok]) -> Option<String> {
+    if let Some((x, y)) = exchanged(d, s) {
+        return Some(format!(
+            "the draft exchanges \u{ab}{x}\u{bb} and \u{ab}{y}\u{bb}, which the entry puts the other way round"
+        ));
+    }
+    turned(d, s).map(|(v, n)| {
+        format!("the draft turns who \u{ab}{v}\u{bb} and who is acted on: \u{ab}{n}\u{bb} is on the other side in the entry")
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::builtin::tokens::tokenize;
+
+    fn swap(d: &str, s: &str) -> Option<String> {
+        swapped(&tokenize(d), &tokenize(s))
+    }
+
+    #[test]
+    fn names_exchanged_around_a_verb_are_read() {
+        let s = "NVIDIA supplies Foxconn with chips.";
+        assert!(swap("Foxconn supplies NVIDIA with chips.", s).is_some());
+        assert!(swap(s, s).is_none());
+        let s = "Kash Rangan at Goldman Sachs raised the price target on Microsoft to $565.";
+        let d = "Kash Rangan at Microsoft raised the price target on Goldman Sachs to $565.";
+        assert!(swap(d, s).is_some());
+        // Not around a verb, but exchanged all the same: a stake in the other.
+        let s = "Microsoft and OpenAI signed an agreement that gives Microsoft a 27% stake in the restructured OpenAI.";
+        let d = "Microsoft and OpenAI signed an agreement that gives OpenAI a 27% stake in the restructured Microsoft.";
+        assert!(swap(d, s).is_some());
+    }
+
+    #[test]
+    fn parties_named_in_the_other_order_keep_their_roles() {
+        let s = "AMD and OpenAI agreed on a multi-year deal.";
+        assert!(swap("OpenAI and AMD agreed on a multi-year deal.", s).is_none());
+        let s = "NVIDIA partnered with Foxconn on the plant.";
+        assert!(swap("Foxconn partnered with NVIDIA on the plant.", s).is_none());
+        let s = "NVIDIA and the government of the United Kingdom agreed to build a factory.";
+        assert!(
+            swap(
+                "The government of the United Kingdom and NVIDIA agreed to build a factory.",
+                s
+            )
+            .is_none()
+        );
+    }
+
+    #[test]
+    fn a_passive_is_read_by_its_agent() {
+        let s = "Stacy Rasgon at Bernstein raised the price target on AMD to $180.";
+        // `B was V by A` restates `A V B`.
+        assert!(
+            swap(
+                "The price target on AMD was raised to $180 by Stacy Rasgon at Bernstein.",
+                s
+            )
+            .is_none()
+        );
+        let d = "The price target on Bernstein was raised to $180 by Stacy Rasgon at AMD.";
+        assert!(swap(d, s).is_some());
+        // The same order, the voice turned: the roles are.
+        let s = "NATO acquired the Maven Smart System.";
+        assert!(swap("NATO was acquired by the Maven Smart System.", s).is_some());
+        assert!(swap("The Maven Smart System was acquired by NATO.", s).is_none());
+        let film = "Soul Food is a 1997 film produced by Tracey Edmonds and released by Fox 2000 Pictures.";
+        assert!(swap("Fox 2000 Pictures released the film Soul Food.", film).is_none());
+        assert!(swap("Soul Food released the film Fox 2000 Pictures.", film).is_some());
+        let s = "The Soyuz succeeded the Voskhod spacecraft.";
+        assert!(swap("The Voskhod succeeded the Soyuz spacecraft.", s).is_some());
+        let s = "RESULTS Alirocumab reduced isolated LDL-C by 55.1%.";
+        assert!(swap("RESULTS LDL-C reduced isolated Alirocumab by 55.1%.", s).is_some());
+    }
+
+    #[test]
+    fn what_the_public_claims_word_otherwise_is_no_swap() {
+        let s = "Asylum Records is an American record label founded in 1971 by David Geffen and partner Elliot Roberts.";
+        let d = "In 1971 Asylum Records the American record label was founded by David Geffen and his partner Elliot Roberts.";
+        assert!(swap(d, s).is_none());
+        let s = "The Canyons is a 2013 film directed by Paul Schrader and written by Bret Easton Ellis.";
+        let d = "Bret Easton Ellis wrote the screenplay for a film directed by Paul Schrader.";
+        assert!(swap(d, s).is_none());
+        let s = "On August 25, 2015, the Browns traded Mingo to the Patriots for Quarterback Jimmy Garoppolo.";
+        let d = "The New England Patriots traded quarterback Jimmy Garoppolo to the Browns in exchange for Barkevious Mingo.";
+        assert!(swap(d, s).is_none());
+        assert!(
+            swap(
+                "On August 25, 2015, the Mingo traded Browns to the Patriots.",
+                s
+            )
+            .is_some()
+        );
+        let s = "Brian uses his enhanced abilities to help FBI agent Rebecca Harris.";
+        assert!(
+            swap(
+                "Brian helped FBI agent Rebecca Harris using his enhanced abilities.",
+                s
+            )
+            .is_none()
+        );
+    }
+
+    #[test]
+    fn names_and_verbs() {
+        let n = names(&tokenize(
+            "The film by Fox 2000 Pictures and the Bank of America.",
+        ));
+        let keys: Vec<&str> = n.iter().map(|n| n.key.as_str()).collect();
+        assert_eq!(keys, vec!["fox 2000 pictures", "bank of america"]);
+        let t = tokenize("It gives the restructured OpenAI a stake.");
+        assert!(!verb(&t, 3));
+        assert!(verb(&t, 1));
+    }
+}
