@@ -5,6 +5,7 @@
 use std::collections::HashSet;
 
 use super::align::{Parsed, parse, score};
+use super::borrowed;
 use super::cues::{attributes, attributes_by_phrase, attributes_by_word};
 use super::dates::date_refs;
 use super::figures::{figures, same, unit_clash};
@@ -416,6 +417,18 @@ fn rest(
     }
     let mut rests: Vec<(&Read<'_>, &SourceSentence)> =
         judged.cover.iter().map(|&k| candidates[k]).collect();
+    // A name that stands where the sentence it rests on first names another (a lone name
+    // borrowed from another sentence of the entry); not one a title gives.
+    let topic = |w: &str| {
+        candidates
+            .iter()
+            .any(|(_, s)| s.part == Part::Title && s.parsed.toks.iter().any(|t| t.word == w))
+    };
+    if let Some((_, s)) = rests.first() {
+        for (name, instead) in borrowed::borrowed(&d.toks, &s.parsed.toks, &topic) {
+            missing.push(format!("{name} (where the entry says {instead})"));
+        }
+    }
     if rests.is_empty() {
         rests.extend(aligned.first().map(|a| (a.read, a.sentence)));
         rests.extend(candidates.first().filter(|_| aligned.is_empty()).copied());

@@ -5,6 +5,7 @@
 //! Checks, thresholds and weights: docs/audit-engine.md.
 
 mod align;
+mod borrowed;
 mod citations;
 mod claims;
 mod cues;
