@@ -297,7 +297,7 @@ fn target(kind: &str, e: &Entry, f: &Fact, n: usize) -> Option<String> {
         "changed-bound" => changed(mutate::changed_bound(&f.text, n)),
         "shifted-time" => changed(mutate::shifted_time(&f.text)),
         "swapped-entity" => changed(mutate::swapped_entity(&f.text, e, short(&e.ticker))),
-        "swapped-roles" => changed(mutate::swapped_roles(&f.text)),
+        "swapped-roles" => changed(crate::roles::swapped_roles(&f.text)),
         // Another speaker for what an outlet reported: the company itself (not where the
         // report has the company say it: `AMD says the MI350 series …`).
         "misattribution" => match &f.lead {

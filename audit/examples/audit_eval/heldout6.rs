@@ -7,7 +7,7 @@
 //!   demo archive's facts that no generated draft of the tuning data (tuning half, old report
 //!   half, the held-out sets of rounds 3 to 5) drew for that kind (the archive is nearly drawn
 //!   out: most kinds have few or none left);
-//! - *swapped roles* (a kind new in round 6, `mutate::swapped_roles`): two names of one
+//! - *swapped roles* (a kind new in round 6, `roles::swapped_roles` of `audit_eval`): two names of one
 //!   statement exchanged around its verb, on the old report half's tickers (AAPL, AMD, TSLA;
 //!   the tuning half's make the kind's tuning drafts);
 //! - the hand-written drafts of round 6 (`round: 6` in `audit/corpus/handwritten.json`):

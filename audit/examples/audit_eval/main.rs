@@ -23,6 +23,7 @@ mod heldout5;
 mod heldout6;
 mod journals;
 mod mutate;
+mod roles;
 #[allow(dead_code)]
 #[path = "../audit_public/rows.rs"]
 mod rows;
