@@ -9,11 +9,11 @@
 use alloy::primitives::{Address, U256};
 use base64::Engine;
 use base64::engine::general_purpose::STANDARD;
-use journal_market_x402::extensions::{gas_sponsoring, payment_identifier};
 use journal_market_chain::facilitator::check_terms;
+use journal_market_x402::extensions::{gas_sponsoring, payment_identifier};
 use journal_market_x402::{
-    self as x402, FacilitatorRequest, PaymentPayload, PaymentRequired, PaymentRequirements, SettleResponse,
-    VerifyResponse,
+    self as x402, FacilitatorRequest, PaymentPayload, PaymentRequired, PaymentRequirements,
+    SettleResponse, VerifyResponse,
 };
 use libfuzzer_sys::fuzz_target;
 use serde::Serialize;
