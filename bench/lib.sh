@@ -94,7 +94,7 @@ wait_seeded() {
 }
 
 # start_anvil PORT: the dev chain's node in the background (the flags of
-# journal_market_chain::anvil::DEV_CHAIN_ARGS), once it answers; its pid in $anvil.
+# journal_market_devnet::anvil::DEV_CHAIN_ARGS), once it answers; its pid in $anvil.
 start_anvil() {
   node_modules/.bin/anvil --host 127.0.0.1 --port "$1" --chain-id 4663 \
     --accounts 10 --balance 10000 --hardfork cancun --prune-history 256 >/dev/null 2>&1 &

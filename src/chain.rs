@@ -6,7 +6,7 @@ use std::time::Duration;
 
 use alloy::primitives::Address;
 use journal_market_actors::chain_watch::ChainTargets;
-use journal_market_chain::devnet::Devnet;
+use journal_market_chain::devnet_file::Devnet;
 
 use crate::config::{Key, Secret, Settings, StockTokenSettings};
 
@@ -138,7 +138,7 @@ pub fn apply_devnet(s: &mut Settings, d: &Devnet) -> anyhow::Result<()> {
         s.payments.sponsor.key = a.signer()?.into();
     }
     if s.payments.receipt_key.signer().is_none() {
-        s.payments.receipt_key = Key::parse(journal_market_chain::devnet::RECEIPT_KEY)
+        s.payments.receipt_key = Key::parse(journal_market_chain::devnet_file::RECEIPT_KEY)
             .map_err(|e| anyhow::anyhow!("the devnet's receipt key {e}"))?;
     }
     s.chain.stock_tokens = c

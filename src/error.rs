@@ -25,7 +25,7 @@ pub struct Challenge {
 pub fn payment_required(c: Challenge) -> HttpResponse {
     // The x402 header's name, parsed once (a `&str` name is parsed at every use).
     const PAYMENT_REQUIRED: HeaderName =
-        HeaderName::from_static(journal_market_chain::x402::HEADER_REQUIRED);
+        HeaderName::from_static(journal_market_x402::HEADER_REQUIRED);
     HttpResponse::PaymentRequired()
         .insert_header((PAYMENT_REQUIRED, base64_header(c.header)))
         .insert_header((header::CACHE_CONTROL, "no-store"))

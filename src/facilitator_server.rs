@@ -22,8 +22,9 @@ use alloy::primitives::{Address, U256};
 use dashmap::DashMap;
 use futures::FutureExt;
 use futures::future::{BoxFuture, Shared};
-use journal_market_chain::facilitator::{Facilitator, SettleError, UNEXPECTED};
-use journal_market_chain::x402::{
+use journal_market_chain::facilitator::{Facilitator, UNEXPECTED};
+use journal_market_x402::facilitator::SettleError;
+use journal_market_x402::{
     FacilitatorRequest, PaymentPayload, SCHEME, SettleResponse, VERSION, VerifyResponse,
 };
 use serde_json::json;

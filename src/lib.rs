@@ -19,7 +19,6 @@ pub mod queries;
 pub mod quotes;
 pub mod routes;
 pub mod rpc;
-pub mod seed;
 pub mod services;
 pub mod session;
 pub mod site;

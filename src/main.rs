@@ -7,6 +7,7 @@ use clap::{Parser, Subcommand};
 use journal_market::app::Application;
 use journal_market::config::Settings;
 use journal_market::{chain, db, import, telemetry};
+use journal_market_devnet::start::Started;
 
 /// glibc's allocator showed up as ~12% of the service's CPU under load (malloc, free and
 /// consolidation across worker threads); mimalloc's thread-local heaps are cheaper.
@@ -118,11 +119,13 @@ async fn devnet(
     no_serve: bool,
     fresh: bool,
 ) -> anyhow::Result<()> {
-    let journal_market::devnet::Started {
+    let database = journal_market::devnet::ServiceDatabase(&settings);
+    let chain_id = settings.chain.chain_id;
+    let Started {
         anvil,
         devnet,
         resumed,
-    } = journal_market::devnet::start(&settings, port, out, fresh).await?;
+    } = journal_market_devnet::start::start(&database, chain_id, port, out, fresh).await?;
     tracing::info!(rpc = %anvil.url, file = %out.display(), resumed, "devnet ready");
     if no_serve {
         tokio::signal::ctrl_c().await?;
@@ -135,33 +138,11 @@ async fn devnet(
         tracing::info!("serving on port {} against the devnet", app.port());
         let server = actix_web::rt::spawn(app.run_until_stopped());
         if !resumed {
-            seed_demo(&api, &devnet).await?;
+            journal_market_devnet::seed::demo(&api, &devnet).await?;
         }
         server.await??;
     }
     // Ctrl-C reached anvil too; otherwise it is asked to save and stop now.
     anvil.stop_saving(std::time::Duration::from_secs(10)).await;
-    Ok(())
-}
-
-/// The demo's person-written journals, published through the API as an author would, then
-/// swaps, a burn, purchases and votes, so the ledger and the vote counts are not empty.
-async fn seed_demo(api: &str, devnet: &journal_market_chain::devnet::Devnet) -> anyhow::Result<()> {
-    let authors = devnet.accounts("author");
-    let mut first = None;
-    for spec in journal_market::seed::demo_person_journals()? {
-        let author = authors
-            .get(spec.author % authors.len().max(1))
-            .ok_or_else(|| anyhow::anyhow!("the devnet has no author account"))?
-            .signer()?;
-        let (_, slug) = journal_market::seed::publish(api, &devnet.rpc_url, &author, &spec).await?;
-        tracing::info!(%slug, "published a demo journal");
-        first.get_or_insert(slug);
-    }
-    journal_market_chain::devnet::market_activity(devnet).await?;
-    if let Some(slug) = first {
-        journal_market::seed::votes(api, devnet, &slug).await?;
-    }
-    tracing::info!("the devnet's swaps, burn and votes are in");
     Ok(())
 }

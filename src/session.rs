@@ -10,7 +10,7 @@ use actix_web::http::header::HeaderName;
 use actix_web::{FromRequest, HttpRequest, dev::Payload, web};
 use alloy::primitives::Address;
 use journal_market_actors::session::NewSession;
-use journal_market_chain::extensions::siwx;
+use journal_market_x402::extensions::siwx;
 
 use crate::error::DomainError;
 use crate::site::Site;

@@ -9,7 +9,7 @@ use alloy::providers::Provider;
 use alloy::sol_types::SolValue;
 
 use crate::bindings::ISmartWallet;
-use crate::signature::SignatureError;
+use journal_market_x402::signature::SignatureError;
 
 /// `isValidSignature(PROBE, "")` answers [`SUPPORTED`] from a wallet that implements ERC-7739.
 pub const PROBE: B256 = b256!("0x7739773977397739773977397739773977397739773977397739773977397739");

@@ -1,7 +1,7 @@
-//! The Permit2 witness transfer (pure, from the domain crate) and the proxy's call arguments
-//! made from it.
+//! The x402 Permit2 proxy's call arguments made from a Permit2 witness transfer (whose
+//! EIP-712 types are `journal_market_x402::permit2`'s).
 
-pub use journal_market_domain::permit2::*;
+use journal_market_x402::permit2::PermitWitnessTransferFrom;
 
 use crate::bindings::IX402ExactPermit2Proxy;
 

@@ -4,13 +4,14 @@
 use alloy::primitives::{Address, B256, U256};
 use alloy::signers::SignerSync;
 use alloy::signers::local::PrivateKeySigner;
-use journal_market_chain::extensions::{gas_sponsoring, payment_identifier};
-use journal_market_chain::permit2::{PermitWitnessTransferFrom, TokenPermissions, Witness};
-use journal_market_chain::x402::{
-    self, PaymentPayload, PaymentRequired, PaymentRequirements, Permit2Authorization,
+use journal_market_chain::erc7739;
+use journal_market_x402::canonical;
+use journal_market_x402::extensions::{gas_sponsoring, payment_identifier};
+use journal_market_x402::permit2::{PermitWitnessTransferFrom, TokenPermissions, Witness};
+use journal_market_x402::{
+    self as x402, PaymentPayload, PaymentRequired, PaymentRequirements, Permit2Authorization,
     Permit2Payload, Permitted, WitnessJson,
 };
-use journal_market_chain::{canonical, erc7739};
 use reqwest::{Method, StatusCode};
 use serde_json::{Value, json};
 

@@ -7,7 +7,7 @@ use alloy::primitives::{Address, B256};
 use alloy::providers::PendingTransactionBuilder;
 use alloy::signers::local::PrivateKeySigner;
 use journal_market_chain::bindings::IIdentityRegistry;
-use journal_market_chain::devnet::wallet_provider;
+use journal_market_chain::devnet_file::wallet_provider;
 
 use crate::api::{ConfigInfo, DraftInput, Published};
 use crate::client::{Client, ClientError};

@@ -5,8 +5,8 @@
 
 use alloy::primitives::Address;
 use journal_market_api::delivery;
-use journal_market_chain::extensions::offer_receipt::{self, SignedReceipt};
-use journal_market_chain::x402::{self, SettleResponse};
+use journal_market_x402::extensions::offer_receipt::{self, SignedReceipt};
+use journal_market_x402::{self as x402, SettleResponse};
 use serde::{Deserialize, Serialize};
 
 use crate::{Client, ClientError};

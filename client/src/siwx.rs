@@ -3,8 +3,8 @@
 
 use alloy::signers::SignerSync;
 use alloy::signers::local::PrivateKeySigner;
-use journal_market_chain::extensions::siwx::{self, Proof};
-use journal_market_chain::x402::{self, PaymentRequired};
+use journal_market_x402::extensions::siwx::{self, Proof};
+use journal_market_x402::{self as x402, PaymentRequired};
 use reqwest::{Method, StatusCode};
 use serde_json::{Value, json};
 

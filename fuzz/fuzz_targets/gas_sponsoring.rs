@@ -11,8 +11,8 @@ use alloy::eips::eip2718::{Decodable2718, Encodable2718};
 use alloy::network::TxSignerSync;
 use alloy::primitives::{Address, B256, TxKind, U256, keccak256};
 use alloy::signers::local::PrivateKeySigner;
-use journal_market_chain::canonical::PERMIT2;
-use journal_market_chain::extensions::gas_sponsoring::{self, Info, Limits};
+use journal_market_x402::canonical::PERMIT2;
+use journal_market_x402::extensions::gas_sponsoring::{self, Info, Limits};
 use libfuzzer_sys::fuzz_target;
 
 const CHAIN: u64 = Limits::SAMPLE.chain_id;

@@ -13,10 +13,10 @@ use base64::engine::general_purpose::STANDARD;
 use chrono::{DateTime, Duration, Utc};
 use journal_market_actors::session::{parse_address, siwe};
 use journal_market_chain::erc8004::parse_tx_hash;
-use journal_market_chain::extensions::siwx::{self, Expect, Proof};
-use journal_market_chain::signature::{parse_hex, recover};
 use journal_market_client::api::{NonceRequest, VerifyRequest};
 use journal_market_domain::wallet::lower;
+use journal_market_x402::extensions::siwx::{self, Expect, Proof};
+use journal_market_x402::signature::{parse_hex, recover};
 use libfuzzer_sys::fuzz_target;
 
 const ORIGIN: &str = "http://localhost:8080";

@@ -9,11 +9,11 @@
 use alloy::primitives::{Address, U256};
 use base64::Engine;
 use base64::engine::general_purpose::STANDARD;
-use journal_market_chain::extensions::{gas_sponsoring, payment_identifier};
 use journal_market_chain::facilitator::check_terms;
-use journal_market_chain::x402::{
-    self, FacilitatorRequest, PaymentPayload, PaymentRequired, PaymentRequirements, SettleResponse,
-    VerifyResponse,
+use journal_market_x402::extensions::{gas_sponsoring, payment_identifier};
+use journal_market_x402::{
+    self as x402, FacilitatorRequest, PaymentPayload, PaymentRequired, PaymentRequirements,
+    SettleResponse, VerifyResponse,
 };
 use libfuzzer_sys::fuzz_target;
 use serde::Serialize;
@@ -73,7 +73,7 @@ fn payload(p: &PaymentPayload) {
         let limits = gas_sponsoring::Limits {
             chain_id: CHAIN,
             token: USDG,
-            permit2: journal_market_chain::canonical::PERMIT2,
+            permit2: journal_market_x402::canonical::PERMIT2,
             max_gas: 100_000,
             max_fee_per_gas: 10_000_000_000,
         };

@@ -8,7 +8,7 @@
 
 use std::time::{Duration, Instant};
 
-use journal_market_chain::devnet::Devnet;
+use journal_market_chain::devnet_file::Devnet;
 use journal_market_client::Client;
 use journal_market_client::api::DraftInput;
 

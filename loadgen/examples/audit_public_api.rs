@@ -16,7 +16,7 @@ mod table;
 use std::path::Path;
 
 use journal_market_audit::{Verdict, builtin};
-use journal_market_chain::devnet::Devnet;
+use journal_market_chain::devnet_file::Devnet;
 use journal_market_client::Client;
 use journal_market_client::api::DraftInput;
 use rows::Half;

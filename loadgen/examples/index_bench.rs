@@ -22,7 +22,8 @@ use alloy::sol_types::{SolCall, SolEvent};
 use journal_market::app::Application;
 use journal_market::config::{Secret, Settings};
 use journal_market_chain::bindings::{IERC20, IPool, IReputationRegistry};
-use journal_market_chain::devnet::{self, wallet_provider};
+use journal_market_chain::devnet_file::wallet_provider;
+use journal_market_devnet::deploy;
 
 /// The service's allocator: the indexer is measured as it runs in `journal-market`.
 #[global_allocator]
@@ -41,7 +42,7 @@ async fn main() -> anyhow::Result<()> {
     let url = match std::env::var("INDEX_BENCH_ANVIL") {
         Ok(u) => u,
         Err(_) => {
-            let a = journal_market_chain::anvil::spawn(None, 4663).await?;
+            let a = journal_market_devnet::anvil::spawn(None, 4663).await?;
             let u = a.url.clone();
             own = Some(a);
             u
@@ -52,7 +53,7 @@ async fn main() -> anyhow::Result<()> {
     let d = if own.is_none() && kept.exists() {
         serde_json::from_str(&std::fs::read_to_string(&kept)?)?
     } else {
-        let d = devnet::deploy(&url).await?;
+        let d = deploy::deploy(&url).await?;
         burns(&plain, &url, &d, events, blocks).await?;
         std::fs::write(&kept, serde_json::to_string(&d)?)?;
         d
@@ -147,7 +148,7 @@ fn median(mut v: Vec<f64>) -> f64 {
 /// (1) The plain sweep: the indexer's filter, 2,000 blocks at a time, one call after another.
 async fn sweep_once(
     plain: &impl Provider,
-    c: &journal_market_chain::devnet::Contracts,
+    c: &journal_market_chain::devnet_file::Contracts,
     head: u64,
 ) -> anyhow::Result<(usize, f64)> {
     let filter = Filter::new()
@@ -177,7 +178,7 @@ async fn sweep_once(
 async fn index_once(
     work: &str,
     round: usize,
-    d: &journal_market_chain::devnet::Devnet,
+    d: &journal_market_chain::devnet_file::Devnet,
     head: u64,
     anvil_pid: Option<&str>,
 ) -> anyhow::Result<(u64, f64, String)> {
@@ -235,7 +236,7 @@ async fn index_once(
 async fn burns(
     plain: &impl Provider,
     url: &str,
-    d: &journal_market_chain::devnet::Devnet,
+    d: &journal_market_chain::devnet_file::Devnet,
     events: u64,
     blocks: u64,
 ) -> anyhow::Result<()> {

@@ -24,11 +24,12 @@ use alloy::rpc::types::Filter;
 use alloy::signers::local::PrivateKeySigner;
 use alloy::sol_types::SolEvent;
 use journal_market_chain::bindings::IERC20;
-use journal_market_chain::devnet::Devnet;
-use journal_market_chain::x402::{self, PaymentRequired};
+use journal_market_chain::devnet_file::Devnet;
 use journal_market_client::payer::{new_payment_id, sign_payment, with_payment_id};
+use journal_market_devnet::deploy::Buyers;
 use journal_market_entity::{PaymentState, TxHash, Wallet};
 use journal_market_entity::{payments, unlocks};
+use journal_market_x402::{self as x402, PaymentRequired};
 use sea_orm::{ColumnTrait, Database, EntityTrait, QueryFilter};
 
 const BUYERS_FILE: &str = "buyers.json";
@@ -52,7 +53,7 @@ async fn main() -> anyhow::Result<()> {
     };
     match arg(0)?.as_str() {
         "deploy" => {
-            let devnet = journal_market_chain::devnet::deploy(&arg(1)?).await?;
+            let devnet = journal_market_devnet::deploy::deploy(&arg(1)?).await?;
             std::fs::write(arg(2)?, serde_json::to_string_pretty(&devnet)?)?;
             Ok(())
         }
@@ -66,9 +67,9 @@ async fn main() -> anyhow::Result<()> {
 async fn seed(api: &str, devnet: &str) -> anyhow::Result<()> {
     let devnet = Devnet::load(std::path::Path::new(devnet))?;
     let authors = devnet.accounts("author");
-    for spec in journal_market::seed::demo_person_journals()? {
+    for spec in journal_market_devnet::seed::demo_person_journals()? {
         let author = authors[spec.author % authors.len()].signer()?;
-        journal_market::seed::publish(api, &devnet.rpc_url, &author, &spec).await?;
+        journal_market_devnet::seed::publish(api, &devnet.rpc_url, &author, &spec).await?;
     }
     Ok(())
 }

@@ -10,6 +10,7 @@
 
 mod common;
 
+use journal_market_devnet::deploy::Buyers;
 use std::time::{Duration, Instant};
 
 #[tokio::main]

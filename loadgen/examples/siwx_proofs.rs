@@ -11,6 +11,7 @@ mod common;
 use alloy::primitives::U256;
 use alloy::providers::Provider;
 use futures::StreamExt;
+use journal_market_devnet::deploy::Buyers;
 
 /// Blocks mined after the purchase: past the devnet's `chain.reorg_safe_distance` (12).
 const FINAL_AFTER: u64 = 16;

@@ -12,7 +12,8 @@ use std::time::{Duration, Instant};
 
 use alloy::signers::SignerSync;
 use alloy::signers::local::PrivateKeySigner;
-use journal_market_chain::devnet::Devnet;
+use journal_market_chain::devnet_file::Devnet;
+use journal_market_devnet::deploy::Buyers;
 use serde_json::json;
 
 /// Latencies and outcomes per class.

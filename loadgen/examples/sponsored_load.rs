@@ -11,8 +11,9 @@ mod common;
 use std::time::{Duration, Instant};
 
 use alloy::providers::{Provider, ProviderBuilder};
-use journal_market_chain::x402::{self, PaymentRequired};
 use journal_market_client::payer::{ApprovalTx, sign_approval, sign_payment, with_approval};
+use journal_market_devnet::deploy::Buyers;
+use journal_market_x402::{self as x402, PaymentRequired};
 
 #[tokio::main]
 async fn main() -> anyhow::Result<()> {

@@ -14,10 +14,11 @@ use journal_market_actors::health::HealthRegistry;
 use journal_market_actors::indexer::{IndexerHandle, IndexerSettings};
 use journal_market_actors::session::SessionSettings;
 use journal_market_actors::settlement::{
-    HttpSettler, LocalSettler, SettlementHandle, SettlementSettings, Settler, SponsorSettings,
+    HttpSettler, LocalSettler, SettlementHandle, SettlementSettings, SponsorSettings,
 };
 use journal_market_chain::client::ChainClient;
 use journal_market_chain::facilitator::Facilitator;
+use journal_market_x402::facilitator::Settler;
 use sea_orm::DatabaseConnection;
 
 use crate::cache::CacheRequests;
@@ -144,7 +145,7 @@ fn watch_facilitator(
     every: Duration,
     health: HealthRegistry,
 ) {
-    let key = journal_market_chain::extensions::gas_sponsoring::KEY;
+    let key = journal_market_x402::extensions::gas_sponsoring::KEY;
     health.register(
         FACILITATOR_WATCH,
         journal_market_actors::supervise::stale_limit(every),

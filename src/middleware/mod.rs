@@ -29,9 +29,7 @@ use rate_limit::RateLimits;
 
 /// Requests with a `SIGN-IN-WITH-X` proof carry their client's toll ([`crate::toll::Toll`]).
 const SIWX_HEADER: actix_web::http::header::HeaderName =
-    actix_web::http::header::HeaderName::from_static(
-        journal_market_chain::extensions::siwx::HEADER,
-    );
+    actix_web::http::header::HeaderName::from_static(journal_market_x402::extensions::siwx::HEADER);
 
 /// The per-request layer: refusals first (429, then 403 for a cross-site change), then the
 /// handler with panics caught, its log lines carrying the request's id, which goes back in the

@@ -9,8 +9,8 @@ use actix_web::http::header::{ContentType, LINK};
 use actix_web::{HttpResponse, HttpResponseBuilder};
 use alloy::primitives::{Address, B256};
 use journal_market_api::{Paid, PaymentAnswer, delivery};
-use journal_market_chain::extensions::offer_receipt::{self, Delivery, SignedReceipt};
-use journal_market_chain::x402::{self, PaymentPayload, SettleResponse};
+use journal_market_x402::extensions::offer_receipt::{self, Delivery, SignedReceipt};
+use journal_market_x402::{self as x402, PaymentPayload, SettleResponse};
 
 use super::{Caller, DomainResult, Outcome, Purchases, Want};
 use crate::error::payment_required;

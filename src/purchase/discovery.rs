@@ -33,7 +33,7 @@ impl Purchases {
         let doc = json!({
             "version": 1,
             "resources": resources,
-            "x402Version": journal_market_chain::x402::VERSION,
+            "x402Version": journal_market_x402::VERSION,
             "lastUpdated": self.site().now().timestamp(),
             "receiptSigner": signer,
             "instructions": "Each resource is `GET /api/journals/{slug}/text`: it answers 402 with the offer for the \

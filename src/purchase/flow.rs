@@ -7,9 +7,9 @@ use std::sync::Arc;
 
 use alloy::primitives::{Address, B256};
 use journal_market_actors::settlement::{Paid, PayError, PayStep, SettlementHandle, store};
-use journal_market_chain::extensions::payment_identifier;
-use journal_market_chain::x402::{self, PaymentPayload};
 use journal_market_entity::{PaymentState, Wallet};
+use journal_market_x402::extensions::payment_identifier;
+use journal_market_x402::{self as x402, PaymentPayload};
 
 use super::offer::refuse;
 use super::terms::{Route, Terms, requirements, signed_for};

@@ -9,8 +9,8 @@ use alloy::primitives::{Address, U256};
 use base64::Engine as _;
 use chrono::{DateTime, Utc};
 use journal_market_chain::bindings::IIdentityRegistry;
-use journal_market_chain::extensions::{bazaar, gas_sponsoring, payment_identifier, siwx};
-use journal_market_chain::x402::{self, PaymentRequired, Resource};
+use journal_market_x402::extensions::{bazaar, gas_sponsoring, payment_identifier, siwx};
+use journal_market_x402::{self as x402, PaymentRequired, Resource};
 
 use super::terms::{Route, Terms, requirements};
 use super::{DomainError, DomainResult, Purchases, Step};

@@ -3,8 +3,8 @@
 
 use alloy::primitives::Address;
 use chrono::{DateTime, Utc};
-use journal_market_chain::extensions::bazaar;
-use journal_market_chain::x402::{self, Extra, PaymentPayload, PaymentRequirements};
+use journal_market_x402::extensions::bazaar;
+use journal_market_x402::{self as x402, Extra, PaymentPayload, PaymentRequirements};
 
 pub struct Terms {
     /// The site's origin (the SIWX challenge's domain), and the service's time now.
@@ -113,9 +113,7 @@ pub fn signed_for(p: &PaymentPayload, t: &Terms) -> bool {
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;
-    use journal_market_chain::x402::{
-        Permit2Authorization, Permit2Payload, Permitted, WitnessJson,
-    };
+    use journal_market_x402::{Permit2Authorization, Permit2Payload, Permitted, WitnessJson};
 
     pub(crate) fn terms() -> Terms {
         Terms {

@@ -4,7 +4,7 @@
 use actix_web::http::header::HeaderName;
 use actix_web::{HttpRequest, HttpResponse, web};
 use journal_market_api::PaymentAnswer;
-use journal_market_chain::x402::{self, PaymentPayload};
+use journal_market_x402::{self as x402, PaymentPayload};
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
 

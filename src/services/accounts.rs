@@ -9,7 +9,7 @@ use journal_market_actors::session::{
 
 use crate::toll::Toll;
 use journal_market_api::{Desk, History};
-use journal_market_chain::extensions::siwx;
+use journal_market_x402::extensions::siwx;
 use sea_orm::DatabaseConnection;
 
 use crate::queries::me;

@@ -10,11 +10,11 @@ use alloy::primitives::{Address, B256};
 use alloy::signers::local::PrivateKeySigner;
 use chrono::{DateTime, Utc};
 use journal_market_api::History;
-use journal_market_chain::extensions::offer_receipt::{
-    self, Delivery, ReceiptPayload, SignedReceipt,
-};
 use journal_market_chain::fast_key::{FastSigner, fast};
 use journal_market_entity::{PaymentState, Wallet, journals, payments};
+use journal_market_x402::extensions::offer_receipt::{
+    self, Delivery, ReceiptPayload, SignedReceipt,
+};
 use sea_orm::{ColumnTrait, DatabaseConnection, DbErr, EntityTrait, QueryFilter, QueryOrder};
 
 use crate::site::Site;

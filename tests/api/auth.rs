@@ -5,7 +5,7 @@ use alloy::signers::SignerSync;
 use alloy::signers::local::PrivateKeySigner;
 use alloy::sol_types::SolCall;
 use journal_market_chain::bindings::ISmartWalletFactory;
-use journal_market_chain::signature::wrap_6492;
+use journal_market_x402::signature::wrap_6492;
 use reqwest::StatusCode;
 use serde_json::{Value, json};
 

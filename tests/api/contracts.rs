@@ -8,8 +8,8 @@ use alloy::sol_types::{SolCall, SolEvent};
 use journal_market_chain::bindings::{
     IERC20, IIdentityRegistry, IMintable, IReputationRegistry, ISmartWallet, IX402ExactPermit2Proxy,
 };
-use journal_market_chain::canonical;
-use journal_market_chain::permit2::{PermitWitnessTransferFrom, TokenPermissions, Witness};
+use journal_market_x402::canonical;
+use journal_market_x402::permit2::{PermitWitnessTransferFrom, TokenPermissions, Witness};
 
 use crate::devchain::{Mined, TestChain};
 
@@ -235,7 +235,7 @@ async fn a_nested_typed_data_signature_is_good_for_its_wallet_only() {
 
     let to = chain.account("author", 0).address;
     let nested = |p: &PermitWitnessTransferFrom, wallet: Address, ty: &str| {
-        let app = journal_market_chain::permit2::domain(4663, canonical::PERMIT2).hash_struct();
+        let app = journal_market_x402::permit2::domain(4663, canonical::PERMIT2).hash_struct();
         let (hash, tail) = erc7739::typed_data_sign(wallet, 4663, app, p.eip712_hash_struct(), ty);
         let mut sig = owner_key.sign_hash_sync(&hash).unwrap().as_bytes().to_vec();
         sig.extend_from_slice(&tail);
@@ -365,7 +365,7 @@ fn contract_artifacts_match_their_sources() {
 #[actix_web::test]
 async fn a_dev_chain_is_not_started_on_a_port_in_use() {
     let chain = TestChain::start().await;
-    let Err(e) = journal_market_chain::anvil::spawn(Some(chain.anvil.port), 4663).await else {
+    let Err(e) = journal_market_devnet::anvil::spawn(Some(chain.anvil.port), 4663).await else {
         panic!("a second anvil on the same port must be refused");
     };
     assert!(e.to_string().contains("in use"), "{e}");

@@ -12,10 +12,11 @@ use alloy::rpc::types::TransactionReceipt;
 use alloy::signers::SignerSync;
 use alloy::signers::local::PrivateKeySigner;
 use journal_market::config::Settings;
-use journal_market_chain::anvil::{self, Anvil};
 use journal_market_chain::bindings::ISmartWalletFactory;
-use journal_market_chain::devnet::{self, Account, Devnet};
+use journal_market_chain::devnet_file::{Account, Devnet};
 use journal_market_chain::erc7739;
+use journal_market_devnet::anvil::{self, Anvil};
+use journal_market_devnet::deploy;
 
 use crate::helpers::{TestApp, TestDb, test_settings};
 
@@ -66,7 +67,7 @@ impl TestChain {
         let anvil = anvil::spawn(None, 4663)
             .await
             .expect("anvil starts (run npm ci)");
-        let devnet = devnet::deploy(&anvil.url)
+        let devnet = deploy::deploy(&anvil.url)
             .await
             .expect("dev contracts deploy");
         TestChain { anvil, devnet }

@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, Command};
 use std::time::{Duration, Instant};
 
-use journal_market_chain::devnet::Devnet;
+use journal_market_chain::devnet_file::Devnet;
 
 struct Run {
     child: Child,

@@ -14,7 +14,7 @@ use crate::faultproxy::{Fault, FaultProxy};
 use crate::helpers::{self, TestApp, send_json};
 use crate::shape::assert_error_body;
 use journal_market::config::ClassLimit;
-use journal_market_chain::devnet::Account;
+use journal_market_chain::devnet_file::Account;
 
 async fn get(app: &TestApp, path: &str, forwarded_for: Option<&str>) -> reqwest::Response {
     let mut req = app.http.get(format!("{}{path}", app.base));

@@ -6,7 +6,7 @@ use std::time::Duration;
 
 use alloy::primitives::U256;
 use alloy::providers::Provider as _;
-use journal_market_chain::x402::{self, PaymentPayload, PaymentRequirements};
+use journal_market_x402::{self as x402, PaymentPayload, PaymentRequirements};
 use reqwest::StatusCode;
 use serde_json::Value;
 

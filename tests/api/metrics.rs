@@ -288,7 +288,7 @@ async fn requests_are_counted_by_route_on_a_listener_of_their_own() {
 async fn rpc_failovers_cache_hits_and_settlements_are_counted() {
     let dead = format!(
         "http://127.0.0.1:{}",
-        journal_market_chain::anvil::free_port().unwrap()
+        journal_market_devnet::anvil::free_port().unwrap()
     );
     let shop = Shop::open_with(|s| {
         s.metrics.listen = "127.0.0.1:0".into();

@@ -216,7 +216,7 @@ impl Shop {
         &self,
         path: &str,
         journal_id: i64,
-    ) -> Option<journal_market_chain::x402::PaymentRequired> {
+    ) -> Option<journal_market_x402::PaymentRequired> {
         let (status, body, headers) = self.raw_pay(path, journal_id, None).await;
         if status == StatusCode::SERVICE_UNAVAILABLE {
             assert!(headers.get("retry-after").is_some(), "{body}");
@@ -224,7 +224,7 @@ impl Shop {
         }
         assert_eq!(status, StatusCode::PAYMENT_REQUIRED, "{body}");
         Some(
-            journal_market_chain::x402::decode_header(
+            journal_market_x402::decode_header(
                 headers.get("payment-required").unwrap().to_str().unwrap(),
             )
             .unwrap(),
@@ -361,10 +361,10 @@ async fn pay_held_back(
     shop: &Shop,
     proxy: &FaultProxy,
     id: i64,
-    buyer: &journal_market_chain::devnet::Account,
+    buyer: &journal_market_chain::devnet_file::Account,
     hold_ms: u64,
 ) -> (
-    journal_market_chain::x402::PaymentPayload,
+    journal_market_x402::PaymentPayload,
     tokio::task::JoinHandle<Answer>,
 ) {
     let payment = with_payment_id(
@@ -405,11 +405,7 @@ fn assert_try_later(status: StatusCode, retry_after: bool, body: &str) {
 }
 
 /// The same payment, sent again until it gets the text (30 s at most).
-async fn retry_until_text(
-    shop: &Shop,
-    id: i64,
-    payment: &journal_market_chain::x402::PaymentPayload,
-) {
+async fn retry_until_text(shop: &Shop, id: i64, payment: &journal_market_x402::PaymentPayload) {
     for _ in 0..300 {
         let (s, b, _) = shop.raw_pay("pay/burn", id, Some(payment)).await;
         if s == StatusCode::OK {
@@ -425,7 +421,7 @@ async fn retry_until_text(
 async fn charged_once_each(
     shop: &Shop,
     journals: &[journal_market_client::api::JournalListItem],
-    buyers: &[&journal_market_chain::devnet::Account],
+    buyers: &[&journal_market_chain::devnet_file::Account],
 ) {
     for (i, b) in buyers.iter().enumerate() {
         let price = alloy::primitives::U256::from(journals[i].price_units.parse::<u64>().unwrap());

@@ -466,7 +466,7 @@ async fn pages_have_a_strict_policy_and_personal_answers_are_never_stored() {
     assert_private("draft", &h);
 
     // The text bought on its own URL (no cookie at all): the paid answer is private.
-    use journal_market_chain::x402::{self, PaymentRequired};
+    use journal_market_x402::{self as x402, PaymentRequired};
     let url = format!("{}/journals/{pslug}/text", app.base);
     let resp = app.http.get(&url).send().await.unwrap();
     assert_eq!(resp.status(), StatusCode::PAYMENT_REQUIRED);

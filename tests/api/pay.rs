@@ -5,14 +5,15 @@ use std::sync::Arc;
 use alloy::primitives::{Address, U256};
 use alloy::signers::local::PrivateKeySigner;
 use journal_market::config::{Key, Secret};
-use journal_market::seed::{PersonJournal, publish};
 use journal_market_actors::settlement::FaultPoint;
 use journal_market_chain::bindings::{IERC20, IIdentityRegistry, IMintable};
-use journal_market_chain::devnet::Account;
+use journal_market_chain::devnet_file::Account;
 use journal_market_chain::facilitator::Facilitator;
-use journal_market_chain::x402::{self, PaymentPayload, PaymentRequired, PaymentRequirements};
 use journal_market_client::api::PaymentAnswer;
 use journal_market_client::payer::{Purchase, sign_payment};
+use journal_market_devnet::deploy::Buyers;
+use journal_market_devnet::seed::{PersonJournal, publish};
+use journal_market_x402::{self as x402, PaymentPayload, PaymentRequired, PaymentRequirements};
 use reqwest::StatusCode;
 use serde_json::Value;
 
@@ -336,7 +337,7 @@ async fn a_swarm_journal_takes_one_payment(backend: Backend) {
     assert_eq!(offer["extra"]["name"], "USDG");
     assert_eq!(
         offer["extra"]["spender"].as_str().unwrap().to_lowercase(),
-        format!("{:#x}", journal_market_chain::canonical::X402_PERMIT2_PROXY)
+        format!("{:#x}", journal_market_x402::canonical::X402_PERMIT2_PROXY)
     );
     assert_eq!(
         offer["payTo"].as_str().unwrap().parse::<Address>().unwrap(),

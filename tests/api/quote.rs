@@ -104,10 +104,10 @@ async fn chain_down_then_back() {
         .await;
 
     // The chain comes back at the same place with the same contracts: no restart needed.
-    let anvil = journal_market_chain::anvil::spawn(Some(port), 4663)
+    let anvil = journal_market_devnet::anvil::spawn(Some(port), 4663)
         .await
         .unwrap();
-    let again = journal_market_chain::devnet::deploy(&anvil.url)
+    let again = journal_market_devnet::deploy::deploy(&anvil.url)
         .await
         .unwrap();
     assert_eq!(again.contracts, devnet.contracts);

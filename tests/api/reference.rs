@@ -11,7 +11,7 @@ use std::process::Stdio;
 use std::time::Duration;
 
 use alloy::primitives::{Address, U256};
-use journal_market_chain::x402::{self, PaymentRequired};
+use journal_market_x402::{self as x402, PaymentRequired};
 use reqwest::StatusCode;
 use serde_json::Value;
 

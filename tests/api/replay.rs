@@ -7,11 +7,11 @@ use alloy::primitives::{Address, B256, U256};
 use alloy::providers::Provider;
 use alloy::sol_types::SolCall;
 use journal_market_chain::bindings::IX402ExactPermit2Proxy;
-use journal_market_chain::x402::{
+use journal_market_client::payer::{new_payment_id, sign_payment, with_payment_id};
+use journal_market_x402::{
     PaymentPayload, PaymentRequirements, Permit2Authorization, Permit2Payload, Permitted,
     WitnessJson,
 };
-use journal_market_client::payer::{new_payment_id, sign_payment, with_payment_id};
 use reqwest::StatusCode;
 use serde_json::Value;
 

@@ -428,7 +428,7 @@ async fn fails_over_and_answers_502_when_no_upstream_answers() {
     let chain = TestChain::start().await;
     let dead = format!(
         "http://127.0.0.1:{}",
-        journal_market_chain::anvil::free_port().unwrap()
+        journal_market_devnet::anvil::free_port().unwrap()
     );
     let app = chain
         .app_with(|s| {

@@ -11,8 +11,9 @@ use alloy::signers::local::PrivateKeySigner;
 use alloy::sol_types::{SolCall as _, SolEvent as _};
 use journal_market_actors::settlement::FaultPoint;
 use journal_market_chain::bindings::IERC20;
-use journal_market_chain::devnet::Account;
+use journal_market_chain::devnet_file::Account;
 use journal_market_client::payer::{new_payment_id, sign_payment, with_payment_id};
+use journal_market_devnet::deploy::Buyers;
 use journal_market_entity::{Wallet, payments, unlocks};
 use reqwest::StatusCode;
 use sea_orm::{ColumnTrait, EntityTrait, QueryFilter};
@@ -124,7 +125,7 @@ async fn a_forged_payer_learns_nothing() {
 
 /// Buyer 0 pays for a swarm journal on a shop whose fault point stops the settlement (500):
 /// the journal, its price and the signed payment.
-async fn stopped_purchase(shop: &Shop) -> (i64, i64, journal_market_chain::x402::PaymentPayload) {
+async fn stopped_purchase(shop: &Shop) -> (i64, i64, journal_market_x402::PaymentPayload) {
     let (id, _, price) = shop.swarm_journal().await;
     let offer = shop.offer("pay/burn", id).await;
     let signer = shop.buyer(0).signer().unwrap();

@@ -4,9 +4,9 @@
 
 use alloy::primitives::Address;
 use alloy::signers::local::PrivateKeySigner;
-use journal_market_chain::extensions::siwx::{self, Proof};
-use journal_market_chain::x402::{self, PaymentRequired};
 use journal_market_client::siwx::proof_header;
+use journal_market_x402::extensions::siwx::{self, Proof};
+use journal_market_x402::{self as x402, PaymentRequired};
 use reqwest::StatusCode;
 use serde_json::{Value, json};
 

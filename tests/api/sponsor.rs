@@ -9,10 +9,11 @@ use alloy::primitives::{Address, Bytes, TxKind, U256};
 use alloy::providers::{DynProvider, Provider};
 use alloy::signers::local::PrivateKeySigner;
 use journal_market_chain::bindings::IERC20;
-use journal_market_chain::canonical;
-use journal_market_chain::extensions::gas_sponsoring::{self, APPROVE_SELECTOR};
-use journal_market_chain::x402::{PaymentPayload, PaymentRequired};
 use journal_market_client::payer::{ApprovalTx, sign_approval, sign_payment, with_approval};
+use journal_market_devnet::deploy::Buyers;
+use journal_market_x402::canonical;
+use journal_market_x402::extensions::gas_sponsoring::{self, APPROVE_SELECTOR};
+use journal_market_x402::{PaymentPayload, PaymentRequired};
 use reqwest::StatusCode;
 use serde_json::{Value, json};
 

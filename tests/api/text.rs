@@ -4,10 +4,10 @@
 
 use alloy::primitives::{Address, U256};
 use alloy::signers::local::PrivateKeySigner;
-use journal_market_chain::devnet::Account;
-use journal_market_chain::extensions::offer_receipt::{self, SignedReceipt};
-use journal_market_chain::x402::{self, PaymentRequired, SettleResponse};
+use journal_market_chain::devnet_file::Account;
 use journal_market_client::payer::sign_payment;
+use journal_market_x402::extensions::offer_receipt::{self, SignedReceipt};
+use journal_market_x402::{self as x402, PaymentRequired, SettleResponse};
 use reqwest::StatusCode;
 use sea_orm::{ColumnTrait, EntityTrait, QueryFilter};
 use serde_json::Value;

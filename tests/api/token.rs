@@ -394,7 +394,7 @@ pub(crate) async fn ledger_with(shop: &Shop, n: u64, swaps: u64) -> serde_json::
 pub(crate) struct Trader {
     p: alloy::providers::DynProvider,
     me: Address,
-    c: journal_market_chain::devnet::Contracts,
+    c: journal_market_chain::devnet_file::Contracts,
     token_is_token0: bool,
 }
 

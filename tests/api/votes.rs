@@ -7,7 +7,7 @@ use alloy::primitives::{B256, U256};
 use alloy::providers::Provider;
 use alloy::sol_types::SolCall;
 use journal_market_chain::bindings::{IERC20, IMintable, IReputationRegistry, ISmartWallet};
-use journal_market_chain::devnet::Account;
+use journal_market_chain::devnet_file::Account;
 use journal_market_client::ClientError;
 use journal_market_client::payer::sign_payment_as_wallet;
 use reqwest::StatusCode;
@@ -553,7 +553,7 @@ async fn a_contract_wallet_votes_through_its_contract() {
         .await;
     let contract = ISmartWallet::new(wallet, shop.chain.provider(owner));
     let approve = IERC20::approveCall {
-        spender: journal_market_chain::canonical::PERMIT2,
+        spender: journal_market_x402::canonical::PERMIT2,
         amount: U256::MAX,
     }
     .abi_encode();

@@ -7,10 +7,10 @@ use alloy::signers::SignerSync;
 use alloy::signers::local::PrivateKeySigner;
 use alloy::sol_types::{SolCall, SolValue};
 use journal_market_chain::bindings::{IERC20, IMintable};
-use journal_market_chain::canonical;
-use journal_market_chain::extensions::siwx::{self, Proof};
-use journal_market_chain::x402;
 use journal_market_client::payer::sign_payment;
+use journal_market_x402 as x402;
+use journal_market_x402::canonical;
+use journal_market_x402::extensions::siwx::{self, Proof};
 use reqwest::StatusCode;
 use serde_json::{Value, json};
 
@@ -28,9 +28,12 @@ alloy::sol! {
 
 /// A wallet of `owner` that accepts the owner's signature over the bare hash (as wallets made
 /// before ERC-7739 do), holding USDG and approving Permit2.
-async fn bare_hash_wallet(shop: &Shop, owner: &journal_market_chain::devnet::Account) -> Address {
+async fn bare_hash_wallet(
+    shop: &Shop,
+    owner: &journal_market_chain::devnet_file::Account,
+) -> Address {
     let deployer = shop.chain.provider(shop.chain.account("deployer", 0));
-    let wallet = journal_market_chain::devnet::deploy_code(
+    let wallet = journal_market_devnet::deploy::deploy_code(
         &deployer,
         "BareHashWallet",
         owner.address.abi_encode(),
@@ -192,7 +195,7 @@ fn wallet_proof(
     let sig = Bytes::from(shop.chain.wallet_sign(owner, wallet, hash));
     let sig = match wrap {
         Some((factory, calldata)) => {
-            journal_market_chain::signature::wrap_6492(factory, calldata, sig)
+            journal_market_x402::signature::wrap_6492(factory, calldata, sig)
         }
         None => sig,
     };

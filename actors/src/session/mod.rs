@@ -20,9 +20,10 @@ use alloy::primitives::{Address, B256};
 use chrono::{DateTime, Utc};
 use dashmap::DashMap;
 use journal_market_chain::client::ChainClient;
-use journal_market_chain::extensions::siwx;
-use journal_market_chain::signature::{self, SignatureError};
+use journal_market_chain::signature::verify_message;
 use journal_market_domain::wallet::lower;
+use journal_market_x402::extensions::siwx;
+use journal_market_x402::signature::{self, SignatureError};
 use sea_orm::{DatabaseConnection, DbErr};
 use sha2::{Digest, Sha256};
 
@@ -344,8 +345,7 @@ impl Inner {
         };
         // The client fails over between upstreams; this bounds the whole check.
         let p = self.settings.chain.provider();
-        let check =
-            signature::verify_message(p, address, message, sig, self.settings.signature_gas);
+        let check = verify_message(p, address, message, sig, self.settings.signature_gas);
         let verdict = match tokio::time::timeout(self.settings.call_timeout * 2, check).await {
             Ok(Ok(())) => Ok(()),
             Ok(Err(SignatureError::Chain(e))) => {

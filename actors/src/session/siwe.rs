@@ -33,7 +33,7 @@ pub fn new_nonce() -> Result<String, getrandom::Error> {
 }
 
 /// The host (and port) of an origin URL: the message's `domain` (as SIWX's).
-pub use journal_market_chain::extensions::siwx::domain_of;
+pub use journal_market_x402::extensions::siwx::domain_of;
 
 pub struct SignIn<'a> {
     pub origin: &'a str,

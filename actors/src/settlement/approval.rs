@@ -4,10 +4,10 @@
 use alloy::primitives::{B256, U256};
 use alloy::rpc::types::TransactionReceipt;
 use futures::future::BoxFuture;
-use journal_market_chain::extensions::gas_sponsoring;
-use journal_market_chain::facilitator::{Permit, SettleError};
 use journal_market_domain::tx::TxHash;
 use journal_market_domain::wallet::Wallet;
+use journal_market_x402::extensions::gas_sponsoring;
+use journal_market_x402::facilitator::{Permit, SettleError};
 
 use super::outcome::{PayError, rejected};
 use super::{Inner, PayStep, sponsor};

@@ -29,6 +29,7 @@ use std::time::Duration;
 use actix::prelude::*;
 use chrono::{DateTime, Utc};
 use journal_market_chain::facilitator::Facilitator;
+use journal_market_x402::facilitator::Settler;
 
 use crate::clock::SharedClock;
 use crate::db::Lanes;
@@ -38,7 +39,7 @@ use crate::supervise;
 pub use fault::FaultPoint;
 pub use journal_market_domain::purchase::{Refusal, Step};
 pub use outcome::{Paid, PayError, PayStep};
-pub use settler::{HttpSettler, LocalSettler, Settler};
+pub use settler::{HttpSettler, LocalSettler};
 pub use sponsor::{SponsorSettings, Tally as SponsorTally};
 use stats::RequestOutcome;
 pub use stats::SettlementStats;

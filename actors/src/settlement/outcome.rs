@@ -3,10 +3,10 @@
 
 use alloy::primitives::{Address, B256};
 use chrono::{DateTime, Utc};
-use journal_market_chain::facilitator::SettleError;
-use journal_market_chain::x402::{PaymentPayload, PaymentRequirements};
 use journal_market_domain::purchase::{Refusal, Step};
 use journal_market_domain::wallet::Wallet;
+use journal_market_x402::facilitator::SettleError;
+use journal_market_x402::{PaymentPayload, PaymentRequirements};
 use sea_orm::DbErr;
 
 /// One payment step to settle. Who pays is the payload's signer, proven inside.

@@ -6,13 +6,13 @@ use std::time::{Duration, Instant};
 
 use alloy::primitives::{Address, U256};
 use chrono::{DateTime, Utc};
-use journal_market_chain::extensions::gas_sponsoring;
-use journal_market_chain::extensions::payment_identifier;
-use journal_market_chain::facilitator::{Checked, Permit, Sent, SettleError};
-use journal_market_chain::signature;
 use journal_market_domain::purchase::{Standing, Verdict, rules};
 use journal_market_domain::state::PaymentState;
 use journal_market_domain::wallet::Wallet;
+use journal_market_x402::extensions::gas_sponsoring;
+use journal_market_x402::extensions::payment_identifier;
+use journal_market_x402::facilitator::{Checked, Permit, Sent, SettleError};
+use journal_market_x402::signature;
 use sea_orm::DbErr;
 
 use super::approval::Cost;

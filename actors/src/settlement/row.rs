@@ -5,12 +5,13 @@ use std::time::Duration;
 
 use alloy::primitives::{Address, B256, U256};
 use futures::future::BoxFuture;
-use journal_market_chain::facilitator::{Checked, Permit, Sent, SettleError, TxStatus};
-use journal_market_chain::x402::{PaymentPayload, PaymentRequirements};
+use journal_market_chain::facilitator::TxStatus;
 use journal_market_domain::purchase::Step;
 use journal_market_domain::state::PaymentState;
 use journal_market_domain::tx::TxHash;
 use journal_market_entity::payments;
+use journal_market_x402::facilitator::{Checked, Permit, Sent, SettleError};
+use journal_market_x402::{PaymentPayload, PaymentRequirements};
 use sea_orm::DbErr;
 
 #[cfg(feature = "faults")]

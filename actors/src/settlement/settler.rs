@@ -1,5 +1,6 @@
-//! The two settlement back-ends behind one trait: the built-in settler (the proxy's `settle`
-//! sent with the service's relayer key) and a standard x402 v2 facilitator over HTTP.
+//! The two settlement back-ends behind x402's `Settler` trait: the built-in settler (the
+//! proxy's `settle` sent with the service's relayer key) and a standard x402 v2 facilitator
+//! over HTTP.
 //! Neither is trusted for the outcome: the caller settles a payment from the chain.
 
 use std::sync::Arc;
@@ -7,47 +8,14 @@ use std::time::Duration;
 
 use alloy::primitives::{Address, B256};
 use futures::future::BoxFuture;
-use journal_market_chain::facilitator::{
-    Checked, Facilitator, Invalid, Permit, Record, Sent, SettleError,
+use journal_market_chain::facilitator::Facilitator;
+use journal_market_x402::facilitator::{
+    Checked, Invalid, Permit, Record, Sent, SettleError, Settler,
 };
-use journal_market_chain::x402::{
+use journal_market_x402::{
     FacilitatorRequest, PaymentPayload, PaymentRequirements, SettleResponse, VERSION,
     VerifyResponse,
 };
-
-pub trait Settler: Send + Sync {
-    /// Every check before money moves, for a permit whose signature is verified already.
-    fn verify<'a>(
-        &'a self,
-        p: &'a PaymentPayload,
-        r: &'a PaymentRequirements,
-        permit: &'a Permit,
-    ) -> BoxFuture<'a, Result<Checked, SettleError>>;
-
-    /// Settles a verified payment (`checked`: what its verification learned, or the default).
-    /// Every transaction hash the back-end makes known is given to `record` (before sending,
-    /// for the built-in settler). `Ok` carries the hash sent, with the node's receipt of it
-    /// when the send answered with one; an error leaves the outcome to the chain: the caller
-    /// never takes it as proof of anything.
-    fn submit<'a>(
-        &'a self,
-        p: &'a PaymentPayload,
-        r: &'a PaymentRequirements,
-        permit: &'a Permit,
-        checked: Checked,
-        record: Record<'a>,
-    ) -> BoxFuture<'a, Result<Sent, SettleError>>;
-
-    /// The relayer key this back-end sends with, if it is ours (one instance at a time may
-    /// send with it).
-    fn relayer(&self) -> Option<Address>;
-
-    /// A reorg took back transactions of ours: the nonces counted past them are read from the
-    /// chain again before the next send (an outside facilitator keeps its own).
-    fn resync_nonces(&self) -> BoxFuture<'_, ()> {
-        Box::pin(async {})
-    }
-}
 
 pub struct LocalSettler(pub Arc<Facilitator>);
 

@@ -10,9 +10,9 @@ use alloy::providers::Provider;
 use alloy::rpc::types::{Filter, TransactionReceipt};
 use alloy::sol_types::{SolCall, SolEvent};
 
-use super::{Facilitator, Sent, SettleError};
+use super::{Facilitator, Sent, SettleError, chain_failure};
 use crate::bindings::{IERC20, IPermit2, IX402ExactPermit2Proxy};
-use crate::permit2::nonce_position;
+use journal_market_x402::permit2::nonce_position;
 
 /// Blocks per `eth_getLogs` when searching: providers cap ranges, and a payment's window (from
 /// shortly before its row to its deadline) is minutes long, so one or two calls cover it.
@@ -57,7 +57,7 @@ impl Facilitator {
             match self.reader.get_transaction_receipt(tx).await {
                 Ok(Some(r)) => return Ok(Some(r)),
                 Ok(None) => {}
-                Err(e) => return Err(SettleError::chain(e)),
+                Err(e) => return Err(chain_failure(e)),
             }
             let now = tokio::time::Instant::now();
             if now >= deadline {
@@ -85,7 +85,7 @@ impl Facilitator {
             self.reader.get_transaction_by_hash(tx)
         );
         let receipt = receipt?;
-        let Some(sent) = sent.map_err(SettleError::chain)? else {
+        let Some(sent) = sent.map_err(chain_failure)? else {
             return Ok(TxStatus::Unknown);
         };
         let Some(receipt) = receipt else {
@@ -106,7 +106,7 @@ impl Facilitator {
             .reader
             .get_block_by_number(alloy::eips::BlockNumberOrTag::Latest)
             .await
-            .map_err(SettleError::chain)?
+            .map_err(chain_failure)?
             .ok_or_else(|| SettleError::Chain("the node has no latest block".into()))?;
         Ok(Head {
             number: block.header.number,
@@ -128,7 +128,7 @@ impl Facilitator {
             .call()
             .await
             .map(|b| b.bit(bit))
-            .map_err(SettleError::chain)
+            .map_err(chain_failure)
     }
 
     /// Whether `sent`, a settle this facilitator signed for the permit of `owner`, paid
@@ -185,7 +185,7 @@ impl Facilitator {
             .reader
             .get_block_number()
             .await
-            .map_err(SettleError::chain)?;
+            .map_err(chain_failure)?;
         let mut from = self.first_block_from(since, head).await?;
         let end = self.first_block_from(until.saturating_add(1), head).await?;
         while from < end {
@@ -197,12 +197,7 @@ impl Facilitator {
                 .topic2(to.into_word())
                 .from_block(from)
                 .to_block(to_block);
-            for log in self
-                .reader
-                .get_logs(&filter)
-                .await
-                .map_err(SettleError::chain)?
-            {
+            for log in self.reader.get_logs(&filter).await.map_err(chain_failure)? {
                 let matches =
                     IERC20::Transfer::decode_log(&log.inner).is_ok_and(|t| t.value == amount);
                 let Some(hash) = log.transaction_hash.filter(|_| matches) else {
@@ -212,7 +207,7 @@ impl Facilitator {
                     .reader
                     .get_transaction_by_hash(hash)
                     .await
-                    .map_err(SettleError::chain)?
+                    .map_err(chain_failure)?
                 else {
                     continue;
                 };
@@ -235,7 +230,7 @@ impl Facilitator {
                 .reader
                 .get_block_by_number(mid.into())
                 .await
-                .map_err(SettleError::chain)?
+                .map_err(chain_failure)?
                 .ok_or_else(|| SettleError::Chain(format!("block {mid} is missing")))?;
             if block.header.timestamp < t {
                 lo = mid + 1;

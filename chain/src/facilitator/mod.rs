@@ -19,7 +19,8 @@ use alloy::providers::{DynProvider, Provider, ProviderBuilder};
 use alloy::signers::local::PrivateKeySigner;
 
 use crate::client::short;
-use crate::x402::{PaymentPayload, PaymentRequirements, SettleResponse};
+use journal_market_x402::facilitator::{Checked, Invalid, Permit, Record, Sent, SettleError};
+use journal_market_x402::{PaymentPayload, PaymentRequirements, SettleResponse};
 
 mod evidence;
 mod nonces;
@@ -33,11 +34,10 @@ pub use evidence::{Head, TxStatus};
 use nonces::Relayer;
 pub use nonces::{NonceBook, SendFailure};
 use sending::SendError;
-pub use sending::{Record, Sent, SyncRefusal, sync_refusal};
-pub use simulation::Checked;
+pub use sending::{SyncRefusal, sync_refusal};
 pub use sponsoring::{FUNDING_GAS, Funding};
+pub use terms::check_terms;
 use terms::invalid;
-pub use terms::{Invalid, Permit, check_terms};
 
 /// `errorReason` of a `/settle` answer whose transaction was sent but had no receipt in time.
 pub const RECEIPT_TIMEOUT: &str = "settle_receipt_timeout";
@@ -66,22 +66,9 @@ pub struct Facilitator {
     fees: std::sync::Mutex<Option<(std::time::Instant, Eip1559Estimation)>>,
 }
 
-/// Why settlement did not happen.
-#[derive(Debug, thiserror::Error)]
-pub enum SettleError {
-    #[error("{0}")]
-    Invalid(Invalid),
-    #[error("the settlement transaction failed: {0}")]
-    Failed(String),
-    #[error("the chain could not be reached: {0}")]
-    Chain(String),
-}
-
-impl SettleError {
-    /// A failed call to the chain, its text shortened (it may carry a provider's URL).
-    fn chain(e: impl std::fmt::Display) -> SettleError {
-        SettleError::Chain(short(&e.to_string()))
-    }
+/// A failed call to the chain, its text shortened (it may carry a provider's URL).
+fn chain_failure(e: impl std::fmt::Display) -> SettleError {
+    SettleError::Chain(short(&e.to_string()))
 }
 
 impl Facilitator {

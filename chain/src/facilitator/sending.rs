@@ -11,28 +11,15 @@ use alloy::primitives::B256;
 use alloy::providers::Provider;
 use alloy::rpc::types::TransactionReceipt;
 
-use super::{Checked, Facilitator, Permit, Relayer, SendFailure, SettleError};
+use super::{
+    Checked, Facilitator, Permit, Record, Relayer, SendFailure, Sent, SettleError, chain_failure,
+};
 use crate::bindings::IX402ExactPermit2Proxy;
 use crate::client::short;
-
-/// Called with the hash of a signed settle transaction before it is sent; an error stops the
-/// send.
-pub type Record<'a> =
-    &'a (dyn Fn(B256) -> futures::future::BoxFuture<'a, Result<(), String>> + Send + Sync);
 
 /// How long a fee estimate is used. Fees are capped at twice the base fee plus the tip, so an
 /// estimate a second old still pays a block's fee; a refused send drops it.
 const FEE_TTL: Duration = Duration::from_secs(1);
-
-/// A settle transaction handed to the node.
-#[derive(Debug, Clone)]
-pub struct Sent {
-    pub tx: B256,
-    /// The node's receipt of this very transaction, when it answered the send with it
-    /// (`eth_sendRawTransactionSync`). The transaction is the `settle` of the permit it was
-    /// signed for, so its receipt alone says whether the permit paid.
-    pub receipt: Option<TransactionReceipt>,
-}
 
 /// A send the node did not take, as far as we know.
 #[derive(Debug, thiserror::Error)]
@@ -103,7 +90,7 @@ impl Facilitator {
             .reader
             .estimate_eip1559_fees()
             .await
-            .map_err(SettleError::chain)?;
+            .map_err(chain_failure)?;
         if let Ok(mut f) = self.fees.lock() {
             *f = Some((std::time::Instant::now(), fees));
         }
@@ -167,7 +154,7 @@ impl Facilitator {
                         .get_transaction_count(sender.address)
                         .pending()
                         .await
-                        .map_err(SettleError::chain)?;
+                        .map_err(chain_failure)?;
                     book.start_at(pending);
                     book.take().unwrap_or(pending)
                 }

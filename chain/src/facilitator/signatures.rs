@@ -3,7 +3,7 @@
 
 use super::{Checked, Facilitator, Permit, SettleError, invalid};
 use crate::signature;
-use crate::x402::{PaymentPayload, PaymentRequirements};
+use journal_market_x402::{PaymentPayload, PaymentRequirements};
 
 impl Facilitator {
     /// The reference checks: terms, signature (ECDSA or ERC-1271), unused nonce, balance and
@@ -40,7 +40,9 @@ impl Facilitator {
         .await
         {
             Ok(()) => Ok(permit),
-            Err(signature::SignatureError::Chain(e)) => Err(SettleError::Chain(e)),
+            Err(journal_market_x402::signature::SignatureError::Chain(e)) => {
+                Err(SettleError::Chain(e))
+            }
             Err(e) => Err(SettleError::Invalid(invalid(
                 "invalid_permit2_signature",
                 format!("the permit's signature is not the payer's: {e}"),

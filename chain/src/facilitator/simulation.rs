@@ -3,17 +3,10 @@
 
 use alloy::providers::Provider;
 
-use super::{Facilitator, Permit, SettleError, invalid};
+use super::{Checked, Facilitator, Permit, SettleError, chain_failure, invalid};
 use crate::bindings::{IERC20, IPermit2};
 use crate::client::short;
-use crate::permit2::nonce_position;
-
-/// What verifying a permit learned that sending it can use.
-#[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
-pub struct Checked {
-    /// The settle call's gas estimate (the estimate is the simulation).
-    pub gas: Option<u64>,
-}
+use journal_market_x402::permit2::nonce_position;
 
 impl Facilitator {
     /// The chain's side of the reference checks for a signed permit: unused nonce, balance,
@@ -33,7 +26,7 @@ impl Facilitator {
         match self.reader.estimate_gas(self.settle_request(permit)).await {
             Ok(gas) => Ok(gas),
             // No answer from the node is no verdict on the permit.
-            Err(e) if e.as_error_resp().is_none() => Err(SettleError::chain(e)),
+            Err(e) if e.as_error_resp().is_none() => Err(chain_failure(e)),
             Err(e) => Err(self.why_not(permit, &e.to_string()).await),
         }
     }
@@ -54,7 +47,7 @@ impl Facilitator {
         );
         let amount = permit.permit.permitted.amount;
         let (code, message) = match (bitmap, balance, allowance) {
-            (Err(e), _, _) | (_, Err(e), _) | (_, _, Err(e)) => return SettleError::chain(e),
+            (Err(e), _, _) | (_, Err(e), _) | (_, _, Err(e)) => return chain_failure(e),
             (Ok(b), _, _) if b.bit(bit) => (
                 "permit2_invalid_nonce",
                 "the permit's nonce was already used".to_string(),

@@ -9,10 +9,11 @@ use alloy::rpc::types::{TransactionReceipt, TransactionRequest};
 use alloy::signers::local::PrivateKeySigner;
 
 use super::{
-    Facilitator, Permit, Record, Relayer, SendError, SendFailure, Sent, SettleError, invalid,
+    Facilitator, Permit, Record, Relayer, SendError, SendFailure, Sent, SettleError, chain_failure,
+    invalid,
 };
 use crate::bindings::IERC20;
-use crate::extensions::gas_sponsoring;
+use journal_market_x402::extensions::gas_sponsoring;
 
 /// Blocks whose base fee an approval's fee cap is judged by (the highest of them).
 const BASE_FEE_BLOCKS: u64 = 8;
@@ -89,19 +90,19 @@ impl Facilitator {
             self.reader.estimate_gas(approve.clone()).into_future(),
         );
         let refuse = |code, message: String| Err(SettleError::Invalid(invalid(code, message)));
-        if allowance.map_err(SettleError::chain)? >= amount {
+        if allowance.map_err(chain_failure)? >= amount {
             return refuse(
                 "erc20_approval_not_needed",
                 "the payer has approved Permit2 already: pay without a sponsored approval".into(),
             );
         }
-        if tokens.map_err(SettleError::chain)? < amount {
+        if tokens.map_err(chain_failure)? < amount {
             return refuse(
                 "permit2_insufficient_balance",
                 "the payer's USDG balance is too low".into(),
             );
         }
-        let next = pending.map_err(SettleError::chain)?;
+        let next = pending.map_err(chain_failure)?;
         if a.nonce != next {
             return refuse(
                 "erc20_approval_tx_wrong_nonce",
@@ -111,7 +112,7 @@ impl Facilitator {
                 ),
             );
         }
-        let mined = latest.map_err(SettleError::chain)?;
+        let mined = latest.map_err(chain_failure)?;
         if mined != next {
             return refuse(
                 "erc20_approval_tx_nonce_taken",
@@ -122,7 +123,7 @@ impl Facilitator {
         }
         // The base fee: the highest of the last blocks' and the next one's, so that an
         // approval signed a few blocks ago, while it was higher, still passes.
-        let history = history.map_err(SettleError::chain)?;
+        let history = history.map_err(chain_failure)?;
         let base_fee = history.base_fee_per_gas.iter().copied().max().unwrap_or(0);
         let next_base_fee = history.base_fee_per_gas.last().copied().unwrap_or(0);
         if a.max_fee_per_gas < next_base_fee {
@@ -134,9 +135,7 @@ impl Facilitator {
                 ),
             );
         }
-        let tip = a
-            .max_priority_fee_per_gas
-            .min(tip.map_err(SettleError::chain)?);
+        let tip = a.max_priority_fee_per_gas.min(tip.map_err(chain_failure)?);
         let fee_bound = base_fee.saturating_mul(2).saturating_add(tip);
         if a.max_fee_per_gas > fee_bound {
             return refuse(
@@ -149,7 +148,7 @@ impl Facilitator {
         }
         let estimate = match estimate {
             Ok(gas) => gas,
-            Err(e) if e.as_error_resp().is_none() => return Err(SettleError::chain(e)),
+            Err(e) if e.as_error_resp().is_none() => return Err(chain_failure(e)),
             Err(e) => {
                 return refuse(
                     "erc20_approval_simulation_failed",
@@ -174,7 +173,7 @@ impl Facilitator {
             );
         }
         self.simulate_after_approval(approve, permit).await?;
-        let balance = balance.map_err(SettleError::chain)?;
+        let balance = balance.map_err(chain_failure)?;
         let value = a.cost().saturating_sub(balance);
         let gas_cost = if value.is_zero() {
             U256::ZERO
@@ -204,7 +203,7 @@ impl Facilitator {
         };
         let blocks = match self.reader.simulate(&payload).await {
             Ok(blocks) => blocks,
-            Err(e) if e.as_error_resp().is_none() => return Err(SettleError::chain(e)),
+            Err(e) if e.as_error_resp().is_none() => return Err(chain_failure(e)),
             // No simulation, no funding.
             Err(e) => {
                 return Err(SettleError::Invalid(invalid(
@@ -250,7 +249,7 @@ impl Facilitator {
             .reader
             .estimate_gas(call.clone())
             .await
-            .map_err(SettleError::chain)?;
+            .map_err(chain_failure)?;
         self.send_from(sponsor, call, gas, record).await
     }
 

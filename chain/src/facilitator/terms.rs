@@ -2,34 +2,18 @@
 //! version, scheme and network, then the permit's numbers against the price. A payment that
 //! fails one never reaches a signature check or a node.
 
-use alloy::primitives::{Address, Bytes, U256};
+use alloy::primitives::{Address, U256};
 
-use super::Facilitator;
-use crate::permit2::{PermitWitnessTransferFrom, TokenPermissions, Witness};
-use crate::signature;
-use crate::x402::{PaymentPayload, PaymentRequirements, SCHEME, VERSION};
-
-/// A payment that must not be settled, with the reference error code.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("{message}")]
-pub struct Invalid {
-    pub code: &'static str,
-    pub message: String,
-}
+use super::{Facilitator, Invalid, Permit};
+use journal_market_x402::permit2::{PermitWitnessTransferFrom, TokenPermissions, Witness};
+use journal_market_x402::signature;
+use journal_market_x402::{PaymentPayload, PaymentRequirements, SCHEME, VERSION};
 
 pub(super) fn invalid(code: &'static str, message: impl Into<String>) -> Invalid {
     Invalid {
         code,
         message: message.into(),
     }
-}
-
-/// A permit read out of a payload, numbers parsed.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Permit {
-    pub from: Address,
-    pub permit: PermitWitnessTransferFrom,
-    pub signature: Bytes,
 }
 
 fn addr(field: &str, s: &str) -> Result<Address, Invalid> {
@@ -171,7 +155,9 @@ impl Facilitator {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::x402::{Extra, Permit2Authorization, Permit2Payload, Permitted, WitnessJson};
+    use journal_market_x402::{
+        Extra, Permit2Authorization, Permit2Payload, Permitted, WitnessJson,
+    };
 
     fn addr(b: u8) -> Address {
         Address::repeat_byte(b)

@@ -461,10 +461,10 @@ async fn approve_permit2(
 ) -> anyhow::Result<()> {
     use alloy::primitives::U256;
     use journal_market_chain::bindings::IERC20;
-    let provider = journal_market_chain::devnet::wallet_provider(rpc, signer.clone())?;
+    let provider = journal_market_chain::devnet_file::wallet_provider(rpc, signer.clone())?;
     let token = IERC20::new(usdg, &provider);
     if token
-        .allowance(signer.address(), journal_market_chain::canonical::PERMIT2)
+        .allowance(signer.address(), journal_market_x402::canonical::PERMIT2)
         .call()
         .await?
         >= U256::MAX >> 1
@@ -472,7 +472,7 @@ async fn approve_permit2(
         return Ok(());
     }
     let receipt = token
-        .approve(journal_market_chain::canonical::PERMIT2, U256::MAX)
+        .approve(journal_market_x402::canonical::PERMIT2, U256::MAX)
         .send()
         .await?
         .get_receipt()

@@ -3,7 +3,7 @@
 
 use std::str::FromStr;
 
-use journal_market_chain::devnet::Devnet;
+use journal_market_chain::devnet_file::Devnet;
 
 pub struct Args(std::iter::Skip<std::env::Args>);
 

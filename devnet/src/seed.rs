@@ -9,10 +9,11 @@ use journal_market_api::DraftInput;
 use journal_market_client::{Client, publisher};
 use serde::Deserialize;
 
-use crate::domain::money;
-use crate::domain::status::JournalStatus;
+use journal_market_chain::devnet_file::Devnet;
+use journal_market_domain::money;
+use journal_market_domain::status::JournalStatus;
 
-pub const DEMO_PERSON_JOURNALS: &str = include_str!("../data/demo/person-journals.json");
+pub const DEMO_PERSON_JOURNALS: &str = include_str!("../../data/demo/person-journals.json");
 
 #[derive(Debug, Clone, Deserialize)]
 pub struct PersonJournal {
@@ -80,11 +81,7 @@ pub async fn publish(
 }
 
 /// Votes for the devnet: two buyers buy `slug` and vote on it, one up and one down.
-pub async fn votes(
-    api: &str,
-    devnet: &journal_market_chain::devnet::Devnet,
-    slug: &str,
-) -> anyhow::Result<()> {
+pub async fn votes(api: &str, devnet: &Devnet, slug: &str) -> anyhow::Result<()> {
     let buyers = devnet.accounts("buyer");
     for (n, (up, tag)) in [(true, "well-sourced"), (false, "thin")]
         .into_iter()
@@ -96,5 +93,27 @@ pub async fn votes(
         client.buy(slug, &signer).await?;
         publisher::vote(&client, &devnet.rpc_url, &signer, slug, up, tag).await?;
     }
+    Ok(())
+}
+
+/// The devnet's demo: the person-written journals, published through the API as an author
+/// would, then swaps, a burn, purchases and votes, so the ledger and the vote counts are not empty.
+pub async fn demo(api: &str, devnet: &Devnet) -> anyhow::Result<()> {
+    let authors = devnet.accounts("author");
+    let mut first = None;
+    for spec in demo_person_journals()? {
+        let author = authors
+            .get(spec.author % authors.len().max(1))
+            .ok_or_else(|| anyhow::anyhow!("the devnet has no author account"))?
+            .signer()?;
+        let (_, slug) = publish(api, &devnet.rpc_url, &author, &spec).await?;
+        tracing::info!(%slug, "published a demo journal");
+        first.get_or_insert(slug);
+    }
+    crate::deploy::market_activity(devnet).await?;
+    if let Some(slug) = first {
+        votes(api, devnet, &slug).await?;
+    }
+    tracing::info!("the devnet's swaps, burn and votes are in");
     Ok(())
 }

@@ -146,7 +146,7 @@ pub fn declare(
 }
 
 pub fn decode(header: &str) -> Result<Proof, Refused> {
-    crate::x402::decode_header(header).map_err(Refused::Malformed)
+    crate::decode_header(header).map_err(Refused::Malformed)
 }
 
 fn time(s: &str, what: &'static str) -> Result<DateTime<Utc>, Refused> {

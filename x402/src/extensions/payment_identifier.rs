@@ -5,7 +5,7 @@
 use alloy::primitives::keccak256;
 use serde_json::{Value, json};
 
-use crate::x402::PaymentPayload;
+use crate::PaymentPayload;
 
 pub const KEY: &str = "payment-identifier";
 pub const MIN_LEN: usize = 16;
@@ -66,7 +66,7 @@ pub fn fingerprint(p: &PaymentPayload) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::x402::{
+    use crate::{
         Extra, PaymentRequirements, Permit2Authorization, Permit2Payload, Permitted, WitnessJson,
     };
 

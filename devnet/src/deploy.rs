@@ -5,17 +5,19 @@
 
 use std::collections::BTreeMap;
 
-use alloy::network::{EthereumWallet, TransactionBuilder};
+use alloy::network::TransactionBuilder;
 use alloy::primitives::{Address, Bytes, U256, utils::parse_units};
-use alloy::providers::{DynProvider, Provider, ProviderBuilder};
+use alloy::providers::{DynProvider, Provider};
 use alloy::rpc::types::TransactionRequest;
 use alloy::signers::local::PrivateKeySigner;
 use alloy::sol_types::SolValue;
-use serde::{Deserialize, Serialize};
+use journal_market_chain::bindings::{IERC20, IMintable, IPool, IWETH};
+use journal_market_chain::devnet_file::{
+    Account, Contracts, Devnet, StockContracts, wallet_provider,
+};
+use journal_market_x402::canonical;
 
 use crate::artifacts;
-use crate::bindings::{IERC20, IMintable, IPool, IWETH};
-use crate::canonical;
 
 /// anvil's default accounts (mnemonic "test test … junk"): public, for local chains only.
 const DEV_KEYS: [&str; 10] = [
@@ -30,9 +32,6 @@ const DEV_KEYS: [&str; 10] = [
     "0xdbda1821b80551c9d65939329250298aa3472ba22feea921c0cf5d620ea67b97",
     "0x2a871d0798f97d79848a013d4936a73bf4cc922c825d33c1cf7073dff6d409c6",
 ];
-
-/// The devnet's receipt-signing key (holds nothing; receipts only need a stable signer).
-pub const RECEIPT_KEY: &str = "0x7265636569707473207369676e6564206279206a6f75726e616c2d6d61726b74";
 
 /// The devnet's gas sponsor (x402 `erc20ApprovalGasSponsoring`): a key of its own, so that
 /// what it spends never holds up the relayer's settlements. Public, for local chains only.
@@ -61,62 +60,6 @@ pub const BUYER_USDG: u64 = 10_000;
 /// Price feeds answer with 8 decimals.
 pub const FEED_DECIMALS: u8 = 8;
 
-#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
-#[serde(rename_all = "camelCase")]
-pub struct StockContracts {
-    pub token: Address,
-    pub price_feed: Address,
-}
-
-#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
-#[serde(rename_all = "camelCase")]
-pub struct Contracts {
-    pub usdg: Address,
-    pub permit2: Address,
-    pub permit2_proxy: Address,
-    pub identity_registry: Address,
-    pub reputation_registry: Address,
-    pub weth: Address,
-    pub token: Address,
-    pub pool: Address,
-    pub fee_locker: Address,
-    pub wallet_factory: Address,
-    pub stock_tokens: BTreeMap<String, StockContracts>,
-    /// The ETH / USD price feed (8 decimals) the token ledger values its figures with.
-    #[serde(default)]
-    pub eth_usd_feed: Address,
-}
-
-#[derive(Clone, Serialize, Deserialize, PartialEq)]
-#[serde(rename_all = "camelCase")]
-pub struct Account {
-    pub role: String,
-    pub address: Address,
-    pub private_key: String,
-}
-
-impl std::fmt::Debug for Account {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "Account({} {})", self.role, self.address)
-    }
-}
-
-impl Account {
-    pub fn signer(&self) -> anyhow::Result<PrivateKeySigner> {
-        Ok(self.private_key.parse()?)
-    }
-}
-
-/// `data/devnet.json`.
-#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
-#[serde(rename_all = "camelCase")]
-pub struct Devnet {
-    pub rpc_url: String,
-    pub chain_id: u64,
-    pub contracts: Contracts,
-    pub accounts: Vec<Account>,
-}
-
 macro_rules! send {
     ($call:expr, $what:expr) => {{
         let receipt = $call.send().await?.get_receipt().await?;
@@ -125,27 +68,25 @@ macro_rules! send {
     }};
 }
 
-impl Devnet {
-    pub fn accounts(&self, role: &str) -> Vec<&Account> {
-        self.accounts.iter().filter(|a| a.role == role).collect()
-    }
-
-    /// The first account of `role`.
-    pub fn account(&self, role: &str) -> anyhow::Result<&Account> {
-        self.accounts
-            .iter()
-            .find(|a| a.role == role)
-            .ok_or_else(|| anyhow::anyhow!("the devnet has no {role} account"))
-    }
-
-    /// A provider that signs with `account`.
-    pub fn provider_for(&self, account: &Account) -> anyhow::Result<DynProvider> {
-        wallet_provider(&self.rpc_url, account.signer()?)
-    }
-
+/// Dev wallets made on demand, for tests and load runs.
+pub trait Buyers {
     /// A new wallet with 100 ETH for gas, `usdg_units` base units of USDG, and USDG approved to
     /// Permit2: a buyer for load runs and tests.
-    pub async fn funded_buyer(&self, usdg_units: u64) -> anyhow::Result<PrivateKeySigner> {
+    fn funded_buyer(
+        &self,
+        usdg_units: u64,
+    ) -> impl std::future::Future<Output = anyhow::Result<PrivateKeySigner>> + Send;
+
+    /// A new wallet that holds `usdg_units` USDG and nothing else: no gas, no Permit2
+    /// allowance (a first purchase needs a sponsored approval).
+    fn usdg_only_buyer(
+        &self,
+        usdg_units: u64,
+    ) -> impl std::future::Future<Output = anyhow::Result<PrivateKeySigner>> + Send;
+}
+
+impl Buyers for Devnet {
+    async fn funded_buyer(&self, usdg_units: u64) -> anyhow::Result<PrivateKeySigner> {
         let w = PrivateKeySigner::random();
         let deployer = self.provider_for(self.account("deployer")?)?;
         deployer
@@ -170,9 +111,7 @@ impl Devnet {
         Ok(w)
     }
 
-    /// A new wallet that holds `usdg_units` USDG and nothing else: no gas, no Permit2
-    /// allowance (a first purchase needs a sponsored approval).
-    pub async fn usdg_only_buyer(&self, usdg_units: u64) -> anyhow::Result<PrivateKeySigner> {
+    async fn usdg_only_buyer(&self, usdg_units: u64) -> anyhow::Result<PrivateKeySigner> {
         let w = PrivateKeySigner::random();
         let deployer = self.provider_for(self.account("deployer")?)?;
         send!(
@@ -182,20 +121,6 @@ impl Devnet {
         );
         Ok(w)
     }
-
-    pub fn load(path: &std::path::Path) -> anyhow::Result<Devnet> {
-        let text = std::fs::read_to_string(path)
-            .map_err(|e| anyhow::anyhow!("cannot read {}: {e}", path.display()))?;
-        serde_json::from_str(&text)
-            .map_err(|e| anyhow::anyhow!("{} is not valid: {e}", path.display()))
-    }
-}
-
-pub fn wallet_provider(rpc_url: &str, signer: PrivateKeySigner) -> anyhow::Result<DynProvider> {
-    Ok(ProviderBuilder::new()
-        .wallet(EthereumWallet::from(signer))
-        .connect_http(rpc_url.parse()?)
-        .erased())
 }
 
 /// Deploys the artifact `name` with its encoded constructor arguments; its address.
