@@ -29,7 +29,7 @@ pub async fn begin_write(db: &DatabaseConnection) -> Result<DatabaseTransaction,
 /// On PostgreSQL, serialises the transactions that name `key` until they end (an advisory
 /// transaction lock), so a rule over several rows (a wallet's quota or bound) holds with two
 /// writers at once. SQLite's write transactions are serial already.
-pub async fn lock_key(txn: &DatabaseTransaction, key: &str) -> Result<(), DbErr> {
+pub async fn lock_key(txn: &impl ConnectionTrait, key: &str) -> Result<(), DbErr> {
     if txn.get_database_backend() == DbBackend::Postgres {
         txn.query_one_raw(Statement::from_sql_and_values(
             DbBackend::Postgres,

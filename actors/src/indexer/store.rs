@@ -93,6 +93,11 @@ pub async fn apply_vote(
             None,
         ),
     };
+    // One writer per wallet and journal at a time: the indexer (a range's votes in chain order,
+    // one transaction) and a report of one vote would otherwise take the event's row and the
+    // standing vote's row in opposite orders, and PostgreSQL would end one of them as a
+    // deadlock (a report answered 500).
+    crate::db::lock_key(db, &format!("vote:{wallet}:{}", journal.id)).await?;
     vote_events::Entity::insert(vote_events::ActiveModel {
         tx: Set(format!("{:#x}", at.tx)),
         log_index: Set(at.log_index as i32),
