@@ -3,7 +3,8 @@
 # second at 64 connections against the minimal program serving the same bytes; full purchases
 # per second with p50/p95 at BUYERS concurrent buyers (and as many first purchases by wallets
 # holding only USDG, each with a sponsored approval); the service's own time per payment
-# (its total minus the time spent waiting on the chain), from the settlement actor's log; and a
+# (its total minus the time spent waiting on the chain), from the settlement actor's log; the
+# same purchases as MCP paid calls (calls/s, p50, service CPU per call); and a
 # sign-in-with-x re-read (GET /api/journals/{slug} with a fresh SIGN-IN-WITH-X proof per
 # request: one signature check and one nonce written) against the plain detail read.
 set -euo pipefail
@@ -51,6 +52,13 @@ echo "| purchases ($BUYERS buyers) | count | per second | p50 ms | p95 ms | erro
 echo "|---|---|---|---|---|---|"
 echo "| swarm journals, one payment each | $n | $rate | $p50 | $p95 | $errs |"
 awk '/^cpu / { printf "CPU per purchase (its 402 challenge and payment): %s %s ms\n", $2, $3 }' "$work/cpu.txt"
+# The same purchases as MCP paid calls (tools/call read_journal: the payment-required result,
+# then the payment in _meta), by as many new buyers.
+read -r mn mrate mp50 mp95 merrs < <(VIA=mcp CPU_PIDS="service:$svc,anvil:$anvil" \
+  "$REL"/examples/purchase_load "$api" "$work/devnet.json" "$BUYERS" 2>"$work/cpu_mcp.txt")
+echo "| swarm journals, MCP paid call (read_journal) each | $mn | $mrate | $mp50 | $mp95 | $merrs |"
+awk '/^cpu / { printf "CPU per MCP paid call (its payment-required result and payment): %s %s ms\n", $2, $3 }' "$work/cpu_mcp.txt"
+awk -v a="$mrate" -v b="$rate" 'BEGIN { printf "MCP calls/s as a share of REST purchases/s: %.0f%%\n", 100*a/b }'
 read -r sn srate sp50 sp95 serrs < <("$REL"/examples/sponsored_load "$api" "$work/devnet.json" "$BUYERS")
 echo "| first purchases without gas (sponsored approval, then settle) | $sn | $srate | $sp50 | $sp95 | $serrs |"
 python3 - "$work/svc.log" <<'PY'

@@ -21,6 +21,6 @@ fi
 rm -f "$stamp"
 "$venv/bin/pip" install --quiet --disable-pip-version-check -r "$req"
 # The drivers import what they need; a broken install fails here, not in a test.
-"$venv/bin/python" -c 'import httpx, x402, x402.http.clients.httpx, x402.mechanisms.evm.exact, x402.extensions.bazaar.facilitator, x402.extensions.sign_in_with_x'
+"$venv/bin/python" -c 'import httpx, x402, x402.mcp, mcp.client.streamable_http, x402.http.clients.httpx, x402.mechanisms.evm.exact, x402.extensions.bazaar.facilitator, x402.extensions.sign_in_with_x'
 "$venv/bin/x402conf" --help >/dev/null
 echo "$want" >"$stamp"

@@ -244,8 +244,8 @@ impl<K: Eq + Hash + Clone, V: Clone> TtlCache<K, V> {
 /// The most per-payer challenges kept (about 13 KB each: body and header).
 pub const PAYER_CHALLENGES: usize = 256;
 
-/// Journal id, payment step, recipient, resource URL.
-pub type ChallengeKey = (i32, &'static str, Address, String);
+/// A challenge's journal, step, route kind, recipient and resource.
+pub type ChallengeKey = (i32, &'static str, &'static str, Address, String);
 
 /// The caches of public answers. Every write that a public read shows empties them (a
 /// purchase only those that show reader counts), so the services that write and the ones that

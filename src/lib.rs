@@ -11,6 +11,7 @@ pub use journal_market_domain as domain;
 pub mod error;
 pub mod facilitator_server;
 pub mod import;
+pub mod mcp;
 pub mod metrics;
 pub mod middleware;
 pub mod pages;

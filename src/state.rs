@@ -33,6 +33,8 @@ pub struct AppState {
     pub accounts: Accounts,
     pub purchases: Purchases,
     pub publishing: Publishing,
+    /// The MCP endpoint's call and payment counters.
+    pub mcp: crate::mcp::McpMetrics,
     pub onchain: Onchain,
     pub ops: Ops,
 }
@@ -96,6 +98,7 @@ impl AppState {
             cache_requests,
         ));
         caches.register_metrics(metrics.registry());
+        let mcp = crate::mcp::McpMetrics::new(metrics.registry());
         let quotes = Arc::new(chain.quotes);
         let a = chain.addresses;
         // The reads every journal page and payment step make, on two SQLite lanes.
@@ -146,6 +149,7 @@ impl AppState {
             accounts,
             purchases,
             publishing,
+            mcp,
             onchain: Onchain {
                 watch: chain.watch,
                 addresses: a,

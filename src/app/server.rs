@@ -100,6 +100,7 @@ pub(super) fn http_server(
             ))
             .service(web::scope(&prefix).configure(routes::configure))
             .configure(routes::discovery::configure_root)
+            .configure(crate::mcp::configure_root)
             .configure(crate::pages::configure)
             .default_service(web::to(|| async {
                 HttpResponse::from_error(DomainError::not_found(

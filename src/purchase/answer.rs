@@ -18,12 +18,12 @@ use crate::queries::journals::LiveJournal;
 use crate::session::session_cookie;
 
 /// A settled payment, as its answer states it.
-struct Settled {
-    resource: String,
-    payer: Address,
-    tx: B256,
-    paid_at: chrono::DateTime<chrono::Utc>,
-    network: String,
+pub(super) struct Settled {
+    pub(super) resource: String,
+    pub(super) payer: Address,
+    pub(super) tx: B256,
+    pub(super) paid_at: chrono::DateTime<chrono::Utc>,
+    pub(super) network: String,
 }
 
 impl Purchases {
@@ -100,7 +100,12 @@ impl Purchases {
     }
 
     /// The receipt of the step that delivered the text `j` as `body` (the bytes sent).
-    fn delivery_receipt(&self, s: &Settled, j: &LiveJournal, body: &[u8]) -> Option<SignedReceipt> {
+    pub(super) fn delivery_receipt(
+        &self,
+        s: &Settled,
+        j: &LiveJournal,
+        body: &[u8],
+    ) -> Option<SignedReceipt> {
         let d = Delivery {
             response_hash: delivery::response_hash(body),
             response_hash_alg: offer_receipt::RESPONSE_HASH_ALG.into(),
@@ -127,7 +132,7 @@ impl Purchases {
 }
 
 /// `{ ok, tx, body, html }`.
-fn text_answer(tx: String, j: &Arc<LiveJournal>) -> Paid {
+pub(super) fn text_answer(tx: String, j: &Arc<LiveJournal>) -> Paid {
     Paid {
         ok: true,
         tx,
@@ -138,7 +143,7 @@ fn text_answer(tx: String, j: &Arc<LiveJournal>) -> Paid {
 }
 
 /// PAYMENT-RESPONSE of a settled payment, with its signed receipt when receipts are on.
-fn settle_response(s: Settled, receipt: Option<SignedReceipt>) -> SettleResponse {
+pub(super) fn settle_response(s: Settled, receipt: Option<SignedReceipt>) -> SettleResponse {
     SettleResponse {
         success: true,
         transaction: format!("{:#x}", s.tx),

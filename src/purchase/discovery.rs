@@ -44,6 +44,13 @@ impl Purchases {
         offering the author's share, nothing charged. A wallet that bought a journal reads it again with a \
         SIGN-IN-WITH-X proof alone.",
             "items": items,
+            // The same purchases through the MCP tool (the x402 MCP binding).
+            "mcp": {
+                "endpoint": format!("{}/mcp", self.site().origin()),
+                "transport": "streamable-http",
+                "paidTool": super::terms::TOOL,
+                "serverCard": format!("{}/.well-known/mcp/server-card.json", self.site().origin()),
+            },
         });
         Ok(doc)
     }

@@ -13,7 +13,7 @@ use journal_market_x402::{self as x402, PaymentPayload};
 
 use super::offer::refuse;
 use super::terms::{Route, Terms, requirements, signed_for};
-use super::{Caller, DomainError, DomainResult, Outcome, Purchases, Step, Want};
+use super::{Caller, DomainError, DomainResult, Outcome, Purchases, Step, Via, Want};
 use crate::domain::purchase::{Standing, Verdict, rules};
 use crate::queries::journals::LiveJournal;
 
@@ -180,6 +180,10 @@ impl Purchases {
             }
             Want::Text { hint, .. } => hint,
         };
+        let via = match want {
+            Want::Text { via, .. } => via,
+            Want::Step { .. } => Via::Http,
+        };
         let step = if j.swarm {
             Step::Burn
         } else if let Some(p) = signed {
@@ -200,7 +204,7 @@ impl Purchases {
         Ok(Due {
             step,
             resource_url: self.site.text_url(&slug, hint),
-            route: Route::Text { slug },
+            route: via.route(slug),
         })
     }
 
@@ -268,8 +272,13 @@ impl Purchases {
             Ok(Paid::Used { tx, .. }) => return Err(DomainError::Conflict(used(tx))),
             Ok(Paid::FeeAlreadyPaid) => {
                 return match (&terms.route, signer) {
-                    // The text's URL answers what is due instead: the author's offer.
-                    (Route::Text { .. }, Some(payer)) => Err(self.author_due(&j, payer).await?),
+                    // The text's URL (or tool) answers what is due instead: the author's offer.
+                    (Route::Text { .. }, Some(payer)) => {
+                        Err(self.author_due(&j, payer, Via::Http).await?)
+                    }
+                    (Route::Tool { .. }, Some(payer)) => {
+                        Err(self.author_due(&j, payer, Via::Mcp).await?)
+                    }
                     _ => Ok(Outcome::FeeAlreadyPaid),
                 };
             }
@@ -281,8 +290,8 @@ impl Purchases {
             true => self.site.text_url(&j.detail.item.slug, None),
             false => self.site.fee_url(j.id, terms.amount),
         };
-        let next = match (&terms.route, last) {
-            (Route::Text { slug }, false) => Some(self.site.text_url(slug, Some(payer))),
+        let next = match (terms.route.slug(), last) {
+            (Some(slug), false) => Some(self.site.text_url(slug, Some(payer))),
             _ => None,
         };
         Ok(Outcome::Paid {
@@ -300,12 +309,17 @@ impl Purchases {
     /// A fee payment through the text's URL from a wallet whose fee is paid: nothing is
     /// charged, and the 402 offers the step due, the author's share, at the URL that names the
     /// payer (a plain x402 client that pays the fee again is never told `{ ok, already }`).
-    async fn author_due(&self, j: &LiveJournal, payer: Address) -> DomainResult<DomainError> {
+    async fn author_due(
+        &self,
+        j: &LiveJournal,
+        payer: Address,
+        via: Via,
+    ) -> DomainResult<DomainError> {
         let pay_to = self.token_holder(j).await?;
         let slug = j.detail.item.slug.clone();
         let url = self.site.text_url(&slug, Some(payer));
         let amount = Step::Author.amount(j.price_units, j.swarm);
-        let terms = self.terms(amount, pay_to, url.clone(), Route::Text { slug });
+        let terms = self.terms(amount, pay_to, url.clone(), via.route(slug));
         Ok(refuse(
             format!(
                 "the fee of this journal is paid already by {}: nothing was charged; the step due \
@@ -319,7 +333,7 @@ impl Purchases {
 
 /// The payment sent, checked against the offer's terms before it goes to the settlement.
 fn payment(sent: Result<PaymentPayload, String>, terms: &Terms) -> DomainResult<PaymentPayload> {
-    let p = sent.map_err(|e| refuse(format!("the payment header is malformed: {e}"), terms))?;
+    let p = sent.map_err(|e| refuse(format!("the payment is malformed: {e}"), terms))?;
     if p.x402_version != x402::VERSION {
         return Err(refuse(
             format!("x402Version must be {}", x402::VERSION),

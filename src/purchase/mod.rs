@@ -23,6 +23,7 @@ pub mod access;
 mod answer;
 mod discovery;
 mod flow;
+pub mod mcp;
 pub mod offer;
 pub mod terms;
 
@@ -119,14 +120,37 @@ pub enum Want {
     /// The paid text of the journal with this slug: the step due for the paying wallet, told
     /// by the payment itself, else the session, a sign-in-with-x proof, or the `payer` hint
     /// (public, so it only chooses the offer shown: the rules come from the signer).
-    Text { slug: String, hint: Option<Address> },
+    Text {
+        slug: String,
+        hint: Option<Address>,
+        via: Via,
+    },
+}
+
+/// How the paid text is asked for: what its offer's `bazaar` declares.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Via {
+    /// `GET /journals/{slug}/text`.
+    Http,
+    /// The MCP tool `read_journal`.
+    Mcp,
+}
+
+impl Via {
+    fn route(self, slug: String) -> terms::Route {
+        match self {
+            Via::Http => terms::Route::Text { slug },
+            Via::Mcp => terms::Route::Tool { slug },
+        }
+    }
 }
 
 /// Who a payment request says it is, besides its payment.
 pub struct Caller {
     /// The session's wallet.
     pub session: Option<Address>,
-    /// The `SIGN-IN-WITH-X` header; read only when no payment is sent.
+    /// The `SIGN-IN-WITH-X` proof (the header, or over MCP `_meta`); read only when no payment
+    /// is sent.
     pub proof: Option<String>,
     /// What the caller's rate class is charged for a contract wallet's proof.
     pub toll: Option<Toll>,

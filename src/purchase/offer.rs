@@ -75,7 +75,13 @@ impl Purchases {
         id: i32,
         step: Step,
     ) -> DomainResult<Challenge> {
-        let key = (id, step.as_str(), terms.pay_to, terms.resource_url.clone());
+        let key = (
+            id,
+            step.as_str(),
+            terms.route.kind(),
+            terms.pay_to,
+            terms.resource_url.clone(),
+        );
         // A resource that names its payer is one of as many as there are addresses: those are
         // kept apart, in a small cache of their own.
         let cache = match terms.resource_url.contains("?payer=") {

@@ -45,6 +45,8 @@ pub enum Route {
     Pay { journal_id: i32 },
     /// `GET /journals/{slug}/text`.
     Text { slug: String },
+    /// The MCP tool `read_journal` with `{ slug }`.
+    Tool { slug: String },
 }
 
 impl Route {
@@ -75,8 +77,55 @@ impl Route {
                 );
                 bazaar::declare_get(&path, &query, output, &text_route(api_prefix))
             }
+            Route::Tool { slug } => bazaar::declare_mcp(
+                TOOL,
+                TOOL_DESCRIPTION,
+                tool_input_schema(),
+                serde_json::json!({ "slug": slug }),
+                output,
+            ),
         }
     }
+
+    /// The text's slug, when the route sells the text (not a `/pay/*` step).
+    pub fn slug(&self) -> Option<&str> {
+        match self {
+            Route::Pay { .. } => None,
+            Route::Text { slug } | Route::Tool { slug } => Some(slug),
+        }
+    }
+
+    /// What a challenge's template is kept under besides its terms: the route's kind (the
+    /// same resource is offered over HTTP and over MCP, with different `bazaar` declarations).
+    pub fn kind(&self) -> &'static str {
+        match self {
+            Route::Pay { .. } => "pay",
+            Route::Text { .. } => "text",
+            Route::Tool { .. } => "tool",
+        }
+    }
+}
+
+/// The paid MCP tool: its name, what it does, and what it takes.
+pub const TOOL: &str = "read_journal";
+pub const TOOL_DESCRIPTION: &str = "The full text of a journal (paid with x402: the result without \
+a payment is the PaymentRequired; a person-written journal takes two calls, the fee, then the \
+author's share with `payer` set)";
+
+pub fn tool_input_schema() -> serde_json::Value {
+    serde_json::json!({
+        "type": "object",
+        "properties": {
+            "slug": { "type": "string", "minLength": 1, "description": "the journal's slug or id" },
+            "payer": {
+                "type": "string",
+                "pattern": "^0x[0-9a-fA-F]{40}$",
+                "description": "the paying wallet: chooses the step due (a person-written journal's fee, then the author's share)",
+            },
+        },
+        "required": ["slug"],
+        "additionalProperties": false,
+    })
 }
 
 pub const MAX_TIMEOUT_SECONDS: u64 = 300;

@@ -11,7 +11,7 @@ use utoipa::{IntoParams, ToSchema};
 use super::Private;
 use crate::domain::wallet::Wallet;
 use crate::error::{DomainError, DomainResult};
-use crate::purchase::{Caller, Step, Want};
+use crate::purchase::{Caller, Step, Via, Want};
 use crate::queries::journals::{JournalKey, journal_key};
 use crate::session::{SignedIn, Viewer, proof_header};
 use crate::state::AppState;
@@ -109,7 +109,11 @@ async fn text_answer(
             ))
         })?),
     };
-    let want = Want::Text { slug, hint };
+    let want = Want::Text {
+        slug,
+        hint,
+        via: Via::Http,
+    };
     pay(state, req, viewer, want).await
 }
 

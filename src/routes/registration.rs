@@ -72,6 +72,11 @@ fn services(site: &Site, page: String, slug: Option<&str>) -> Vec<RegistrationSe
             name: "x402".into(),
             endpoint: site.text_url(slug, None),
         });
+        // The MCP endpoint, whose `read_journal` sells the same text.
+        s.push(RegistrationService {
+            name: "MCP".into(),
+            endpoint: format!("{}/mcp", site.origin()),
+        });
         for step in [Step::Burn, Step::Author] {
             s.push(RegistrationService {
                 name: format!(

@@ -22,6 +22,7 @@ mod faultproxy;
 mod health;
 mod import;
 mod journals;
+mod mcp;
 mod meta;
 mod metrics;
 mod outage;

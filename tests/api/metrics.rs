@@ -302,6 +302,21 @@ async fn rpc_failovers_cache_hits_and_settlements_are_counted() {
     let (_, slug, _) = shop.swarm_journal().await;
     let bought = shop.buy(&slug, shop.buyer(0)).await;
     let tx = bought.txs[0].clone();
+    // An MCP paid call without a payment: the payment-required result, counted per tool.
+    let mcp = format!("{}/mcp", app.base.trim_end_matches("/api"));
+    let call = json!({ "jsonrpc": "2.0", "id": 1, "method": "tools/call",
+        "params": { "name": "read_journal", "arguments": { "slug": slug } } });
+    let answer: Value = app
+        .http
+        .post(mcp)
+        .json(&call)
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(answer["result"]["isError"], true, "{answer}");
 
     // Through the proxy: a pass-through call and a final answer asked twice.
     let rpc = |body: Value| {
@@ -397,6 +412,16 @@ async fn rpc_failovers_cache_hits_and_settlements_are_counted() {
             (r#"jm_settlement_rows_total{outcome="settled"}"#, 1.0),
             (r#"jm_settlement_rows_total{outcome="failed"}"#, 0.0),
             (r#"jm_actor_restarts_total{actor="settlement"}"#, 0.0),
+        ],
+    );
+    assert_series(
+        &text,
+        &[
+            (
+                r#"jm_mcp_calls_total{method="tools/call",tool="read_journal",outcome="error"}"#,
+                1.0,
+            ),
+            (r#"jm_mcp_payments_total{outcome="challenged"}"#, 1.0),
         ],
     );
 

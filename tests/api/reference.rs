@@ -24,11 +24,11 @@ const RECEIPT_SIGNER_FIELD: &str = "receiptSigner";
 /// How long one driver run may take (it may pay, settle and wait for the chain).
 const DRIVER_TIMEOUT: Duration = Duration::from_secs(180);
 
-fn root() -> PathBuf {
+pub(crate) fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
 }
 
-fn venv_bin(name: &str) -> PathBuf {
+pub(crate) fn venv_bin(name: &str) -> PathBuf {
     let p = root().join(".venv-x402/bin").join(name);
     assert!(
         p.exists(),
@@ -75,7 +75,7 @@ async fn run(program: PathBuf, args: &[&str], key: Option<&str>) -> (i32, String
 }
 
 /// The one JSON object a driver prints (its last line).
-async fn driver(program: PathBuf, args: &[&str], key: Option<&str>) -> Value {
+pub(crate) async fn driver(program: PathBuf, args: &[&str], key: Option<&str>) -> Value {
     let (code, stdout, stderr) = run(program.clone(), args, key).await;
     let line = stdout.lines().rev().find(|l| !l.trim().is_empty());
     match line.map(serde_json::from_str::<Value>) {
@@ -108,12 +108,12 @@ async fn fetch_get(shop: &Shop, key: &str, url: &str, flags: &[&str]) -> Value {
 
 /// The server with `server.origin` on its bound port: the reference SIWX clients refuse a
 /// challenge whose domain is not the host they connected to.
-async fn reference_shop() -> Shop {
+pub(crate) async fn reference_shop() -> Shop {
     Shop::open_with(|s| s.server.origin = "http://127.0.0.1:0".into()).await
 }
 
 /// `http://127.0.0.1:PORT`: the base without the API prefix.
-fn origin(shop: &Shop) -> String {
+pub(crate) fn origin(shop: &Shop) -> String {
     let prefix = &shop.app.settings.server.api_prefix;
     shop.app
         .base

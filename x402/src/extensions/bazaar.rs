@@ -52,6 +52,37 @@ pub fn declare_post_json(body_example: Value, body_schema: Value, output_example
     )
 }
 
+/// An MCP tool (the x402 MCP binding's discovery, `declare_mcp_discovery_extension`): its name,
+/// what it does, its input schema and an example of its arguments, and an example answer.
+pub fn declare_mcp(
+    tool_name: &str,
+    description: &str,
+    input_schema: Value,
+    example: Value,
+    output_example: Value,
+) -> Value {
+    declaration(
+        json!({
+            "type": "mcp",
+            "toolName": tool_name,
+            "description": description,
+            "transport": "streamable-http",
+            "inputSchema": input_schema,
+            "example": example,
+        }),
+        json!({
+            "type": { "type": "string", "const": "mcp" },
+            "toolName": { "type": "string", "minLength": 1 },
+            "description": { "type": "string" },
+            "transport": { "type": "string", "enum": ["streamable-http", "sse"] },
+            "inputSchema": { "type": "object" },
+            "example": { "type": "object" },
+        }),
+        &["type", "toolName", "inputSchema"],
+        output_example,
+    )
+}
+
 /// `info` (an example `input` and answer) and the `schema` that validates it, for any method:
 /// `input` takes exactly the keys of `input_properties`.
 fn declaration(
@@ -134,5 +165,22 @@ mod tests {
             json!(["type", "method", "bodyType", "body"])
         );
         assert!(d.get("routeTemplate").is_none());
+    }
+
+    #[test]
+    fn a_tool_declares_its_name_and_input_schema() {
+        let d = declare_mcp(
+            "read_journal",
+            "the text",
+            json!({ "type": "object" }),
+            json!({ "slug": "a" }),
+            json!({ "ok": true }),
+        );
+        assert_eq!(d["info"]["input"]["type"], "mcp");
+        assert_eq!(d["info"]["input"]["toolName"], "read_journal");
+        let input = &d["schema"]["properties"]["input"];
+        for k in d["info"]["input"].as_object().unwrap().keys() {
+            assert!(input["properties"].get(k).is_some(), "{k}");
+        }
     }
 }
