@@ -1,5 +1,6 @@
 //! journal-market: the Journal Marketplace Service.
 
+pub mod answers;
 pub mod app;
 pub mod cache;
 pub mod chain;

@@ -22,7 +22,7 @@ use actix_web::web::{self, Bytes};
 use actix_web::{HttpRequest, HttpResponse};
 use serde_json::Value;
 
-use crate::routes::{private, resource};
+use crate::answers::{private, resource};
 use crate::state::AppState;
 use jsonrpc::{METHOD_NOT_FOUND, Message, RpcError};
 

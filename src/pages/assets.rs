@@ -67,7 +67,7 @@ pub fn css_path() -> &'static str {
 }
 
 pub fn configure(cfg: &mut web::ServiceConfig) {
-    cfg.service(crate::routes::resource("/assets/{name}", "GET").route(web::get().to(serve)));
+    cfg.service(crate::answers::resource("/assets/{name}", "GET").route(web::get().to(serve)));
 }
 
 async fn serve(name: web::Path<String>) -> HttpResponse {

@@ -18,7 +18,7 @@ use maud::Markup;
 pub use error::{PageError, PageResult, error_page, not_found_page};
 
 use self::layout::Links;
-use crate::routes::resource;
+use crate::answers::resource;
 use crate::session::Viewer;
 use crate::state::AppState;
 
@@ -105,7 +105,7 @@ async fn home(state: web::Data<AppState>) -> PageResult {
 /// `/journal/{slug or id}`.
 async fn journal(state: web::Data<AppState>, req: HttpRequest, viewer: Viewer) -> PageResult {
     if !matches!(*req.method(), Method::GET | Method::HEAD) {
-        return Ok(crate::routes::not_allowed(&req, "GET"));
+        return Ok(crate::answers::not_allowed(&req, "GET"));
     }
     // Anything but one segment is no journal's key (the catalogue refuses it as not found).
     let slug = req.path().strip_prefix("/journal/").unwrap_or_default();
