@@ -12,6 +12,10 @@ pub const INVALID_PARAMS: i64 = -32602;
 pub const INTERNAL_ERROR: i64 = -32603;
 pub const RESOURCE_NOT_FOUND: i64 = -32002;
 
+/// The most messages one POST may carry. A request passes the rate limits once, so an unbounded
+/// batch would let one request make any number of calls (searches, purchase attempts).
+pub const MAX_BATCH: usize = 8;
+
 /// One message of a POST body.
 #[derive(Debug, PartialEq)]
 pub enum Message {
@@ -60,6 +64,13 @@ pub fn parse_body(body: &[u8]) -> Result<Vec<Value>, Refusal> {
         Value::Array(batch) if batch.is_empty() => Err(Refusal {
             id: Value::Null,
             error: RpcError::new(INVALID_REQUEST, "an empty batch"),
+        }),
+        Value::Array(batch) if batch.len() > MAX_BATCH => Err(Refusal {
+            id: Value::Null,
+            error: RpcError::new(
+                INVALID_REQUEST,
+                format!("a batch of at most {MAX_BATCH} messages"),
+            ),
         }),
         Value::Array(batch) => Ok(batch),
         one => Ok(vec![one]),
@@ -160,6 +171,11 @@ mod tests {
         assert_eq!(parse_body(b"{").unwrap_err().error.code, PARSE_ERROR);
         assert_eq!(parse_body(b"[]").unwrap_err().error.code, INVALID_REQUEST);
         assert_eq!(parse_body(b"[{},{}]").unwrap().len(), 2);
+        let many = format!("[{}]", ["{}"; MAX_BATCH + 1].join(","));
+        assert_eq!(
+            parse_body(many.as_bytes()).unwrap_err().error.code,
+            INVALID_REQUEST
+        );
         assert_eq!(parse_body(b"{}").unwrap().len(), 1);
         let e = error(&json!(7), &RpcError::new(METHOD_NOT_FOUND, "no"));
         assert_eq!(e["error"]["code"], METHOD_NOT_FOUND);
