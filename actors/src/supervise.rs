@@ -83,13 +83,48 @@ where
     match AssertUnwindSafe(work).catch_unwind().await {
         Ok(out) => out,
         Err(p) => {
-            let message = panic_message(&*p);
-            tracing::error!(actor = name, panic = %message, "an actor's work panicked; restarting it");
-            health.panicked(name, &message);
-            addr.do_send(Stop);
+            stop_after_panic(&addr, name, &health, &*p);
             std::panic::resume_unwind(p)
         }
     }
+}
+
+/// As [`guard`], for work run on a caller's task ([`crate::handle::ActorHandle::run`]): the
+/// panic ends there, and the caller gets `None`, as the caller of a message whose answer a
+/// panic dropped.
+pub async fn caught<A, F>(
+    addr: &Addr<A>,
+    name: &'static str,
+    health: &HealthRegistry,
+    work: F,
+) -> Option<F::Output>
+where
+    A: Actor + Handler<Stop>,
+    A::Context: ToEnvelope<A, Stop>,
+    F: Future,
+{
+    match AssertUnwindSafe(work).catch_unwind().await {
+        Ok(out) => Some(out),
+        Err(p) => {
+            stop_after_panic(addr, name, health, &*p);
+            None
+        }
+    }
+}
+
+fn stop_after_panic<A>(
+    addr: &Addr<A>,
+    name: &'static str,
+    health: &HealthRegistry,
+    p: &(dyn Any + Send),
+) where
+    A: Actor + Handler<Stop>,
+    A::Context: ToEnvelope<A, Stop>,
+{
+    let message = panic_message(p);
+    tracing::error!(actor = name, panic = %message, "an actor's work panicked; restarting it");
+    health.panicked(name, &message);
+    addr.do_send(Stop);
 }
 
 /// Runs an actor's synchronous code (a tick, a handler's body). A panic in it is caught,
@@ -294,6 +329,44 @@ mod tests {
         assert_eq!(h.call(Say(1)).await, Ok(1));
         // The panic ends the answer's task: the caller sees the answer dropped.
         assert_eq!(h.call(Say(0)).await, Err(CallError::Stopped));
+        for _ in 0..100 {
+            if counts(&health) == (1, 1) {
+                break;
+            }
+            tokio::time::sleep(Duration::from_millis(10)).await;
+        }
+        assert_eq!(counts(&health), (1, 1), "one panic, one restart");
+        assert_eq!(h.call(Say(2)).await, Ok(2), "the restarted actor answers");
+    }
+
+    #[actix::test]
+    async fn work_run_on_the_callers_task_keeps_the_guard_limit_and_deadline() {
+        let health = HealthRegistry::new();
+        health.register(NAME, Duration::from_secs(60));
+        let inner = Arc::new(Inner {
+            health: health.clone(),
+        });
+        let addr = Supervisor::start(move |_| Echo {
+            inner: inner.clone(),
+        });
+        let h = ActorHandle::new(NAME, addr, 4, Duration::from_secs(5), health.clone())
+            .limit::<Say>(1)
+            .deadline::<Say>(Duration::from_millis(50));
+        let answer = |m: Say| async move {
+            tokio::time::sleep(Duration::from_millis(u64::from(m.0))).await;
+            assert!(m.0 != 0, "told to panic");
+            m.0
+        };
+        assert_eq!(h.run(Say(1), answer).await, Ok(1));
+        // Say's one place is taken by a slow one, which then misses Say's deadline.
+        let (slow, second) = tokio::join!(h.run(Say(500), answer), async {
+            tokio::time::sleep(Duration::from_millis(10)).await;
+            h.run(Say(1), answer).await
+        });
+        assert_eq!(slow, Err(CallError::TimedOut));
+        assert_eq!(second, Err(CallError::Busy));
+        // A panic is the caller's `Stopped`, counted, and restarts the actor.
+        assert_eq!(h.run(Say(0), answer).await, Err(CallError::Stopped));
         for _ in 0..100 {
             if counts(&health) == (1, 1) {
                 break;

@@ -3,8 +3,9 @@
 //! front of the session table only saves reads, and its entries live seconds, so a logout on one
 //! instance is seen by the others within that time.
 //!
-//! Nonces, sign-ins, logouts and `SIGN-IN-WITH-X` proofs are messages to the actor (declared
-//! below), each with a deadline, an in-flight limit and the actor's panic guard. Session
+//! Nonces, sign-ins, logouts and `SIGN-IN-WITH-X` proofs are messages of the actor (declared
+//! below), each with a deadline, an in-flight limit and the actor's panic guard; a proof's
+//! check, a re-read's hot path, runs under them on the caller's task. Session
 //! lookups, the hot path of every request, read the cache and then the table directly from the
 //! handle; so does the session a settled payment opens (one insert, no check).
 
@@ -64,7 +65,8 @@ struct Verify {
 #[rtype(result = "Result<(), AuthError>")]
 struct Logout(String);
 
-/// Checks a `SIGN-IN-WITH-X` proof and uses its nonce once: the wallet it proves.
+/// Checks a `SIGN-IN-WITH-X` proof and uses its nonce once: the wallet it proves. Answered on
+/// the caller's task ([`ActorHandle::run`]) under the message's limit, deadline and guard.
 #[derive(Message)]
 #[rtype(result = "Result<Address, AuthError>")]
 struct VerifyProof {
@@ -458,16 +460,6 @@ impl Handler<Logout> for SessionActor {
     }
 }
 
-impl Handler<VerifyProof> for SessionActor {
-    type Result = ResponseFuture<Result<Address, AuthError>>;
-    fn handle(&mut self, m: VerifyProof, ctx: &mut Self::Context) -> Self::Result {
-        let inner = self.inner.clone();
-        supervise::beside(ctx, NAME, &self.inner.health, async move {
-            inner.verify_siwx(m.proof, m.chain).await
-        })
-    }
-}
-
 impl SessionActor {
     /// A beat at once and every `BEAT`; a purge at once and every `settings.purge_every`.
     fn schedule(&mut self, ctx: &mut Context<Self>) {
@@ -491,6 +483,14 @@ impl SessionActor {
                 }
             }
         });
+    }
+}
+
+/// A call's failure as sign-in's.
+fn call_error(e: CallError) -> AuthError {
+    match e {
+        CallError::Busy => AuthError::Busy,
+        CallError::TimedOut | CallError::Stopped => AuthError::TimedOut,
     }
 }
 
@@ -550,10 +550,7 @@ impl SessionHandle {
         T: Send + 'static,
         SessionActor: Handler<M>,
     {
-        self.handle.call(msg).await.map_err(|e| match e {
-            CallError::Busy => AuthError::Busy,
-            CallError::TimedOut | CallError::Stopped => AuthError::TimedOut,
-        })?
+        self.handle.call(msg).await.map_err(call_error)?
     }
 
     pub async fn issue_nonce(&self, address: Address) -> Result<NonceIssued, AuthError> {
@@ -579,13 +576,19 @@ impl SessionHandle {
     }
 
     /// The wallet a `SIGN-IN-WITH-X` proof proves (with sign-in's deadline, its budget of
-    /// contract-wallet checks and a limit of its own).
+    /// contract-wallet checks, a limit of its own and the actor's panic guard). Run on the
+    /// caller's task: a re-read's check needs none of the actor's turns.
     pub async fn verify_siwx(
         &self,
         proof: siwx::Proof,
         chain: ChainCheck,
     ) -> Result<Address, AuthError> {
-        self.call(VerifyProof { proof, chain }).await
+        let inner = self.inner.clone();
+        let check = |m: VerifyProof| async move { inner.verify_siwx(m.proof, m.chain).await };
+        self.handle
+            .run(VerifyProof { proof, chain }, check)
+            .await
+            .map_err(call_error)?
     }
 
     /// Opens a session for a wallet proven otherwise (a settled payment). One insert and the
@@ -693,7 +696,7 @@ mod tests {
         let (checked, during) = tokio::join!(check, watch);
         assert_eq!(
             during, 1,
-            "the proof's check is a call to the session actor"
+            "the proof's check is counted in the session actor's calls"
         );
         assert!(matches!(checked, Err(AuthError::Chain)), "{checked:?}");
         assert_eq!(in_flight(&health), 0);
