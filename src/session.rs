@@ -5,11 +5,9 @@ use std::future::Future;
 use futures::future::{Either, Ready, ready};
 use std::pin::Pin;
 
-use actix_web::cookie::{Cookie, SameSite, time::Duration as CookieDuration};
 use actix_web::http::header::HeaderName;
 use actix_web::{FromRequest, HttpRequest, dev::Payload, web};
 use alloy::primitives::Address;
-use journal_market_actors::session::NewSession;
 use journal_market_x402::extensions::siwx;
 
 use crate::error::DomainError;
@@ -74,28 +72,6 @@ impl FromRequest for SignedIn {
             })
         })
     }
-}
-
-/// The session cookie: HttpOnly, Path=/, SameSite=Lax, Max-Age, Secure behind https.
-pub fn session_cookie(site: &Site, s: &NewSession) -> Cookie<'static> {
-    Cookie::build(site.settings.cookie_name(), s.token.clone())
-        .http_only(true)
-        .path("/")
-        .same_site(SameSite::Lax)
-        .secure(site.origin().starts_with("https://"))
-        .max_age(CookieDuration::seconds(s.max_age_secs))
-        .finish()
-}
-
-/// A cookie that deletes the session cookie.
-pub fn cleared_cookie(site: &Site) -> Cookie<'static> {
-    Cookie::build(site.settings.cookie_name(), "")
-        .http_only(true)
-        .path("/")
-        .same_site(SameSite::Lax)
-        .secure(site.origin().starts_with("https://"))
-        .max_age(CookieDuration::ZERO)
-        .finish()
 }
 
 /// The session token of a request, for logout.

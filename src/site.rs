@@ -3,9 +3,11 @@
 
 use std::sync::Arc;
 
+use actix_web::cookie::{Cookie, SameSite, time::Duration as CookieDuration};
 use alloy::primitives::Address;
 use chrono::{DateTime, Utc};
 use journal_market_actors::clock::SharedClock;
+use journal_market_actors::session::NewSession;
 
 use crate::config::Settings;
 use crate::domain::purchase::Step;
@@ -29,6 +31,26 @@ impl Site {
     }
 
     /// The site origin without a trailing slash.
+    /// The session cookie: HttpOnly, Path=/, SameSite=Lax, Max-Age, Secure behind https.
+    pub fn session_cookie(&self, s: &NewSession) -> Cookie<'static> {
+        self.cookie(s.token.clone(), CookieDuration::seconds(s.max_age_secs))
+    }
+
+    /// A cookie that deletes the session cookie.
+    pub fn cleared_cookie(&self) -> Cookie<'static> {
+        self.cookie(String::new(), CookieDuration::ZERO)
+    }
+
+    fn cookie(&self, value: String, max_age: CookieDuration) -> Cookie<'static> {
+        Cookie::build(self.settings.cookie_name(), value)
+            .http_only(true)
+            .path("/")
+            .same_site(SameSite::Lax)
+            .secure(self.origin().starts_with("https://"))
+            .max_age(max_age)
+            .finish()
+    }
+
     pub fn origin(&self) -> &str {
         self.settings.origin()
     }

@@ -34,7 +34,7 @@ pub struct AppState {
     pub purchases: Purchases,
     pub publishing: Publishing,
     /// The MCP endpoint's call and payment counters.
-    pub mcp: crate::mcp::McpMetrics,
+    pub mcp: crate::mcp::metrics::McpMetrics,
     pub onchain: Onchain,
     pub ops: Ops,
 }
@@ -98,7 +98,7 @@ impl AppState {
             cache_requests,
         ));
         caches.register_metrics(metrics.registry());
-        let mcp = crate::mcp::McpMetrics::new(metrics.registry());
+        let mcp = crate::mcp::metrics::McpMetrics::new(metrics.registry());
         let quotes = Arc::new(chain.quotes);
         let a = chain.addresses;
         // The reads every journal page and payment step make, on two SQLite lanes.

@@ -4,6 +4,8 @@
 
 use serde_json::{Value, json};
 
+use crate::error::DomainError;
+
 /// JSON-RPC's own error codes, and MCP's for an unknown resource.
 pub const PARSE_ERROR: i64 = -32700;
 pub const INVALID_REQUEST: i64 = -32600;
@@ -136,6 +138,13 @@ pub fn error(id: &Value, e: &RpcError) -> Value {
         err["data"] = d.clone();
     }
     json!({ "jsonrpc": "2.0", "id": id, "error": err })
+}
+
+/// The arguments of `tool`, or why not (a tool error an agent can correct).
+pub fn args<T: serde::de::DeserializeOwned>(tool: &str, v: Value) -> Result<T, DomainError> {
+    serde_json::from_value(v).map_err(|e| {
+        DomainError::bad_request(format!("the arguments of {tool} are not valid: {e}"))
+    })
 }
 
 #[cfg(test)]

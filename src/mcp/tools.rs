@@ -7,7 +7,7 @@ use journal_market_api::EntrySearchRow;
 use serde::Deserialize;
 use serde_json::{Value, json};
 
-use super::jsonrpc::{INVALID_PARAMS, RpcError};
+use super::jsonrpc::{INVALID_PARAMS, RpcError, args};
 use crate::error::DomainError;
 use crate::purchase::mcp::{Paying, failed, success};
 use crate::purchase::terms::{TOOL, TOOL_DESCRIPTION, tool_input_schema};
@@ -147,13 +147,6 @@ struct Company {
 #[serde(deny_unknown_fields)]
 struct Journal {
     slug: String,
-}
-
-/// The arguments of `tool`, or why not (a tool error an agent can correct).
-pub fn args<T: serde::de::DeserializeOwned>(tool: &str, v: Value) -> Result<T, DomainError> {
-    serde_json::from_value(v).map_err(|e| {
-        DomainError::bad_request(format!("the arguments of {tool} are not valid: {e}"))
-    })
 }
 
 /// `tools/call`: the tool's result, or a JSON-RPC error for a tool that does not exist.

@@ -15,7 +15,6 @@ use journal_market_x402::{self as x402, PaymentPayload, SettleResponse};
 use super::{Caller, DomainResult, Outcome, Purchases, Want};
 use crate::error::payment_required;
 use crate::queries::journals::LiveJournal;
-use crate::session::session_cookie;
 
 /// A settled payment, as its answer states it.
 pub(super) struct Settled {
@@ -122,7 +121,7 @@ impl Purchases {
     async fn sign_in(&self, resp: &mut HttpResponseBuilder, payer: Address) {
         match self.accounts.open_for(payer).await {
             Ok(session) => {
-                resp.cookie(session_cookie(&self.site, &session));
+                resp.cookie(self.site.session_cookie(&session));
             }
             Err(e) => {
                 tracing::warn!(error = %e, "no session for the text's reader; answering without a cookie")

@@ -6,7 +6,7 @@ use journal_market_api::{Desk, History, Me, NonceRequest, NonceResponse, VerifyR
 
 use super::Private;
 use crate::error::{DomainError, DomainResult};
-use crate::session::{SignedIn, Viewer, cleared_cookie, request_token, session_cookie};
+use crate::session::{SignedIn, Viewer, request_token};
 use crate::state::AppState;
 
 pub fn configure(cfg: &mut web::ServiceConfig) {
@@ -55,7 +55,7 @@ pub async fn verify(
         .verify(address, body.nonce, body.signature)
         .await?;
     Ok(HttpResponse::Ok()
-        .cookie(session_cookie(&state.site, &session))
+        .cookie(state.site.session_cookie(&session))
         .json(Me {
             address: Some(session.address.to_checksum(None)),
         }))
@@ -68,7 +68,7 @@ pub async fn logout(state: web::Data<AppState>, req: HttpRequest) -> DomainResul
         state.accounts.logout(token).await?;
     }
     Ok(HttpResponse::Ok()
-        .cookie(cleared_cookie(&state.site))
+        .cookie(state.site.cleared_cookie())
         .json(serde_json::json!({ "ok": true })))
 }
 
