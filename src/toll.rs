@@ -1,8 +1,10 @@
-//! What a request's client is charged for work its request causes beyond the request itself:
-//! a contract wallet's signature check runs on the service's node, so a `SIGN-IN-WITH-X` proof
-//! that needs one costs a unit of the client's auth rate class before the chain is asked,
-//! whatever route carries it. The edge puts a [`Toll`] in requests that carry a proof
-//! (`middleware::rate_limit`); the services only pay it, so they need nothing of the middleware.
+//! What a request's client is charged for work its request causes beyond the request itself,
+//! whatever route carries it: a contract wallet's signature check runs on the service's node,
+//! so a `SIGN-IN-WITH-X` proof that needs one costs a unit of the client's auth rate class
+//! before the chain is asked; a payment inside an MCP call (the POST itself is a read) costs a
+//! unit of the pay class before it is settled, as a `POST /pay/*` does at the edge. The edge
+//! puts a [`Toll`] in requests that may cause either (`middleware::rate_limit`); the services
+//! only pay it, so they need nothing of the middleware.
 
 use std::future::Future;
 use std::pin::Pin;
@@ -17,15 +19,24 @@ pub struct Refused {
     pub retry_after_secs: u64,
 }
 
-type Charge = dyn Fn() -> Pin<Box<dyn Future<Output = Result<(), Refused>>>>;
+/// The work a toll is paid for, each charged to its own rate class.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Work {
+    /// A contract wallet's signature check on the chain (the auth class).
+    ChainCheck,
+    /// A payment to settle that its route did not count as one (the pay class).
+    Settlement,
+}
 
-/// One unit of the client's auth class, to be paid before a contract wallet's check.
+type Charge = dyn Fn(Work) -> Pin<Box<dyn Future<Output = Result<(), Refused>>>>;
+
+/// One unit of the client's class for a [`Work`], to be paid before the work.
 #[derive(Clone)]
 pub struct Toll(Rc<Charge>);
 
 impl Toll {
     pub fn new(
-        charge: impl Fn() -> Pin<Box<dyn Future<Output = Result<(), Refused>>>> + 'static,
+        charge: impl Fn(Work) -> Pin<Box<dyn Future<Output = Result<(), Refused>>>> + 'static,
     ) -> Toll {
         Toll(Rc::new(charge))
     }
@@ -35,7 +46,7 @@ impl Toll {
         req.extensions().get::<Toll>().cloned()
     }
 
-    pub async fn pay(&self) -> Result<(), Refused> {
-        (self.0)().await
+    pub async fn pay(&self, work: Work) -> Result<(), Refused> {
+        (self.0)(work).await
     }
 }

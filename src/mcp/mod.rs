@@ -10,6 +10,7 @@
 //! ```
 
 mod card;
+mod headers;
 mod jsonrpc;
 pub mod metrics;
 mod paid;
@@ -25,8 +26,6 @@ use serde_json::Value;
 use crate::answers::{private, resource};
 use crate::state::AppState;
 use jsonrpc::{METHOD_NOT_FOUND, Message, RpcError};
-
-pub use metrics::McpMetrics;
 
 /// Mounted at the site's root, beside `/.well-known/x402`.
 pub fn configure_root(cfg: &mut web::ServiceConfig) {
@@ -65,6 +64,16 @@ pub async fn endpoint(state: web::Data<AppState>, req: HttpRequest, body: Bytes)
         }
         Err(r) => return answer(jsonrpc::error(&r.id, &r.error)),
     };
+    // The headers mirror one message; a batch (before 2025-06-18) has nothing to mirror.
+    if let ([one], false) = (messages.as_slice(), batch)
+        && let Err(why) = mirrored(&req).and_then(|h| headers::check(&h, one))
+    {
+        let id = one.get("id").cloned().unwrap_or(Value::Null);
+        let e = RpcError::new(headers::HEADER_MISMATCH, why);
+        return HttpResponse::BadRequest()
+            .content_type(ContentType::json())
+            .body(jsonrpc::error(&id, &e).to_string());
+    }
     let mut out = Vec::with_capacity(messages.len());
     for m in messages {
         match jsonrpc::message(m) {
@@ -87,6 +96,22 @@ pub async fn endpoint(state: web::Data<AppState>, req: HttpRequest, body: Bytes)
         (1, false) => answer(out.remove(0)),
         _ => answer(Value::Array(out)),
     }
+}
+
+/// The request's mirrored MCP headers; `Err` when one is not text.
+fn mirrored(req: &HttpRequest) -> Result<headers::Mirrored<'_>, String> {
+    let get = |name: &str| match req.headers().get(name) {
+        None => Ok(None),
+        Some(v) => v
+            .to_str()
+            .map(Some)
+            .map_err(|_| format!("the {name} header is not text")),
+    };
+    Ok(headers::Mirrored {
+        version: get(headers::VERSION)?,
+        method: get(headers::METHOD)?,
+        name: get(headers::NAME)?,
+    })
 }
 
 fn answer(v: Value) -> HttpResponse {

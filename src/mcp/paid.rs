@@ -8,14 +8,14 @@ use journal_market_x402::{self as x402, PaymentPayload};
 use serde::Deserialize;
 use serde_json::Value;
 
-use super::tools::args;
+use super::jsonrpc::args;
 use crate::domain::wallet::Wallet;
 use crate::error::DomainError;
 use crate::purchase::mcp::{PAYMENT_META, Paying, SIWX_META, failed};
 use crate::purchase::terms::TOOL;
 use crate::purchase::{Caller, Via, Want};
 use crate::state::AppState;
-use crate::toll::Toll;
+use crate::toll::{Toll, Work};
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -52,20 +52,29 @@ pub async fn buy(
     hint: Option<Address>,
     meta: Option<&Value>,
 ) -> (Value, Paying) {
+    let toll = Toll::of(req);
+    let payment = payment(meta);
+    // The POST was counted as a read; the payment in it costs what `POST /pay/*` costs.
+    if let (Some(_), Some(t)) = (&payment, &toll)
+        && let Err(r) = t.pay(Work::Settlement).await
+    {
+        let e = DomainError::RateLimited {
+            message: r.message,
+            retry_after_secs: r.retry_after_secs,
+        };
+        return (failed(&e), Paying::Failed);
+    }
     let caller = Caller {
         session: None,
         proof: proof(meta),
-        toll: Toll::of(req),
+        toll,
     };
     let want = Want::Text {
         slug,
         hint,
         via: Via::Mcp,
     };
-    state
-        .purchases
-        .buy_over_mcp(caller, want, payment(meta))
-        .await
+    state.purchases.buy_over_mcp(caller, want, payment).await
 }
 
 fn payer(p: &str) -> Result<Address, DomainError> {

@@ -31,6 +31,9 @@ use rate_limit::RateLimits;
 const SIWX_HEADER: actix_web::http::header::HeaderName =
     actix_web::http::header::HeaderName::from_static(journal_market_x402::extensions::siwx::HEADER);
 
+/// MCP calls carry their client's toll too: their proofs and payments are in the body.
+const MCP_PATH: &str = "/mcp";
+
 /// The per-request layer: refusals first (429, then 403 for a cross-site change), then the
 /// handler with panics caught, its log lines carrying the request's id, which goes back in the
 /// answer.
@@ -89,7 +92,8 @@ impl Edge {
             }
             // The scope is outside the catch, so a panic's log line carries the id too.
             None => {
-                if req.headers().contains_key(SIWX_HEADER)
+                if (req.headers().contains_key(SIWX_HEADER)
+                    || req.match_info().get_ref().path() == MCP_PATH)
                     && let Some(toll) = RateLimits::toll(&self.limits, &req)
                 {
                     actix_web::HttpMessage::extensions_mut(&req).insert(toll);

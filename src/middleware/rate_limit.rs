@@ -22,7 +22,7 @@ use super::rate_limit_store::{Gcra, Store};
 use crate::config::{ClassLimit, LimitSettings};
 use crate::error::DomainError;
 use crate::metrics::LimitStoreCounters;
-use crate::toll::{Refused, Toll};
+use crate::toll::{Refused, Toll, Work};
 
 /// The route classes, each with its own quota.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -58,6 +58,22 @@ pub fn classify(path: &str) -> Option<Class> {
         "/journal/save" | "/journal/audit" | "/journal/minted" | "/votes/record" => Class::Publish,
         _ => Class::Reads,
     })
+}
+
+/// The class of a request: its path's, except that a read carrying a payment (the paid GET of
+/// a journal's text) is counted as one: settling costs what `POST /pay/*` costs.
+pub fn class_of(path: &str, paying: bool) -> Option<Class> {
+    match classify(path)? {
+        Class::Reads if paying => Some(Class::Pay),
+        class => Some(class),
+    }
+}
+
+/// Whether a request carries an x402 payment header.
+fn carries_payment(req: &ServiceRequest) -> bool {
+    let h = req.headers();
+    h.contains_key(journal_market_x402::HEADER_SIGNATURE)
+        || h.contains_key(journal_market_x402::HEADER_X_PAYMENT)
 }
 
 /// The client address a request is counted against.
@@ -203,17 +219,14 @@ impl RateLimits {
     /// limited.
     fn target(
         &self,
-        path: &str,
+        class: Option<Class>,
         peer: Option<IpAddr>,
         forwarded_for: Option<&str>,
     ) -> Option<(Class, IpAddr)> {
         if !self.enabled {
             return None;
         }
-        Some((
-            classify(path)?,
-            client_ip(peer, forwarded_for, &self.trusted)?,
-        ))
+        Some((class?, client_ip(peer, forwarded_for, &self.trusted)?))
     }
 
     /// Counts one request in this instance's memory.
@@ -240,55 +253,43 @@ impl RateLimits {
         }
     }
 
-    /// Counts one request of `path` (below the API prefix) from this client in this instance's
-    /// memory; `Err` when its class's quota is used up.
+    /// Counts one request of `class` from this client in this instance's memory; `Err` when
+    /// its class's quota is used up.
     pub fn check(
         &self,
-        path: &str,
+        class: Option<Class>,
         peer: Option<IpAddr>,
         forwarded_for: Option<&str>,
     ) -> Result<(), Limited> {
-        match self.target(path, peer, forwarded_for) {
+        match self.target(class, peer, forwarded_for) {
             Some((class, ip)) => self.check_here(class, ip),
             None => Ok(()),
         }
     }
 
-    /// As [`RateLimits::check`], in the shared store when there is one; while the store does
-    /// not answer, in memory (counted as a fallback).
-    pub async fn check_shared(
-        &self,
-        path: &str,
-        peer: Option<IpAddr>,
-        forwarded_for: Option<&str>,
-    ) -> Result<(), Limited> {
-        match self.target(path, peer, forwarded_for) {
-            Some((class, ip)) => self.check_class(class, ip).await,
-            None => Ok(()),
-        }
-    }
-
-    /// The 429 for a request whose client has used up its class's quota in this instance's
-    /// memory.
+    /// The 429 for a request of `path` (below the API prefix) whose client has used up its
+    /// class's quota in this instance's memory.
     pub fn refusal(&self, path: &str, req: &ServiceRequest) -> Option<DomainError> {
+        let class = class_of(path, carries_payment(req));
         let l = self
-            .check(path, req.peer_addr().map(|a| a.ip()), forwarded_for(req))
+            .check(class, req.peer_addr().map(|a| a.ip()), forwarded_for(req))
             .err()?;
         Some(l.into_error())
     }
 
-    /// The 429 for a request whose client has used up its class's shared quota.
+    /// The 429 for a request whose client has used up its class's shared quota (in memory
+    /// while the store does not answer, counted as a fallback).
     pub async fn shared_refusal(&self, path: &str, req: &ServiceRequest) -> Option<DomainError> {
+        let class = class_of(path, carries_payment(req));
         let peer = req.peer_addr().map(|a| a.ip());
-        let l = self
-            .check_shared(path, peer, forwarded_for(req))
-            .await
-            .err()?;
+        let (class, ip) = self.target(class, peer, forwarded_for(req))?;
+        let l = self.check_class(class, ip).await.err()?;
         Some(l.into_error())
     }
 
-    /// What the request's client is charged, as a unit of its auth class, for a contract
-    /// wallet's signature check its request causes ([`Toll`]); `None` when limits are off.
+    /// What the request's client is charged for work its request causes beyond itself
+    /// ([`Toll`]): a unit of its auth class for a contract wallet's signature check, one of its
+    /// pay class for a payment its route did not count; `None` when limits are off.
     pub fn toll(limits: &Arc<RateLimits>, req: &ServiceRequest) -> Option<Toll> {
         if !limits.enabled {
             return None;
@@ -296,10 +297,14 @@ impl RateLimits {
         let peer = req.peer_addr().map(|a| a.ip());
         let ip = client_ip(peer, forwarded_for(req), &limits.trusted)?;
         let limits = limits.clone();
-        Some(Toll::new(move || {
+        Some(Toll::new(move |work| {
             let limits = limits.clone();
+            let class = match work {
+                Work::ChainCheck => Class::Auth,
+                Work::Settlement => Class::Pay,
+            };
             Box::pin(async move {
-                limits.check_class(Class::Auth, ip).await.map_err(|l| {
+                limits.check_class(class, ip).await.map_err(|l| {
                     let retry_after_secs = l.secs();
                     Refused {
                         message: l.message(),
@@ -338,6 +343,11 @@ mod tests {
         assert_eq!(classify("/journals"), Some(Class::Reads));
         assert_eq!(classify("/journal/5/draft"), Some(Class::Reads));
         assert_eq!(classify("/health/ready"), None);
+        // A read that carries a payment is counted as one; other classes keep theirs.
+        assert_eq!(class_of("/journals/a/text", true), Some(Class::Pay));
+        assert_eq!(class_of("/journals/a/text", false), Some(Class::Reads));
+        assert_eq!(class_of("/rpc", true), Some(Class::Rpc));
+        assert_eq!(class_of("/health", true), None);
     }
 
     #[test]
@@ -381,14 +391,15 @@ mod tests {
         };
         let l = RateLimits::new(&s).unwrap();
         let a = Some(ip("1.1.1.1"));
-        assert!(l.check("/rpc", a, None).is_ok());
-        assert!(l.check("/rpc", a, None).is_ok());
-        let e = l.check("/rpc", a, None).unwrap_err();
+        let c = classify;
+        assert!(l.check(c("/rpc"), a, None).is_ok());
+        assert!(l.check(c("/rpc"), a, None).is_ok());
+        let e = l.check(c("/rpc"), a, None).unwrap_err();
         assert_eq!(e.class, Class::Rpc);
         assert!(e.retry_after > Duration::ZERO && e.retry_after <= Duration::from_secs(1));
         // Another class, another client, the health probe: unaffected.
-        assert!(l.check("/journals", a, None).is_ok());
-        assert!(l.check("/rpc", Some(ip("2.2.2.2")), None).is_ok());
-        assert!(l.check("/health/ready", a, None).is_ok());
+        assert!(l.check(c("/journals"), a, None).is_ok());
+        assert!(l.check(c("/rpc"), Some(ip("2.2.2.2")), None).is_ok());
+        assert!(l.check(c("/health/ready"), a, None).is_ok());
     }
 }

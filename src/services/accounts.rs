@@ -7,7 +7,7 @@ use journal_market_actors::session::{
     AuthError, ChainCheck, NewSession, NonceIssued, SessionHandle,
 };
 
-use crate::toll::Toll;
+use crate::toll::{Toll, Work};
 use journal_market_api::{Desk, History};
 use journal_market_x402::extensions::siwx;
 use sea_orm::DatabaseConnection;
@@ -90,10 +90,12 @@ impl Accounts {
         {
             Err(AuthError::ChainCheckNeeded) => {
                 if let Some(t) = toll {
-                    t.pay().await.map_err(|r| AuthError::RateLimited {
-                        message: r.message,
-                        retry_after_secs: r.retry_after_secs,
-                    })?;
+                    t.pay(Work::ChainCheck)
+                        .await
+                        .map_err(|r| AuthError::RateLimited {
+                            message: r.message,
+                            retry_after_secs: r.retry_after_secs,
+                        })?;
                 }
                 self.sessions.verify_siwx(proof, ChainCheck::Allowed).await
             }

@@ -82,6 +82,36 @@ async fn each_client_and_route_class_has_its_own_quota() {
     assert_eq!(r.status(), StatusCode::OK);
 }
 
+/// A read that carries a payment (the paid GET of a text) is counted in the pay class, as
+/// `POST /pay/*` is: settling costs the same whichever route asks for it.
+#[actix_web::test]
+async fn a_read_that_carries_a_payment_counts_as_a_payment() {
+    let app = TestApp::spawn_with(|s| {
+        s.limits.enabled = true;
+        s.limits.trusted_proxies = vec!["127.0.0.1".into()];
+        s.limits.pay = ClassLimit {
+            per_minute: 6,
+            burst: 2,
+        };
+    })
+    .await;
+    let paid_get = |header: &'static str| {
+        app.http
+            .get(format!("{}/journals/no-such-journal/text", app.base))
+            .header("x-forwarded-for", "192.0.2.20")
+            .header(header, "eyJ4NDAyVmVyc2lvbiI6Mn0=")
+            .send()
+    };
+    for header in ["payment-signature", "x-payment"] {
+        let r = paid_get(header).await.unwrap();
+        assert_ne!(r.status(), StatusCode::TOO_MANY_REQUESTS);
+    }
+    assert_429(paid_get("payment-signature").await.unwrap(), "pay").await;
+    // The same client's reads without a payment are counted as reads.
+    let r = get(&app, "/journals/no-such-journal/text", Some("192.0.2.20")).await;
+    assert_ne!(r.status(), StatusCode::TOO_MANY_REQUESTS);
+}
+
 /// A smart wallet deployed for the first buyer (salt `salt`): the owner, its key, and the
 /// wallet's address.
 async fn buyers_smart_wallet(chain: &TestChain, salt: u8) -> (&Account, WalletKey, String) {

@@ -38,6 +38,16 @@ async fn py_mcp(shop: &Shop, key: &str, mode: &str, slug: &str, flags: &[&str]) 
     args.extend_from_slice(flags);
     let v = driver(venv_bin("python"), &args, Some(key)).await;
     assert_eq!(v["ok"], true, "the MCP client failed: {v}");
+    // Every result, the payment-required and refusals included, matches its tool's
+    // outputSchema, as a strict client demands.
+    let checks = v["schemaChecks"].as_array().unwrap();
+    assert!(checks.iter().any(|c| c["isError"] == true), "{v}");
+    for c in checks {
+        assert!(
+            c["error"].is_null(),
+            "a strict client refuses this result: {c}"
+        );
+    }
     v
 }
 
@@ -103,14 +113,19 @@ fn refused(r: &Value) -> String {
         .to_string()
 }
 
-/// The receipt of a paid result, checked against the public API as `jm verify-receipt` does.
-async fn verify_receipt(shop: &Shop, r: &Value) -> String {
+/// The answer a paid result is, as `jm verify-receipt` reads a saved one.
+fn saved_answer(r: &Value) -> SavedAnswer {
     let settle = &r["_meta"][RESPONSE];
     assert_eq!(settle["success"], true, "{r}");
-    let saved = SavedAnswer {
+    SavedAnswer {
         payment_response: x402::encode_header(settle).unwrap(),
         body: r["content"][0]["text"].as_str().unwrap().to_string(),
-    };
+    }
+}
+
+/// The receipt of a paid result, checked against the public API as `jm verify-receipt` does.
+async fn verify_receipt(shop: &Shop, r: &Value) -> String {
+    let saved = saved_answer(r);
     let v = verify(&shop.client(), &saved).await.unwrap();
     // One byte of the text changed: the receipt no longer holds.
     let tampered = SavedAnswer {
@@ -194,6 +209,9 @@ async fn the_reference_mcp_client_buys_a_swarm_journal_retries_once_and_rereads_
         retried["first"]["structuredContent"]["tx"],
         retried["again"]["structuredContent"]["tx"]
     );
+    let malformed = &retried["malformed"];
+    assert_eq!(malformed["isError"], true, "{malformed}");
+    assert!(malformed["structuredContent"].get("body").is_none());
     assert_one_charge(&shop, other.address, price).await;
 
     // A wallet that bought reads again with a sign-in-with-x proof in _meta, paying nothing.
@@ -299,6 +317,61 @@ async fn the_endpoint_speaks_stateless_streamable_http() {
     )
     .await;
     assert_eq!(v["error"]["code"], -32602, "{v}");
+
+    // 2026-07-28's mirrored headers: required when a request says it speaks that version,
+    // checked against the body whenever they are sent (400, -32020, nothing served).
+    let modern = |headers: &[(&'static str, &'static str)], body: Value| {
+        let mut r = shop
+            .app
+            .http
+            .post(mcp_url(&shop))
+            .header("accept", "application/json, text/event-stream")
+            .header("mcp-protocol-version", "2026-07-28");
+        for (k, v) in headers {
+            r = r.header(*k, *v);
+        }
+        async move {
+            let r = r.json(&body).send().await.unwrap();
+            (r.status(), r.json::<Value>().await.unwrap())
+        }
+    };
+    let entry = json!({"jsonrpc":"2.0","id":7,"method":"tools/call",
+        "params":{"name":"search_entries","arguments":{"ticker":"NVDA"}}});
+    let (status, v) = modern(
+        &[("mcp-method", "tools/call"), ("mcp-name", "search_entries")],
+        entry.clone(),
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK, "{v}");
+    assert_eq!(v["result"]["isError"], false, "{v}");
+    for (headers, why) in [
+        (&[][..], "Mcp-Method header is required"),
+        (
+            &[("mcp-method", "tools/call")][..],
+            "Mcp-Name header is required",
+        ),
+        (
+            &[("mcp-method", "tools/call"), ("mcp-name", "read_journal")][..],
+            "does not match",
+        ),
+    ] {
+        let (status, v) = modern(headers, entry.clone()).await;
+        assert_eq!(status, StatusCode::BAD_REQUEST, "{v}");
+        assert_eq!(v["error"]["code"], -32020, "{v}");
+        assert_eq!(v["id"], 7, "{v}");
+        assert!(v["error"]["message"].as_str().unwrap().contains(why), "{v}");
+    }
+    // An older client may leave them out, but not contradict the body.
+    let r = shop
+        .app
+        .http
+        .post(mcp_url(&shop))
+        .header("mcp-method", "ping")
+        .json(&json!({"jsonrpc":"2.0","id":8,"method":"tools/list"}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(r.status(), StatusCode::BAD_REQUEST);
 }
 
 #[actix_web::test]
@@ -453,6 +526,9 @@ async fn refusals_over_mcp_are_as_over_rest_and_deliver_nothing() {
     // A proof that is no proof is refused with the offer.
     let r = read(json!({ "x402/sign-in-with-x": "bogus" })).await;
     assert!(refused(&r).contains("SIGN-IN-WITH-X"), "{r}");
+    // The receipt binds the cited sources too: one byte of one, and it no longer holds.
+    crate::text::change_a_cited_source(&shop, &slug).await;
+    crate::text::sources_no_longer_hold(&shop.client(), &saved_answer(&paid)).await;
 }
 
 #[actix_web::test]
@@ -564,4 +640,76 @@ async fn the_mcp_endpoint_is_discoverable() {
             .any(|s| s["name"] == "MCP" && s["endpoint"] == mcp_url(&shop).as_str()),
         "{reg}"
     );
+}
+
+/// Over MCP as over REST: a payment costs a unit of the caller's pay class (the POST itself is
+/// a read), and a contract wallet's proof a unit of its auth class before the chain is asked.
+#[actix_web::test]
+async fn paid_calls_and_contract_wallet_proofs_cost_the_classes_they_cost_over_rest() {
+    use alloy::primitives::B256;
+    use journal_market::config::{ClassLimit, Secret};
+
+    let chain = crate::devchain::TestChain::start().await;
+    let proxy = crate::faultproxy::FaultProxy::start(&chain.devnet.rpc_url).await;
+    let url = proxy.url.clone();
+    let shop = Shop::open_on_chain(chain, move |s| {
+        s.chain.rpc_urls = vec![Secret::new(url)];
+        s.limits.enabled = true;
+        s.limits.trusted_proxies = vec!["127.0.0.1".into()];
+        s.limits.auth = ClassLimit {
+            per_minute: 1,
+            burst: 1,
+        };
+        s.limits.pay = ClassLimit {
+            per_minute: 1,
+            burst: 2,
+        };
+    })
+    .await;
+    let (_, slug, _) = shop.swarm_journal().await;
+    // One client behind the trusted proxy (the shop's own setup counts against the proxy).
+    let read = |meta: Value| {
+        let body = json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {
+            "name": "read_journal", "arguments": {"slug": slug}, "_meta": meta }});
+        let req = shop
+            .app
+            .http
+            .post(mcp_url(&shop))
+            .header("accept", "application/json, text/event-stream")
+            .header("x-forwarded-for", "198.51.100.9")
+            .json(&body);
+        async move {
+            let r = req.send().await.unwrap();
+            assert_eq!(r.status(), StatusCode::OK);
+            let v: Value = r.json().await.unwrap();
+            v["result"].clone()
+        }
+    };
+
+    // Two payments (malformed ones cost as much as good ones), then the pay class is spent;
+    // calls without a payment are reads and go on.
+    for _ in 0..2 {
+        assert!(refused(&read(json!({ PAYMENT: 7 })).await).contains("malformed"));
+    }
+    let limited = refused(&read(json!({ PAYMENT: 7 })).await);
+    assert!(limited.contains("too many pay requests"), "{limited}");
+    let offer = read(json!({})).await;
+    assert!(offer["structuredContent"]["accepts"].is_array(), "{offer}");
+
+    // A contract wallet's proof: charged, checked on the chain once (it has not bought: the
+    // offer). The next one finds the auth class spent, before the chain is asked.
+    let owner = shop.chain.account("buyer", 2);
+    let owner_key = owner.signer().unwrap();
+    let wallet = shop
+        .chain
+        .smart_wallet(owner, B256::with_last_byte(62), true)
+        .await;
+    let isvalid = "1626ba7e";
+    let proof = |nonce| crate::wallets::wallet_proof(&shop, &owner_key, wallet, nonce, None);
+    let first = read(json!({ "x402/sign-in-with-x": proof("mcpwallet0001") })).await;
+    assert!(first["structuredContent"]["accepts"].is_array(), "{first}");
+    assert_eq!(proxy.hits(isvalid), 1);
+    let second = refused(&read(json!({ "x402/sign-in-with-x": proof("mcpwallet0002") })).await);
+    assert!(second.contains("too many auth requests"), "{second}");
+    assert_eq!(proxy.hits(isvalid), 1, "refused before the chain was asked");
 }

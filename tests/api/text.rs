@@ -161,7 +161,15 @@ async fn a_delivery_receipt_holds_until_a_byte_changes() {
     ));
 
     // One byte of a cited entry's source, as the archive serves it.
-    let cited = client.journal(&slug).await.unwrap().evidence[0].id.clone();
+    change_a_cited_source(&shop, &slug).await;
+    sources_no_longer_hold(&client, &saved).await;
+}
+
+/// Adds one byte to the source of `slug`'s first cited entry, as the archive serves it.
+pub(crate) async fn change_a_cited_source(shop: &Shop, slug: &str) {
+    let cited = shop.client().journal(slug).await.unwrap().evidence[0]
+        .id
+        .clone();
     let db = shop.app.db.connect().await;
     journal_market_entity::entries::Entity::update_many()
         .col_expr(
@@ -172,14 +180,22 @@ async fn a_delivery_receipt_holds_until_a_byte_changes() {
         .exec(&db)
         .await
         .unwrap();
-    let mut outcome = verify(&client, &saved).await;
+}
+
+/// Asserts that the receipt of `saved` fails on the cited sources (once the archive's cached
+/// answers have gone).
+pub(crate) async fn sources_no_longer_hold(
+    client: &journal_market_client::Client,
+    saved: &journal_market_client::receipt::SavedAnswer,
+) {
+    use journal_market_client::receipt::{Mismatch, verify};
+    let mut outcome = verify(client, saved).await;
     for _ in 0..50 {
         if matches!(outcome, Err(Mismatch::SourcesHash)) {
             break;
         }
-        // The archive's answers are cached for a moment.
         tokio::time::sleep(std::time::Duration::from_millis(200)).await;
-        outcome = verify(&client, &saved).await;
+        outcome = verify(client, saved).await;
     }
     assert!(matches!(outcome, Err(Mismatch::SourcesHash)), "{outcome:?}");
 }

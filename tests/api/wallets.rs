@@ -165,7 +165,7 @@ async fn a_used_sign_in_signature_is_not_a_sign_in_with_x_proof() {
 
 /// A proof of the devnet's smart wallet for the journal's detail: the message of a proof the
 /// service would declare, signed in the wallet's domain (or wrapped for EIP-6492).
-fn wallet_proof(
+pub(crate) fn wallet_proof(
     shop: &Shop,
     owner: &PrivateKeySigner,
     wallet: Address,

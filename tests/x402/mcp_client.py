@@ -17,6 +17,10 @@ exact EVM scheme).
   `sign-in-with-x` info, sent in `_meta["x402/sign-in-with-x"]` (this service's key: the binding
   has none), nothing paid.
 
+In every mode each result's `structuredContent`, error results included, is validated against
+the tool's listed `outputSchema` with `jsonschema` (the validator the SDK itself applies, to
+successful results only), as a strict client does: `schemaChecks` lists what each check found.
+
 Prints ONE JSON object on stdout; the Rust tests judge. The session is the plain
 `streamablehttp_client` + `ClientSession` (the reference `create_x402_mcp_client` only speaks SSE).
 """
@@ -31,6 +35,7 @@ import sys
 import traceback
 from typing import Any
 
+import jsonschema
 from eth_account import Account
 from mcp import ClientSession
 from mcp.client.streamable_http import streamablehttp_client
@@ -70,6 +75,34 @@ def plain(result: Any) -> dict[str, Any]:
     return result.model_dump(mode="json", by_alias=True, exclude_none=True)
 
 
+class Strict:
+    """Validates each result against its tool's outputSchema, error results included."""
+
+    def __init__(self) -> None:
+        self.schemas: dict[str, Any] = {}
+        self.checks: list[dict[str, Any]] = []
+
+    async def load(self, session: ClientSession) -> list[str]:
+        tools = (await session.list_tools()).tools
+        self.schemas = {t.name: t.outputSchema for t in tools}
+        return [t.name for t in tools]
+
+    def check(self, name: str, result: Any) -> Any:
+        schema = self.schemas.get(name)
+        found = None
+        if schema is None:
+            found = "the tool lists no outputSchema"
+        elif result.structuredContent is None:
+            found = "no structuredContent"
+        else:
+            try:
+                jsonschema.validate(result.structuredContent, schema)
+            except jsonschema.ValidationError as e:
+                found = e.message
+        self.checks.append({"tool": name, "isError": bool(result.isError), "error": found})
+        return result
+
+
 def x402_client(account: Any, rpc: str, payment_id: str | None) -> x402Client:
     client = x402Client()
     client.register("eip155:4663", ExactEvmScheme(EthAccountSignerWithRPC(account, rpc)))
@@ -78,13 +111,14 @@ def x402_client(account: Any, rpc: str, payment_id: str | None) -> x402Client:
     return client
 
 
-async def buy(session: ClientSession, args: argparse.Namespace, out: dict[str, Any], client: x402Client) -> None:
-    tools = await session.list_tools()
-    out["tools"] = [t.name for t in tools.tools]
+async def buy(
+    session: ClientSession, args: argparse.Namespace, out: dict[str, Any], client: x402Client, strict: Strict
+) -> None:
+    out["tools"] = await strict.load(session)
     arguments: dict[str, Any] = {"slug": args.slug}
     if args.payer:
         arguments["payer"] = args.payer
-    out["probe"] = plain(await session.call_tool(TOOL, arguments))
+    out["probe"] = plain(strict.check(TOOL, await session.call_tool(TOOL, arguments)))
     paying = x402MCPSession(session, client)
     calls = []
     name = TOOL
@@ -101,7 +135,7 @@ async def buy(session: ClientSession, args: argparse.Namespace, out: dict[str, A
                     else r.payment_response
                 ),
                 "paymentResponseParses": hasattr(r.payment_response, "model_dump"),
-                "result": plain(r.raw_result),
+                "result": plain(strict.check(name, r.raw_result)),
             }
         )
         nxt = (r.raw_result.structuredContent or {}).get("nextCall")
@@ -111,24 +145,33 @@ async def buy(session: ClientSession, args: argparse.Namespace, out: dict[str, A
     out["calls"] = calls
 
 
-async def challenge(session: ClientSession, slug: str) -> tuple[dict[str, Any], PaymentRequired]:
-    probe = await session.call_tool(TOOL, {"slug": slug})
+async def challenge(session: ClientSession, slug: str, strict: Strict) -> tuple[dict[str, Any], PaymentRequired]:
+    await strict.load(session)
+    probe = strict.check(TOOL, await session.call_tool(TOOL, {"slug": slug}))
     if not probe.isError or not probe.structuredContent:
         raise SystemExit(f"no payment-required result: {plain(probe)}")
     return plain(probe), PaymentRequired.model_validate(probe.structuredContent)
 
 
-async def retry(session: ClientSession, args: argparse.Namespace, out: dict[str, Any], client: x402Client) -> None:
-    out["probe"], pr = await challenge(session, args.slug)
+async def retry(
+    session: ClientSession, args: argparse.Namespace, out: dict[str, Any], client: x402Client, strict: Strict
+) -> None:
+    out["probe"], pr = await challenge(session, args.slug, strict)
     payload = await client.create_payment_payload(pr)
     meta = {"x402/payment": payload.model_dump(by_alias=True)}
     out["payment"] = payload.model_dump(mode="json", by_alias=True)
-    out["first"] = plain(await session.call_tool(TOOL, {"slug": args.slug}, meta=meta))
-    out["again"] = plain(await session.call_tool(TOOL, {"slug": args.slug}, meta=meta))
+    call = lambda: session.call_tool(TOOL, {"slug": args.slug}, meta=meta)  # noqa: E731
+    out["first"] = plain(strict.check(TOOL, await call()))
+    out["again"] = plain(strict.check(TOOL, await call()))
+    # A malformed payment: the refusal is an error result a strict client still accepts.
+    bad = {"x402/payment": {"x402Version": 2}}
+    out["malformed"] = plain(strict.check(TOOL, await session.call_tool(TOOL, {"slug": args.slug}, meta=bad)))
 
 
-async def reread(session: ClientSession, args: argparse.Namespace, out: dict[str, Any], account: Any) -> None:
-    out["probe"], pr = await challenge(session, args.slug)
+async def reread(
+    session: ClientSession, args: argparse.Namespace, out: dict[str, Any], account: Any, strict: Strict
+) -> None:
+    out["probe"], pr = await challenge(session, args.slug, strict)
     ext = (pr.extensions or {}).get("sign-in-with-x") or {}
     info = dict(ext.get("info") or {})
     chain = next(c for c in ext.get("supportedChains") or [] if c.get("type") == "eip191")
@@ -136,7 +179,7 @@ async def reread(session: ClientSession, args: argparse.Namespace, out: dict[str
     # The challenge is bound to the resource it names (the journal's text URL, on this site).
     proof = await create_siwx_payload(info, account, pr.resource.url)
     meta = {SIWX_META: encode_siwx_header(proof)}
-    out["reread"] = plain(await session.call_tool(TOOL, {"slug": args.slug}, meta=meta))
+    out["reread"] = plain(strict.check(TOOL, await session.call_tool(TOOL, {"slug": args.slug}, meta=meta)))
 
 
 async def run(args: argparse.Namespace) -> dict[str, Any]:
@@ -147,6 +190,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
     account = Account.from_key(key)
     out: dict[str, Any] = {"payer": account.address, "url": args.url}
     client = x402_client(account, rpc, args.payment_id)
+    strict = Strict()
     try:
         async with streamablehttp_client(args.url) as (read, write, _):
             async with ClientSession(read, write) as session:
@@ -154,16 +198,17 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
                 out["protocolVersion"] = init.protocolVersion
                 out["serverName"] = init.serverInfo.name
                 if args.mode == "buy":
-                    await buy(session, args, out, client)
+                    await buy(session, args, out, client, strict)
                 elif args.mode == "retry":
-                    await retry(session, args, out, client)
+                    await retry(session, args, out, client, strict)
                 else:
-                    await reread(session, args, out, account)
+                    await reread(session, args, out, account, strict)
         out["ok"] = True
     except Exception as e:  # noqa: BLE001
         out["ok"] = False
         out["error"] = f"{type(e).__name__}: {e}"
         out["trace"] = traceback.format_exc(limit=6)
+    out["schemaChecks"] = strict.checks
     return out
 
 
