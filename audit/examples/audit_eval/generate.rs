@@ -10,7 +10,7 @@ use crate::archive::{Entry, Fact, Lead, short};
 use crate::mutate::{self, cap, decap};
 
 /// Drafts per generated kind and half, at most.
-const CAP: usize = 40;
+pub const CAP: usize = 40;
 
 pub const FAITHFUL_KINDS: &[&str] = &[
     "verbatim",
@@ -71,12 +71,18 @@ pub enum Half {
     /// no earlier draft cites (`heldout5.rs`), printed with `--heldout5`; tuning data since
     /// round 6.
     Heldout5Public,
-    /// The sixth round's held-out drafts (`heldout6.rs`, hand-written round 6), printed only
-    /// with `--heldout6`, their misses never listed.
+    /// The sixth round's held-out drafts (`heldout6.rs`, hand-written round 6), printed with
+    /// `--heldout6`: looked at once at the end of round 6, tuning data since round 7.
     Heldout6,
     /// The sixth round's held-out drafts made from public evidence no earlier draft cites
-    /// (`heldout6.rs`), printed only with `--heldout6`.
+    /// (`heldout6.rs`), printed with `--heldout6`; tuning data since round 7.
     Heldout6Public,
+    /// The seventh round's held-out drafts (`heldout7.rs`, hand-written round 7), printed only
+    /// with `--heldout7`, their misses never listed.
+    Heldout7,
+    /// The seventh round's held-out drafts made from public evidence no earlier draft cites
+    /// (`heldout7.rs`), printed only with `--heldout7`.
+    Heldout7Public,
 }
 
 pub fn half_of(ticker: &str) -> Half {

@@ -30,7 +30,7 @@ struct Written {
     /// data since round 4); 4 for the held-out drafts of the fourth round (written before that
     /// round's tuning, `Half::Heldout4`, tuning data since round 5); 5 for the held-out drafts of
     /// the fifth round (`Half::Heldout5`, tuning data since round 6); 6 for the sixth round's
-    /// (`Half::Heldout6`).
+    /// (`Half::Heldout6`, tuning data since round 7); 7 for the seventh round's (`Half::Heldout7`).
     #[serde(default)]
     round: u8,
 }
@@ -80,7 +80,8 @@ pub fn cases(entries: &[Entry]) -> Vec<Case> {
                 handwritten: true,
                 fact: None,
                 half: match w.round {
-                    6.. => Half::Heldout6,
+                    7.. => Half::Heldout7,
+                    6 => Half::Heldout6,
                     5 => Half::Heldout5,
                     4 => Half::Heldout4,
                     3 => Half::Heldout,

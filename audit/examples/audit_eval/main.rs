@@ -5,12 +5,13 @@
 //! on the other half (looked at twice, tuning data since the third round); the third round's
 //! held-out set (`heldout.rs`, `--heldout`) is tuning data since the fourth round, the fourth
 //! round's (`heldout4.rs`, `--heldout4`) since the fifth, the fifth round's (`heldout5.rs`,
-//! `--heldout5`) since the sixth; the sixth round's (`heldout6.rs`) is printed only with
-//! `--heldout6`, its misses never listed, and is the one that counts.
+//! `--heldout5`) since the sixth, the sixth round's (`heldout6.rs`, `--heldout6`) since the
+//! seventh; the seventh round's (`heldout7.rs`) is printed only with `--heldout7`, its misses
+//! never listed, and is the one that counts.
 //! `cargo run -p journal-market-audit --example audit_eval [-- --report] [--heldout]
-//! [--public] [--heldout4] [--heldout5] [--heldout6] [--misses
-//! [report|public|heldout|heldout-public|heldout4|heldout4-public|heldout5|heldout5-public] |
-//! --show KIND | --draft ID]`
+//! [--public] [--heldout4] [--heldout5] [--heldout6] [--heldout7] [--misses
+//! [report|public|heldout|heldout-public|heldout4|heldout4-public|heldout5|heldout5-public|
+//! heldout6|heldout6-public] | --show KIND | --draft ID]`
 // Tooling, not the product: a failure here stops the run with its message.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
@@ -21,6 +22,7 @@ mod heldout;
 mod heldout4;
 mod heldout5;
 mod heldout6;
+mod heldout7;
 mod journals;
 mod mutate;
 mod roles;
@@ -68,11 +70,18 @@ fn table(half: Half, results: &[(Case, Report)]) {
         Half::Heldout5Public => {
             "Held-out set of round 5, public evidence of the middle of each file: tuning data since round 6".to_string()
         }
-        Half::Heldout6 => {
-            format!("Held-out set of round 6 (seed {}): the one that counts", heldout6::SEED)
-        }
+        Half::Heldout6 => format!(
+            "Held-out set of round 6 (seed {}): looked at once, tuning data since round 7",
+            heldout6::SEED
+        ),
         Half::Heldout6Public => {
-            "Held-out set of round 6, public evidence of the report half no draft drew".to_string()
+            "Held-out set of round 6, public evidence of the report half no draft drew: tuning data since round 7".to_string()
+        }
+        Half::Heldout7 => {
+            format!("Held-out set of round 7 (seed {}): the one that counts", heldout7::SEED)
+        }
+        Half::Heldout7Public => {
+            "Held-out set of round 7, public evidence of the report half no draft drew".to_string()
         }
     };
     println!("\n{name}\n");
@@ -219,6 +228,16 @@ fn main() {
         Vec::new()
     });
     cases.extend(heldout6::public_cases(&public6));
+    // Round 7's held-out set, from what all the tuning drafts above (round 6's held-out set
+    // among them) leave undrawn.
+    let held7 = heldout7::cases(&entries, &cases);
+    cases.extend(held7);
+    let (public7, seen7) = heldout7::public_entries(&cases).unwrap_or_else(|e| {
+        eprintln!("the public rows: {e}");
+        (Vec::new(), Vec::new())
+    });
+    let held7_public = heldout7::public_cases(&public7, &seen7, &cases);
+    cases.extend(held7_public);
     let results: Vec<(Case, Report)> = cases
         .into_iter()
         .map(|c| {
@@ -236,10 +255,10 @@ fn main() {
     let mut sizes: Vec<(String, usize)> = Vec::new();
     for (c, _) in results
         .iter()
-        .filter(|(c, _)| matches!(c.half, Half::Heldout6 | Half::Heldout6Public))
+        .filter(|(c, _)| matches!(c.half, Half::Heldout7 | Half::Heldout7Public))
     {
         let kind = match c.half {
-            Half::Heldout6Public => format!("public {}", c.kind),
+            Half::Heldout7Public => format!("public {}", c.kind),
             _ => c.kind.clone(),
         };
         match sizes.iter_mut().find(|(k, _)| *k == kind) {
@@ -248,13 +267,13 @@ fn main() {
         }
     }
     println!(
-        "round 6's held-out drafts (results with --heldout6 only): {}; {} public entries of the report half no earlier draft cites",
+        "round 7's held-out drafts (results with --heldout7 only): {}; {} public entries of the report half no earlier draft cites",
         sizes
             .iter()
             .map(|(k, n)| format!("{k} {n}"))
             .collect::<Vec<_>>()
             .join(", "),
-        public6.len()
+        public7.len()
     );
     table(Half::Tune, &results);
     if args.iter().any(|a| a == "--report") {
@@ -350,8 +369,7 @@ third-round hand-written drafts (held out in round 3): faithful approved {ok} of
             fifth.len() - faithful
         );
     }
-    // Round 6's held-out set is looked at once, at the end of the sixth round; its misses are
-    // never listed.
+    // Round 6's held-out set: looked at once at the end of the sixth round, tuning data since.
     if args.iter().any(|a| a == "--heldout6") {
         println!(
             "\nround 6's held-out set: the demo facts no tuning draft drew for each kind, swapped roles on AAPL, AMD and TSLA, hand-written round 6, and {} public entries of the report half no tuning draft cites; seed {}",
@@ -374,8 +392,36 @@ third-round hand-written drafts (held out in round 3): faithful approved {ok} of
             .filter(|(c, r)| !c.faithful && !approved(r))
             .count();
         println!(
-            "\nsixth-round hand-written drafts (held out): faithful approved {ok} of {faithful}; faulty held back {held} of {}",
+            "\nsixth-round hand-written drafts (held out in round 6): faithful approved {ok} of {faithful}; faulty held back {held} of {}",
             sixth.len() - faithful
+        );
+    }
+    // Round 7's held-out set is looked at once, at the end of the seventh round; its misses are
+    // never listed.
+    if args.iter().any(|a| a == "--heldout7") {
+        println!(
+            "\nround 7's held-out set: the demo facts no tuning draft drew for each kind, hand-written round 7, and {} public entries of the report half no tuning draft cites; seed {}",
+            public7.len(),
+            heldout7::SEED
+        );
+        table(Half::Heldout7, &results);
+        table(Half::Heldout7Public, &results);
+        let seventh: Vec<&(Case, Report)> = results
+            .iter()
+            .filter(|(c, _)| c.handwritten && c.half == Half::Heldout7)
+            .collect();
+        let faithful = seventh.iter().filter(|(c, _)| c.faithful).count();
+        let ok = seventh
+            .iter()
+            .filter(|(c, r)| c.faithful && approved(r))
+            .count();
+        let held = seventh
+            .iter()
+            .filter(|(c, r)| !c.faithful && !approved(r))
+            .count();
+        println!(
+            "\nseventh-round hand-written drafts (held out): faithful approved {ok} of {faithful}; faulty held back {held} of {}",
+            seventh.len() - faithful
         );
     }
     let second: Vec<&(Case, Report)> = results.iter().filter(|(c, _)| c.second_round).collect();
@@ -411,6 +457,8 @@ third-round hand-written drafts (held out in round 3): faithful approved {ok} of
                             | Half::Heldout4Public
                             | Half::Heldout5
                             | Half::Heldout5Public
+                            | Half::Heldout6
+                            | Half::Heldout6Public
                     )
             })
             .take(6)
@@ -418,12 +466,12 @@ third-round hand-written drafts (held out in round 3): faithful approved {ok} of
             println!("\n== {}\n{}", c.id, c.sub.body);
         }
     }
-    // One tuning draft whole, with its sources and report (not round 6's held-out drafts).
+    // One tuning draft whole, with its sources and report (not round 7's held-out drafts).
     if args.first().map(String::as_str) == Some("--draft") {
         let id = args.get(1).cloned().unwrap_or_default();
         for (c, r) in results
             .iter()
-            .filter(|(c, _)| c.id == id && !matches!(c.half, Half::Heldout6 | Half::Heldout6Public))
+            .filter(|(c, _)| c.id == id && !matches!(c.half, Half::Heldout7 | Half::Heldout7Public))
         {
             println!("\n== {} [{}]\n{}", c.id, c.kind, c.sub.body);
             for s in &c.sub.sources {
@@ -447,6 +495,8 @@ third-round hand-written drafts (held out in round 3): faithful approved {ok} of
             Some("heldout4-public") => Half::Heldout4Public,
             Some("heldout5") => Half::Heldout5,
             Some("heldout5-public") => Half::Heldout5Public,
+            Some("heldout6") => Half::Heldout6,
+            Some("heldout6-public") => Half::Heldout6Public,
             _ => Half::Tune,
         };
         misses(half, &results);

@@ -451,8 +451,14 @@ pub fn swapped_entity(text: &str, entry: &Entry, company: &str) -> Option<String
         .find(|w| **w != company && !company.contains(**w))?;
     // A name of the source text, not of who published it (`The Verge`, `@NVIDIAAI`).
     let publisher = entry.source.title.split(':').next().unwrap_or_default();
+    // Not a form of the name it replaces (`Slayers` for `Slayer`): that keeps the meaning.
+    let form = |w: &str| {
+        let bare = |x: &str| x.to_lowercase().trim_end_matches('s').to_string();
+        bare(w) == bare(from)
+    };
     let to = entry.source.says.split(". ").flat_map(names_in).find(|w| {
         !text.contains(w)
+            && !form(w)
             && *w != company
             && !w.contains(['-'])
             && w.len() > 3

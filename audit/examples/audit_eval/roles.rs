@@ -249,10 +249,16 @@ fn name_runs(text: &str) -> Vec<(usize, usize)> {
             .is_some_and(|&(a, b)| text[a..b].starts_with(char::is_uppercase));
         let inner_number = open.is_some()
             && (bare.chars().all(|c| c.is_ascii_digit()) || (w == "of" && next_capital));
+        // Initials end in a full stop without ending the name (`J.P. Morgan`, `U.S. Steel`).
+        let initials = w.ends_with('.')
+            && next_capital
+            && bare
+                .split('.')
+                .all(|p| p.len() == 1 && p.starts_with(char::is_uppercase));
         if capital || inner_number {
-            let end = s + bare.len();
+            let end = if initials { e } else { s + bare.len() };
             open = Some(open.map_or((s, end), |(a, _)| (a, end)));
-            if bare.len() != w.len() {
+            if bare.len() != w.len() && !initials {
                 out.extend(open.take());
             }
         } else {

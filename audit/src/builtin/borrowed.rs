@@ -50,13 +50,34 @@ pub(super) fn borrowed(
     topic: &dyn Fn(&str) -> bool,
 ) -> Vec<(String, String)> {
     let pairs = matched(d, s);
-    let in_d = |w: &str| d.iter().any(|t| t.word == w);
-    let in_s = |w: &str| s.iter().any(|t| t.word == w);
+    let count = |toks: &[Tok], w: &str| toks.iter().filter(|t| t.word == w).count();
+    // A name's word the source holds as a name too (its first word, or capitalised): a
+    // common word of the source (`movement`) does not bear out a name (`Movement`).
+    let in_s = |t: &Tok| {
+        s.iter()
+            .enumerate()
+            .any(|(k, u)| u.word == t.word && (k == 0 || capital(u)))
+    };
     let mut out = Vec::new();
-    for (a, b) in runs(d, 0, d.len()) {
-        if d[a..b].iter().any(|t| in_s(&t.word) || topic(&t.word)) {
-            continue;
+    // The words of a run the source sentence does not hold, each stretch on its own: `Buffy
+    // the Slayers Slayer` has `Slayers` where the source has `Vampire`.
+    let stretches = runs(d, 0, d.len()).into_iter().flat_map(|(a, b)| {
+        let mut parts = Vec::new();
+        let mut k = a;
+        while k < b {
+            let from = k;
+            while k < b && !in_s(&d[k]) && !topic(&d[k].word) {
+                k += 1;
+            }
+            if k > from {
+                parts.push((from, k));
+            } else {
+                k += 1;
+            }
         }
+        parts
+    });
+    for (a, b) in stretches {
         let before = pairs.iter().rfind(|(i, _)| *i < a);
         let after = pairs.iter().find(|(i, _)| *i >= b);
         // The draft's span holds the name and stop words only.
@@ -71,11 +92,13 @@ pub(super) fn borrowed(
         if s_to <= s_from + 1 || s_to - s_from - 1 > SPAN {
             continue;
         }
+        // The source's name there, not said as often in the draft: replaced, not moved.
         let theirs = runs(s, s_from + 1, s_to);
-        if let Some(&r) = theirs
-            .iter()
-            .find(|&&(x, y)| s[x..y].iter().all(|t| !in_d(&t.word)))
-        {
+        if let Some(&r) = theirs.iter().find(|&&(x, y)| {
+            s[x..y]
+                .iter()
+                .all(|t| count(d, &t.word) < count(s, &t.word))
+        }) {
             out.push((words(d, (a, b)), words(s, r)));
         }
     }
@@ -121,6 +144,23 @@ mod tests {
             .is_empty()
         );
         assert!(of("He played 32 games for Magic before retiring.", s).is_empty());
+        // A name's word in place of another's, and a name for a common word.
+        let s = "Buffy the Vampire Slayer is an American television series.";
+        assert_eq!(
+            of(
+                "Buffy the Slayers Slayer is an American television series.",
+                s
+            ),
+            vec![("Slayers".to_string(), "Vampire".to_string())]
+        );
+        let s = "This meant that Art from this movement focused on being beautiful: Art for Art's sake.";
+        assert_eq!(
+            of(
+                "This meant that Movement from this movement focused on being beautiful: Art for Art's sake.",
+                s
+            ),
+            vec![("Movement".to_string(), "Art".to_string())]
+        );
         // Where the source has no name at that place, it is another check's.
         let t = "He played 32 games for the team before retiring.";
         assert!(of("He played 32 games for the Lakers before retiring.", t).is_empty());

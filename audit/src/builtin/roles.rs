@@ -70,13 +70,23 @@ struct Name {
 }
 
 /// A capitalised word; not an abstract's section label (`RESULTS`, `CONCLUSIONS`: a common
-/// word of six letters or more in capitals).
+/// word of six letters or more in capitals), nor a pronoun (capitalised after a draft's lead,
+/// `On January 5, He rejoined`).
 fn capital(t: &Tok) -> bool {
     let label = t.raw.len() >= 6
         && !t.raw.chars().any(char::is_lowercase)
         && wordnet::is_word(&wordnet::lemma(&t.word));
-    t.kind == Kind::Word && t.raw.starts_with(char::is_uppercase) && !label
+    t.kind == Kind::Word
+        && t.raw.starts_with(char::is_uppercase)
+        && !label
+        && !PRONOUNS.contains(&t.word.as_str())
 }
+
+/// Pronouns and words that point back: capitalised, still no name.
+const PRONOUNS: &[&str] = &[
+    "he", "she", "it", "they", "we", "i", "you", "his", "her", "its", "their", "our", "this",
+    "these", "those", "there",
+];
 
 fn names(toks: &[Tok]) -> Vec<Name> {
     let mut out = Vec::new();
@@ -113,13 +123,42 @@ fn names(toks: &[Tok]) -> Vec<Name> {
     out
 }
 
-/// The words on either side of a name: where it stands in its sentence.
+/// The words on either side of a name: where it stands in its sentence. A clause break
+/// stands for the sentence's start or end: a draft opens the source's sentence after its own
+/// lead (`On January 14, Forbes ranked` restates `Hill ranked`).
 fn context(toks: &[Tok], n: &Name) -> (String, String) {
+    let edge = |t: &Tok, e: &str| {
+        if t.kind == Kind::Break {
+            e.to_string()
+        } else {
+            t.word.clone()
+        }
+    };
     let before =
         n.at.checked_sub(1)
-            .map_or("^".to_string(), |k| toks[k].word.clone());
-    let after = toks.get(n.end).map_or("$".to_string(), |t| t.word.clone());
+            .map_or("^".to_string(), |k| edge(&toks[k], "^"));
+    let after = toks.get(n.end).map_or("$".to_string(), |t| edge(t, "$"));
     (before, after)
+}
+
+/// Whether the words of name `x` (at least `least` of them) stand together inside name `y`.
+fn inside(x: &str, y: &str, least: usize) -> bool {
+    let (x, y): (Vec<&str>, Vec<&str>) = (x.split(' ').collect(), y.split(' ').collect());
+    x.len() >= least && y.windows(x.len()).any(|w| w == x.as_slice())
+}
+
+/// Whether two names are one: the same words, or a name of two words or more inside the
+/// other's (`Key & Peabody Award` holds `Peabody Award`: an `&` is no word, so the draft's run
+/// is longer); not one word inside another (`CONCACAF` and `CONCACAF Champions League` are
+/// two).
+fn same(a: &str, b: &str) -> bool {
+    a == b || inside(a, b, 2) || inside(b, a, 2)
+}
+
+/// Whether two names may be one: any of the words of one inside the other's (`Chicago` and
+/// `University of Chicago Law School`). A name that may be one on its own side is not crossed.
+fn near(a: &str, b: &str) -> bool {
+    inside(a, b, 1) || inside(b, a, 1)
 }
 
 /// Two names of the source sentence `s` that the draft's `d` exchanges: each stands where the
@@ -250,8 +289,17 @@ fn sides(toks: &[Tok], all: &[Name], v: usize) -> (Vec<String>, Vec<String>) {
         .map(|n| n.key.clone())
         .collect();
     let subject = subject(toks, all, v);
+    // `X was ranked` without `by`: X is acted on, who acts is not said.
+    let passive = toks[..v]
+        .iter()
+        .rev()
+        .take_while(|t| AUX.contains(&t.word.as_str()))
+        .any(|t| ["is", "was", "were", "are", "been", "being", "be"].contains(&t.word.as_str()))
+        && toks[v].word.ends_with("ed");
     if after_by.is_some() {
         (object, subject)
+    } else if passive {
+        (Vec::new(), subject)
     } else {
         (subject, object)
     }
@@ -263,19 +311,23 @@ fn turned(d: &[Tok], s: &[Tok]) -> Option<(String, String)> {
     let (dn, sn) = (names(d), names(s));
     for v in (0..d.len()).filter(|&v| verb(d, v)) {
         let stem = &d[v].anchor;
-        let once = |toks: &[Tok]| toks.iter().filter(|t| t.anchor == *stem).count() == 1;
-        let Some(w) = s.iter().position(|t| t.anchor == *stem) else {
+        // Once as a verb: a noun of the same stem is another word (`ranked` and `ranking`).
+        let at = |toks: &[Tok]| {
+            (0..toks.len())
+                .filter(|&k| toks[k].anchor == *stem && verb(toks, k))
+                .collect::<Vec<usize>>()
+        };
+        let (Some(&w), true, true) = (at(s).first(), at(d).len() == 1, at(s).len() == 1) else {
             continue;
         };
-        if !once(d) || !once(s) || !verb(s, w) {
-            continue;
-        }
         let (da, dp) = sides(d, &dn, v);
         let (sa, sp) = sides(s, &sn, w);
+        let one = |names: &[String], n: &str| names.iter().any(|m| same(m, n));
+        let may = |names: &[String], n: &str| names.iter().any(|m| near(m, n));
         let crossed = da
             .iter()
-            .find(|n| sp.contains(n) && !sa.contains(n))
-            .or_else(|| dp.iter().find(|n| sa.contains(n) && !sp.contains(n)));
+            .find(|n| one(&sp, n) && !may(&sa, n))
+            .or_else(|| dp.iter().find(|n| one(&sa, n) && !may(&sp, n)));
         if let Some(n) = crossed {
             return Some((d[v].raw.clone(), n.clone()));
         }
@@ -379,6 +431,27 @@ mod tests {
             )
             .is_some()
         );
+        // A draft's own lead before the source's sentence; a noun of the verb's stem; a name
+        // the draft's run holds more words around (`&` is no word).
+        let s = "Hill ranked 28th on Forbes magazine's ranking of the highest paid actors.";
+        let d = "On January 14, Forbes ranked 28th on Hill magazine's ranking of the highest paid actors.";
+        assert!(swap(d, s).is_some());
+        let d = "On January 14, Hill ranked 28th on Forbes magazine's ranking of the highest paid actors.";
+        assert!(swap(d, s).is_none());
+        let s = "Key & Peele won a Peabody Award and two Primetime Emmy Awards.";
+        let d = "On January 15, Key & Peabody Award won a Peele and two Primetime Emmy Awards.";
+        assert!(swap(d, s).is_some());
+        assert!(swap(&format!("On January 15, {s}"), s).is_none());
+        // A passive without its agent; one name inside another.
+        let s = "In 1999, the American Film Institute ranked Bogart as the greatest male star.";
+        assert!(swap("Humphrey Bogart was ranked the greatest male star.", s).is_none());
+        let s = "The CONCACAF Champions League is a competition organized by CONCACAF.";
+        assert!(swap("The CONCACAF Champions League is organized by CONCACAF.", s).is_none());
+        let s = "Chicago is ranked second by Brian Leiter of the University of Chicago Law School.";
+        assert!(swap("University of Chicago Law School is ranked second.", s).is_none());
+        // A pronoun is no name, capitalised or not.
+        let s = "He rejoined Queens Park Rangers as manager in 2016.He is known as Ollie.";
+        assert!(swap(&format!("On January 5, {s}"), s).is_none());
         let s = "Brian uses his enhanced abilities to help FBI agent Rebecca Harris.";
         assert!(
             swap(

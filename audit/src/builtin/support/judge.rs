@@ -291,9 +291,11 @@ fn choose_cover(units: &[Unit], toks: &[Tok], offers: &[&Offer]) -> Vec<usize> {
 }
 
 /// A link is found in a source sentence that has a link of its kind (a temporal one also in a
-/// causal one) and holds units of both the clauses it joins.
+/// causal one) and holds most units of each of the clauses it joins.
 fn link_found(link: Link, at: usize, units: &[Unit], toks: &[Tok], offers: &[&Offer]) -> bool {
-    let before: Vec<&Unit> = units.iter().filter(|u| u.at < at).collect();
+    // A link that opens its clause (`After X, Y`) joins two clauses after it.
+    let opens = at == 0 || toks[at - 1].kind == Kind::Break;
+    let before: Vec<&Unit> = units.iter().filter(|u| u.at < at && !opens).collect();
     let after: Vec<&Unit> = units.iter().filter(|u| u.at > at).collect();
     offers.iter().any(|o| {
         let kind = o
@@ -301,7 +303,15 @@ fn link_found(link: Link, at: usize, units: &[Unit], toks: &[Tok], offers: &[&Of
             .iter()
             .any(|l| *l == link || (link == Link::Temporal && *l == Link::Causal));
         let one = [*o];
-        let holds = |side: &[&Unit]| side.is_empty() || side.iter().any(|u| found(u, toks, &one));
+        // Each clause the link joins mostly in that sentence: of its units the sentences
+        // rested on hold, at least half there (a link of the source joining other clauses,
+        // with one word of this clause in it, is not this one: `as a result … benzodiazepines`
+        // against `prescribed benzodiazepines because …`).
+        let holds = |side: &[&Unit]| {
+            let known: Vec<&&Unit> = side.iter().filter(|u| found(u, toks, offers)).collect();
+            let here = known.iter().filter(|u| found(u, toks, &one)).count();
+            side.is_empty() || (here > 0 && here * 2 >= known.len())
+        };
         kind && holds(&before) && holds(&after)
     })
 }
@@ -364,6 +374,16 @@ mod tests {
             &[a, b],
         );
         assert_eq!(why, vec!["which is why".to_string()]);
+        // A link of the source that joins other clauses, one word of the draft's in it.
+        let a = "In 1977 benzodiazepines were the most prescribed medications.";
+        let b = "The elderly are at risk of adverse effects, and as a result, benzodiazepines are listed as inappropriate.";
+        let because = judged(
+            "In 1977 benzodiazepines were the most prescribed medications because the elderly are at risk of adverse effects.",
+            &[a, b],
+        );
+        assert_eq!(because, vec!["because".to_string()]);
+        let joined = "The elderly are at risk of adverse effects, and as a result, benzodiazepines are listed as inappropriate.";
+        assert!(judged(joined, &[b]).is_empty());
         assert!(
             judged(
                 "The large order was filled.",
