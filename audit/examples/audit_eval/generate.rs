@@ -77,12 +77,15 @@ pub enum Half {
     /// The sixth round's held-out drafts made from public evidence no earlier draft cites
     /// (`heldout6.rs`), printed with `--heldout6`; tuning data since round 7.
     Heldout6Public,
-    /// The seventh round's held-out drafts (`heldout7.rs`, hand-written round 7), printed only
-    /// with `--heldout7`, their misses never listed.
+    /// The seventh round's held-out drafts (`heldout7.rs`, hand-written round 7), printed with
+    /// `--heldout7`: looked at once at the end of round 7, tuning data since round 8.
     Heldout7,
     /// The seventh round's held-out drafts made from public evidence no earlier draft cites
-    /// (`heldout7.rs`), printed only with `--heldout7`.
+    /// (`heldout7.rs`), printed with `--heldout7`; tuning data since round 8.
     Heldout7Public,
+    /// The eighth round's held-out drafts (hand-written round 8 only: the demo archive has no
+    /// undrawn swapped entity left), printed only with `--heldout8`, their misses never listed.
+    Heldout8,
 }
 
 pub fn half_of(ticker: &str) -> Half {

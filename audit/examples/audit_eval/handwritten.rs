@@ -30,7 +30,8 @@ struct Written {
     /// data since round 4); 4 for the held-out drafts of the fourth round (written before that
     /// round's tuning, `Half::Heldout4`, tuning data since round 5); 5 for the held-out drafts of
     /// the fifth round (`Half::Heldout5`, tuning data since round 6); 6 for the sixth round's
-    /// (`Half::Heldout6`, tuning data since round 7); 7 for the seventh round's (`Half::Heldout7`).
+    /// (`Half::Heldout6`, tuning data since round 7); 7 for the seventh round's (`Half::Heldout7`,
+    /// tuning data since round 8); 8 for the eighth round's (`Half::Heldout8`).
     #[serde(default)]
     round: u8,
 }
@@ -80,7 +81,8 @@ pub fn cases(entries: &[Entry]) -> Vec<Case> {
                 handwritten: true,
                 fact: None,
                 half: match w.round {
-                    7.. => Half::Heldout7,
+                    8.. => Half::Heldout8,
+                    7 => Half::Heldout7,
                     6 => Half::Heldout6,
                     5 => Half::Heldout5,
                     4 => Half::Heldout4,

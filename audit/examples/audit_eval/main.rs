@@ -6,12 +6,13 @@
 //! held-out set (`heldout.rs`, `--heldout`) is tuning data since the fourth round, the fourth
 //! round's (`heldout4.rs`, `--heldout4`) since the fifth, the fifth round's (`heldout5.rs`,
 //! `--heldout5`) since the sixth, the sixth round's (`heldout6.rs`, `--heldout6`) since the
-//! seventh; the seventh round's (`heldout7.rs`) is printed only with `--heldout7`, its misses
-//! never listed, and is the one that counts.
+//! seventh, the seventh round's (`heldout7.rs`, `--heldout7`) since the eighth; the eighth
+//! round's (hand-written, `round: 8`) is printed only with `--heldout8`, its misses never
+//! listed, and is the one that counts.
 //! `cargo run -p journal-market-audit --example audit_eval [-- --report] [--heldout]
-//! [--public] [--heldout4] [--heldout5] [--heldout6] [--heldout7] [--misses
+//! [--public] [--heldout4] [--heldout5] [--heldout6] [--heldout7] [--heldout8] [--misses
 //! [report|public|heldout|heldout-public|heldout4|heldout4-public|heldout5|heldout5-public|
-//! heldout6|heldout6-public] | --show KIND | --draft ID]`
+//! heldout6|heldout6-public|heldout7|heldout7-public] | --show KIND | --draft ID]`
 // Tooling, not the product: a failure here stops the run with its message.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
@@ -77,11 +78,15 @@ fn table(half: Half, results: &[(Case, Report)]) {
         Half::Heldout6Public => {
             "Held-out set of round 6, public evidence of the report half no draft drew: tuning data since round 7".to_string()
         }
-        Half::Heldout7 => {
-            format!("Held-out set of round 7 (seed {}): the one that counts", heldout7::SEED)
-        }
+        Half::Heldout7 => format!(
+            "Held-out set of round 7 (seed {}): looked at once, tuning data since round 8",
+            heldout7::SEED
+        ),
         Half::Heldout7Public => {
-            "Held-out set of round 7, public evidence of the report half no draft drew".to_string()
+            "Held-out set of round 7, public evidence of the report half no draft drew: tuning data since round 8".to_string()
+        }
+        Half::Heldout8 => {
+            "Held-out set of round 8 (hand-written round 8): the one that counts".to_string()
         }
     };
     println!("\n{name}\n");
@@ -253,27 +258,20 @@ fn main() {
     );
     // The held-out drafts' number, without their results.
     let mut sizes: Vec<(String, usize)> = Vec::new();
-    for (c, _) in results
-        .iter()
-        .filter(|(c, _)| matches!(c.half, Half::Heldout7 | Half::Heldout7Public))
-    {
-        let kind = match c.half {
-            Half::Heldout7Public => format!("public {}", c.kind),
-            _ => c.kind.clone(),
-        };
+    for (c, _) in results.iter().filter(|(c, _)| c.half == Half::Heldout8) {
+        let kind = c.kind.clone();
         match sizes.iter_mut().find(|(k, _)| *k == kind) {
             Some((_, n)) => *n += 1,
             None => sizes.push((kind, 1)),
         }
     }
     println!(
-        "round 7's held-out drafts (results with --heldout7 only): {}; {} public entries of the report half no earlier draft cites",
+        "round 8's held-out drafts (results with --heldout8 only): {}",
         sizes
             .iter()
             .map(|(k, n)| format!("{k} {n}"))
             .collect::<Vec<_>>()
             .join(", "),
-        public7.len()
     );
     table(Half::Tune, &results);
     if args.iter().any(|a| a == "--report") {
@@ -396,8 +394,7 @@ third-round hand-written drafts (held out in round 3): faithful approved {ok} of
             sixth.len() - faithful
         );
     }
-    // Round 7's held-out set is looked at once, at the end of the seventh round; its misses are
-    // never listed.
+    // Round 7's held-out set: looked at once at the end of the seventh round, tuning data since.
     if args.iter().any(|a| a == "--heldout7") {
         println!(
             "\nround 7's held-out set: the demo facts no tuning draft drew for each kind, hand-written round 7, and {} public entries of the report half no tuning draft cites; seed {}",
@@ -420,9 +417,15 @@ third-round hand-written drafts (held out in round 3): faithful approved {ok} of
             .filter(|(c, r)| !c.faithful && !approved(r))
             .count();
         println!(
-            "\nseventh-round hand-written drafts (held out): faithful approved {ok} of {faithful}; faulty held back {held} of {}",
+            "\nseventh-round hand-written drafts (held out in round 7): faithful approved {ok} of {faithful}; faulty held back {held} of {}",
             seventh.len() - faithful
         );
+    }
+    // Round 8's held-out set is looked at once, at the end of the eighth round; its misses are
+    // never listed.
+    if args.iter().any(|a| a == "--heldout8") {
+        println!("\nround 8's held-out set: the hand-written drafts of round 8");
+        table(Half::Heldout8, &results);
     }
     let second: Vec<&(Case, Report)> = results.iter().filter(|(c, _)| c.second_round).collect();
     if !second.is_empty() {
@@ -459,6 +462,8 @@ third-round hand-written drafts (held out in round 3): faithful approved {ok} of
                             | Half::Heldout5Public
                             | Half::Heldout6
                             | Half::Heldout6Public
+                            | Half::Heldout7
+                            | Half::Heldout7Public
                     )
             })
             .take(6)
@@ -466,12 +471,12 @@ third-round hand-written drafts (held out in round 3): faithful approved {ok} of
             println!("\n== {}\n{}", c.id, c.sub.body);
         }
     }
-    // One tuning draft whole, with its sources and report (not round 7's held-out drafts).
+    // One tuning draft whole, with its sources and report (not round 8's held-out drafts).
     if args.first().map(String::as_str) == Some("--draft") {
         let id = args.get(1).cloned().unwrap_or_default();
         for (c, r) in results
             .iter()
-            .filter(|(c, _)| c.id == id && !matches!(c.half, Half::Heldout7 | Half::Heldout7Public))
+            .filter(|(c, _)| c.id == id && c.half != Half::Heldout8)
         {
             println!("\n== {} [{}]\n{}", c.id, c.kind, c.sub.body);
             for s in &c.sub.sources {
@@ -497,6 +502,8 @@ third-round hand-written drafts (held out in round 3): faithful approved {ok} of
             Some("heldout5-public") => Half::Heldout5Public,
             Some("heldout6") => Half::Heldout6,
             Some("heldout6-public") => Half::Heldout6Public,
+            Some("heldout7") => Half::Heldout7,
+            Some("heldout7-public") => Half::Heldout7Public,
             _ => Half::Tune,
         };
         misses(half, &results);

@@ -103,6 +103,10 @@ fn names(toks: &[Tok]) -> Vec<Name> {
                 && toks.get(i + 1).is_some_and(capital);
             if capital(&toks[i]) || inner {
                 i += 1;
+                // A possessive ends its name: `the Pentagon's Maven Smart System` names two.
+                if toks[i - 1].possessive {
+                    break;
+                }
             } else {
                 break;
             }
@@ -125,7 +129,8 @@ fn names(toks: &[Tok]) -> Vec<Name> {
 
 /// The words on either side of a name: where it stands in its sentence. A clause break
 /// stands for the sentence's start or end: a draft opens the source's sentence after its own
-/// lead (`On January 14, Forbes ranked` restates `Hill ranked`).
+/// lead (`On January 14, Forbes ranked` restates `Hill ranked`). An article is passed over
+/// (`an Army memo` and `a Boeing memo`, `with Boeing` and `with the Army` stand alike).
 fn context(toks: &[Tok], n: &Name) -> (String, String) {
     let edge = |t: &Tok, e: &str| {
         if t.kind == Kind::Break {
@@ -134,12 +139,18 @@ fn context(toks: &[Tok], n: &Name) -> (String, String) {
             t.word.clone()
         }
     };
-    let before =
-        n.at.checked_sub(1)
-            .map_or("^".to_string(), |k| edge(&toks[k], "^"));
-    let after = toks.get(n.end).map_or("$".to_string(), |t| edge(t, "$"));
+    let article = |k: &usize| ARTICLES.contains(&toks[*k].word.as_str());
+    let before = (0..n.at)
+        .rev()
+        .find(|k| !article(k))
+        .map_or("^".to_string(), |k| edge(&toks[k], "^"));
+    let after = (n.end..toks.len())
+        .find(|k| !article(k))
+        .map_or("$".to_string(), |k| edge(&toks[k], "$"));
     (before, after)
 }
+
+const ARTICLES: &[&str] = &["a", "an", "the"];
 
 /// Whether the words of name `x` (at least `least` of them) stand together inside name `y`.
 fn inside(x: &str, y: &str, least: usize) -> bool {
@@ -175,14 +186,24 @@ fn exchanged(d: &[Tok], s: &[Tok]) -> Option<(String, String)> {
             if x.key == y.key || cx == cy || x.key.contains(&y.key) || y.key.contains(&x.key) {
                 continue;
             }
-            let between = &s[x.end..y.at];
-            let acts = between.iter().any(|t| !t.anchor.is_empty())
-                && !between
-                    .iter()
-                    .any(|t| SYMMETRIC.contains(&t.word.as_str()) || t.kind == Kind::Break);
+            let between = x.end..y.at;
+            let acts = between.clone().any(|k| !s[k].anchor.is_empty()) && !symmetric(s, between);
+            // The draft's names where `x` and where `y` stood, the words they share with the
+            // name that stood there passed over (`MI450 GPUs` where `Instinct GPUs` stood).
+            let at = |ctx: &(String, String), was: &str| {
+                dn.iter()
+                    .filter(|n| context(d, n) == *ctx)
+                    .map(|n| heads(&n.key, was))
+                    .collect::<Vec<_>>()
+            };
+            let crossed = |here: &[(String, String)], other: &str| {
+                here.iter().any(|(now, was)| {
+                    now != was && (now == other || other.starts_with(&format!("{now} ")))
+                })
+            };
             if acts
-                && in_d(&y.key, &cx)
-                && in_d(&x.key, &cy)
+                && crossed(&at(&cx, &x.key), &y.key)
+                && crossed(&at(&cy, &y.key), &x.key)
                 && !in_d(&x.key, &cx)
                 && !in_d(&y.key, &cy)
             {
@@ -191,6 +212,56 @@ fn exchanged(d: &[Tok], s: &[Tok]) -> Option<(String, String)> {
         }
     }
     None
+}
+
+/// Whether the words `span` between two names say the same of both, or belong to different
+/// clauses: a symmetric word (`X and Y`, `X partnered with Y`) or a clause break (a list, an
+/// aside) before any verb of the span. A symmetric word after a verb joins that verb's clause,
+/// not the two names (`an Army memo flagged gaps in the prototype built with Boeing`), and so
+/// does a break that opens a participle's (`Instinct GPUs, starting with MI450`).
+fn symmetric(s: &[Tok], span: std::ops::Range<usize>) -> bool {
+    for k in span {
+        let t = &s[k];
+        if verb(s, k) || participle(s, k) {
+            return false;
+        }
+        let opens_verb = k + 1 < s.len() && (verb(s, k + 1) || participle(s, k + 1));
+        if SYMMETRIC.contains(&t.word.as_str()) || (t.kind == Kind::Break && !opens_verb) {
+            return true;
+        }
+    }
+    false
+}
+
+/// A present participle WordNet knows as a verb (`starting`), not after an article.
+fn participle(toks: &[Tok], i: usize) -> bool {
+    let t = &toks[i];
+    let w = t.word.as_str();
+    t.kind == Kind::Word
+        && !capital(t)
+        && w.len() > 5
+        && w.ends_with("ing")
+        && w.chars().all(char::is_alphabetic)
+        && !(i > 0 && ARTICLES.contains(&toks[i - 1].word.as_str()))
+        && wordnet::is_verb(&wordnet::lemma(w))
+}
+
+/// Names `a` and `b` without the last words they share, when each keeps one: (`mi450`,
+/// `instinct`) of `mi450 gpus` and `instinct gpus`; else the two as they are.
+fn heads(a: &str, b: &str) -> (String, String) {
+    let (a, b): (Vec<&str>, Vec<&str>) = (a.split(' ').collect(), b.split(' ').collect());
+    let shared = a
+        .iter()
+        .rev()
+        .zip(b.iter().rev())
+        .take_while(|(x, y)| x == y)
+        .count();
+    let cut = if shared < a.len() && shared < b.len() {
+        shared
+    } else {
+        0
+    };
+    (a[..a.len() - cut].join(" "), b[..b.len() - cut].join(" "))
 }
 
 /// Whether token `i` is a verb that says who acts on whom: a past form in `-ed` WordNet knows
@@ -460,6 +531,39 @@ mod tests {
             )
             .is_none()
         );
+    }
+
+    #[test]
+    fn names_exchanged_past_a_clause_of_their_own_are_read() {
+        // A symmetric word of a verb's clause, not between the two names.
+        let s = "An Army memo flagged security gaps in the Next Generation Command and Control prototype built with Boeing.";
+        let d = "A Boeing memo flagged security gaps in the Next Generation Command and Control prototype built with the Army.";
+        assert!(swap(d, s).is_some());
+        let s = "AMD and OpenAI agreed on a deal to deploy 6 gigawatts of Instinct GPUs, starting with MI450 in 2026.";
+        let d = "AMD and OpenAI agreed on a deal to deploy 6 gigawatts of MI450 GPUs, starting with Instinct in 2026.";
+        assert!(swap(d, s).is_some());
+        let r = swap(
+            "OpenAI and AMD agreed on a deal to deploy 6 gigawatts of Instinct GPUs, starting with MI450 in 2026.",
+            s,
+        );
+        assert!(r.is_none(), "{r:?}");
+        // A possessive ends its name: the Pentagon, agent in the entry, is acted on.
+        let s = "The Company reports that the Pentagon raised the ceiling on the Maven Smart System contract to about $1.3 billion.";
+        let d = "Palantir disclosed that it raised the ceiling on the Pentagon's Maven Smart System contract to about $1.3 billion.";
+        assert!(swap(d, s).is_some());
+        let d = "Palantir disclosed that the Pentagon raised the ceiling on its Maven Smart System contract to about $1.3 billion.";
+        assert!(swap(d, s).is_none());
+        // A list and a partnership stay symmetric.
+        let s = "Dell, HPE and Lenovo partnered with NVIDIA's team on the racks.";
+        assert!(
+            swap(
+                "Lenovo, HPE and Dell partnered with NVIDIA's team on the racks.",
+                s
+            )
+            .is_none()
+        );
+        let s = "Microsoft's partnership with OpenAI was extended.";
+        assert!(swap("OpenAI's partnership with Microsoft was extended.", s).is_none());
     }
 
     #[test]

@@ -21,13 +21,17 @@ pub(super) struct Tok {
     pub(super) kind: Kind,
     /// As written (a possessive `'s` removed).
     pub(super) raw: String,
+    /// Whether a possessive `'s` was removed: it ends a name (`the Pentagon's Maven Smart
+    /// System` names two).
+    pub(super) possessive: bool,
 }
 
 fn push_word(out: &mut Vec<Tok>, raw: &str) {
-    let raw = raw
+    let stripped = raw
         .strip_suffix("'s")
-        .or_else(|| raw.strip_suffix("\u{2019}s"))
-        .unwrap_or(raw);
+        .or_else(|| raw.strip_suffix("\u{2019}s"));
+    let possessive = stripped.is_some();
+    let raw = stripped.unwrap_or(raw);
     let word = raw.to_lowercase();
     let anchor = if word.len() >= 3 && !is_stop(&word) {
         stem(&word)
@@ -39,6 +43,7 @@ fn push_word(out: &mut Vec<Tok>, raw: &str) {
         anchor,
         kind: Kind::Word,
         raw: raw.to_string(),
+        possessive,
     });
 }
 
@@ -82,6 +87,7 @@ pub(super) fn tokenize(text: &str) -> Vec<Tok> {
                     } else {
                         digits
                     },
+                    possessive: false,
                 });
             }
         } else if c.is_alphabetic() {
@@ -105,6 +111,7 @@ pub(super) fn tokenize(text: &str) -> Vec<Tok> {
                     anchor: String::new(),
                     kind: Kind::Break,
                     raw: c.to_string(),
+                    possessive: false,
                 });
             }
             i += 1;
