@@ -15,7 +15,7 @@ use actix::dev::ToEnvelope;
 use actix::prelude::*;
 use tokio::sync::Semaphore;
 
-use crate::health::{HealthRegistry, InFlight};
+use crate::health::{HealthRegistry, InFlight, InFlightGuard};
 use crate::supervise::{self, Stop};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
@@ -38,6 +38,9 @@ struct Own {
     slots: Option<Arc<Semaphore>>,
     deadline: Option<Duration>,
 }
+
+/// The places one call holds until it ends.
+type Slots<'a> = (Option<tokio::sync::SemaphorePermit<'a>>, InFlightGuard);
 
 /// A typed actor address with an in-flight limit (reported to health) and a deadline.
 pub struct ActorHandle<A: Actor> {
@@ -119,13 +122,8 @@ impl<A: Actor> ActorHandle<A> {
         A: Handler<M>,
         A::Context: ToEnvelope<A, M>,
     {
-        let own = self.own::<M>();
-        let _own_slot = match own.and_then(|o| o.slots.as_ref()) {
-            Some(slots) => Some(slots.try_acquire().map_err(|_| CallError::Busy)?),
-            None => None,
-        };
-        let _slot = self.in_flight.try_enter().ok_or(CallError::Busy)?;
-        match tokio::time::timeout(self.deadline_of(own), self.addr.send(msg)).await {
+        let (_slots, deadline) = self.enter::<M>()?;
+        match tokio::time::timeout(deadline, self.addr.send(msg)).await {
             Ok(Ok(r)) => Ok(r),
             Ok(Err(_)) => Err(CallError::Stopped),
             Err(_) => Err(CallError::TimedOut),
@@ -144,26 +142,25 @@ impl<A: Actor> ActorHandle<A> {
         A: Handler<Stop>,
         A::Context: ToEnvelope<A, Stop>,
     {
-        let own = self.own::<M>();
-        let _own_slot = match own.and_then(|o| o.slots.as_ref()) {
-            Some(slots) => Some(slots.try_acquire().map_err(|_| CallError::Busy)?),
-            None => None,
-        };
-        let _slot = self.in_flight.try_enter().ok_or(CallError::Busy)?;
+        let (_slots, deadline) = self.enter::<M>()?;
         let guarded = supervise::caught(&self.addr, self.name, &self.health, work(msg));
-        match tokio::time::timeout(self.deadline_of(own), guarded).await {
+        match tokio::time::timeout(deadline, guarded).await {
             Ok(Some(out)) => Ok(out),
             Ok(None) => Err(CallError::Stopped),
             Err(_) => Err(CallError::TimedOut),
         }
     }
 
-    fn own<M: 'static>(&self) -> Option<&Own> {
-        self.own.iter().find(|o| o.message == TypeId::of::<M>())
-    }
-
-    fn deadline_of(&self, own: Option<&Own>) -> Duration {
-        own.and_then(|o| o.deadline).unwrap_or(self.deadline)
+    /// A place for one call of `M` (its own limit's, then the handle's), and its deadline.
+    fn enter<M: 'static>(&self) -> Result<(Slots<'_>, Duration), CallError> {
+        let own = self.own.iter().find(|o| o.message == TypeId::of::<M>());
+        let own_slot = match own.and_then(|o| o.slots.as_ref()) {
+            Some(slots) => Some(slots.try_acquire().map_err(|_| CallError::Busy)?),
+            None => None,
+        };
+        let slot = self.in_flight.try_enter().ok_or(CallError::Busy)?;
+        let deadline = own.and_then(|o| o.deadline).unwrap_or(self.deadline);
+        Ok(((own_slot, slot), deadline))
     }
 
     /// Sends a notice nobody waits on (no limit, no deadline): for messages the actor folds

@@ -315,8 +315,8 @@ mod tests {
             .unwrap_or_default()
     }
 
-    #[actix::test]
-    async fn a_message_that_panics_is_caught_counted_and_its_actor_restarted() {
+    /// A supervised Echo and its health registry.
+    fn echo() -> (Addr<Echo>, HealthRegistry) {
         let health = HealthRegistry::new();
         health.register(NAME, Duration::from_secs(60));
         let inner = Arc::new(Inner {
@@ -325,30 +325,34 @@ mod tests {
         let addr = Supervisor::start(move |_| Echo {
             inner: inner.clone(),
         });
-        let h = ActorHandle::new(NAME, addr, 4, Duration::from_secs(5), health.clone());
-        assert_eq!(h.call(Say(1)).await, Ok(1));
-        // The panic ends the answer's task: the caller sees the answer dropped.
-        assert_eq!(h.call(Say(0)).await, Err(CallError::Stopped));
+        (addr, health)
+    }
+
+    /// Waits for one panic and one restart to be counted.
+    async fn one_panic_one_restart(health: &HealthRegistry) {
         for _ in 0..100 {
-            if counts(&health) == (1, 1) {
+            if counts(health) == (1, 1) {
                 break;
             }
             tokio::time::sleep(Duration::from_millis(10)).await;
         }
-        assert_eq!(counts(&health), (1, 1), "one panic, one restart");
+        assert_eq!(counts(health), (1, 1), "one panic, one restart");
+    }
+
+    #[actix::test]
+    async fn a_message_that_panics_is_caught_counted_and_its_actor_restarted() {
+        let (addr, health) = echo();
+        let h = ActorHandle::new(NAME, addr, 4, Duration::from_secs(5), health.clone());
+        assert_eq!(h.call(Say(1)).await, Ok(1));
+        // The panic ends the answer's task: the caller sees the answer dropped.
+        assert_eq!(h.call(Say(0)).await, Err(CallError::Stopped));
+        one_panic_one_restart(&health).await;
         assert_eq!(h.call(Say(2)).await, Ok(2), "the restarted actor answers");
     }
 
     #[actix::test]
     async fn work_run_on_the_callers_task_keeps_the_guard_limit_and_deadline() {
-        let health = HealthRegistry::new();
-        health.register(NAME, Duration::from_secs(60));
-        let inner = Arc::new(Inner {
-            health: health.clone(),
-        });
-        let addr = Supervisor::start(move |_| Echo {
-            inner: inner.clone(),
-        });
+        let (addr, health) = echo();
         let h = ActorHandle::new(NAME, addr, 4, Duration::from_secs(5), health.clone())
             .limit::<Say>(1)
             .deadline::<Say>(Duration::from_millis(50));
@@ -367,13 +371,7 @@ mod tests {
         assert_eq!(second, Err(CallError::Busy));
         // A panic is the caller's `Stopped`, counted, and restarts the actor.
         assert_eq!(h.run(Say(0), answer).await, Err(CallError::Stopped));
-        for _ in 0..100 {
-            if counts(&health) == (1, 1) {
-                break;
-            }
-            tokio::time::sleep(Duration::from_millis(10)).await;
-        }
-        assert_eq!(counts(&health), (1, 1), "one panic, one restart");
+        one_panic_one_restart(&health).await;
         assert_eq!(h.call(Say(2)).await, Ok(2), "the restarted actor answers");
     }
 }
