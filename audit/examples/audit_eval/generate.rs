@@ -84,8 +84,12 @@ pub enum Half {
     /// (`heldout7.rs`), printed with `--heldout7`; tuning data since round 8.
     Heldout7Public,
     /// The eighth round's held-out drafts (hand-written round 8 only: the demo archive has no
-    /// undrawn swapped entity left), printed only with `--heldout8`, their misses never listed.
+    /// undrawn swapped entity left), printed with `--heldout8`: looked at once at the end of
+    /// round 8, tuning data since round 9.
     Heldout8,
+    /// The ninth round's held-out drafts (hand-written round 9, written by a reader who never
+    /// saw the engine), printed only with `--heldout9`, their misses never listed.
+    Heldout9,
 }
 
 pub fn half_of(ticker: &str) -> Half {

@@ -31,7 +31,8 @@ struct Written {
     /// round's tuning, `Half::Heldout4`, tuning data since round 5); 5 for the held-out drafts of
     /// the fifth round (`Half::Heldout5`, tuning data since round 6); 6 for the sixth round's
     /// (`Half::Heldout6`, tuning data since round 7); 7 for the seventh round's (`Half::Heldout7`,
-    /// tuning data since round 8); 8 for the eighth round's (`Half::Heldout8`).
+    /// tuning data since round 8); 8 for the eighth round's (`Half::Heldout8`, tuning data since
+    /// round 9); 9 for the ninth round's (`Half::Heldout9`).
     #[serde(default)]
     round: u8,
 }
@@ -81,7 +82,8 @@ pub fn cases(entries: &[Entry]) -> Vec<Case> {
                 handwritten: true,
                 fact: None,
                 half: match w.round {
-                    8.. => Half::Heldout8,
+                    9.. => Half::Heldout9,
+                    8 => Half::Heldout8,
                     7 => Half::Heldout7,
                     6 => Half::Heldout6,
                     5 => Half::Heldout5,

@@ -6,13 +6,15 @@
 //! held-out set (`heldout.rs`, `--heldout`) is tuning data since the fourth round, the fourth
 //! round's (`heldout4.rs`, `--heldout4`) since the fifth, the fifth round's (`heldout5.rs`,
 //! `--heldout5`) since the sixth, the sixth round's (`heldout6.rs`, `--heldout6`) since the
-//! seventh, the seventh round's (`heldout7.rs`, `--heldout7`) since the eighth; the eighth
-//! round's (hand-written, `round: 8`) is printed only with `--heldout8`, its misses never
-//! listed, and is the one that counts.
+//! seventh, the seventh round's (`heldout7.rs`, `--heldout7`) since the eighth, the eighth
+//! round's (hand-written, `round: 8`, `--heldout8`) since the ninth; the ninth round's
+//! (hand-written, `round: 9`) is printed only with `--heldout9`, its misses never listed, and
+//! is the one that counts.
 //! `cargo run -p journal-market-audit --example audit_eval [-- --report] [--heldout]
-//! [--public] [--heldout4] [--heldout5] [--heldout6] [--heldout7] [--heldout8] [--misses
-//! [report|public|heldout|heldout-public|heldout4|heldout4-public|heldout5|heldout5-public|
-//! heldout6|heldout6-public|heldout7|heldout7-public] | --show KIND | --draft ID]`
+//! [--public] [--heldout4] [--heldout5] [--heldout6] [--heldout7] [--heldout8] [--heldout9]
+//! [--misses [report|public|heldout|heldout-public|heldout4|heldout4-public|heldout5|
+//! heldout5-public|heldout6|heldout6-public|heldout7|heldout7-public|heldout8] | --show KIND |
+//! --draft ID]`
 // Tooling, not the product: a failure here stops the run with its message.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
@@ -86,7 +88,10 @@ fn table(half: Half, results: &[(Case, Report)]) {
             "Held-out set of round 7, public evidence of the report half no draft drew: tuning data since round 8".to_string()
         }
         Half::Heldout8 => {
-            "Held-out set of round 8 (hand-written round 8): the one that counts".to_string()
+            "Held-out set of round 8 (hand-written round 8): looked at once, tuning data since round 9".to_string()
+        }
+        Half::Heldout9 => {
+            "Held-out set of round 9 (hand-written round 9): the one that counts".to_string()
         }
     };
     println!("\n{name}\n");
@@ -258,7 +263,7 @@ fn main() {
     );
     // The held-out drafts' number, without their results.
     let mut sizes: Vec<(String, usize)> = Vec::new();
-    for (c, _) in results.iter().filter(|(c, _)| c.half == Half::Heldout8) {
+    for (c, _) in results.iter().filter(|(c, _)| c.half == Half::Heldout9) {
         let kind = c.kind.clone();
         match sizes.iter_mut().find(|(k, _)| *k == kind) {
             Some((_, n)) => *n += 1,
@@ -266,7 +271,7 @@ fn main() {
         }
     }
     println!(
-        "round 8's held-out drafts (results with --heldout8 only): {}",
+        "round 9's held-out drafts (results with --heldout9 only): {}",
         sizes
             .iter()
             .map(|(k, n)| format!("{k} {n}"))
@@ -421,11 +426,18 @@ third-round hand-written drafts (held out in round 3): faithful approved {ok} of
             seventh.len() - faithful
         );
     }
-    // Round 8's held-out set is looked at once, at the end of the eighth round; its misses are
-    // never listed.
+    // Round 8's held-out set: looked at once at the end of the eighth round, tuning data since.
     if args.iter().any(|a| a == "--heldout8") {
-        println!("\nround 8's held-out set: the hand-written drafts of round 8");
+        println!(
+            "\nround 8's held-out set (tuning data since round 9): the hand-written drafts of round 8"
+        );
         table(Half::Heldout8, &results);
+    }
+    // Round 9's held-out set is looked at once, at the end of the ninth round; its misses are
+    // never listed.
+    if args.iter().any(|a| a == "--heldout9") {
+        println!("\nround 9's held-out set: the hand-written drafts of round 9");
+        table(Half::Heldout9, &results);
     }
     let second: Vec<&(Case, Report)> = results.iter().filter(|(c, _)| c.second_round).collect();
     if !second.is_empty() {
@@ -464,6 +476,7 @@ third-round hand-written drafts (held out in round 3): faithful approved {ok} of
                             | Half::Heldout6Public
                             | Half::Heldout7
                             | Half::Heldout7Public
+                            | Half::Heldout8
                     )
             })
             .take(6)
@@ -471,12 +484,12 @@ third-round hand-written drafts (held out in round 3): faithful approved {ok} of
             println!("\n== {}\n{}", c.id, c.sub.body);
         }
     }
-    // One tuning draft whole, with its sources and report (not round 8's held-out drafts).
+    // One tuning draft whole, with its sources and report (not round 9's held-out drafts).
     if args.first().map(String::as_str) == Some("--draft") {
         let id = args.get(1).cloned().unwrap_or_default();
         for (c, r) in results
             .iter()
-            .filter(|(c, _)| c.id == id && c.half != Half::Heldout8)
+            .filter(|(c, _)| c.id == id && c.half != Half::Heldout9)
         {
             println!("\n== {} [{}]\n{}", c.id, c.kind, c.sub.body);
             for s in &c.sub.sources {
@@ -504,6 +517,7 @@ third-round hand-written drafts (held out in round 3): faithful approved {ok} of
             Some("heldout6-public") => Half::Heldout6Public,
             Some("heldout7") => Half::Heldout7,
             Some("heldout7-public") => Half::Heldout7Public,
+            Some("heldout8") => Half::Heldout8,
             _ => Half::Tune,
         };
         misses(half, &results);
