@@ -89,6 +89,8 @@ const PRONOUNS: &[&str] = &[
 ];
 
 fn names(toks: &[Tok]) -> Vec<Name> {
+    let parties = parties(toks);
+    let within = |a: usize, b: usize| parties.iter().any(|p| p.at <= a && b <= p.end);
     let mut out = Vec::new();
     let mut i = 0;
     while i < toks.len() {
@@ -115,14 +117,124 @@ fn names(toks: &[Tok]) -> Vec<Name> {
         if at == 0 && toks[0].anchor.is_empty() {
             at = 1;
         }
-        if at < i {
-            let key: Vec<&str> = toks[at..i].iter().map(|t| t.word.as_str()).collect();
-            out.push(Name {
-                at,
-                end: i,
-                key: key.join(" "),
-            });
+        // A capitalised word that qualifies a party (`Chinese suppliers`) is part of it.
+        if at < i && !within(at, i) {
+            out.push(name(toks, at, i));
         }
+    }
+    out.extend(parties);
+    out.sort_by_key(|n| n.at);
+    out
+}
+
+fn name(toks: &[Tok], at: usize, end: usize) -> Name {
+    let key: Vec<&str> = toks[at..end].iter().map(|t| t.word.as_str()).collect();
+    Name {
+        at,
+        end,
+        key: key.join(" "),
+    }
+}
+
+/// What a party's WordNet hypernyms reach: a person or a body of people (`suppliers` are
+/// capitalists, `regulators` officials, `a panel` a committee, `companies` organizations).
+const PARTY_KINDS: &[&str] = &[
+    "person",
+    "individual",
+    "someone",
+    "somebody",
+    "organisation",
+    "organization",
+    "institution",
+    "establishment",
+    "business",
+    "enterprise",
+    "capitalist",
+    "official",
+    "functionary",
+    "worker",
+    "consumer",
+    "customer",
+    "client",
+    "merchant",
+    "merchandiser",
+    "committee",
+    "personnel",
+    "expert",
+    "contestant",
+];
+
+/// Whether token `t` is a common noun for a party: who can act or be acted on (`suppliers`,
+/// `regulators`, `a short seller`), by WordNet.
+fn party_noun(t: &Tok) -> bool {
+    let w = t.word.as_str();
+    if t.kind != Kind::Word
+        || capital(t)
+        || w.len() < 3
+        || !w.chars().all(|c| c.is_alphabetic() || c == '-')
+        || SYMMETRIC.contains(&w)
+    {
+        return false;
+    }
+    let l = wordnet::lemma(w);
+    // The noun itself or its plural, not a verb's form (`converted` is no `convert`).
+    let noun_form = l == w || (w.ends_with('s') && !w.ends_with("ss"));
+    noun_form
+        && wordnet::is_noun(&l)
+        && wordnet::hypernyms(&l)
+            .iter()
+            .any(|h| PARTY_KINDS.contains(h))
+}
+
+/// A lower-case word that qualifies a noun after it: an adjective or a noun as written (not a
+/// verb's form: `told`, `asked`), or a compound WordNet does not hold (`foundation-models`).
+fn modifier(t: &Tok) -> bool {
+    let w = t.word.as_str();
+    if t.kind != Kind::Word || capital(t) || t.anchor.is_empty() || SYMMETRIC.contains(&w) {
+        return false;
+    }
+    if w.contains('-') && !wordnet::is_word(w) {
+        return w.chars().any(char::is_alphabetic);
+    }
+    let l = wordnet::lemma(w);
+    l == w && (wordnet::is_adjective(w) || wordnet::only_noun(w))
+}
+
+/// Parties named by common nouns: a party noun that heads its phrase (no noun or name after
+/// it: `an independent expert panel`, not the `expert` of it), with the words that qualify it
+/// before it (`large internet companies`, `Chinese regulators`): up to three content words and
+/// a capitalised run, not past a possessive, a verb or a function word.
+fn parties(toks: &[Tok]) -> Vec<Name> {
+    let mut out = Vec::new();
+    for i in 0..toks.len() {
+        if !party_noun(&toks[i]) || toks[i].possessive {
+            continue;
+        }
+        if toks
+            .get(i + 1)
+            .is_some_and(|t| capital(t) || party_noun(t) || modifier(t))
+        {
+            continue;
+        }
+        let (mut at, mut words) = (i, 0);
+        while at > 0 {
+            let t = &toks[at - 1];
+            if t.possessive || t.kind != Kind::Word {
+                break;
+            }
+            if capital(t) {
+                at -= 1;
+            } else if modifier(t) && words < 3 {
+                at -= 1;
+                words += 1;
+            } else {
+                break;
+            }
+        }
+        if at == 0 && toks[0].anchor.is_empty() {
+            at = 1;
+        }
+        out.push(name(toks, at, i + 1));
     }
     out
 }
@@ -201,7 +313,19 @@ fn exchanged(d: &[Tok], s: &[Tok]) -> Option<(String, String)> {
                     now != was && (now == other || other.starts_with(&format!("{now} ")))
                 })
             };
-            if acts
+            // Two names that keep their places but exchange their first words (`the Vera GPU and
+            // Rubin CPU` for `the Rubin GPU and Vera CPU`) name other things, joined or not.
+            let recombined = |ctx: &(String, String), was: &str| {
+                let here = at(ctx, was);
+                !here.is_empty()
+                    && here.iter().all(|(now, old)| now != old)
+                    && dn
+                        .iter()
+                        .filter(|n| context(d, n) == *ctx)
+                        .all(|n| !sn.iter().any(|m| m.key == n.key))
+            };
+            let tails = x.key.contains(' ') && y.key.contains(' ');
+            if (acts || (tails && recombined(&cx, &x.key) && recombined(&cy, &y.key)))
                 && crossed(&at(&cx, &x.key), &y.key)
                 && crossed(&at(&cy, &y.key), &x.key)
                 && !in_d(&x.key, &cx)
@@ -220,18 +344,31 @@ fn exchanged(d: &[Tok], s: &[Tok]) -> Option<(String, String)> {
 /// not the two names (`an Army memo flagged gaps in the prototype built with Boeing`), and so
 /// does a break that opens a participle's (`Instinct GPUs, starting with MI450`).
 fn symmetric(s: &[Tok], span: std::ops::Range<usize>) -> bool {
+    let end = span.end;
     for k in span {
         let t = &s[k];
         if verb(s, k) || participle(s, k) {
             return false;
         }
         let opens_verb = k + 1 < s.len() && (verb(s, k + 1) || participle(s, k + 1));
-        if SYMMETRIC.contains(&t.word.as_str()) || (t.kind == Kind::Break && !opens_verb) {
+        // `A agreed to buy … from B` is no agreement between A and B: `with B` would be.
+        let joins = !ONLY_WITH.contains(&t.word.as_str())
+            || s[k + 1..end]
+                .iter()
+                .any(|u| JOINERS.contains(&u.word.as_str()));
+        if (SYMMETRIC.contains(&t.word.as_str()) && joins) || (t.kind == Kind::Break && !opens_verb)
+        {
             return true;
         }
     }
     false
 }
+
+/// Symmetric verbs that join two names only through a word of [`JOINERS`] after them (`signed
+/// a deal with`); without one, what follows them says who acts (`agreed to buy … from`).
+const ONLY_WITH: &[&str] = &["agreed", "signed"];
+
+const JOINERS: &[&str] = &["and", "with", "between", "against", "versus", "vs"];
 
 /// A present participle WordNet knows as a verb (`starting`), not after an article.
 fn participle(toks: &[Tok], i: usize) -> bool {
@@ -340,40 +477,69 @@ fn sides(toks: &[Tok], all: &[Name], v: usize) -> (Vec<String>, Vec<String>) {
         .iter()
         .position(clause)
         .map_or(toks.len(), |k| v + 1 + k);
-    // A name after `by` soon after the verb, none between: the passive's agent.
+    // A name right after `by` soon after the verb: the passive's agent, with the names it is
+    // of (`by Stacy Rasgon at Bernstein`). Names between the verb and `by` are acted on, and
+    // only in a passive (`placed with Tesla by Chinese suppliers`); a name after the agent's
+    // phrase is not the agent (`placed by Tesla with Chinese suppliers`).
+    let passive_form = be_passive(toks, v);
     let by = (v + 1..stop.min(v + 1 + REACH / 2)).find(|&k| toks[k].word == "by");
     let after_by = by.filter(|&b| {
         all.iter().any(|n| n.at > b && n.at <= b + 3 && n.at < stop)
-            && !all.iter().any(|n| n.at > v && n.at < b)
+            && (passive_form || !all.iter().any(|n| n.at > v && n.at < b))
     });
-    let from = after_by.unwrap_or(v);
-    let gone_to = |n: &Name| {
+    let gone_to = |from: usize, n: &Name| {
         let before = toks[from + 1..n.at]
             .iter()
             .rev()
             .find(|t| !["the", "a", "an"].contains(&t.word.as_str()));
         before.is_some_and(|t| t.word == "to")
     };
-    let object: Vec<String> = all
-        .iter()
-        .filter(|n| n.at > from && n.at < stop && n.at - from <= REACH && !gone_to(n))
-        .map(|n| n.key.clone())
-        .collect();
+    let after = |from: usize| -> Vec<&Name> {
+        all.iter()
+            .filter(|n| n.at > from && n.at < stop && n.at - from <= REACH && !gone_to(from, n))
+            .collect()
+    };
     let subject = subject(toks, all, v);
+    if let Some(b) = after_by {
+        let mut agent: Vec<&Name> = Vec::new();
+        for n in after(b) {
+            let joined = agent.last().is_none_or(|last| {
+                n.at == last.end
+                    || (n.at == last.end + 1
+                        && ["at", "of", "from"].contains(&toks[last.end].word.as_str()))
+            });
+            if !joined {
+                break;
+            }
+            agent.push(n);
+        }
+        let acted_on = after(v)
+            .into_iter()
+            .filter(|n| !agent.contains(n))
+            .map(|n| n.key.clone())
+            .chain(subject);
+        return (
+            agent.iter().map(|n| n.key.clone()).collect(),
+            acted_on.collect(),
+        );
+    }
+    let object: Vec<String> = after(v).into_iter().map(|n| n.key.clone()).collect();
     // `X was ranked` without `by`: X is acted on, who acts is not said.
-    let passive = toks[..v]
-        .iter()
-        .rev()
-        .take_while(|t| AUX.contains(&t.word.as_str()))
-        .any(|t| ["is", "was", "were", "are", "been", "being", "be"].contains(&t.word.as_str()))
-        && toks[v].word.ends_with("ed");
-    if after_by.is_some() {
-        (object, subject)
-    } else if passive {
+    if passive_form && toks[v].word.ends_with("ed") {
         (Vec::new(), subject)
     } else {
         (subject, object)
     }
+}
+
+/// Whether the verb at `v` stands in a passive: a form of `be` among the auxiliaries before it
+/// (`was raised`, `have been placed`).
+fn be_passive(toks: &[Tok], v: usize) -> bool {
+    toks[..v]
+        .iter()
+        .rev()
+        .take_while(|t| AUX.contains(&t.word.as_str()))
+        .any(|t| ["is", "was", "were", "are", "been", "being", "be"].contains(&t.word.as_str()))
 }
 
 /// A name the draft `d` makes the agent of a verb the source `s` makes it the patient of, or
@@ -576,5 +742,55 @@ mod tests {
         let t = tokenize("It gives the restructured OpenAI a stake.");
         assert!(!verb(&t, 3));
         assert!(verb(&t, 1));
+    }
+
+    #[test]
+    fn parties_named_by_common_nouns_are_read() {
+        let s = "Chinese regulators have told large internet companies to pause new orders.";
+        let d = "Large internet companies have told Chinese regulators to pause new orders.";
+        assert!(swap(d, s).is_some());
+        let d =
+            "On May 2, Chinese regulators have told large internet companies to pause new orders.";
+        assert!(swap(d, s).is_none());
+        let n = names(&tokenize(
+            "The board asked an independent expert panel and suppliers.",
+        ));
+        let keys: Vec<&str> = n.iter().map(|n| n.key.as_str()).collect();
+        assert_eq!(keys, vec!["board", "independent expert panel", "suppliers"]);
+        // A verb's form is no party (`converted`: a convert), nor a word that qualifies one.
+        let n = names(&tokenize(
+            "Visigoths under Reccared converted from Arianism.",
+        ));
+        assert!(n.iter().all(|n| n.key != "converted"));
+    }
+
+    #[test]
+    fn an_agreement_to_buy_says_who_buys() {
+        let s =
+            "Microsoft agreed to buy about $9 billion of GPU capacity from Nebius over five years.";
+        let d =
+            "Nebius agreed to buy about $9 billion of GPU capacity from Microsoft over five years.";
+        assert!(swap(d, s).is_some());
+        let s = "Microsoft agreed with Nebius on a deal.";
+        assert!(swap("Nebius agreed with Microsoft on a deal.", s).is_none());
+    }
+
+    #[test]
+    fn a_passive_agent_is_its_by_phrase() {
+        let s = "Tesla has placed actuator orders with Chinese suppliers for the Optimus ramp.";
+        let d = "Actuator orders for the Optimus ramp have been placed by Tesla with Chinese suppliers.";
+        assert!(swap(d, s).is_none());
+        let d = "Actuator orders for the Optimus ramp have been placed with Tesla by Chinese suppliers.";
+        assert!(swap(d, s).is_some());
+        let s = "Any OpenAI declaration of AGI will be verified by an independent expert panel.";
+        let d = "Any declaration of AGI by an independent expert panel will be verified by OpenAI.";
+        assert!(swap(d, s).is_some());
+    }
+
+    #[test]
+    fn names_that_exchange_their_first_words_are_other_names() {
+        let s = "The Rubin GPU and Vera CPU have taped out at TSMC.";
+        assert!(swap("The Vera GPU and Rubin CPU have taped out at TSMC.", s).is_some());
+        assert!(swap("The Vera CPU and Rubin GPU have taped out at TSMC.", s).is_none());
     }
 }

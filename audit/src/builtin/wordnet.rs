@@ -131,6 +131,11 @@ pub(crate) fn only_noun(w: &str) -> bool {
     entry(w).is_some_and(|e| e.pos == NOUN)
 }
 
+/// Whether `w` (a lemma) is a noun in WordNet (and maybe more).
+pub(crate) fn is_noun(w: &str) -> bool {
+    known(w, NOUN)
+}
+
 /// Whether `w` (a lemma) is a verb in WordNet.
 pub(crate) fn is_verb(w: &str) -> bool {
     known(w, VERB)
