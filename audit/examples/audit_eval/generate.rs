@@ -88,8 +88,12 @@ pub enum Half {
     /// round 8, tuning data since round 9.
     Heldout8,
     /// The ninth round's held-out drafts (hand-written round 9, written by a reader who never
-    /// saw the engine), printed only with `--heldout9`, their misses never listed.
+    /// saw the engine), printed with `--heldout9`: looked at once at the end of round 9, tuning
+    /// data since round 10.
     Heldout9,
+    /// The tenth round's held-out drafts (hand-written round 10, by a reader who never saw the
+    /// engine), printed only with `--heldout10`, their misses never listed.
+    Heldout10,
 }
 
 pub fn half_of(ticker: &str) -> Half {

@@ -32,7 +32,8 @@ struct Written {
     /// the fifth round (`Half::Heldout5`, tuning data since round 6); 6 for the sixth round's
     /// (`Half::Heldout6`, tuning data since round 7); 7 for the seventh round's (`Half::Heldout7`,
     /// tuning data since round 8); 8 for the eighth round's (`Half::Heldout8`, tuning data since
-    /// round 9); 9 for the ninth round's (`Half::Heldout9`).
+    /// round 9); 9 for the ninth round's (`Half::Heldout9`, tuning data since round 10); 10 for
+    /// the tenth round's (`Half::Heldout10`).
     #[serde(default)]
     round: u8,
 }
@@ -82,7 +83,8 @@ pub fn cases(entries: &[Entry]) -> Vec<Case> {
                 handwritten: true,
                 fact: None,
                 half: match w.round {
-                    9.. => Half::Heldout9,
+                    10.. => Half::Heldout10,
+                    9 => Half::Heldout9,
                     8 => Half::Heldout8,
                     7 => Half::Heldout7,
                     6 => Half::Heldout6,

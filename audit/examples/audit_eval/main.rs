@@ -7,14 +7,15 @@
 //! round's (`heldout4.rs`, `--heldout4`) since the fifth, the fifth round's (`heldout5.rs`,
 //! `--heldout5`) since the sixth, the sixth round's (`heldout6.rs`, `--heldout6`) since the
 //! seventh, the seventh round's (`heldout7.rs`, `--heldout7`) since the eighth, the eighth
-//! round's (hand-written, `round: 8`, `--heldout8`) since the ninth; the ninth round's
-//! (hand-written, `round: 9`) is printed only with `--heldout9`, its misses never listed, and
-//! is the one that counts.
+//! round's (hand-written, `round: 8`, `--heldout8`) since the ninth, the ninth round's
+//! (hand-written, `round: 9`, `--heldout9`) since the tenth; the tenth round's (hand-written,
+//! `round: 10`) is printed only with `--heldout10`, its misses never listed, and is the one
+//! that counts.
 //! `cargo run -p journal-market-audit --example audit_eval [-- --report] [--heldout]
 //! [--public] [--heldout4] [--heldout5] [--heldout6] [--heldout7] [--heldout8] [--heldout9]
-//! [--misses [report|public|heldout|heldout-public|heldout4|heldout4-public|heldout5|
-//! heldout5-public|heldout6|heldout6-public|heldout7|heldout7-public|heldout8] | --show KIND |
-//! --draft ID]`
+//! [--heldout10] [--misses [report|public|heldout|heldout-public|heldout4|heldout4-public|
+//! heldout5|heldout5-public|heldout6|heldout6-public|heldout7|heldout7-public|heldout8|
+//! heldout9] | --show KIND | --draft ID]`
 // Tooling, not the product: a failure here stops the run with its message.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
@@ -91,7 +92,10 @@ fn table(half: Half, results: &[(Case, Report)]) {
             "Held-out set of round 8 (hand-written round 8): looked at once, tuning data since round 9".to_string()
         }
         Half::Heldout9 => {
-            "Held-out set of round 9 (hand-written round 9): the one that counts".to_string()
+            "Held-out set of round 9 (hand-written round 9): looked at once, tuning data since round 10".to_string()
+        }
+        Half::Heldout10 => {
+            "Held-out set of round 10 (hand-written round 10): the one that counts".to_string()
         }
     };
     println!("\n{name}\n");
@@ -263,7 +267,7 @@ fn main() {
     );
     // The held-out drafts' number, without their results.
     let mut sizes: Vec<(String, usize)> = Vec::new();
-    for (c, _) in results.iter().filter(|(c, _)| c.half == Half::Heldout9) {
+    for (c, _) in results.iter().filter(|(c, _)| c.half == Half::Heldout10) {
         let kind = c.kind.clone();
         match sizes.iter_mut().find(|(k, _)| *k == kind) {
             Some((_, n)) => *n += 1,
@@ -271,7 +275,7 @@ fn main() {
         }
     }
     println!(
-        "round 9's held-out drafts (results with --heldout9 only): {}",
+        "round 10's held-out drafts (results with --heldout10 only): {}",
         sizes
             .iter()
             .map(|(k, n)| format!("{k} {n}"))
@@ -433,11 +437,18 @@ third-round hand-written drafts (held out in round 3): faithful approved {ok} of
         );
         table(Half::Heldout8, &results);
     }
-    // Round 9's held-out set is looked at once, at the end of the ninth round; its misses are
-    // never listed.
+    // Round 9's held-out set: looked at once at the end of the ninth round, tuning data since.
     if args.iter().any(|a| a == "--heldout9") {
-        println!("\nround 9's held-out set: the hand-written drafts of round 9");
+        println!(
+            "\nround 9's held-out set (tuning data since round 10): the hand-written drafts of round 9"
+        );
         table(Half::Heldout9, &results);
+    }
+    // Round 10's held-out set is looked at once, at the end of the tenth round; its misses are
+    // never listed.
+    if args.iter().any(|a| a == "--heldout10") {
+        println!("\nround 10's held-out set: the hand-written drafts of round 10");
+        table(Half::Heldout10, &results);
     }
     let second: Vec<&(Case, Report)> = results.iter().filter(|(c, _)| c.second_round).collect();
     if !second.is_empty() {
@@ -477,6 +488,7 @@ third-round hand-written drafts (held out in round 3): faithful approved {ok} of
                             | Half::Heldout7
                             | Half::Heldout7Public
                             | Half::Heldout8
+                            | Half::Heldout9
                     )
             })
             .take(6)
@@ -484,12 +496,12 @@ third-round hand-written drafts (held out in round 3): faithful approved {ok} of
             println!("\n== {}\n{}", c.id, c.sub.body);
         }
     }
-    // One tuning draft whole, with its sources and report (not round 9's held-out drafts).
+    // One tuning draft whole, with its sources and report (not round 10's held-out drafts).
     if args.first().map(String::as_str) == Some("--draft") {
         let id = args.get(1).cloned().unwrap_or_default();
         for (c, r) in results
             .iter()
-            .filter(|(c, _)| c.id == id && c.half != Half::Heldout9)
+            .filter(|(c, _)| c.id == id && c.half != Half::Heldout10)
         {
             println!("\n== {} [{}]\n{}", c.id, c.kind, c.sub.body);
             for s in &c.sub.sources {
@@ -518,6 +530,7 @@ third-round hand-written drafts (held out in round 3): faithful approved {ok} of
             Some("heldout7") => Half::Heldout7,
             Some("heldout7-public") => Half::Heldout7Public,
             Some("heldout8") => Half::Heldout8,
+            Some("heldout9") => Half::Heldout9,
             _ => Half::Tune,
         };
         misses(half, &results);

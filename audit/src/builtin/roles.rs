@@ -137,7 +137,8 @@ fn name(toks: &[Tok], at: usize, end: usize) -> Name {
 }
 
 /// What a party's WordNet hypernyms reach: a person or a body of people (`suppliers` are
-/// capitalists, `regulators` officials, `a panel` a committee, `companies` organizations).
+/// capitalists, `regulators` officials, `a panel` a committee, `companies` organizations); not
+/// `business`, which a line of trade is too (`services`).
 const PARTY_KINDS: &[&str] = &[
     "person",
     "individual",
@@ -147,7 +148,6 @@ const PARTY_KINDS: &[&str] = &[
     "organization",
     "institution",
     "establishment",
-    "business",
     "enterprise",
     "capitalist",
     "official",
@@ -407,17 +407,40 @@ fn heads(a: &str, b: &str) -> (String, String) {
 fn verb(toks: &[Tok], i: usize) -> bool {
     let t = &toks[i];
     let w = t.word.as_str();
-    let form = (w.len() > 4
-        && w.ends_with("ed")
-        && w.chars().all(char::is_alphabetic)
-        && wordnet::is_verb(&wordnet::lemma(w)))
-        || VERBS.contains(&w);
+    let alphabetic = w.chars().all(char::is_alphabetic);
+    let form = (w.len() > 4 && w.ends_with("ed") && alphabetic && wordnet::is_verb(&wordnet::lemma(w)))
+        || VERBS.contains(&w)
+        || (alphabetic && irregular_past(w))
+        // A verb's base after a modal: `OpenAI will verify`.
+        || (i > 0
+            && MODALS.contains(&toks[i - 1].word.as_str())
+            && alphabetic
+            && !AUX.contains(&w)
+            && !["do", "get", "become"].contains(&w)
+            && wordnet::is_verb(w));
     let adjective = i > 0
         && [
             "the", "a", "an", "his", "her", "its", "their", "our", "my", "your",
         ]
         .contains(&toks[i - 1].word.as_str());
-    t.kind == Kind::Word && !capital(t) && form && !adjective && !SYMMETRIC.contains(&w)
+    // A symmetric word in the passive says who acts all the same (`were shared by`).
+    let symmetric = SYMMETRIC.contains(&w) && !be_passive(toks, i);
+    t.kind == Kind::Word && !capital(t) && form && !adjective && !symmetric
+}
+
+const MODALS: &[&str] = &[
+    "will", "would", "can", "could", "may", "might", "shall", "should", "must",
+];
+
+/// A past form WordNet's exception lists give a verb's base for (`told`, `shown`, `sold`).
+fn irregular_past(w: &str) -> bool {
+    let l = wordnet::lemma(w);
+    w.len() > 2
+        && l != w
+        && !w.ends_with('s')
+        && !w.ends_with("ing")
+        && !w.ends_with("ed")
+        && wordnet::is_verb(&l)
 }
 
 /// Words between a subject and its verb: `X has acquired`, `X was later acquired by`.
@@ -452,17 +475,39 @@ fn subject(toks: &[Tok], all: &[Name], v: usize) -> Vec<String> {
     while k > 0 && AUX.contains(&toks[k - 1].word.as_str()) {
         k -= 1;
     }
+    // An aside between the name and its verb: `Jean Hu, chief financial officer, told`.
+    if k > 0 && toks[k - 1].kind == Kind::Break && toks[k - 1].word == "," {
+        let aside = (k.saturating_sub(REACH)..k - 1)
+            .rev()
+            .find(|&j| toks[j].kind == Kind::Break);
+        if let Some(j) = aside.filter(|&j| toks[j].word == "," && all.iter().any(|n| n.end == j)) {
+            k = j;
+        }
+    }
     let mut out = Vec::new();
     while let Some(n) = all.iter().find(|n| n.end == k) {
-        out.push(n.key.clone());
         k = n.at;
         match k.checked_sub(1).map(|p| toks[p].word.as_str()) {
-            Some("at" | "of" | "from") => k -= 1,
-            _ => break,
+            Some("at" | "of" | "from") => {
+                out.push(n.key.clone());
+                k -= 1;
+            }
+            // The object of another preposition is no subject: `qualification of HBM4 stacks
+            // for Rubin has begun`.
+            Some(p) if PREPOSITIONS.contains(&p) => break,
+            _ => {
+                out.push(n.key.clone());
+                break;
+            }
         }
     }
     out
 }
+
+const PREPOSITIONS: &[&str] = &[
+    "for", "in", "on", "to", "with", "by", "into", "over", "about", "after", "before", "against",
+    "between", "among", "through", "across", "toward", "towards", "within",
+];
 
 /// Who acts and who is acted on around the verb at `v`: its subject's names, and the names of
 /// its clause within [`REACH`] after it, to the next `and` (not one it goes `to`: `traded Mingo
@@ -488,11 +533,12 @@ fn sides(toks: &[Tok], all: &[Name], v: usize) -> (Vec<String>, Vec<String>) {
             && (passive_form || !all.iter().any(|n| n.at > v && n.at < b))
     });
     let gone_to = |from: usize, n: &Name| {
-        let before = toks[from + 1..n.at]
-            .iter()
+        let before = (from + 1..n.at)
             .rev()
-            .find(|t| !["the", "a", "an"].contains(&t.word.as_str()));
-        before.is_some_and(|t| t.word == "to")
+            .find(|&k| !["the", "a", "an"].contains(&toks[k].word.as_str()));
+        // `to` says where it goes (`traded Mingo to the Patriots`), an `at` right after the
+        // verb where it happens (`has begun at Quanta`): neither is acted on.
+        before.is_some_and(|k| toks[k].word == "to" || (toks[k].word == "at" && k == from + 1))
     };
     let after = |from: usize| -> Vec<&Name> {
         all.iter()
@@ -524,9 +570,11 @@ fn sides(toks: &[Tok], all: &[Name], v: usize) -> (Vec<String>, Vec<String>) {
         );
     }
     let object: Vec<String> = after(v).into_iter().map(|n| n.key.clone()).collect();
-    // `X was ranked` without `by`: X is acted on, who acts is not said.
-    if passive_form && toks[v].word.ends_with("ed") {
-        (Vec::new(), subject)
+    // `X was ranked` without `by`: X is acted on, who acts is not said; a name after the verb
+    // is acted on or receives (`were shared with Databricks`).
+    let participle = toks[v].word.ends_with("ed") || irregular_past(&toks[v].word);
+    if passive_form && participle {
+        (Vec::new(), subject.into_iter().chain(object).collect())
     } else {
         (subject, object)
     }
@@ -548,10 +596,15 @@ fn turned(d: &[Tok], s: &[Tok]) -> Option<(String, String)> {
     let (dn, sn) = (names(d), names(s));
     for v in (0..d.len()).filter(|&v| verb(d, v)) {
         let stem = &d[v].anchor;
-        // Once as a verb: a noun of the same stem is another word (`ranked` and `ranking`).
+        let base = wordnet::lemma(&d[v].word);
+        // Once as a verb: a noun of the same stem is another word (`ranked` and `ranking`);
+        // a form of the same verb is the verb (`shown` and `showed`, `verify` and `verified`).
         let at = |toks: &[Tok]| {
             (0..toks.len())
-                .filter(|&k| toks[k].anchor == *stem && verb(toks, k))
+                .filter(|&k| {
+                    (toks[k].anchor == *stem || wordnet::lemma(&toks[k].word) == base)
+                        && verb(toks, k)
+                })
                 .collect::<Vec<usize>>()
         };
         let (Some(&w), true, true) = (at(s).first(), at(d).len() == 1, at(s).len() == 1) else {
@@ -792,5 +845,46 @@ mod tests {
         let s = "The Rubin GPU and Vera CPU have taped out at TSMC.";
         assert!(swap("The Vera GPU and Rubin CPU have taped out at TSMC.", s).is_some());
         assert!(swap("The Vera CPU and Rubin GPU have taped out at TSMC.", s).is_none());
+    }
+
+    #[test]
+    fn who_told_whom_is_read_past_an_aside_and_in_the_passive() {
+        let s = "Jean Hu, chief financial officer, told the Bernstein Strategic Decisions Conference that demand remains strong.";
+        let d = "Jean Hu, chief financial officer, was told by the Bernstein Strategic Decisions Conference that demand remains strong.";
+        assert!(swap(d, s).is_some());
+        let d = "The Bernstein Strategic Decisions Conference was told by Jean Hu, chief financial officer, that demand remains strong.";
+        assert!(swap(d, s).is_none());
+        // Irregular forms of one verb, and a verb's base after a modal.
+        let s = "Tesla showed employees a third-generation Optimus prototype.";
+        assert!(
+            swap(
+                "Employees showed Tesla a third-generation Optimus prototype.",
+                s
+            )
+            .is_some()
+        );
+        let s = "Any OpenAI declaration of AGI will be verified by an independent expert panel.";
+        let d = "OpenAI will verify any declaration of AGI by an independent expert panel.";
+        assert!(swap(d, s).is_some());
+    }
+
+    #[test]
+    fn a_passive_without_an_agent_keeps_who_receives() {
+        let s = "The details were shared with Databricks and other suppliers earlier this month.";
+        let d = "The details were shared by Databricks and other suppliers earlier this month.";
+        assert!(swap(d, s).is_some());
+        assert!(swap(s, s).is_none());
+    }
+
+    #[test]
+    fn a_name_inside_another_phrase_is_no_subject() {
+        // `for Rubin` is not who began; `at Quanta` is where.
+        let s = "Quanta has begun final qualification of HBM4 stacks for Rubin.";
+        let d = "Final qualification of HBM4 stacks for Rubin has begun at Quanta.";
+        assert!(swap(d, s).is_none());
+        // A line of trade is no party: `Azure services` stays the name `Azure`.
+        let s = "OpenAI committed to purchase an additional $250 billion of Azure services.";
+        let d = "Azure committed to purchase an additional $250 billion of OpenAI services.";
+        assert!(swap(d, s).is_some());
     }
 }
