@@ -29,7 +29,7 @@ done
 export JM_BASE_URL="http://127.0.0.1:$PORT/api" JM_SESSION_FILE="$work/session"
 slug=$(curl -sf "$JM_BASE_URL/journals" | python3 -c "import json,sys;print([j for j in json.load(sys.stdin)['journals'] if j['author']['swarm']][0]['slug'])")
 key=$(python3 -c "import json;print([a['privateKey'] for a in json.load(open('$work/devnet.json'))['accounts'] if a['role']=='buyer'][1])")
-window() { # SECONDS: instrument, wait, stop, dump
+window() { # COMMAND...: instrument, run it, stop, dump
   callgrind_control -i on "$vg" >/dev/null
   "$@"
   callgrind_control -i off "$vg" >/dev/null

@@ -488,7 +488,7 @@ fn subject(toks: &[Tok], all: &[Name], v: usize) -> Vec<String> {
     while let Some(n) = all.iter().find(|n| n.end == k) {
         k = n.at;
         match k.checked_sub(1).map(|p| toks[p].word.as_str()) {
-            Some("at" | "of" | "from") => {
+            Some(p) if OF.contains(&p) => {
                 out.push(n.key.clone());
                 k -= 1;
             }
@@ -503,6 +503,9 @@ fn subject(toks: &[Tok], all: &[Name], v: usize) -> Vec<String> {
     }
     out
 }
+
+/// Words that join a name to the name it is of: `Keith Weiss at Morgan Stanley`.
+const OF: &[&str] = &["at", "of", "from"];
 
 const PREPOSITIONS: &[&str] = &[
     "for", "in", "on", "to", "with", "by", "into", "over", "about", "after", "before", "against",
@@ -535,7 +538,7 @@ fn sides(toks: &[Tok], all: &[Name], v: usize) -> (Vec<String>, Vec<String>) {
     let gone_to = |from: usize, n: &Name| {
         let before = (from + 1..n.at)
             .rev()
-            .find(|&k| !["the", "a", "an"].contains(&toks[k].word.as_str()));
+            .find(|&k| !ARTICLES.contains(&toks[k].word.as_str()));
         // `to` says where it goes (`traded Mingo to the Patriots`), an `at` right after the
         // verb where it happens (`has begun at Quanta`): neither is acted on.
         before.is_some_and(|k| toks[k].word == "to" || (toks[k].word == "at" && k == from + 1))
@@ -551,8 +554,7 @@ fn sides(toks: &[Tok], all: &[Name], v: usize) -> (Vec<String>, Vec<String>) {
         for n in after(b) {
             let joined = agent.last().is_none_or(|last| {
                 n.at == last.end
-                    || (n.at == last.end + 1
-                        && ["at", "of", "from"].contains(&toks[last.end].word.as_str()))
+                    || (n.at == last.end + 1 && OF.contains(&toks[last.end].word.as_str()))
             });
             if !joined {
                 break;
