@@ -249,7 +249,13 @@ pub(super) fn figures(text: &str) -> Vec<Figure> {
             i = end.max(i + 1);
             continue;
         }
-        let Ok(n) = digits.parse::<f64>() else {
+        // A number past f64's range (hundreds of digits) parses to infinity: not a figure
+        // anyone writes, and infinity equals every other infinity in `same`.
+        let Some(n) = digits
+            .parse::<f64>()
+            .ok()
+            .filter(|n| (n * scale).is_finite())
+        else {
             i = end.max(i + 1);
             continue;
         };

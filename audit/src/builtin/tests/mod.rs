@@ -158,6 +158,10 @@ fn figures_are_normalised() {
     assert!(same(&figures("4.0%")[0], &figures("4%")[0]));
     // Not figures: years, days of a month, references, numbers glued to letters.
     assert!(figures("in 2026, on August 14, entry #5, the NVL72 rack, a 10-Q, the 4th").is_empty());
+    // Past f64's range (found by fuzzing): skipped, never an infinite figure.
+    let huge = "9".repeat(300);
+    assert!(figures(&format!("{huge} trillion and {huge}{huge}")).is_empty());
+    assert_eq!(v(&format!("{huge} trillion, then 3%")), vec![(3.0, Kind::Percent)]);
 }
 
 #[test]
