@@ -92,8 +92,12 @@ pub enum Half {
     /// data since round 10.
     Heldout9,
     /// The tenth round's held-out drafts (hand-written round 10, by a reader who never saw the
-    /// engine), printed only with `--heldout10`, their misses never listed.
+    /// engine), printed with `--heldout10`: looked at once at the end of round 10, tuning data
+    /// since round 11.
     Heldout10,
+    /// The eleventh round's held-out drafts (hand-written round 11, by a reader who never saw
+    /// the engine), printed only with `--heldout11`, their misses never listed.
+    Heldout11,
 }
 
 pub fn half_of(ticker: &str) -> Half {

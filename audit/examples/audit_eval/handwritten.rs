@@ -33,7 +33,8 @@ struct Written {
     /// (`Half::Heldout6`, tuning data since round 7); 7 for the seventh round's (`Half::Heldout7`,
     /// tuning data since round 8); 8 for the eighth round's (`Half::Heldout8`, tuning data since
     /// round 9); 9 for the ninth round's (`Half::Heldout9`, tuning data since round 10); 10 for
-    /// the tenth round's (`Half::Heldout10`).
+    /// the tenth round's (`Half::Heldout10`, tuning data since round 11); 11 for the eleventh
+    /// round's (`Half::Heldout11`).
     #[serde(default)]
     round: u8,
 }
@@ -83,7 +84,8 @@ pub fn cases(entries: &[Entry]) -> Vec<Case> {
                 handwritten: true,
                 fact: None,
                 half: match w.round {
-                    10.. => Half::Heldout10,
+                    11.. => Half::Heldout11,
+                    10 => Half::Heldout10,
                     9 => Half::Heldout9,
                     8 => Half::Heldout8,
                     7 => Half::Heldout7,
