@@ -16,7 +16,7 @@
 //! [--public] [--heldout4] [--heldout5] [--heldout6] [--heldout7] [--heldout8] [--heldout9]
 //! [--heldout10] [--heldout11] [--misses [report|public|heldout|heldout-public|heldout4|
 //! heldout4-public|heldout5|heldout5-public|heldout6|heldout6-public|heldout7|heldout7-public|
-//! heldout8|heldout9|heldout10] | --show KIND | --draft ID]`
+//! heldout8|heldout9|heldout10|all] | --show KIND | --draft ID]`
 // Tooling, not the product: a failure here stops the run with its message.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
@@ -527,25 +527,58 @@ third-round hand-written drafts (held out in round 3): faithful approved {ok} of
             }
         }
     }
+    if args.first().map(String::as_str) == Some("--misses")
+        && args.get(1).is_some_and(|a| a == "all")
+    {
+        for name in TUNING_HALVES {
+            println!("\n#### {name}");
+            misses(tuning_half(Some(name)), &results);
+        }
+        return;
+    }
     if args.first().map(String::as_str) == Some("--misses") {
-        let half = match args.get(1).map(String::as_str) {
-            Some("report") => Half::Report,
-            Some("public") => Half::TunePublic,
-            Some("heldout") => Half::Heldout,
-            Some("heldout-public") => Half::HeldoutPublic,
-            Some("heldout4") => Half::Heldout4,
-            Some("heldout4-public") => Half::Heldout4Public,
-            Some("heldout5") => Half::Heldout5,
-            Some("heldout5-public") => Half::Heldout5Public,
-            Some("heldout6") => Half::Heldout6,
-            Some("heldout6-public") => Half::Heldout6Public,
-            Some("heldout7") => Half::Heldout7,
-            Some("heldout7-public") => Half::Heldout7Public,
-            Some("heldout8") => Half::Heldout8,
-            Some("heldout9") => Half::Heldout9,
-            Some("heldout10") => Half::Heldout10,
-            _ => Half::Tune,
-        };
-        misses(half, &results);
+        misses(tuning_half(args.get(1).map(String::as_str)), &results);
+    }
+}
+
+/// The names `--misses` takes: every part that is tuning data.
+const TUNING_HALVES: &[&str] = &[
+    "tune",
+    "report",
+    "public",
+    "heldout",
+    "heldout-public",
+    "heldout4",
+    "heldout4-public",
+    "heldout5",
+    "heldout5-public",
+    "heldout6",
+    "heldout6-public",
+    "heldout7",
+    "heldout7-public",
+    "heldout8",
+    "heldout9",
+    "heldout10",
+];
+
+/// The tuning part `--misses NAME` lists (`all`: each of [`TUNING_HALVES`] in turn).
+fn tuning_half(name: Option<&str>) -> Half {
+    match name {
+        Some("report") => Half::Report,
+        Some("public") => Half::TunePublic,
+        Some("heldout") => Half::Heldout,
+        Some("heldout-public") => Half::HeldoutPublic,
+        Some("heldout4") => Half::Heldout4,
+        Some("heldout4-public") => Half::Heldout4Public,
+        Some("heldout5") => Half::Heldout5,
+        Some("heldout5-public") => Half::Heldout5Public,
+        Some("heldout6") => Half::Heldout6,
+        Some("heldout6-public") => Half::Heldout6Public,
+        Some("heldout7") => Half::Heldout7,
+        Some("heldout7-public") => Half::Heldout7Public,
+        Some("heldout8") => Half::Heldout8,
+        Some("heldout9") => Half::Heldout9,
+        Some("heldout10") => Half::Heldout10,
+        _ => Half::Tune,
     }
 }

@@ -2,7 +2,7 @@
 //! `audit/eval/public/README.md`): each claim a draft citing its evidence as an archive entry.
 //! Prints, per dataset and label, how many drafts were approved. Tuned on one half
 //! (`rows::half`); `--report` prints the other, looked at once.
-//! `cargo run --release -p journal-market-audit --example audit_public [-- --report] [--misses LABEL] [--import FILE]`
+//! `cargo run --release -p journal-market-audit --example audit_public [-- --report] [--misses LABEL|all] [--import FILE]`
 //! The same drafts through the API: `bash bench/audit_public.sh`.
 // Tooling, not the product: a failure here stops the run with its message.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
@@ -41,7 +41,8 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     for (n, r) in rows.iter().filter(|(n, r)| rows::half(r, *n) == half) {
         let report = builtin::audit(&rows::submission(r, *n));
         let approved = report.verdict == Verdict::Approve;
-        if misses == Some(&r.label) && approved != rows::expected_approval(r) {
+        let listed = misses.is_some_and(|m| m == "all" || *m == r.label);
+        if listed && approved != rows::expected_approval(r) {
             println!(
                 "\n== {} [{}] {:?}\n  {}",
                 r.id, r.label, report.verdict, r.claim

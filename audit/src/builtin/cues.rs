@@ -92,7 +92,7 @@ fn cue_at(toks: &[Tok], i: usize, draft: bool) -> Option<Cue> {
     if w == "expected" && prev == "than" {
         return None;
     }
-    if (w == "track" || w == "pace" || w == "course") && prev == "on" {
+    if matches!(w, "track" | "pace" | "course" | "schedule") && prev == "on" {
         return Some(Cue::Hedge);
     }
     if matches!(w, "target" | "targets" | "targeting") && next_is_number {

@@ -125,8 +125,8 @@ pub fn rewordings(word: &str) -> Vec<&'static str> {
         || in_phrase(NAMED)
         || in_phrase(ATTRIBUTING_PHRASES)
         || in_phrase(super::hedges::HEDGED_SOURCE)
-        // `on pace`, `on track`, `on course`: hedges read from two words.
-        || matches!(word, "pace" | "track" | "course");
+        // `on pace`, `on track`, `on course`, `on schedule`: hedges read from two words.
+        || matches!(word, "pace" | "track" | "course" | "schedule");
     if cue {
         return Vec::new();
     }

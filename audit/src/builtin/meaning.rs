@@ -39,6 +39,35 @@ fn word_of(p: &Parsed, r: &Range<usize>, want: Cue) -> String {
         .unwrap_or_default()
 }
 
+/// Whether the draft negates the object of the word right after region `r` (the counterpart of
+/// the word a source's negation bears on): `has filed nothing` restates `has not filed
+/// anything`.
+fn negated_object(d: &Parsed, r: &Range<usize>) -> bool {
+    let object = r.end + 1..(r.end + 3).min(d.toks.len());
+    d.cues.iter().any(|(i, c)| {
+        *c == Cue::Negation
+            && object.contains(i)
+            && OBJECT_NEGATIONS.contains(&d.toks[*i].word.as_str())
+    })
+}
+
+/// Whether the draft's object negation at `at` (`has filed nothing`) stands where the source
+/// negates the verb before it (`has not filed anything`).
+fn negated_verb(d_toks: &[Tok], at: usize, p: &Pair<'_>) -> bool {
+    if !OBJECT_NEGATIONS.contains(&d_toks[at].word.as_str()) {
+        return false;
+    }
+    let Some(&(_, verb)) = p.pairs.iter().rfind(|(x, _)| *x < at && at - *x <= 2) else {
+        return false;
+    };
+    region_has(p.source, &(verb.saturating_sub(3)..verb), |c| {
+        c == Cue::Negation
+    })
+}
+
+/// Negations that stand on a verb's object rather than on the verb.
+const OBJECT_NEGATIONS: &[&str] = &["nothing", "no", "none", "nobody", "never"];
+
 /// One aligned pair: the draft's sentence, a source sentence and their matched anchors.
 struct Pair<'a> {
     source: &'a Parsed,
@@ -66,7 +95,7 @@ fn judge_draft_cue(
         };
         let v = match cue {
             Cue::Negation => {
-                if region_has(p.source, &r, |c| c == Cue::Negation) {
+                if region_has(p.source, &r, |c| c == Cue::Negation) || negated_verb(d_toks, at, p) {
                     Verdict::Match
                 } else {
                     Verdict::Mismatch
@@ -157,7 +186,8 @@ pub(super) fn compare(d: &Parsed, aligned: &[&Parsed]) -> Vec<Mismatch> {
             // not raise certainty.
             if region_has(d, &r, |c| {
                 c == want || (want == Cue::Hedge && c == Cue::Negation)
-            }) {
+            }) || (want == Cue::Negation && negated_object(d, &r))
+            {
                 continue;
             }
             let theirs = &p.source.toks[at].raw;

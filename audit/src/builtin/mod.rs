@@ -8,6 +8,7 @@ mod align;
 mod borrowed;
 mod citations;
 mod claims;
+mod converse;
 mod cues;
 mod dates;
 mod figures;

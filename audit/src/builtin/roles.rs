@@ -5,6 +5,7 @@
 //! Both names stand in the source sentence, so the name checks find them; the order around the
 //! verb says who acts.
 
+use super::converse::{self, Way};
 use super::tokens::{Kind, Tok};
 use super::wordnet;
 
@@ -627,6 +628,60 @@ fn turned(d: &[Tok], s: &[Tok]) -> Option<(String, String)> {
     None
 }
 
+/// The verbs of a sentence that move something to or away from a subject it names (turned in
+/// the passive: `was paid by`), with that subject; not one whose clause moves money (`paid $5
+/// billion for` is `bought`).
+fn ways(toks: &[Tok], all: &[Name]) -> Vec<(usize, Way, Vec<String>)> {
+    (0..toks.len())
+        .filter(|&v| verb(toks, v))
+        .filter_map(|v| {
+            let way = converse::way(&toks[v].word)?;
+            let money = toks[v + 1..]
+                .iter()
+                .take(REACH)
+                .take_while(|t| t.kind != Kind::Break)
+                .any(|t| t.raw.starts_with(['$', '\u{a3}', '\u{20ac}']));
+            let subject = subject(toks, all, v);
+            if money || subject.is_empty() {
+                return None;
+            }
+            let way = match (way, be_passive(toks, v)) {
+                (Way::In, true) => Way::Out,
+                (Way::Out, true) => Way::In,
+                (w, false) => w,
+            };
+            Some((v, way, subject))
+        })
+        .collect()
+}
+
+/// A subject the draft `d` makes get what the source `s` has it give, or the reverse (`Tesla
+/// received orders from suppliers` for `Tesla placed orders with suppliers`): the draft's verb,
+/// the subject and the way it goes in the draft. Not when a verb of the source with that subject
+/// goes the draft's way, and only with another party of the source named in the draft.
+fn conversed(d: &[Tok], s: &[Tok]) -> Option<(String, String, Way)> {
+    let (dn, sn) = (names(d), names(s));
+    let theirs = ways(s, &sn);
+    for (v, way, subject) in ways(d, &dn) {
+        let of = |names: &[String]| names.iter().any(|m| subject.iter().any(|n| same(m, n)));
+        let same_subject: Vec<Way> = theirs
+            .iter()
+            .filter(|(_, _, s)| of(s))
+            .map(|(_, w, _)| *w)
+            .collect();
+        if same_subject.is_empty() || same_subject.contains(&way) {
+            continue;
+        }
+        let other = sn.iter().any(|m| {
+            !subject.iter().any(|n| near(&m.key, n)) && dn.iter().any(|n| same(&n.key, &m.key))
+        });
+        if other {
+            return Some((d[v].raw.clone(), subject[0].clone(), way));
+        }
+    }
+    None
+}
+
 /// What a draft's sentence `d` says of who acts that the source sentence `s` reverses, in
 /// words for a finding; `None` when it keeps the roles or the two cannot be compared.
 pub(super) fn swapped(d: &[Tok], s: &[Tok]) -> Option<String> {
@@ -635,8 +690,19 @@ pub(super) fn swapped(d: &[Tok], s: &[Tok]) -> Option<String> {
             "the draft exchanges \u{ab}{x}\u{bb} and \u{ab}{y}\u{bb}, which the entry puts the other way round"
         ));
     }
-    turned(d, s).map(|(v, n)| {
-        format!("the draft turns who \u{ab}{v}\u{bb} and who is acted on: \u{ab}{n}\u{bb} is on the other side in the entry")
+    if let Some((v, n)) = turned(d, s) {
+        return Some(format!(
+            "the draft turns who \u{ab}{v}\u{bb} and who is acted on: \u{ab}{n}\u{bb} is on the other side in the entry"
+        ));
+    }
+    conversed(d, s).map(|(v, n, way)| {
+        let (here, there) = match way {
+            Way::In => ("gets", "gives"),
+            Way::Out => ("gives", "gets"),
+        };
+        format!(
+            "the draft turns who gives and who gets: \u{ab}{n}\u{bb} {here} in the draft (\u{ab}{v}\u{bb}) and {there} in the entry"
+        )
     })
 }
 
@@ -677,6 +743,34 @@ mod tests {
             )
             .is_none()
         );
+    }
+
+    #[test]
+    fn a_verb_turned_the_other_way_turns_who_gives() {
+        let s = "Tesla has placed actuator orders with Chinese suppliers for the Optimus ramp.";
+        let d = "Tesla has received actuator orders from Chinese suppliers for the Optimus ramp.";
+        assert!(swap(d, s).is_some_and(|f| f.contains("gets in the draft")));
+        // The other party made the subject: the converse restates it.
+        let d = "Chinese suppliers have received actuator orders from Tesla for the Optimus ramp.";
+        assert!(swap(d, s).is_none());
+        let s = "OpenAI received a warrant for up to 160 million AMD shares.";
+        assert!(
+            swap(
+                "OpenAI issued AMD a warrant for up to 160 million shares.",
+                s
+            )
+            .is_some()
+        );
+        assert!(
+            swap(
+                "OpenAI obtained a warrant for up to 160 million AMD shares.",
+                s
+            )
+            .is_none()
+        );
+        // Money goes the other way from what it buys: `paid … for` is `bought`.
+        let s = "Microsoft bought about $9 billion of GPU capacity from Nebius.";
+        assert!(swap("Microsoft paid Nebius $9 billion for GPU capacity.", s).is_none());
     }
 
     #[test]

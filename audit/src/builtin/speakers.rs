@@ -177,8 +177,23 @@ pub(super) fn source_speakers(toks: &[Tok]) -> Vec<String> {
                     .map(|t| t.word.clone()),
             );
         } else if speech_at(toks, i) && !relative {
+            // Past an aside that closes right before the verb (`that Ryan Taylor, chief revenue
+            // officer, told`): the name before it spoke.
+            let mut from = clause;
+            if i > 0 && toks[i - 1].word == "," && clause == i {
+                let opens = (i.saturating_sub(8)..i - 1)
+                    .rev()
+                    .find(|&j| toks[j].kind == Kind::Break);
+                if let Some(j) = opens.filter(|&j| toks[j].word == ",") {
+                    from = (0..j)
+                        .rev()
+                        .find(|&k| toks[k].kind == Kind::Break)
+                        .map_or(0, |k| k + 1);
+                    out.extend(toks[from..j].iter().filter(capital).map(|t| t.word.clone()));
+                }
+            }
             out.extend(
-                toks[clause..i]
+                toks[from.max(clause)..i]
                     .iter()
                     .filter(capital)
                     .map(|t| t.word.clone()),
@@ -210,6 +225,14 @@ mod tests {
             "Kash Rangan, an analyst at Bernstein, said so. Microsoft, which reports in May, did.",
         ));
         assert_eq!(s, vec!["kash", "rangan"]);
+        // A name before an aside that closes right before the verb spoke.
+        let s = source_speakers(&tokenize(
+            "@PalantirTech posted that Ryan Taylor, chief revenue officer, told the conference so.",
+        ));
+        assert!(
+            s.contains(&"ryan".to_string()) && s.contains(&"taylor".to_string()),
+            "{s:?}"
+        );
         // A phrasal verb and a passive report name no speaker.
         let s = source_speakers(&tokenize(
             "NVIDIA writes down H20 inventory, with TSMC said to have booked most of it.",

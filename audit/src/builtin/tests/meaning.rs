@@ -121,6 +121,23 @@ fn a_dropped_negation_is_caught_and_a_negation_said_otherwise_is_not() {
         silent(),
         Check::NegationFlipped,
     );
+    // The negation moved onto the object: `has filed nothing` is `has not filed anything`.
+    let filed = || {
+        vec![entry(
+            A,
+            "NVIDIA posted about the plant.",
+            "NVIDIA has not filed anything on the matter.",
+        )]
+    };
+    assert_clean(
+        &format!("NVIDIA has filed nothing on the matter [{A}]."),
+        filed(),
+    );
+    assert_caught(
+        &format!("NVIDIA has filed papers on the matter [{A}]."),
+        filed(),
+        Check::NegationFlipped,
+    );
 }
 
 fn xbox() -> Vec<Source> {
@@ -223,6 +240,27 @@ fn a_hedge_made_certain_is_caught() {
         rivals(),
         Check::CertaintyRaised,
     );
+    // `slated` and `on schedule` hedge as `planned` and `on track` do.
+    let rubin = || {
+        vec![entry(
+            A,
+            "NVIDIA filed an 8-K.",
+            "NVIDIA disclosed that Rubin remains on track for volume production in 2027 and is planned for a spring launch.",
+        )]
+    };
+    assert_clean(
+        &format!(
+            "NVIDIA disclosed that Rubin is still on schedule for volume production in 2027 and is slated for a spring launch [{A}]."
+        ),
+        rubin(),
+    );
+    assert_caught(
+        &format!(
+            "NVIDIA disclosed that Rubin is in volume production in 2027 and launches in the spring [{A}]."
+        ),
+        rubin(),
+        Check::CertaintyRaised,
+    );
 }
 
 fn tsmc() -> Vec<Source> {
@@ -297,6 +335,20 @@ fn a_dropped_attribution_is_caught() {
         &format!("The development was not yet reflected in consensus estimates [{A}]."),
         analyst(),
         Check::AttributionDropped,
+    );
+    // `described it as` attributes as `called it` does.
+    let called = || {
+        vec![entry(
+            A,
+            "Reuters reported that NVIDIA booked a charge.",
+            "Vivek Arya at BofA Securities called it an important signal for the stock.",
+        )]
+    };
+    assert_clean(
+        &format!(
+            "Vivek Arya of BofA Securities described it as an important signal for the stock [{A}]."
+        ),
+        called(),
     );
 }
 

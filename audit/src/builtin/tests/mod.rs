@@ -161,7 +161,10 @@ fn figures_are_normalised() {
     // Past f64's range (found by fuzzing): skipped, never an infinite figure.
     let huge = "9".repeat(300);
     assert!(figures(&format!("{huge} trillion and {huge}{huge}")).is_empty());
-    assert_eq!(v(&format!("{huge} trillion, then 3%")), vec![(3.0, Kind::Percent)]);
+    assert_eq!(
+        v(&format!("{huge} trillion, then 3%")),
+        vec![(3.0, Kind::Percent)]
+    );
 }
 
 #[test]
