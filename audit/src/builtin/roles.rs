@@ -309,6 +309,23 @@ fn exchanged(d: &[Tok], s: &[Tok]) -> Option<(String, String)> {
                     .map(|n| heads(&n.key, was))
                     .collect::<Vec<_>>()
             };
+            // Where a name that acts stood, by one side of it when the other side's word went
+            // with the name (`the MI350 series` for `the MI300X`) or the sentence around it
+            // was reworded (`NVIDIA's CoWoS-L` opening what `disclosed that TSMC's CoWoS-L`
+            // did); not a passive's agent, which stands elsewhere by right (`suppliers were
+            // asked by Apple to` restates `Apple asked suppliers to`).
+            let by_side = |ctx: &(String, String), was: &str| {
+                let word = |w: &str| w.chars().any(char::is_alphanumeric);
+                dn.iter()
+                    .filter(|n| {
+                        let c = context(d, n);
+                        c == *ctx
+                            || (c.0 != "by"
+                                && ((c.0 == ctx.0 && word(&c.0)) || (c.1 == ctx.1 && word(&c.1))))
+                    })
+                    .map(|n| heads(&n.key, was))
+                    .collect::<Vec<_>>()
+            };
             let crossed = |here: &[(String, String)], other: &str| {
                 here.iter().any(|(now, was)| {
                     now != was && (now == other || other.starts_with(&format!("{now} ")))
@@ -329,6 +346,14 @@ fn exchanged(d: &[Tok], s: &[Tok]) -> Option<(String, String)> {
             if (acts || (tails && recombined(&cx, &x.key) && recombined(&cy, &y.key)))
                 && crossed(&at(&cx, &x.key), &y.key)
                 && crossed(&at(&cy, &y.key), &x.key)
+                && !in_d(&x.key, &cx)
+                && !in_d(&y.key, &cy)
+            {
+                return Some((x.key.clone(), y.key.clone()));
+            }
+            if acts
+                && crossed(&by_side(&cx, &x.key), &y.key)
+                && crossed(&by_side(&cy, &y.key), &x.key)
                 && !in_d(&x.key, &cx)
                 && !in_d(&y.key, &cy)
             {
@@ -743,6 +768,29 @@ mod tests {
             )
             .is_none()
         );
+    }
+
+    #[test]
+    fn names_exchanged_with_their_surroundings_reworded_are_read() {
+        // `series` stays with the name it followed.
+        let s = "AMD says the MI350 series delivers up to 35x the inference performance of the MI300X on large language models.";
+        let d = "AMD says the MI300X delivers up to 35x the inference performance of the MI350 series on large language models.";
+        assert!(swap(d, s).is_some());
+        // The attribution moved to the end.
+        let s = "In an 8-K filed with the SEC, NVIDIA disclosed that TSMC's CoWoS-L packaging capacity remains the pacing item for Blackwell output, with NVIDIA said to have booked about 60% of next year's supply.";
+        let d = "NVIDIA's CoWoS-L packaging capacity remains the pacing item for Blackwell output, with TSMC said to have booked about 60% of next year's supply, NVIDIA disclosed in an 8-K.";
+        assert!(swap(d, s).is_some());
+        assert!(
+            swap(
+                "TSMC's CoWoS-L packaging capacity remains the pacing item for Blackwell output, with NVIDIA said to have booked about 60% of next year's supply, NVIDIA disclosed in an 8-K.",
+                s
+            )
+            .is_none()
+        );
+        // A passive's agent stands elsewhere by right.
+        let s = "Apple asked suppliers to raise iPhone 17 production by about 10%.";
+        let d = "Suppliers were asked by Apple to raise iPhone 17 production by about 10%.";
+        assert!(swap(d, s).is_none());
     }
 
     #[test]
