@@ -253,9 +253,18 @@ fn context(toks: &[Tok], n: &Name) -> (String, String) {
         }
     };
     let article = |k: &usize| ARTICLES.contains(&toks[*k].word.as_str());
+    // A lower-case word between an article and the name qualifies it (`in the restructured
+    // OpenAI` stands where `in OpenAI` does).
+    let qualifier = |k: &usize| {
+        *k + 1 == n.at
+            && *k > 0
+            && article(&(*k - 1))
+            && toks[*k].kind == Kind::Word
+            && !capital(&toks[*k])
+    };
     let before = (0..n.at)
         .rev()
-        .find(|k| !article(k))
+        .find(|k| !article(k) && !qualifier(k))
         .map_or("^".to_string(), |k| edge(&toks[k], "^"));
     let after = (n.end..toks.len())
         .find(|k| !article(k))

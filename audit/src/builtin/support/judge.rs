@@ -10,6 +10,7 @@ use super::units::{HEDGED, Known, Unit, WILL, units};
 use super::{COVER_GAIN, LOOSE_MISSING, LOOSE_SHARE, MAX_COVER};
 use crate::builtin::tokens::{Kind, Tok};
 use crate::builtin::wordnet;
+use crate::builtin::words::stem;
 
 /// How far from a bound a source's figure may be and bear it out: `more than 730,000` of `over
 /// 740,000`, `more than 35%` of `approximately 40%`, not of `78%`.
@@ -58,11 +59,17 @@ pub(super) fn found(u: &Unit, toks: &[Tok], offers: &[&Offer]) -> bool {
             return true;
         }
     }
+    // By its lemma, or by its stem where WordNet's lemma is another word (`years` is a noun of
+    // its own: `five-year` of `over five years`).
     let w = &toks[u.at].word;
     w.contains(['-', '/'])
         && w.split(['-', '/']).filter(|p| p.len() >= 3).all(|p| {
             let lemma = wordnet::lemma(p);
-            any(&[word_key(&lemma, 0), word_key(p, 0)])
+            any(&[
+                word_key(&lemma, 0),
+                word_key(p, 0),
+                format!("s:{}", stem(p)),
+            ])
         })
 }
 
@@ -352,6 +359,16 @@ mod tests {
             )
             .is_empty()
         );
+    }
+
+    #[test]
+    fn a_compound_of_the_source_words_is_supported() {
+        let src =
+            "Microsoft agreed to buy about $9 billion of GPU capacity from Nebius over five years.";
+        let d = "Microsoft agreed to a five-year purchase of about $9 billion of GPU capacity from Nebius.";
+        assert!(judged(d, &[src]).is_empty(), "{:?}", judged(d, &[src]));
+        let d = "Microsoft agreed to a five-month purchase of about $9 billion of GPU capacity from Nebius.";
+        assert_eq!(judged(d, &[src]), vec!["five-month"]);
     }
 
     #[test]
