@@ -298,8 +298,7 @@ fn near(a: &str, b: &str) -> bool {
 /// Two names of the source sentence `s` that the draft's `d` exchanges: each stands where the
 /// other stands in `s` (the words on either side of it), neither stands where it stood, and a
 /// word between them in `s` says who acts (not `and`, `with`, `partnered`, …).
-fn exchanged(d: &[Tok], s: &[Tok]) -> Option<(String, String)> {
-    let (dn, sn) = (names(d), names(s));
+fn exchanged(d: &[Tok], s: &[Tok], dn: &[Name], sn: &[Name]) -> Option<(String, String)> {
     let in_d = |key: &str, ctx: &(String, String)| {
         dn.iter().any(|n| n.key == key && context(d, n) == *ctx)
     };
@@ -637,8 +636,7 @@ fn be_passive(toks: &[Tok], v: usize) -> bool {
 
 /// A name the draft `d` makes the agent of a verb the source `s` makes it the patient of, or
 /// the reverse: the verb (by its stem, once in each sentence) and the name.
-fn turned(d: &[Tok], s: &[Tok]) -> Option<(String, String)> {
-    let (dn, sn) = (names(d), names(s));
+fn turned(d: &[Tok], s: &[Tok], dn: &[Name], sn: &[Name]) -> Option<(String, String)> {
     for v in (0..d.len()).filter(|&v| verb(d, v)) {
         let stem = &d[v].anchor;
         let base = wordnet::lemma(&d[v].word);
@@ -725,10 +723,9 @@ fn ways(toks: &[Tok], all: &[Name]) -> Vec<(usize, Way, Vec<String>)> {
 /// received orders from suppliers` for `Tesla placed orders with suppliers`): the draft's verb,
 /// the subject and the way it goes in the draft. Not when a verb of the source with that subject
 /// goes the draft's way, and only with another party of the source named in the draft.
-fn conversed(d: &[Tok], s: &[Tok]) -> Option<(String, String, Way)> {
-    let (dn, sn) = (names(d), names(s));
-    let theirs = ways(s, &sn);
-    for (v, way, subject) in ways(d, &dn) {
+fn conversed(d: &[Tok], s: &[Tok], dn: &[Name], sn: &[Name]) -> Option<(String, String, Way)> {
+    let theirs = ways(s, sn);
+    for (v, way, subject) in ways(d, dn) {
         let of = |names: &[String]| names.iter().any(|m| subject.iter().any(|n| same(m, n)));
         let same_subject: Vec<Way> = theirs
             .iter()
@@ -751,17 +748,18 @@ fn conversed(d: &[Tok], s: &[Tok]) -> Option<(String, String, Way)> {
 /// What a draft's sentence `d` says of who acts that the source sentence `s` reverses, in
 /// words for a finding; `None` when it keeps the roles or the two cannot be compared.
 pub(super) fn swapped(d: &[Tok], s: &[Tok]) -> Option<String> {
-    if let Some((x, y)) = exchanged(d, s) {
+    let (dn, sn) = (names(d), names(s));
+    if let Some((x, y)) = exchanged(d, s, &dn, &sn) {
         return Some(format!(
             "the draft exchanges \u{ab}{x}\u{bb} and \u{ab}{y}\u{bb}, which the entry puts the other way round"
         ));
     }
-    if let Some((v, n)) = turned(d, s) {
+    if let Some((v, n)) = turned(d, s, &dn, &sn) {
         return Some(format!(
             "the draft turns who \u{ab}{v}\u{bb} and who is acted on: \u{ab}{n}\u{bb} is on the other side in the entry"
         ));
     }
-    conversed(d, s).map(|(v, n, way)| {
+    conversed(d, s, &dn, &sn).map(|(v, n, way)| {
         let (here, there) = match way {
             Way::In => ("gets", "gives"),
             Way::Out => ("gives", "gets"),
