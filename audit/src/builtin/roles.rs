@@ -299,12 +299,13 @@ fn near(a: &str, b: &str) -> bool {
 /// other stands in `s` (the words on either side of it), neither stands where it stood, and a
 /// word between them in `s` says who acts (not `and`, `with`, `partnered`, …).
 fn exchanged(d: &[Tok], s: &[Tok], dn: &[Name], sn: &[Name]) -> Option<(String, String)> {
-    let in_d = |key: &str, ctx: &(String, String)| {
-        dn.iter().any(|n| n.key == key && context(d, n) == *ctx)
-    };
+    // Where each name stands, read once: the pairs below ask it of every name.
+    let dc: Vec<(&Name, (String, String))> = dn.iter().map(|n| (n, context(d, n))).collect();
+    let sc: Vec<(String, String)> = sn.iter().map(|n| context(s, n)).collect();
+    let in_d = |key: &str, ctx: &(String, String)| dc.iter().any(|(n, c)| n.key == key && c == ctx);
     for (k, x) in sn.iter().enumerate() {
-        for y in &sn[k + 1..] {
-            let (cx, cy) = (context(s, x), context(s, y));
+        for (j, y) in sn.iter().enumerate().skip(k + 1) {
+            let (cx, cy) = (sc[k].clone(), sc[j].clone());
             if x.key == y.key || cx == cy || x.key.contains(&y.key) || y.key.contains(&x.key) {
                 continue;
             }
@@ -313,9 +314,9 @@ fn exchanged(d: &[Tok], s: &[Tok], dn: &[Name], sn: &[Name]) -> Option<(String, 
             // The draft's names where `x` and where `y` stood, the words they share with the
             // name that stood there passed over (`MI450 GPUs` where `Instinct GPUs` stood).
             let at = |ctx: &(String, String), was: &str| {
-                dn.iter()
-                    .filter(|n| context(d, n) == *ctx)
-                    .map(|n| heads(&n.key, was))
+                dc.iter()
+                    .filter(|(_, c)| c == ctx)
+                    .map(|(n, _)| heads(&n.key, was))
                     .collect::<Vec<_>>()
             };
             // Where a name that acts stood, by one side of it when the other side's word went
@@ -325,14 +326,13 @@ fn exchanged(d: &[Tok], s: &[Tok], dn: &[Name], sn: &[Name]) -> Option<(String, 
             // asked by Apple to` restates `Apple asked suppliers to`).
             let by_side = |ctx: &(String, String), was: &str| {
                 let word = |w: &str| w.chars().any(char::is_alphanumeric);
-                dn.iter()
-                    .filter(|n| {
-                        let c = context(d, n);
-                        c == *ctx
+                dc.iter()
+                    .filter(|(_, c)| {
+                        c == ctx
                             || (c.0 != "by"
                                 && ((c.0 == ctx.0 && word(&c.0)) || (c.1 == ctx.1 && word(&c.1))))
                     })
-                    .map(|n| heads(&n.key, was))
+                    .map(|(n, _)| heads(&n.key, was))
                     .collect::<Vec<_>>()
             };
             let crossed = |here: &[(String, String)], other: &str| {
@@ -346,10 +346,10 @@ fn exchanged(d: &[Tok], s: &[Tok], dn: &[Name], sn: &[Name]) -> Option<(String, 
                 let here = at(ctx, was);
                 !here.is_empty()
                     && here.iter().all(|(now, old)| now != old)
-                    && dn
+                    && dc
                         .iter()
-                        .filter(|n| context(d, n) == *ctx)
-                        .all(|n| !sn.iter().any(|m| m.key == n.key))
+                        .filter(|(_, c)| c == ctx)
+                        .all(|(n, _)| !sn.iter().any(|m| m.key == n.key))
             };
             let tails = x.key.contains(' ') && y.key.contains(' ');
             if (acts || (tails && recombined(&cx, &x.key) && recombined(&cy, &y.key)))
@@ -636,30 +636,36 @@ fn be_passive(toks: &[Tok], v: usize) -> bool {
 
 /// A name the draft `d` makes the agent of a verb the source `s` makes it the patient of, or
 /// the reverse: the verb (by its stem, once in each sentence) and the name.
-fn turned(d: &[Tok], s: &[Tok], dn: &[Name], sn: &[Name]) -> Option<(String, String)> {
-    for v in (0..d.len()).filter(|&v| verb(d, v)) {
+fn turned(
+    d: &[Tok],
+    s: &[Tok],
+    (dn, dw): (&[Name], &Words),
+    (sn, sw): (&[Name], &Words),
+) -> Option<(String, String)> {
+    for v in (0..d.len()).filter(|&v| dw.verbs[v]) {
         let stem = &d[v].anchor;
-        let base = wordnet::lemma(&d[v].word);
+        let base = dw.lemmas[v].as_str();
         // Once as a verb: a noun of the same stem is another word (`ranked` and `ranking`);
         // a form of the same verb is the verb (`shown` and `showed`, `verify` and `verified`).
         // A word the trade uses for it counts as the verb in the source (`recorded` for
         // `booked`).
-        let equivalent = |w: &str| {
+        let equivalent = |l: &str| {
             EQUIVALENTS
                 .iter()
-                .any(|g| g.contains(&base.as_ref()) && g.contains(&wordnet::lemma(w).as_ref()))
+                .any(|g| g.contains(&base) && g.contains(&l))
         };
-        let at = |toks: &[Tok]| {
+        let at = |toks: &[Tok], words: &Words| {
             (0..toks.len())
                 .filter(|&k| {
-                    (toks[k].anchor == *stem
-                        || wordnet::lemma(&toks[k].word) == base
-                        || equivalent(&toks[k].word))
-                        && verb(toks, k)
+                    words.verbs[k]
+                        && (toks[k].anchor == *stem
+                            || words.lemmas[k] == base
+                            || equivalent(&words.lemmas[k]))
                 })
                 .collect::<Vec<usize>>()
         };
-        let (Some(&w), true, true) = (at(s).first(), at(d).len() == 1, at(s).len() == 1) else {
+        let (in_s, in_d) = (at(s, sw), at(d, dw));
+        let (Some(&w), true, true) = (in_s.first(), in_d.len() == 1, in_s.len() == 1) else {
             continue;
         };
         let (da, dp) = sides(d, &dn, v);
@@ -695,9 +701,9 @@ fn turned(d: &[Tok], s: &[Tok], dn: &[Name], sn: &[Name]) -> Option<(String, Str
 /// The verbs of a sentence that move something to or away from a subject it names (turned in
 /// the passive: `was paid by`), with that subject; not one whose clause moves money (`paid $5
 /// billion for` is `bought`).
-fn ways(toks: &[Tok], all: &[Name]) -> Vec<(usize, Way, Vec<String>)> {
+fn ways(toks: &[Tok], all: &[Name], words: &Words) -> Vec<(usize, Way, Vec<String>)> {
     (0..toks.len())
-        .filter(|&v| verb(toks, v))
+        .filter(|&v| words.verbs[v])
         .filter_map(|v| {
             let way = converse::way(&toks[v].word)?;
             let money = toks[v + 1..]
@@ -723,9 +729,14 @@ fn ways(toks: &[Tok], all: &[Name]) -> Vec<(usize, Way, Vec<String>)> {
 /// received orders from suppliers` for `Tesla placed orders with suppliers`): the draft's verb,
 /// the subject and the way it goes in the draft. Not when a verb of the source with that subject
 /// goes the draft's way, and only with another party of the source named in the draft.
-fn conversed(d: &[Tok], s: &[Tok], dn: &[Name], sn: &[Name]) -> Option<(String, String, Way)> {
-    let theirs = ways(s, sn);
-    for (v, way, subject) in ways(d, dn) {
+fn conversed(
+    d: &[Tok],
+    s: &[Tok],
+    (dn, dw): (&[Name], &Words),
+    (sn, sw): (&[Name], &Words),
+) -> Option<(String, String, Way)> {
+    let theirs = ways(s, sn, sw);
+    for (v, way, subject) in ways(d, dn, dw) {
         let of = |names: &[String]| names.iter().any(|m| subject.iter().any(|n| same(m, n)));
         let same_subject: Vec<Way> = theirs
             .iter()
@@ -745,6 +756,22 @@ fn conversed(d: &[Tok], s: &[Tok], dn: &[Name], sn: &[Name]) -> Option<(String, 
     None
 }
 
+/// A sentence's lemmas and which of its words are verbs, read once for every reading.
+struct Words {
+    lemmas: Vec<String>,
+    verbs: Vec<bool>,
+}
+
+fn words(toks: &[Tok]) -> Words {
+    Words {
+        lemmas: toks
+            .iter()
+            .map(|t| wordnet::lemma(&t.word).into_owned())
+            .collect(),
+        verbs: (0..toks.len()).map(|i| verb(toks, i)).collect(),
+    }
+}
+
 /// What a draft's sentence `d` says of who acts that the source sentence `s` reverses, in
 /// words for a finding; `None` when it keeps the roles or the two cannot be compared.
 pub(super) fn swapped(d: &[Tok], s: &[Tok]) -> Option<String> {
@@ -754,12 +781,13 @@ pub(super) fn swapped(d: &[Tok], s: &[Tok]) -> Option<String> {
             "the draft exchanges \u{ab}{x}\u{bb} and \u{ab}{y}\u{bb}, which the entry puts the other way round"
         ));
     }
-    if let Some((v, n)) = turned(d, s, &dn, &sn) {
+    let (dw, sw) = (words(d), words(s));
+    if let Some((v, n)) = turned(d, s, (&dn, &dw), (&sn, &sw)) {
         return Some(format!(
             "the draft turns who \u{ab}{v}\u{bb} and who is acted on: \u{ab}{n}\u{bb} is on the other side in the entry"
         ));
     }
-    conversed(d, s, &dn, &sn).map(|(v, n, way)| {
+    conversed(d, s, (&dn, &dw), (&sn, &sw)).map(|(v, n, way)| {
         let (here, there) = match way {
             Way::In => ("gets", "gives"),
             Way::Out => ("gives", "gets"),
