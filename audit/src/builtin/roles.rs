@@ -668,8 +668,8 @@ fn turned(
         let (Some(&w), true, true) = (in_s.first(), in_d.len() == 1, in_s.len() == 1) else {
             continue;
         };
-        let (da, dp) = sides(d, &dn, v);
-        let (sa, sp) = sides(s, &sn, w);
+        let (da, dp) = sides(d, dn, v);
+        let (sa, sp) = sides(s, sn, w);
         let one = |names: &[String], n: &str| names.iter().any(|m| same(m, n));
         let may = |names: &[String], n: &str| names.iter().any(|m| near(m, n));
         let crossed = da
@@ -689,7 +689,7 @@ fn turned(
             !at.is_empty() && at.iter().all(|m| m.at > w)
         };
         let other = da.iter().find(|n| {
-            !may(&sa, n) && after_verb(n) && sa.iter().any(|m| named(&dn, m) && !may(&da, m))
+            !may(&sa, n) && after_verb(n) && sa.iter().any(|m| named(dn, m) && !may(&da, m))
         });
         if let Some(n) = other.filter(|_| !sa.is_empty()) {
             return Some((d[v].raw.clone(), n.clone()));
