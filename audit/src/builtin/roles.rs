@@ -3,10 +3,13 @@
 //! Microsoft raised the price target on Goldman Sachs`), or with the agent of its verb made
 //! the patient (`B was acquired by A` restates `A acquired B`; `A was acquired by B` does not).
 //! Both names stand in the source sentence, so the name checks find them; the order around the
-//! verb says who acts.
+//! verb says who acts. Also read: another agent of the same act (`OpenAI booked a loss on its
+//! holding in Microsoft` for `Microsoft recorded a loss from its share of OpenAI's results`), and
+//! a verb turned the other way with its subject kept (`Tesla received orders from suppliers` for
+//! `Tesla placed orders with suppliers`; which way a verb goes is `converse.rs`'s).
 
 use super::converse::{self, Way};
-use super::lexicon::EQUIVALENTS;
+use super::lexicon::equivalents;
 use super::tokens::{Kind, Tok};
 use super::wordnet;
 
@@ -649,11 +652,7 @@ fn turned(
         // a form of the same verb is the verb (`shown` and `showed`, `verify` and `verified`).
         // A word the trade uses for it counts as the verb in the source (`recorded` for
         // `booked`).
-        let equivalent = |l: &str| {
-            EQUIVALENTS
-                .iter()
-                .any(|g| g.contains(&base) && g.contains(&l))
-        };
+        let equivalent = |l: &str| equivalents(base).contains(&l);
         let at = |toks: &[Tok], words: &Words| {
             (0..toks.len())
                 .filter(|&k| {

@@ -179,21 +179,25 @@ pub(super) fn source_speakers(toks: &[Tok]) -> Vec<String> {
         } else if speech_at(toks, i) && !relative {
             // Past an aside that closes right before the verb (`that Ryan Taylor, chief revenue
             // officer, told`): the name before it spoke.
-            let mut from = clause;
             if i > 0 && toks[i - 1].word == "," && clause == i {
                 let opens = (i.saturating_sub(8)..i - 1)
                     .rev()
                     .find(|&j| toks[j].kind == Kind::Break);
                 if let Some(j) = opens.filter(|&j| toks[j].word == ",") {
-                    from = (0..j)
+                    let start = (0..j)
                         .rev()
                         .find(|&k| toks[k].kind == Kind::Break)
                         .map_or(0, |k| k + 1);
-                    out.extend(toks[from..j].iter().filter(capital).map(|t| t.word.clone()));
+                    out.extend(
+                        toks[start..j]
+                            .iter()
+                            .filter(capital)
+                            .map(|t| t.word.clone()),
+                    );
                 }
             }
             out.extend(
-                toks[from.max(clause)..i]
+                toks[clause..i]
                     .iter()
                     .filter(capital)
                     .map(|t| t.word.clone()),

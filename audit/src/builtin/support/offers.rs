@@ -9,7 +9,7 @@ use super::numbers::{Bound, bound_before, counted, number_at, shorthand};
 use super::times::{in_date, time_frame};
 use super::units::{HEDGED, WILL};
 use crate::builtin::cues::{Cue, cues};
-use crate::builtin::lexicon::EQUIVALENTS;
+use crate::builtin::lexicon::equivalents;
 use crate::builtin::speakers::speaker_chains;
 use crate::builtin::tokens::{Kind, Tok};
 use crate::builtin::wordclass::{adverb_base, decade, decade_of, ordinal};
@@ -147,19 +147,6 @@ fn supporting(lemma: &str) -> impl Iterator<Item = &'static str> {
         .chain(wordnet::hypernyms(lemma))
         .chain(equivalents(lemma))
         .copied()
-}
-
-/// The trade's equivalents of a lemma ([`EQUIVALENTS`]).
-fn equivalents(lemma: &str) -> &'static [&'static str] {
-    static GROUPS: std::sync::LazyLock<
-        std::collections::HashMap<&'static str, &'static [&'static str]>,
-    > = std::sync::LazyLock::new(|| {
-        EQUIVALENTS
-            .iter()
-            .flat_map(|g| g.iter().map(move |w| (*w, *g)))
-            .collect()
-    });
-    GROUPS.get(lemma).copied().unwrap_or(&[])
 }
 
 fn offer_word(keys: &mut HashSet<String>, word: &str) {
