@@ -530,9 +530,9 @@ third-round hand-written drafts (held out in round 3): faithful approved {ok} of
     if args.first().map(String::as_str) == Some("--misses")
         && args.get(1).is_some_and(|a| a == "all")
     {
-        for name in TUNING_HALVES {
+        for (name, half) in TUNING_HALVES {
             println!("\n#### {name}");
-            misses(tuning_half(Some(name)), &results);
+            misses(*half, &results);
         }
         return;
     }
@@ -541,44 +541,31 @@ third-round hand-written drafts (held out in round 3): faithful approved {ok} of
     }
 }
 
-/// The names `--misses` takes: every part that is tuning data.
-const TUNING_HALVES: &[&str] = &[
-    "tune",
-    "report",
-    "public",
-    "heldout",
-    "heldout-public",
-    "heldout4",
-    "heldout4-public",
-    "heldout5",
-    "heldout5-public",
-    "heldout6",
-    "heldout6-public",
-    "heldout7",
-    "heldout7-public",
-    "heldout8",
-    "heldout9",
-    "heldout10",
+/// The names `--misses` takes, each with its part: every part that is tuning data.
+const TUNING_HALVES: &[(&str, Half)] = &[
+    ("tune", Half::Tune),
+    ("report", Half::Report),
+    ("public", Half::TunePublic),
+    ("heldout", Half::Heldout),
+    ("heldout-public", Half::HeldoutPublic),
+    ("heldout4", Half::Heldout4),
+    ("heldout4-public", Half::Heldout4Public),
+    ("heldout5", Half::Heldout5),
+    ("heldout5-public", Half::Heldout5Public),
+    ("heldout6", Half::Heldout6),
+    ("heldout6-public", Half::Heldout6Public),
+    ("heldout7", Half::Heldout7),
+    ("heldout7-public", Half::Heldout7Public),
+    ("heldout8", Half::Heldout8),
+    ("heldout9", Half::Heldout9),
+    ("heldout10", Half::Heldout10),
 ];
 
-/// The tuning part `--misses NAME` lists (`all`: each of [`TUNING_HALVES`] in turn).
+/// The tuning part `--misses NAME` lists; the tuning half when the name is none of
+/// [`TUNING_HALVES`].
 fn tuning_half(name: Option<&str>) -> Half {
-    match name {
-        Some("report") => Half::Report,
-        Some("public") => Half::TunePublic,
-        Some("heldout") => Half::Heldout,
-        Some("heldout-public") => Half::HeldoutPublic,
-        Some("heldout4") => Half::Heldout4,
-        Some("heldout4-public") => Half::Heldout4Public,
-        Some("heldout5") => Half::Heldout5,
-        Some("heldout5-public") => Half::Heldout5Public,
-        Some("heldout6") => Half::Heldout6,
-        Some("heldout6-public") => Half::Heldout6Public,
-        Some("heldout7") => Half::Heldout7,
-        Some("heldout7-public") => Half::Heldout7Public,
-        Some("heldout8") => Half::Heldout8,
-        Some("heldout9") => Half::Heldout9,
-        Some("heldout10") => Half::Heldout10,
-        _ => Half::Tune,
-    }
+    TUNING_HALVES
+        .iter()
+        .find(|(n, _)| Some(*n) == name)
+        .map_or(Half::Tune, |(_, h)| *h)
 }

@@ -1,5 +1,5 @@
 //! Which way a verb moves what it is about: to its subject (`received`, `secured`, `bought`) or
-//! away from it (`shipped`, `issued`, `asked`, `paid`). A draft that keeps a sentence's subject
+//! away from it (`shipped`, `issued`, `asked`). A draft that keeps a sentence's subject
 //! and turns its verb the other way (`Tesla received orders from suppliers` for `Tesla placed
 //! orders with suppliers`) turns who gives and who gets.
 //!
