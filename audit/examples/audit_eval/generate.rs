@@ -96,8 +96,12 @@ pub enum Half {
     /// since round 11.
     Heldout10,
     /// The eleventh round's held-out drafts (hand-written round 11, by a reader who never saw
-    /// the engine), printed only with `--heldout11`, their misses never listed.
+    /// the engine), printed with `--heldout11`: looked at once at the end of round 11, tuning
+    /// data since round 12.
     Heldout11,
+    /// The twelfth round's held-out drafts (hand-written round 12, by a reader who never saw
+    /// the engine), printed only with `--heldout12`, their misses never listed.
+    Heldout12,
 }
 
 pub fn half_of(ticker: &str) -> Half {

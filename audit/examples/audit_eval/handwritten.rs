@@ -34,7 +34,8 @@ struct Written {
     /// tuning data since round 8); 8 for the eighth round's (`Half::Heldout8`, tuning data since
     /// round 9); 9 for the ninth round's (`Half::Heldout9`, tuning data since round 10); 10 for
     /// the tenth round's (`Half::Heldout10`, tuning data since round 11); 11 for the eleventh
-    /// round's (`Half::Heldout11`).
+    /// round's (`Half::Heldout11`, tuning data since round 12); 12 for the twelfth round's
+    /// (`Half::Heldout12`).
     #[serde(default)]
     round: u8,
 }
@@ -84,7 +85,8 @@ pub fn cases(entries: &[Entry]) -> Vec<Case> {
                 handwritten: true,
                 fact: None,
                 half: match w.round {
-                    11.. => Half::Heldout11,
+                    12.. => Half::Heldout12,
+                    11 => Half::Heldout11,
                     10 => Half::Heldout10,
                     9 => Half::Heldout9,
                     8 => Half::Heldout8,
