@@ -259,7 +259,11 @@ pub(super) fn check(c: &Claim<'_>) -> (Vec<Issue>, Vec<Support>) {
 
     if !aligned.is_empty() {
         let sentences: Vec<&Parsed> = aligned.iter().map(|a| &a.sentence.parsed).collect();
-        for m in compare(&d, &sentences) {
+        let titles: Vec<bool> = aligned
+            .iter()
+            .map(|a| a.sentence.part == Part::Title)
+            .collect();
+        for m in compare(&d, &sentences, &titles) {
             issues.push(issue(
                 Severity::Major,
                 m.check,

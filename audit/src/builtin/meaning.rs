@@ -122,7 +122,7 @@ fn judge_draft_cue(
 }
 
 /// Every mismatch of the draft's sentence `d` with the source sentences it restates.
-pub(super) fn compare(d: &Parsed, aligned: &[&Parsed]) -> Vec<Mismatch> {
+pub(super) fn compare(d: &Parsed, aligned: &[&Parsed], titles: &[bool]) -> Vec<Mismatch> {
     let pairs: Vec<Pair<'_>> = aligned
         .iter()
         .map(|s| Pair {
@@ -130,6 +130,7 @@ pub(super) fn compare(d: &Parsed, aligned: &[&Parsed]) -> Vec<Mismatch> {
             pairs: matched(&d.toks, &s.toks),
         })
         .collect();
+    let title = |k: usize| titles.get(k).copied().unwrap_or(false);
     let mut out = Vec::new();
     // The draft's own negations and directions.
     for &(at, cue) in &d.cues {
@@ -167,7 +168,18 @@ pub(super) fn compare(d: &Parsed, aligned: &[&Parsed]) -> Vec<Mismatch> {
         if p.pairs.len() * 3 < best {
             continue;
         }
+        // A headline's hedge (`points to large expected move`) is not the draft's to keep when
+        // it restates at least as closely a sentence of the entry's text that has none.
+        let plain = |(j, q): (usize, &Pair<'_>)| {
+            !title(j)
+                && q.pairs.len() >= p.pairs.len()
+                && !q.source.cues.iter().any(|(_, c)| *c == Cue::Hedge)
+        };
+        let headline_only = title(k) && pairs.iter().enumerate().any(plain);
         for &(at, cue) in &p.source.cues {
+            if cue == Cue::Hedge && headline_only {
+                continue;
+            }
             let want = match cue {
                 Cue::Negation => Cue::Negation,
                 Cue::Hedge if !draft_hedged => Cue::Hedge,

@@ -19,6 +19,7 @@ mod hostile;
 mod lexicon;
 mod meaning;
 mod names;
+mod owners;
 mod paragraphs;
 mod quotes;
 mod read;

@@ -101,13 +101,44 @@ fn provenance(s: &Source) -> HashSet<String> {
             .split(|c: char| !c.is_alphanumeric() && !matches!(c, '-' | '@'))
             .any(|w| saying(w) || PROVENANCE.contains(&w) || w.starts_with('@'));
     let lead = if sourced { lead } else { "" };
-    format!("{label} {lead}")
+    format!("{label} {lead} {}", heading(&s.says))
         .to_lowercase()
         .split(|c: char| !c.is_alphanumeric())
         .filter(|w| !w.is_empty())
         .map(str::to_string)
         .chain(PROVENANCE.iter().map(|w| w.to_string()))
         .collect()
+}
+
+/// Nouns that open a filing's heading (`Item 7.01 Regulation FD Disclosure`, `Quarterly report
+/// on Form 10-Q`, `Statement of changes in beneficial ownership`).
+const HEADING_NOUNS: &[&str] = &[
+    "report",
+    "statement",
+    "item",
+    "notice",
+    "registration",
+    "form",
+    "disclosure",
+];
+
+/// A source text's first sentence when it is a filing's heading (short, a heading noun among
+/// its first two words): it names the document the entry comes from, as a title's label does,
+/// so a draft may name it (`in a Regulation FD disclosure`); empty otherwise.
+fn heading(says: &str) -> &str {
+    let Some(first) = source_sentences(says).into_iter().next() else {
+        return "";
+    };
+    let words: Vec<String> = first.split_whitespace().map(|w| w.to_lowercase()).collect();
+    let heads = words
+        .iter()
+        .take(2)
+        .any(|w| HEADING_NOUNS.contains(&w.trim_matches(|c: char| !c.is_alphanumeric())));
+    if heads && words.len() <= 14 {
+        first
+    } else {
+        ""
+    }
 }
 
 fn is_hedged(lower: &str) -> bool {

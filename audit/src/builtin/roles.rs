@@ -10,6 +10,7 @@
 
 use super::converse::{self, Way};
 use super::lexicon::equivalents;
+use super::owners;
 use super::tokens::{Kind, Tok};
 use super::wordnet;
 
@@ -68,10 +69,10 @@ const REACH: usize = 8;
 /// A name: a run of capitalised words (a number or `of` inside one: `Fox 2000 Pictures`, `Bank
 /// of America`), its token range and its words.
 #[derive(Debug, Clone, PartialEq)]
-struct Name {
-    at: usize,
-    end: usize,
-    key: String,
+pub(super) struct Name {
+    pub(super) at: usize,
+    pub(super) end: usize,
+    pub(super) key: String,
 }
 
 /// A capitalised word; not an abstract's section label (`RESULTS`, `CONCLUSIONS`: a common
@@ -294,7 +295,7 @@ fn same(a: &str, b: &str) -> bool {
 
 /// Whether two names may be one: any of the words of one inside the other's (`Chicago` and
 /// `University of Chicago Law School`). A name that may be one on its own side is not crossed.
-fn near(a: &str, b: &str) -> bool {
+pub(super) fn near(a: &str, b: &str) -> bool {
     inside(a, b, 1) || inside(b, a, 1)
 }
 
@@ -778,6 +779,11 @@ pub(super) fn swapped(d: &[Tok], s: &[Tok]) -> Option<String> {
     if let Some((x, y)) = exchanged(d, s, &dn, &sn) {
         return Some(format!(
             "the draft exchanges \u{ab}{x}\u{bb} and \u{ab}{y}\u{bb}, which the entry puts the other way round"
+        ));
+    }
+    if let Some((f, x, y)) = owners::given(d, s, &dn, &sn) {
+        return Some(format!(
+            "the draft gives \u{ab}{f}\u{bb} to \u{ab}{x}\u{bb}, which the entry gives to \u{ab}{y}\u{bb}"
         ));
     }
     let (dw, sw) = (words(d), words(s));

@@ -44,6 +44,7 @@ const SPEECH: &[&str] = &[
     "announced",
     "announces",
     "filed",
+    "filing",
     "showed",
     "shows",
     "published",
@@ -62,7 +63,9 @@ fn speech_at(toks: &[Tok], i: usize) -> bool {
     let particle = toks
         .get(i + 1)
         .is_some_and(|n| matches!(n.word.as_str(), "down" | "off" | "up" | "out" | "to"));
+    // A progressive is no passive: `is filing this Form S-8`.
     let passive = i > 0
+        && !toks[i].word.ends_with("ing")
         && matches!(
             toks[i - 1].word.as_str(),
             "be" | "been" | "being" | "is" | "are" | "was" | "were" | "deemed"

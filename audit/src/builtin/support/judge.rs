@@ -302,7 +302,23 @@ fn choose_cover(units: &[Unit], toks: &[Tok], offers: &[&Offer]) -> Vec<usize> {
 fn link_found(link: Link, at: usize, units: &[Unit], toks: &[Tok], offers: &[&Offer]) -> bool {
     // A link that opens its clause (`After X, Y`) joins two clauses after it.
     let opens = at == 0 || toks[at - 1].kind == Kind::Break;
-    let before: Vec<&Unit> = units.iter().filter(|u| u.at < at && !opens).collect();
+    // Inside a clause it joins that clause to what follows, not the clauses before a break
+    // (`sold 16,761 shares, and owns 4,338,000 shares after the transactions`); right after a
+    // break, the clause before it (`fell 5%, after the cut`).
+    let start = toks[..at.saturating_sub(1)]
+        .iter()
+        .rposition(|t| t.kind == Kind::Break)
+        .map_or(0, |b| b + 1);
+    let clause: Vec<&Unit> = units
+        .iter()
+        .filter(|u| u.at >= start && u.at < at && !opens)
+        .collect();
+    // A clause with nothing the entries hold (`to come after`) leans on the clauses before it.
+    let before: Vec<&Unit> = if clause.iter().any(|u| found(u, toks, offers)) {
+        clause
+    } else {
+        units.iter().filter(|u| u.at < at && !opens).collect()
+    };
     let after: Vec<&Unit> = units.iter().filter(|u| u.at > at).collect();
     offers.iter().any(|o| {
         let kind = o
@@ -598,5 +614,30 @@ mod tests {
         );
         let content = judged("Discussion shipped 5,000 racks.", &[said]);
         assert_eq!(content, vec!["Discussion".to_string()]);
+    }
+
+    #[test]
+    fn a_link_joins_its_own_clause() {
+        let sold =
+            "Vaibhav Taneja sold 16,761 shares of common stock under a Rule 10b5-1 trading plan.";
+        let owns = "Following the reported transactions the reporting person directly owns 4,338,000 shares.";
+        let d = "Vaibhav Taneja sold 16,761 shares under a Rule 10b5-1 trading plan, and directly owns 4,338,000 shares after the transactions.";
+        assert!(
+            judged(d, &[sold, owns]).is_empty(),
+            "{:?}",
+            judged(d, &[sold, owns])
+        );
+        // The clause the link joins must still stand with a link in the entry.
+        let d = "Vaibhav Taneja sold 16,761 shares under a Rule 10b5-1 trading plan after he directly owned 4,338,000 shares.";
+        assert!(judged(d, &[sold, owns]).contains(&"after".to_string()));
+    }
+
+    #[test]
+    fn a_verb_of_passing_a_mark_bounds_its_figure() {
+        let src = "Palantir closed 204 deals of at least $1 million, including several above $10 million.";
+        let d = "Palantir closed 204 deals worth at least $1 million each, several of which exceeded $10 million.";
+        assert!(judged(d, &[src]).is_empty(), "{:?}", judged(d, &[src]));
+        let d = "Palantir closed 204 deals worth at least $1 million each, several of which exceeded $20 million.";
+        assert!(!judged(d, &[src]).is_empty());
     }
 }

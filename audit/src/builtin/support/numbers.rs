@@ -41,6 +41,17 @@ const BOUNDS: &[(&[&str], Bound)] = &[
     (&["upwards", "of"], Bound::AtLeast),
     (&["in", "excess", "of"], Bound::AtLeast),
     (&["exceeding"], Bound::AtLeast),
+    // A verb of passing a mark bounds its figure as `above` does (`deals that exceeded $10
+    // million`, `market value topped $400 billion`); only its inflected forms (`the top 10` is
+    // no bound).
+    (&["exceeded"], Bound::AtLeast),
+    (&["exceeds"], Bound::AtLeast),
+    (&["topped"], Bound::AtLeast),
+    (&["topping"], Bound::AtLeast),
+    (&["surpassed"], Bound::AtLeast),
+    (&["surpassing"], Bound::AtLeast),
+    (&["passed"], Bound::AtLeast),
+    (&["passing"], Bound::AtLeast),
     (&["less", "than"], Bound::AtMost),
     (&["fewer", "than"], Bound::AtMost),
     (&["under"], Bound::AtMost),

@@ -82,7 +82,10 @@ pub(super) fn frame(toks: &[Tok], from: &dyn Fn(&str) -> bool) -> HashSet<usize>
         // States`).
         let name = i > 0 && t.raw.starts_with(char::is_uppercase);
         if (saying(&t.word) && !name)
-            || matches!(t.word.as_str(), "filing" | "post" | "report")
+            || matches!(
+                t.word.as_str(),
+                "filing" | "post" | "report" | "disclosure" | "statement"
+            )
             || on
         {
             // Within its clause.

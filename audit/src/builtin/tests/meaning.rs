@@ -505,3 +505,77 @@ fn a_figure_with_another_unit_is_caught() {
 }
 
 mod reading;
+
+#[test]
+fn a_headline_hedge_is_not_kept_against_the_plain_text() {
+    let options = || {
+        vec![Source {
+            title: "NVIDIA options activity points to large expected move".into(),
+            ..entry(
+                A,
+                "CNBC reports that options pricing implies a move of about 4% in NVIDIA shares around the next earnings report.",
+                "Options pricing implies a move of about 4% in NVIDIA shares around the next earnings report, according to three current and former employees.",
+            )
+        }]
+    };
+    assert_clean(
+        &format!(
+            "Three current and former employees said options pricing points to a move of about 4% in NVIDIA shares around the next earnings report [{A}]."
+        ),
+        options(),
+    );
+    // The text's own hedge is still the draft's to keep.
+    let rivals = || {
+        vec![Source {
+            title: "Rivals expected to respond".into(),
+            ..entry(
+                A,
+                "Reuters reported that NVIDIA booked a charge.",
+                "Rivals are expected to respond with their own announcements in the coming weeks.",
+            )
+        }]
+    };
+    assert_caught(
+        &format!("Rivals will respond with their own announcements in the coming weeks [{A}]."),
+        rivals(),
+        Check::CertaintyRaised,
+    );
+}
+
+#[test]
+fn a_filing_is_named_by_its_heading() {
+    let fd = || {
+        vec![entry(
+            A,
+            "In an 8-K filed with the SEC, NVIDIA disclosed that NVIDIA expanded its U.S. investment pledge to $500 billion.",
+            "Item 7.01 Regulation FD Disclosure. NVIDIA Corporation (the \"Company\") furnishes the information below. The Company reports that NVIDIA expanded its U.S. investment pledge to $500 billion.",
+        )]
+    };
+    assert_clean(
+        &format!(
+            "In a Regulation FD disclosure, NVIDIA reported that it had expanded its U.S. investment pledge to $500 billion [{A}]."
+        ),
+        fd(),
+    );
+    assert_caught(
+        &format!(
+            "In a Regulation Crowdfunding disclosure, NVIDIA reported that it had expanded its U.S. investment pledge to $500 billion [{A}]."
+        ),
+        fd(),
+        Check::UnsupportedContent,
+    );
+    // Who files a filing says what it says: `is filing` is a verb of speech.
+    let s8 = || {
+        vec![entry(
+            A,
+            "NVIDIA registered 35 million additional shares for its equity plan.",
+            "Registration statement under the Securities Act of 1933. NVIDIA Corporation is filing this Form S-8 to register 35,000,000 additional shares of common stock issuable under its amended equity incentive plan.",
+        )]
+    };
+    assert_clean(
+        &format!(
+            "NVIDIA filed a Form S-8 registering 35,000,000 additional shares of common stock that can be issued under its amended equity incentive plan [{A}]."
+        ),
+        s8(),
+    );
+}
