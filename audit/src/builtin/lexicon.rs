@@ -600,6 +600,8 @@ pub(super) const EQUIVALENTS: &[&[&str]] = &[
         "show",
     ],
     &["staff", "employee", "worker", "workforce"],
+    &["additional", "more", "further", "extra"],
+    &["pledge", "commitment", "promise"],
     &["against", "compare", "versus", "relative"],
 ];
 

@@ -28,6 +28,7 @@ mod sentences;
 mod speakers;
 mod support;
 mod tokens;
+mod transposed;
 mod wordclass;
 mod wordnet;
 mod words;

@@ -8,7 +8,7 @@ use super::roles::{Name, near};
 use super::tokens::{Kind, Tok};
 
 /// Words that set one side of a comparison against the other: each side is a clause.
-const SIDES: &[&str] = &[
+pub(super) const SIDES: &[&str] = &[
     "while",
     "whereas",
     "compared",

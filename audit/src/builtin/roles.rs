@@ -12,10 +12,11 @@ use super::converse::{self, Way};
 use super::lexicon::equivalents;
 use super::owners;
 use super::tokens::{Kind, Tok};
+use super::transposed::transposed;
 use super::wordnet;
 
 /// Words between two names that say the same of both sides: `X and Y`, `X partnered with Y`.
-const SYMMETRIC: &[&str] = &[
+pub(super) const SYMMETRIC: &[&str] = &[
     "and",
     "or",
     "with",
@@ -443,7 +444,7 @@ fn heads(a: &str, b: &str) -> (String, String) {
 /// Whether token `i` is a verb that says who acts on whom: a past form in `-ed` WordNet knows
 /// as a verb, or one of [`VERBS`]; not after an article or a possessive (`the restructured
 /// OpenAI`, `his enhanced abilities`).
-fn verb(toks: &[Tok], i: usize) -> bool {
+pub(super) fn verb(toks: &[Tok], i: usize) -> bool {
     let t = &toks[i];
     let w = t.word.as_str();
     let alphabetic = w.chars().all(char::is_alphabetic);
@@ -630,7 +631,7 @@ fn sides(toks: &[Tok], all: &[Name], v: usize) -> (Vec<String>, Vec<String>) {
 
 /// Whether the verb at `v` stands in a passive: a form of `be` among the auxiliaries before it
 /// (`was raised`, `have been placed`).
-fn be_passive(toks: &[Tok], v: usize) -> bool {
+pub(super) fn be_passive(toks: &[Tok], v: usize) -> bool {
     toks[..v]
         .iter()
         .rev()
@@ -779,6 +780,11 @@ pub(super) fn swapped(d: &[Tok], s: &[Tok]) -> Option<String> {
     if let Some((x, y)) = exchanged(d, s, &dn, &sn) {
         return Some(format!(
             "the draft exchanges \u{ab}{x}\u{bb} and \u{ab}{y}\u{bb}, which the entry puts the other way round"
+        ));
+    }
+    if let Some((x, y)) = transposed(d, s) {
+        return Some(format!(
+            "the draft trades the places of \u{ab}{x}\u{bb} and \u{ab}{y}\u{bb} around the entry's words"
         ));
     }
     if let Some((f, x, y)) = owners::given(d, s, &dn, &sn) {

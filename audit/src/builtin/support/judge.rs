@@ -142,6 +142,26 @@ pub(in crate::builtin) fn judge(toks: &[Tok], offers: &[&Offer], known: &Known<'
             );
         }
     }
+    // A superlative stands with what it ranks: `its biggest commitment` is not borne out by a
+    // `largest driver` in another sentence.
+    for (k, u) in units.iter().enumerate() {
+        if !SUPERLATIVES.contains(&toks[u.at].word.as_str()) || missing.contains(&u.text) {
+            continue;
+        }
+        let Some(head) = units[k + 1..]
+            .iter()
+            .find(|h| h.at > u.at && h.at <= u.at + 3 && toks[h.at].kind == Kind::Word)
+        else {
+            continue;
+        };
+        let apart = found(head, toks, &chosen)
+            && !chosen
+                .iter()
+                .any(|o| found(u, toks, &[*o]) && found(head, toks, &[*o]));
+        if apart {
+            missing.push(u.text.clone());
+        }
+    }
     // The words of one name (`American States`, `El Ever Theatre`, `104th Dogs`) stand together
     // in one sentence it rests on or in a title: not each somewhere in the entry. The company's
     // names need no source, but where one stands in those sentences it stands with the rest.
@@ -296,6 +316,22 @@ fn choose_cover(units: &[Unit], toks: &[Tok], offers: &[&Offer]) -> Vec<usize> {
     }
     cover
 }
+
+/// Superlatives that rank a noun after them.
+const SUPERLATIVES: &[&str] = &[
+    "best",
+    "worst",
+    "biggest",
+    "largest",
+    "highest",
+    "lowest",
+    "greatest",
+    "smallest",
+    "strongest",
+    "weakest",
+    "fastest",
+    "slowest",
+];
 
 /// A link is found in a source sentence that has a link of its kind (a temporal one also in a
 /// causal one) and holds most units of each of the clauses it joins.
@@ -639,5 +675,21 @@ mod tests {
         assert!(judged(d, &[src]).is_empty(), "{:?}", judged(d, &[src]));
         let d = "Palantir closed 204 deals worth at least $1 million each, several of which exceeded $20 million.";
         assert!(!judged(d, &[src]).is_empty());
+    }
+
+    #[test]
+    fn a_superlative_stands_with_what_it_ranks() {
+        let pledge = "Apple expanded its U.S. investment pledge to $600 billion over four years.";
+        let services = "Services revenue remained the largest driver of change.";
+        let d = "Apple expanded its U.S. investment pledge to $600 billion over four years, its biggest commitment.";
+        assert!(judged(d, &[pledge, services]).contains(&"biggest".to_string()));
+        let d = "Apple expanded its U.S. investment commitment to $600 billion over four years.";
+        assert!(
+            judged(d, &[pledge, services]).is_empty(),
+            "{:?}",
+            judged(d, &[pledge, services])
+        );
+        let d = "Services revenue was again the biggest driver of change.";
+        assert!(!judged(d, &[pledge, services]).contains(&"biggest".to_string()));
     }
 }
