@@ -675,6 +675,9 @@ mod tests {
         assert!(judged(d, &[src]).is_empty(), "{:?}", judged(d, &[src]));
         let d = "Palantir closed 204 deals worth at least $1 million each, several of which exceeded $20 million.";
         assert!(!judged(d, &[src]).is_empty());
+        let src = "Paid Copilot seats passed 21 million.";
+        assert!(judged("Paid Copilot seats have gone past 21 million.", &[src]).is_empty());
+        assert!(!judged("Paid Copilot seats have gone past 31 million.", &[src]).is_empty());
     }
 
     #[test]

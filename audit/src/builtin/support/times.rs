@@ -93,9 +93,18 @@ pub(super) fn frame(toks: &[Tok], from: &dyn Fn(&str) -> bool) -> HashSet<usize>
                 .rev()
                 .find(|&k| toks[k].kind == Kind::Break)
                 .map_or(i.saturating_sub(4), |k| k + 1);
-            let end = (i + 1..(i + 4).min(toks.len()))
+            let mut end = (i + 1..(i + 4).min(toks.len()))
                 .find(|&k| toks[k].word == "that" || toks[k].kind == Kind::Break)
                 .unwrap_or((i + 4).min(toks.len()));
+            // A name the clause ends in is whole (`cited by the Financial Times`).
+            while end > i + 1
+                && end < toks.len()
+                && toks[end - 1].raw.starts_with(char::is_uppercase)
+                && toks[end].kind == Kind::Word
+                && toks[end].raw.starts_with(char::is_uppercase)
+            {
+                end += 1;
+            }
             out.extend(start..end);
         }
     }

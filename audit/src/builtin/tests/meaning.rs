@@ -579,3 +579,20 @@ fn a_filing_is_named_by_its_heading() {
         s8(),
     );
 }
+
+#[test]
+fn a_source_named_by_a_name_of_several_words_is_whole() {
+    let charge = || {
+        vec![entry(
+            A,
+            "The Financial Times reports that NVIDIA took a charge of about $800 million for H20 inventory.",
+            "NVIDIA took a charge of about $800 million for H20 inventory, according to supply-chain sources.",
+        )]
+    };
+    assert_clean(
+        &format!(
+            "According to supply-chain sources cited by the Financial Times, NVIDIA booked a charge of about $800 million for H20 inventory [{A}]."
+        ),
+        charge(),
+    );
+}
