@@ -1,8 +1,6 @@
 //! What the engine knows of one cited entry, read once: its figures, words, dates, names, and
 //! each of its sentences parsed for alignment.
 
-use std::collections::HashSet;
-
 use super::align::{Parsed, parse, source_sentences};
 use super::cues::{anonymous, attributed};
 use super::dates::{DateRef, date_of_record, date_refs};
@@ -43,7 +41,7 @@ pub(super) struct SourceSentence {
 pub(super) struct Read<'a> {
     pub(super) source: &'a Source,
     pub(super) figures: Vec<Figure>,
-    pub(super) words: HashSet<String>,
+    pub(super) words: foldhash::HashSet<String>,
     /// Letters and digits, lower case, single spaces: for finding quotations.
     pub(super) text: String,
     /// Some sentence of the entry says it is unconfirmed.
@@ -52,12 +50,12 @@ pub(super) struct Read<'a> {
     /// The date of record (from the accession number) and the dates the text gives.
     pub(super) dates: Vec<DateRef>,
     /// Every word of the entry, lower case (names are looked up here).
-    pub(super) lower_words: HashSet<String>,
+    pub(super) lower_words: foldhash::HashSet<String>,
     /// Handles of the posts the entry cites (`@ssankar`: `ssankar`), lower case.
     pub(super) handles: Vec<String>,
     /// Words that say where the entry comes from (who said it, in what), lower case: the
     /// title's label (`10-Q`, `On X`, `Form 4`) and the summary's lead (`CNBC says`).
-    pub(super) provenance: HashSet<String>,
+    pub(super) provenance: foldhash::HashSet<String>,
 }
 
 /// Nouns for where a statement comes from: a draft names its source with them.
@@ -82,7 +80,7 @@ const PROVENANCE: &[&str] = &[
 ];
 
 /// The words of where `s` comes from.
-fn provenance(s: &Source) -> HashSet<String> {
+fn provenance(s: &Source) -> foldhash::HashSet<String> {
     let label = s.title.split_once(": ").map_or("", |(l, _)| l);
     let summary = s.summary.as_str();
     let (lead_end, says) = [" that ", " says ", ", "]

@@ -12,7 +12,6 @@
 )]
 
 use std::borrow::Cow;
-use std::collections::HashMap;
 use std::sync::LazyLock;
 
 const TABLE: &str = include_str!("../../data/wordnet.tsv");
@@ -57,7 +56,8 @@ struct Entry {
 
 #[derive(Debug, Default)]
 struct Table {
-    entries: HashMap<&'static str, Entry>,
+    /// Looked up for every word of every sentence read: foldhash, not SipHash (docs/benchmarks.md).
+    entries: foldhash::HashMap<&'static str, Entry>,
     /// Every listed word of every field, one field's list after another.
     words: Vec<&'static str>,
 }
@@ -66,7 +66,7 @@ static TABLE_PARSED: LazyLock<Table> = LazyLock::new(|| parse(TABLE));
 
 fn parse(text: &'static str) -> Table {
     let mut table = Table {
-        entries: HashMap::with_capacity(40_000),
+        entries: foldhash::HashMap::with_capacity_and_hasher(40_000, Default::default()),
         words: Vec::with_capacity(320_000),
     };
     for line in text.lines() {

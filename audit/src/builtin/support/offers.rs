@@ -1,7 +1,9 @@
 //! What a source sentence offers a draft's units, and whether it says otherwise than a draft's
 //! word.
 
+use std::cell::RefCell;
 use std::collections::HashSet;
+use std::rc::Rc;
 
 use super::keys::{degree, direction_key, word_key};
 use super::links::{Link, links};
@@ -20,7 +22,8 @@ use crate::builtin::wordnet;
 /// their bounds, and directions.
 #[derive(Debug, Default)]
 pub(in crate::builtin) struct Offer {
-    pub(super) keys: HashSet<String>,
+    /// Hashed with foldhash: building these sets is most of reading an entry (docs/benchmarks.md).
+    pub(super) keys: foldhash::HashSet<Rc<str>>,
     pub(super) links: Vec<Link>,
     /// It is an entry's title, which names what the entry is about: a name found there stands
     /// beside the names of any sentence of the entry.
@@ -41,56 +44,56 @@ impl Offer {
 
 /// What the source sentence `toks` offers.
 pub(in crate::builtin) fn offer(toks: &[Tok]) -> Offer {
-    let mut keys = HashSet::new();
+    let mut keys = foldhash::HashSet::default();
     let speaking: HashSet<usize> = speaker_chains(toks).into_iter().flatten().collect();
     for (i, t) in toks.iter().enumerate() {
         if speaking.contains(&i) {
             // Who said it bears out who said it only: `Management's Discussion and Analysis
             // notes that` bears out no `Discussion` in what a draft states.
-            keys.insert(format!("p:{}", t.word));
-            keys.insert(format!("r:{}", t.word));
+            keys.insert(Rc::from(format!("p:{}", t.word)));
+            keys.insert(Rc::from(format!("r:{}", t.word)));
             continue;
         }
         if let Some(n) = number_at(toks, i) {
-            keys.insert(format!("n:{n}"));
+            keys.insert(Rc::from(format!("n:{n}")));
             let b = bound_before(toks, i).map(|(b, _)| b);
             // An exact figure also bears out `about` it.
-            keys.insert(b.unwrap_or(Bound::Approx).key(&n));
+            keys.insert(Rc::from(b.unwrap_or(Bound::Approx).key(&n)));
         }
         // A multiple (`3x`) and a date's first word (`19 October`, `November`) with their
         // bound: `over 3x` bears out `over 3x`, an unbounded one `about 3x`.
         if t.kind == Kind::Word && (shorthand(&t.word) || in_date(toks, i)) {
             let b = bound_before(toks, i).map(|(b, _)| b);
-            keys.insert(b.unwrap_or(Bound::Approx).key(&t.word));
+            keys.insert(Rc::from(b.unwrap_or(Bound::Approx).key(&t.word)));
         }
         if let Some(n) = ordinal(&t.word) {
-            keys.insert(format!("o:{n}"));
+            keys.insert(Rc::from(format!("o:{n}")));
         }
         match t.word.as_str() {
             "will" | "shall" => {
-                keys.insert(WILL.to_string());
+                keys.insert(Rc::from(WILL));
             }
             "may" | "might" | "could" => {
-                keys.insert(HEDGED.to_string());
+                keys.insert(Rc::from(HEDGED));
             }
             _ => {}
         }
         // A year bears out its decade (`1978`, `the 1970s`).
         if let Some(d) = decade(toks, i).or_else(|| decade_of(t)) {
-            keys.insert(format!("dec:{d}"));
+            keys.insert(Rc::from(format!("dec:{d}")));
         }
         match t.kind {
             Kind::Number => {}
             Kind::Word => {
-                keys.extend(time_frame(toks, i));
+                keys.extend(time_frame(toks, i).map(Rc::from));
                 for part in std::iter::once(t.word.as_str()).chain(t.word.split(['-', '/'])) {
-                    offer_word(&mut keys, part);
+                    keys.extend(word_keys(part).iter().cloned());
                 }
                 if !t.anchor.is_empty() {
-                    keys.insert(format!("s:{}", t.anchor));
+                    keys.insert(Rc::from(format!("s:{}", t.anchor)));
                 }
                 // The word as written, for the words of a name (`United States`).
-                keys.insert(format!("r:{}", t.word));
+                keys.insert(Rc::from(format!("r:{}", t.word)));
             }
             Kind::Break => {}
         }
@@ -98,10 +101,10 @@ pub(in crate::builtin) fn offer(toks: &[Tok]) -> Offer {
     for (_, c) in cues(toks, false) {
         match c {
             Cue::Direction(f, up) => {
-                keys.insert(direction_key(f, up));
+                keys.insert(Rc::from(direction_key(f, up)));
             }
             Cue::Negation => {
-                keys.insert("neg".to_string());
+                keys.insert(Rc::from("neg"));
             }
             Cue::Hedge => {}
         }
@@ -147,6 +150,35 @@ fn supporting(lemma: &str) -> impl Iterator<Item = &'static str> {
         .chain(wordnet::hypernyms(lemma))
         .chain(equivalents(lemma))
         .copied()
+}
+
+thread_local! {
+    /// Each word's keys, worked out once per thread: the same words recur in every entry read,
+    /// and their WordNet relations are most of reading one (docs/benchmarks.md). Cleared when
+    /// full, so a stream of new words cannot grow it without bound.
+    static WORD_KEYS: RefCell<foldhash::HashMap<String, Rc<[Rc<str>]>>> =
+        RefCell::new(foldhash::HashMap::default());
+}
+
+/// The most words [`WORD_KEYS`] holds.
+const WORD_KEYS_MAX: usize = 50_000;
+
+/// The keys a source word offers ([`offer_word`]), from the thread's cache.
+fn word_keys(word: &str) -> Rc<[Rc<str>]> {
+    WORD_KEYS.with(|cache| {
+        if let Some(keys) = cache.borrow().get(word) {
+            return Rc::clone(keys);
+        }
+        let mut set = HashSet::new();
+        offer_word(&mut set, word);
+        let keys: Rc<[Rc<str>]> = set.into_iter().map(Rc::from).collect();
+        let mut cache = cache.borrow_mut();
+        if cache.len() >= WORD_KEYS_MAX {
+            cache.clear();
+        }
+        cache.insert(word.to_string(), Rc::clone(&keys));
+        keys
+    })
 }
 
 fn offer_word(keys: &mut HashSet<String>, word: &str) {
