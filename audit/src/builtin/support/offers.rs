@@ -231,3 +231,23 @@ pub(super) fn opposed(w: &str, offers: &[&Offer]) -> bool {
                     .any(|h| o.has(&format!("h:{h}"))))
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_word_keys_the_same_from_the_cache_and_the_cache_stays_bounded() {
+        let mut fresh = HashSet::new();
+        offer_word(&mut fresh, "revenue");
+        for _ in 0..2 {
+            let cached: HashSet<String> =
+                word_keys("revenue").iter().map(|k| k.to_string()).collect();
+            assert_eq!(cached, fresh);
+        }
+        for n in 0..WORD_KEYS_MAX + 10 {
+            word_keys(&format!("w{n}"));
+        }
+        assert!(WORD_KEYS.with(|c| c.borrow().len()) <= WORD_KEYS_MAX);
+    }
+}
