@@ -160,8 +160,9 @@ thread_local! {
         RefCell::new(foldhash::HashMap::default());
 }
 
-/// The most words [`WORD_KEYS`] holds.
-const WORD_KEYS_MAX: usize = 50_000;
+/// The most words [`WORD_KEYS`] holds: about 450 bytes a word (nine keys on average over the
+/// demo archive's 3,162 words), so at most about 9 MB a thread.
+const WORD_KEYS_MAX: usize = 20_000;
 
 /// The keys a source word offers ([`offer_word`]), from the thread's cache.
 fn word_keys(word: &str) -> Rc<[Rc<str>]> {
