@@ -8,6 +8,7 @@ mod align;
 mod borrowed;
 mod citations;
 mod claims;
+mod clause;
 mod converse;
 mod cues;
 mod dates;

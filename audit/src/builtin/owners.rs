@@ -4,31 +4,8 @@
 //! percentage belongs to the name nearest it in its clause; the clauses of a comparison are
 //! cut at the words that set one side against the other.
 
-use super::roles::{Name, near};
+use super::clause::{Name, SIDES, near};
 use super::tokens::{Kind, Tok};
-
-/// Words that set one side of a comparison against the other: each side is a clause.
-pub(super) const SIDES: &[&str] = &[
-    "while",
-    "whereas",
-    "compared",
-    "versus",
-    "vs",
-    "against",
-    "behind",
-    "ahead",
-    "than",
-    "lags",
-    "lagged",
-    "lagging",
-    "trails",
-    "trailed",
-    "trailing",
-    "outpaced",
-    "outpacing",
-    "outpaces",
-    "but",
-];
 
 /// Words that open a clause about the name before it (`the Nasdaq 100, which has climbed 27%`).
 const RELATIVE: &[&str] = &["which", "who", "whose"];

@@ -8,6 +8,7 @@
 //! a verb turned the other way with its subject kept (`Tesla received orders from suppliers` for
 //! `Tesla placed orders with suppliers`; which way a verb goes is `converse.rs`'s).
 
+use super::clause::{AUX, Name, SYMMETRIC, be_passive, capital, irregular_past, near, same, verb};
 use super::converse::{self, Way};
 use super::lexicon::equivalents;
 use super::owners;
@@ -15,85 +16,8 @@ use super::tokens::{Kind, Tok};
 use super::transposed::transposed;
 use super::wordnet;
 
-/// Words between two names that say the same of both sides: `X and Y`, `X partnered with Y`.
-pub(super) const SYMMETRIC: &[&str] = &[
-    "and",
-    "or",
-    "with",
-    "nor",
-    "versus",
-    "vs",
-    "against",
-    "between",
-    "alongside",
-    "both",
-    "partnered",
-    "partner",
-    "partners",
-    "merged",
-    "merge",
-    "met",
-    "married",
-    "collaborated",
-    "competed",
-    "tied",
-    "teamed",
-    "signed",
-    "agreed",
-    "allied",
-    "shared",
-    "fought",
-    "feuded",
-    "negotiated",
-    "discussed",
-    "talks",
-    "dated",
-    "divorced",
-    "joint",
-    "jointly",
-];
-
-/// Verbs without `-ed` that say who acts on whom (`-s` ends plural nouns too, so a present
-/// tense is named).
-const VERBS: &[&str] = &[
-    "sold", "bought", "won", "beat", "beats", "led", "leads", "paid", "pays", "took", "takes",
-    "made", "makes", "built", "builds", "hired", "hires", "sent", "gave", "gives", "sues", "lost",
-    "drew", "wrote", "writes", "struck", "held", "holds", "left", "overtook", "supplies",
-    "acquires", "buys", "sells", "owns", "trails", "replaces", "succeeds", "defeats", "employs",
-    "funds", "backs", "raises", "cuts", "ships", "signs", "directs", "produces", "chose", "shot",
-    "killed", "ran", "runs", "taught", "teaches", "caught", "fed", "feeds", "hit", "hits",
-];
-
 /// Names farther than this from the verb are another clause's.
 const REACH: usize = 8;
-
-/// A name: a run of capitalised words (a number or `of` inside one: `Fox 2000 Pictures`, `Bank
-/// of America`), its token range and its words.
-#[derive(Debug, Clone, PartialEq)]
-pub(super) struct Name {
-    pub(super) at: usize,
-    pub(super) end: usize,
-    pub(super) key: String,
-}
-
-/// A capitalised word; not an abstract's section label (`RESULTS`, `CONCLUSIONS`: a common
-/// word of six letters or more in capitals), nor a pronoun (capitalised after a draft's lead,
-/// `On January 5, He rejoined`).
-fn capital(t: &Tok) -> bool {
-    let label = t.raw.len() >= 6
-        && !t.raw.chars().any(char::is_lowercase)
-        && wordnet::is_word(&wordnet::lemma(&t.word));
-    t.kind == Kind::Word
-        && t.raw.starts_with(char::is_uppercase)
-        && !label
-        && !PRONOUNS.contains(&t.word.as_str())
-}
-
-/// Pronouns and words that point back: capitalised, still no name.
-const PRONOUNS: &[&str] = &[
-    "he", "she", "it", "they", "we", "i", "you", "his", "her", "its", "their", "our", "this",
-    "these", "those", "there",
-];
 
 fn names(toks: &[Tok]) -> Vec<Name> {
     let parties = parties(toks);
@@ -280,26 +204,6 @@ fn context(toks: &[Tok], n: &Name) -> (String, String) {
 
 const ARTICLES: &[&str] = &["a", "an", "the"];
 
-/// Whether the words of name `x` (at least `least` of them) stand together inside name `y`.
-fn inside(x: &str, y: &str, least: usize) -> bool {
-    let (x, y): (Vec<&str>, Vec<&str>) = (x.split(' ').collect(), y.split(' ').collect());
-    x.len() >= least && y.windows(x.len()).any(|w| w == x.as_slice())
-}
-
-/// Whether two names are one: the same words, or a name of two words or more inside the
-/// other's (`Key & Peabody Award` holds `Peabody Award`: an `&` is no word, so the draft's run
-/// is longer); not one word inside another (`CONCACAF` and `CONCACAF Champions League` are
-/// two).
-fn same(a: &str, b: &str) -> bool {
-    a == b || inside(a, b, 2) || inside(b, a, 2)
-}
-
-/// Whether two names may be one: any of the words of one inside the other's (`Chicago` and
-/// `University of Chicago Law School`). A name that may be one on its own side is not crossed.
-pub(super) fn near(a: &str, b: &str) -> bool {
-    inside(a, b, 1) || inside(b, a, 1)
-}
-
 /// Two names of the source sentence `s` that the draft's `d` exchanges: each stands where the
 /// other stands in `s` (the words on either side of it), neither stands where it stood, and a
 /// word between them in `s` says who acts (not `and`, `with`, `partnered`, …).
@@ -441,80 +345,6 @@ fn heads(a: &str, b: &str) -> (String, String) {
     (a[..a.len() - cut].join(" "), b[..b.len() - cut].join(" "))
 }
 
-/// Whether token `i` is a verb that says who acts on whom: a past form in `-ed` WordNet knows
-/// as a verb, or one of [`VERBS`]; not after an article or a possessive (`the restructured
-/// OpenAI`, `his enhanced abilities`).
-pub(super) fn verb(toks: &[Tok], i: usize) -> bool {
-    let t = &toks[i];
-    let w = t.word.as_str();
-    let alphabetic = w.chars().all(char::is_alphabetic);
-    let form = (w.len() > 4 && w.ends_with("ed") && alphabetic && wordnet::is_verb(&wordnet::lemma(w)))
-        || VERBS.contains(&w)
-        || (alphabetic && irregular_past(w))
-        // A progressive: `TSMC is adding`.
-        || (i > 0
-            && w.len() > 5
-            && w.ends_with("ing")
-            && alphabetic
-            && ["is", "are", "was", "were"].contains(&toks[i - 1].word.as_str())
-            && wordnet::is_verb(&wordnet::lemma(w)))
-        // A verb's base after a modal: `OpenAI will verify`.
-        || (i > 0
-            && MODALS.contains(&toks[i - 1].word.as_str())
-            && alphabetic
-            && !AUX.contains(&w)
-            && !["do", "get", "become"].contains(&w)
-            && wordnet::is_verb(w));
-    let adjective = i > 0
-        && [
-            "the", "a", "an", "his", "her", "its", "their", "our", "my", "your",
-        ]
-        .contains(&toks[i - 1].word.as_str());
-    // A symmetric word in the passive says who acts all the same (`were shared by`).
-    let symmetric = SYMMETRIC.contains(&w) && !be_passive(toks, i);
-    t.kind == Kind::Word && !capital(t) && form && !adjective && !symmetric
-}
-
-const MODALS: &[&str] = &[
-    "will", "would", "can", "could", "may", "might", "shall", "should", "must",
-];
-
-/// A past form WordNet's exception lists give a verb's base for (`told`, `shown`, `sold`).
-fn irregular_past(w: &str) -> bool {
-    let l = wordnet::lemma(w);
-    w.len() > 2
-        && l != w
-        && !w.ends_with('s')
-        && !w.ends_with("ing")
-        && !w.ends_with("ed")
-        && wordnet::is_verb(&l)
-}
-
-/// Words between a subject and its verb: `X has acquired`, `X was later acquired by`.
-const AUX: &[&str] = &[
-    "is",
-    "was",
-    "were",
-    "are",
-    "been",
-    "being",
-    "be",
-    "has",
-    "had",
-    "have",
-    "also",
-    "later",
-    "then",
-    "first",
-    "formally",
-    "officially",
-    "eventually",
-    "recently",
-    "now",
-    "will",
-    "would",
-];
-
 /// The subject's names right before the verb at `v` (past an auxiliary), with a name it is of
 /// (`Keith Weiss at Morgan Stanley trimmed`): not a name farther off (`a film directed`).
 fn subject(toks: &[Tok], all: &[Name], v: usize) -> Vec<String> {
@@ -627,16 +457,6 @@ fn sides(toks: &[Tok], all: &[Name], v: usize) -> (Vec<String>, Vec<String>) {
     } else {
         (subject, object)
     }
-}
-
-/// Whether the verb at `v` stands in a passive: a form of `be` among the auxiliaries before it
-/// (`was raised`, `have been placed`).
-pub(super) fn be_passive(toks: &[Tok], v: usize) -> bool {
-    toks[..v]
-        .iter()
-        .rev()
-        .take_while(|t| AUX.contains(&t.word.as_str()))
-        .any(|t| ["is", "was", "were", "are", "been", "being", "be"].contains(&t.word.as_str()))
 }
 
 /// A name the draft `d` makes the agent of a verb the source `s` makes it the patient of, or

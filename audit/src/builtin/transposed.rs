@@ -4,8 +4,7 @@
 //! cell costs`; `hardware revenue rose 16%, while content and services revenue fell` for the
 //! other way round). Common nouns as well as names: the roles check's names do not reach them.
 
-use super::owners::SIDES;
-use super::roles::{SYMMETRIC, be_passive, verb};
+use super::clause::{SIDES, SYMMETRIC, be_passive, verb};
 use super::speakers::saying;
 use super::tokens::Tok;
 

@@ -7,6 +7,7 @@ use super::numbers::{Bound, number_at};
 use super::offers::{Offer, opposed};
 use super::times::{frame, in_date};
 use super::units::{HEDGED, Known, Unit, WILL, units};
+use super::wordlists::SUPERLATIVES;
 use super::{COVER_GAIN, LOOSE_MISSING, LOOSE_SHARE, MAX_COVER};
 use crate::builtin::tokens::{Kind, Tok};
 use crate::builtin::wordnet;
@@ -316,22 +317,6 @@ fn choose_cover(units: &[Unit], toks: &[Tok], offers: &[&Offer]) -> Vec<usize> {
     }
     cover
 }
-
-/// Superlatives that rank a noun after them.
-const SUPERLATIVES: &[&str] = &[
-    "best",
-    "worst",
-    "biggest",
-    "largest",
-    "highest",
-    "lowest",
-    "greatest",
-    "smallest",
-    "strongest",
-    "weakest",
-    "fastest",
-    "slowest",
-];
 
 /// A link is found in a source sentence that has a link of its kind (a temporal one also in a
 /// causal one) and holds most units of each of the clauses it joins.

@@ -7,7 +7,7 @@ use super::keys::{degree, direction_key, word_key};
 use super::links::links;
 use super::numbers::{Bound, FIGURE_WORDS, bound_before, counted, number_at, shorthand};
 use super::times::{form_number, frame, handle_names, in_date, time_frame};
-use super::wordlists::{COMPARING, LIMITING, RECORDS, REFERENTS, STRICT_WORDS};
+use super::wordlists::{COMPARING, LIMITING, RECORDS, REFERENTS, STRICT_WORDS, SUPERLATIVES};
 use crate::builtin::cues::{Cue, cues};
 use crate::builtin::speakers::{saying, speaker_chains};
 use crate::builtin::tokens::{Kind, Tok};
@@ -319,6 +319,7 @@ fn word_unit(toks: &[Tok], i: usize, known: &dyn Fn(&str) -> bool) -> Option<Uni
         || thing
         || d > 0
         || STRICT_WORDS.contains(&lemma.as_ref())
+        || SUPERLATIVES.contains(&lemma.as_ref())
         || LIMITING.contains(&w);
     Some(Unit {
         at: i,

@@ -61,15 +61,9 @@ pub(in crate::builtin) const RECORDS: &[&str] = &[
     "unprecedented",
 ];
 
-/// Words that always need a source: superlatives and records, time frames.
+/// Words that always need a source besides [`SUPERLATIVES`]: records, time frames.
 pub(super) const STRICT_WORDS: &[&str] = &[
     "record",
-    "best",
-    "worst",
-    "biggest",
-    "largest",
-    "highest",
-    "lowest",
     "top",
     "ever",
     "history",
@@ -109,4 +103,20 @@ pub(super) const STRICT_WORDS: &[&str] = &[
     "all",
     "every",
     "none",
+];
+
+/// Superlatives that rank a noun after them.
+pub(super) const SUPERLATIVES: &[&str] = &[
+    "best",
+    "worst",
+    "biggest",
+    "largest",
+    "highest",
+    "lowest",
+    "greatest",
+    "smallest",
+    "strongest",
+    "weakest",
+    "fastest",
+    "slowest",
 ];
