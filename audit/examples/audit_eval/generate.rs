@@ -100,8 +100,12 @@ pub enum Half {
     /// data since round 12.
     Heldout11,
     /// The twelfth round's held-out drafts (hand-written round 12, by a reader who never saw
-    /// the engine), printed only with `--heldout12`, their misses never listed.
+    /// the engine), printed with `--heldout12`: looked at once at the end of round 12, tuning
+    /// data since round 13.
     Heldout12,
+    /// The thirteenth round's held-out drafts (hand-written round 13, by a reader who never saw
+    /// the engine), printed only with `--heldout13`, their misses never listed.
+    Heldout13,
 }
 
 pub fn half_of(ticker: &str) -> Half {

@@ -35,7 +35,8 @@ struct Written {
     /// round 9); 9 for the ninth round's (`Half::Heldout9`, tuning data since round 10); 10 for
     /// the tenth round's (`Half::Heldout10`, tuning data since round 11); 11 for the eleventh
     /// round's (`Half::Heldout11`, tuning data since round 12); 12 for the twelfth round's
-    /// (`Half::Heldout12`).
+    /// (`Half::Heldout12`, tuning data since round 13); 13 for the thirteenth round's
+    /// (`Half::Heldout13`).
     #[serde(default)]
     round: u8,
 }
@@ -85,7 +86,8 @@ pub fn cases(entries: &[Entry]) -> Vec<Case> {
                 handwritten: true,
                 fact: None,
                 half: match w.round {
-                    12.. => Half::Heldout12,
+                    13.. => Half::Heldout13,
+                    12 => Half::Heldout12,
                     11 => Half::Heldout11,
                     10 => Half::Heldout10,
                     9 => Half::Heldout9,

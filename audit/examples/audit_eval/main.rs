@@ -10,14 +10,15 @@
 //! round's (hand-written, `round: 8`, `--heldout8`) since the ninth, the ninth round's
 //! (hand-written, `round: 9`, `--heldout9`) since the tenth, the tenth round's (hand-written,
 //! `round: 10`, `--heldout10`) since the eleventh, the eleventh round's (hand-written,
-//! `round: 11`, `--heldout11`) since the twelfth; the twelfth round's (hand-written,
-//! `round: 12`) is printed only with `--heldout12`, its misses never listed, and is the one
+//! `round: 11`, `--heldout11`) since the twelfth, the twelfth round's (hand-written,
+//! `round: 12`, `--heldout12`) since the thirteenth; the thirteenth round's (hand-written,
+//! `round: 13`) is printed only with `--heldout13`, its misses never listed, and is the one
 //! that counts.
 //! `cargo run -p journal-market-audit --example audit_eval [-- --report] [--heldout]
 //! [--public] [--heldout4] [--heldout5] [--heldout6] [--heldout7] [--heldout8] [--heldout9]
-//! [--heldout10] [--heldout11] [--heldout12] [--misses [report|public|heldout|heldout-public|
+//! [--heldout10] [--heldout11] [--heldout12] [--heldout13] [--misses [report|public|heldout|heldout-public|
 //! heldout4|heldout4-public|heldout5|heldout5-public|heldout6|heldout6-public|heldout7|
-//! heldout7-public|heldout8|heldout9|heldout10|heldout11|all] | --show KIND | --draft ID]`
+//! heldout7-public|heldout8|heldout9|heldout10|heldout11|heldout12|all] | --show KIND | --draft ID]`
 // Tooling, not the product: a failure here stops the run with its message.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
@@ -103,7 +104,10 @@ fn table(half: Half, results: &[(Case, Report)]) {
             "Held-out set of round 11 (hand-written round 11): looked at once, tuning data since round 12".to_string()
         }
         Half::Heldout12 => {
-            "Held-out set of round 12 (hand-written round 12): the one that counts".to_string()
+            "Held-out set of round 12 (hand-written round 12): looked at once, tuning data since round 13".to_string()
+        }
+        Half::Heldout13 => {
+            "Held-out set of round 13 (hand-written round 13): the one that counts".to_string()
         }
     };
     println!("\n{name}\n");
@@ -275,7 +279,7 @@ fn main() {
     );
     // The held-out drafts' number, without their results.
     let mut sizes: Vec<(String, usize)> = Vec::new();
-    for (c, _) in results.iter().filter(|(c, _)| c.half == Half::Heldout12) {
+    for (c, _) in results.iter().filter(|(c, _)| c.half == Half::Heldout13) {
         let kind = c.kind.clone();
         match sizes.iter_mut().find(|(k, _)| *k == kind) {
             Some((_, n)) => *n += 1,
@@ -283,7 +287,7 @@ fn main() {
         }
     }
     println!(
-        "round 12's held-out drafts (results with --heldout12 only): {}",
+        "round 13's held-out drafts (results with --heldout13 only): {}",
         sizes
             .iter()
             .map(|(k, n)| format!("{k} {n}"))
@@ -467,11 +471,19 @@ third-round hand-written drafts (held out in round 3): faithful approved {ok} of
         );
         table(Half::Heldout11, &results);
     }
-    // Round 12's held-out set is looked at once, at the end of the twelfth round; its misses
-    // are never listed.
+    // Round 12's held-out set: looked at once at the end of the twelfth round, tuning data
+    // since.
     if args.iter().any(|a| a == "--heldout12") {
-        println!("\nround 12's held-out set: the hand-written drafts of round 12");
+        println!(
+            "\nround 12's held-out set (tuning data since round 13): the hand-written drafts of round 12"
+        );
         table(Half::Heldout12, &results);
+    }
+    // Round 13's held-out set is looked at once, at the end of the thirteenth round; its misses
+    // are never listed.
+    if args.iter().any(|a| a == "--heldout13") {
+        println!("\nround 13's held-out set: the hand-written drafts of round 13");
+        table(Half::Heldout13, &results);
     }
     let second: Vec<&(Case, Report)> = results.iter().filter(|(c, _)| c.second_round).collect();
     if !second.is_empty() {
@@ -514,6 +526,7 @@ third-round hand-written drafts (held out in round 3): faithful approved {ok} of
                             | Half::Heldout9
                             | Half::Heldout10
                             | Half::Heldout11
+                            | Half::Heldout12
                     )
             })
             .take(6)
@@ -521,12 +534,12 @@ third-round hand-written drafts (held out in round 3): faithful approved {ok} of
             println!("\n== {}\n{}", c.id, c.sub.body);
         }
     }
-    // One tuning draft whole, with its sources and report (not round 12's held-out drafts).
+    // One tuning draft whole, with its sources and report (not round 13's held-out drafts).
     if args.first().map(String::as_str) == Some("--draft") {
         let id = args.get(1).cloned().unwrap_or_default();
         for (c, r) in results
             .iter()
-            .filter(|(c, _)| c.id == id && c.half != Half::Heldout12)
+            .filter(|(c, _)| c.id == id && c.half != Half::Heldout13)
         {
             println!("\n== {} [{}]\n{}", c.id, c.kind, c.sub.body);
             for s in &c.sub.sources {
@@ -573,6 +586,7 @@ const TUNING_HALVES: &[(&str, Half)] = &[
     ("heldout9", Half::Heldout9),
     ("heldout10", Half::Heldout10),
     ("heldout11", Half::Heldout11),
+    ("heldout12", Half::Heldout12),
 ];
 
 /// The tuning part `--misses NAME` lists; the tuning half when the name is none of
