@@ -217,9 +217,16 @@ pub(super) fn check(c: &Claim<'_>) -> (Vec<Issue>, Vec<Support>) {
     let hedged_source = if aligned.is_empty() {
         c.reads.iter().any(|r| r.hedged)
     } else {
-        aligned
-            .iter()
-            .any(|a| a.sentence.hedged || (a.sentence.lead && a.read.hedged))
+        let hedged = |a: &Aligned<'_>| a.sentence.hedged || (a.sentence.lead && a.read.hedged);
+        // Another cited entry that says it of record (a filing beside a sourced report)
+        // confirms it: no aligned sentence of that entry is hedged, nor the entry itself.
+        let confirmed = aligned.iter().any(|a| {
+            !a.read.hedged
+                && !aligned
+                    .iter()
+                    .any(|b| std::ptr::eq(b.read, a.read) && hedged(b))
+        });
+        aligned.iter().any(hedged) && !confirmed
     };
     let hedge_dropped = c.own
         && factual

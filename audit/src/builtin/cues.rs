@@ -98,6 +98,10 @@ fn cue_at(toks: &[Tok], i: usize, draft: bool) -> Option<Cue> {
     if matches!(w, "target" | "targets" | "targeting") && next_is_number {
         return Some(Cue::Hedge);
     }
+    // `is being weighed`: a deliberation still under way, said in the passive.
+    if prev == "being" && DELIBERATED.contains(&w) {
+        return Some(Cue::Hedge);
+    }
     if lex.hedges.contains(w) || (draft && lex.draft_hedges.contains(w)) {
         return Some(Cue::Hedge);
     }
@@ -184,3 +188,18 @@ pub(super) fn attributes_by_word(text: &str) -> bool {
         !(in_name || reports_to || since || shown)
     })
 }
+
+/// Participles of deciding not yet done: after `being` they hedge (`is being considered`).
+const DELIBERATED: &[&str] = &[
+    "weighed",
+    "considered",
+    "explored",
+    "evaluated",
+    "discussed",
+    "studied",
+    "reviewed",
+    "examined",
+    "assessed",
+    "negotiated",
+    "mulled",
+];

@@ -577,7 +577,7 @@ pub(super) const EQUIVALENTS: &[&[&str]] = &[
     &["book", "record", "recognize", "take"],
     &["trail", "lag", "behind"],
     &["weigh", "consider", "review", "study", "evaluate"],
-    &["start", "begin", "launch", "initiate", "open"],
+    &["start", "begin", "launch", "initiate", "open", "initially"],
     &["rating", "recommendation"],
     &["guidance", "outlook", "forecast"],
     &["share", "stock"],
@@ -587,7 +587,7 @@ pub(super) const EQUIVALENTS: &[&[&str]] = &[
     &["purchase", "buy", "acquire", "acquisition"],
     &["customer", "client", "buyer"],
     &["supplier", "vendor", "partner"],
-    &["plan", "intend", "aim"],
+    &["plan", "intend", "aim", "slate", "schedule"],
     &["job", "role", "position", "post"],
     &["factory", "plant", "facility", "fab"],
     &["install", "deploy", "deployment"],
@@ -603,6 +603,8 @@ pub(super) const EQUIVALENTS: &[&[&str]] = &[
     &["additional", "more", "further", "extra"],
     &["pledge", "commitment", "promise"],
     &["against", "compare", "versus", "relative"],
+    &["alongside", "together"],
+    &["release", "arrive", "debut"],
 ];
 
 /// The trade's equivalents of a lemma ([`EQUIVALENTS`]): its group, itself among them; none

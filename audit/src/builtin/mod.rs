@@ -12,6 +12,7 @@ mod clause;
 mod converse;
 mod cues;
 mod dates;
+mod destination;
 mod figures;
 #[doc(hidden)]
 pub mod fuzzing;

@@ -10,6 +10,7 @@
 
 use super::clause::{AUX, Name, SYMMETRIC, be_passive, capital, irregular_past, near, same, verb};
 use super::converse::{self, Way};
+use super::destination;
 use super::lexicon::equivalents;
 use super::owners;
 use super::tokens::{Kind, Tok};
@@ -610,6 +611,11 @@ pub(super) fn swapped(d: &[Tok], s: &[Tok]) -> Option<String> {
     if let Some((f, x, y)) = owners::given(d, s, &dn, &sn) {
         return Some(format!(
             "the draft gives \u{ab}{f}\u{bb} to \u{ab}{x}\u{bb}, which the entry gives to \u{ab}{y}\u{bb}"
+        ));
+    }
+    if let Some((theirs, ours)) = destination::turned_way(d, s) {
+        return Some(format!(
+            "the draft turns the way it goes: \u{ab}{ours}\u{bb} where the entry has \u{ab}{theirs}\u{bb}"
         ));
     }
     let (dw, sw) = (words(d), words(s));

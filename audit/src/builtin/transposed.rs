@@ -6,7 +6,8 @@
 
 use super::clause::{SIDES, SYMMETRIC, be_passive, verb};
 use super::speakers::saying;
-use super::tokens::Tok;
+use super::tokens::{Kind, Tok};
+use super::wordnet;
 
 /// The longest phrase read on either side.
 const SIDE: usize = 4;
@@ -23,8 +24,18 @@ fn anchored(toks: &[Tok]) -> Vec<usize> {
 fn directed(toks: &[Tok], a: usize, b: usize) -> bool {
     let words = &toks[a..b];
     let symmetric = words.iter().any(|t| SYMMETRIC.contains(&t.word.as_str()));
-    let acts = (a..b)
-        .any(|i| (verb(toks, i) && !be_passive(toks, i)) || SIDES.contains(&toks[i].word.as_str()));
+    // Right after the first phrase a verb's `-s` form is its verb, not a plural
+    // (`the MI350 series delivers`, `packaging capacity remains`).
+    let present = toks.get(a).is_some_and(|t| {
+        let w = t.word.as_str();
+        w.len() > 4
+            && w.chars().all(char::is_alphabetic)
+            && w.strip_suffix('s').is_some_and(wordnet::is_verb)
+    });
+    let acts = present
+        || (a..b).any(|i| {
+            (verb(toks, i) && !be_passive(toks, i)) || SIDES.contains(&toks[i].word.as_str())
+        });
     acts && !symmetric && !words.iter().any(|t| t.word == "by")
 }
 
@@ -47,16 +58,22 @@ const ADVERBIAL: &[&str] = &[
 ];
 
 /// Whether the phrase of `toks` from `from` to `to` (its anchored words) is a party's: not a
-/// phrase of when or where, not who says it (`CNBC writes`, `@nvidia posted`).
-fn party(toks: &[Tok], from: usize, to: usize) -> bool {
+/// phrase of when or where, not who says it (`CNBC writes`, `@nvidia posted`). A verb of speech
+/// in `act`, the words between the two phrases, is the act itself (`regulators have told
+/// large internet companies`).
+fn party(toks: &[Tok], from: usize, to: usize, act: std::ops::Range<usize>) -> bool {
     let opener = toks[..from]
         .iter()
         .rev()
         .find(|t| !matches!(t.word.as_str(), "a" | "an" | "the" | "its" | "their"))
         .is_some_and(|t| ADVERBIAL.contains(&t.word.as_str()));
-    let near = toks[from.saturating_sub(1)..(to + 2).min(toks.len())]
-        .iter()
-        .any(|t| saying(&t.word) || SPEECH_LEADS.contains(&t.word.as_str()));
+    // A verb of speech before the phrase makes it the speaker only when it opens its clause
+    // (`…, said Lisa Su`), not after one (`the 8-K says Blackwell output remains`).
+    let inverted = |i: usize| i == 0 || toks[i - 1].kind == Kind::Break;
+    let near = (from.saturating_sub(1)..(to + 2).min(toks.len())).any(|i| {
+        let w = toks[i].word.as_str();
+        !act.contains(&i) && (i >= from || inverted(i)) && (saying(w) || SPEECH_LEADS.contains(&w))
+    });
     !opener && !near
 }
 
@@ -64,6 +81,36 @@ fn party(toks: &[Tok], from: usize, to: usize) -> bool {
 const SPEECH_LEADS: &[&str] = &[
     "writes", "wrote", "posted", "says", "said", "reported", "reports",
 ];
+
+/// The phrase lengths to compare around a run of `m` shared words at `j` in the source and `q`
+/// in the draft: `(a, b)` before and after it in the source, the draft's phrase after it and
+/// before it, of as many words in all, each at most [`SIDE`].
+fn windows(
+    j: usize,
+    q: usize,
+    m: usize,
+    s_len: usize,
+    d_len: usize,
+) -> impl Iterator<Item = (usize, usize, usize, usize)> {
+    let (s_after, d_after) = (s_len - j - m, d_len - q - m);
+    (1..=SIDE.min(j)).flat_map(move |a| {
+        (1..=SIDE.min(s_after)).flat_map(move |b| {
+            (1..=SIDE.min(d_after)).filter_map(move |da| {
+                let db = (a + b).checked_sub(da)?;
+                (db >= 1 && db <= SIDE.min(q)).then_some((a, b, da, db))
+            })
+        })
+    })
+}
+
+/// Whether two pairs of phrases hold the same words, each as often.
+fn same_words(x: &[&[String]; 2], y: &[&[String]; 2]) -> bool {
+    let mut x: Vec<&String> = x.iter().flat_map(|p| p.iter()).collect();
+    let mut y: Vec<&String> = y.iter().flat_map(|p| p.iter()).collect();
+    x.sort_unstable();
+    y.sort_unstable();
+    x == y
+}
 
 /// The two phrases of the source sentence `s` that the draft's `d` sets the other way round
 /// about the same words, as written in `s`; `None` when there are none.
@@ -82,36 +129,44 @@ pub(super) fn transposed(d: &[Tok], s: &[Tok]) -> Option<(String, String)> {
             let m = (0..)
                 .take_while(|&k| j + k < sk.len() && q + k < dk.len() && sk[j + k] == dk[q + k])
                 .count();
-            for a in 1..=SIDE.min(j).min(dk.len() - q - m) {
-                for b in 1..=SIDE.min(q).min(sk.len() - j - m) {
-                    // In `s`: A, the shared words, B; in `d`: B, the shared words, A.
-                    let first = &sk[j - a..j];
-                    let second = &sk[j + m..j + m + b];
-                    if first == second || dk[q + m..q + m + a] != *first || dk[q - b..q] != *second
-                    {
-                        continue;
-                    }
-                    // The words between the phrases, whole: in `s` from A's end to B's start,
-                    // in `d` from B's end to A's start.
-                    let (s_from, s_to) = (sa[j - 1] + 1, sa[j + m]);
-                    let (d_from, d_to) = (da[q - 1] + 1, da[q + m]);
-                    let parties = party(s, sa[j - a], sa[j - 1])
-                        && party(s, sa[j + m], sa[j + m + b - 1])
-                        && party(d, da[q - b], da[q - 1])
-                        && party(d, da[q + m], da[q + m + a - 1]);
-                    if parties && directed(s, s_from, s_to) && directed(d, d_from, d_to) {
-                        let text = |toks: &[Tok], from: usize, to: usize| {
-                            toks[from..=to]
-                                .iter()
-                                .map(|t| t.raw.as_str())
-                                .collect::<Vec<_>>()
-                                .join(" ")
-                        };
-                        return Some((
-                            text(s, sa[j - a], sa[j - 1]),
-                            text(s, sa[j + m], sa[j + m + b - 1]),
-                        ));
-                    }
+            for (a, b, da_len, db_len) in windows(j, q, m, sk.len(), dk.len()) {
+                // In `s`: A, the shared words, B; in `d`: B, the shared words, A. A word of
+                // one phrase may go with the other (`Chinese regulators … large internet
+                // companies`, `large Chinese internet companies … regulators`), its last word
+                // (its head) may not.
+                let first = &sk[j - a..j];
+                let second = &sk[j + m..j + m + b];
+                let before = &dk[q - db_len..q];
+                let after = &dk[q + m..q + m + da_len];
+                if first.last() == second.last()
+                    || before.last() != second.last()
+                    || after.last() != first.last()
+                    || before.contains(&first[a - 1])
+                    || after.contains(&second[b - 1])
+                    || !same_words(&[first, second], &[before, after])
+                {
+                    continue;
+                }
+                // The words between the phrases, whole: in `s` from A's end to B's start, in
+                // `d` from B's end to A's start.
+                let (s_from, s_to) = (sa[j - 1] + 1, sa[j + m]);
+                let (d_from, d_to) = (da[q - 1] + 1, da[q + m]);
+                let parties = party(s, sa[j - a], sa[j - 1], s_from..s_to)
+                    && party(s, sa[j + m], sa[j + m + b - 1], s_from..s_to)
+                    && party(d, da[q - db_len], da[q - 1], d_from..d_to)
+                    && party(d, da[q + m], da[q + m + da_len - 1], d_from..d_to);
+                if parties && directed(s, s_from, s_to) && directed(d, d_from, d_to) {
+                    let text = |toks: &[Tok], from: usize, to: usize| {
+                        toks[from..=to]
+                            .iter()
+                            .map(|t| t.raw.as_str())
+                            .collect::<Vec<_>>()
+                            .join(" ")
+                    };
+                    return Some((
+                        text(s, sa[j - a], sa[j - 1]),
+                        text(s, sa[j + m], sa[j + m + b - 1]),
+                    ));
                 }
             }
         }
@@ -146,6 +201,22 @@ mod tests {
     }
 
     #[test]
+    fn phrases_traded_with_a_word_moved_or_around_a_present_verb_are_read() {
+        // A modifier goes with the other phrase; `told` is the act, not who says it.
+        let s = "Chinese regulators have told large internet companies to pause new orders.";
+        let d = "Large Chinese internet companies have told regulators to pause new orders.";
+        assert!(moved(d, s).is_some());
+        // `remains`, `delivers` right after the first phrase are its verbs.
+        let s = "The filing says TSMC's packaging capacity remains the pacing item for Blackwell output.";
+        let d = "The filing says Blackwell output remains the pacing item for TSMC's packaging capacity.";
+        assert!(moved(d, s).is_some());
+        let s = "AMD says the MI350 series delivers up to 35x the performance of the MI300X.";
+        let d =
+            "According to AMD, the MI300X delivers up to 35x the performance of the MI350 series.";
+        assert!(moved(d, s).is_some());
+    }
+
+    #[test]
     fn the_same_roles_in_other_words_are_not_read() {
         let s = "Price cuts and tariff costs outweighed lower cell costs.";
         assert!(moved(s, s).is_none());
@@ -171,6 +242,13 @@ mod tests {
         // A phrase of when, and who says it, moved to the other end.
         let s = "CNBC writes that Fannie Mae expanded its use of AIP after a five-day bootcamp.";
         let d = "After a five-day bootcamp, Fannie Mae expanded its use of AIP, CNBC writes.";
+        assert!(moved(d, s).is_none());
+        // Who says it, after a verb of speech that opens its clause.
+        let s = "Demand exceeds supply, said Lisa Su.";
+        assert!(moved("Lisa Su said demand exceeds supply.", s).is_none());
+        // A modifier moved inside its own phrase.
+        let s = "Chinese regulators have told large internet companies to pause orders.";
+        let d = "Regulators in China have told large internet companies to pause orders.";
         assert!(moved(d, s).is_none());
     }
 }

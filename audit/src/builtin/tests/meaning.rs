@@ -261,6 +261,27 @@ fn a_hedge_made_certain_is_caught() {
         rubin(),
         Check::CertaintyRaised,
     );
+    // A deliberation said in the passive keeps its hedge.
+    let siri = || {
+        vec![entry(
+            A,
+            "NVIDIA filed a 10-Q.",
+            "The quarterly report says NVIDIA is weighing the use of an outside model to power parts of its assistant.",
+        )]
+    };
+    assert_clean(
+        &format!(
+            "The use of an outside model to power parts of its assistant is being weighed by NVIDIA, the quarterly report says [{A}]."
+        ),
+        siri(),
+    );
+    assert_caught(
+        &format!(
+            "The use of an outside model to power parts of its assistant was chosen by NVIDIA, the quarterly report says [{A}]."
+        ),
+        siri(),
+        Check::CertaintyRaised,
+    );
 }
 
 fn tsmc() -> Vec<Source> {

@@ -249,6 +249,24 @@ fn a_hedged_source_stated_as_fact_is_caught() {
 }
 
 #[test]
+fn a_hedged_source_confirmed_by_another_cited_entry_may_be_stated_as_fact() {
+    // A filing says of record what the sourced report has from a supplier.
+    let mut s = faithful();
+    s.sources[0].says = "30,000 racks shipped in October.".into();
+    s.body.push_str(&format!(
+        "\n## Racks\n30,000 racks shipped in October [{A}] [{HEDGED}].\n"
+    ));
+    assert!(
+        !checks(&s).1.contains(&Check::HedgeDropped),
+        "{:#?}",
+        audit(&s).issues
+    );
+    // Not when the other entry is unconfirmed too.
+    s.sources[0].says = "30,000 racks reportedly shipped in October.".into();
+    assert!(checks(&s).1.contains(&Check::HedgeDropped));
+}
+
+#[test]
 fn a_quoted_story_name_is_not_a_quotation() {
     let s = added(&format!(
         "\n## Context\nIt is entry #3 in the archive's \"Blackwell demand and supply\" story [{B}].\n"
