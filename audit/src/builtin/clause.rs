@@ -42,6 +42,11 @@ pub(super) const SYMMETRIC: &[&str] = &[
     "divorced",
     "joint",
     "jointly",
+    "associated",
+    "linked",
+    "correlated",
+    "related",
+    "connected",
 ];
 
 /// Verbs without `-ed` that say who acts on whom (`-s` ends plural nouns too, so a present

@@ -14,7 +14,7 @@ use super::destination;
 use super::lexicon::equivalents;
 use super::owners;
 use super::tokens::{Kind, Tok};
-use super::transposed::transposed;
+use super::transposed::{self, transposed};
 use super::wordnet;
 
 /// Names farther than this from the verb are another clause's.
@@ -611,6 +611,11 @@ pub(super) fn swapped(d: &[Tok], s: &[Tok]) -> Option<String> {
     if let Some((f, x, y)) = owners::given(d, s, &dn, &sn) {
         return Some(format!(
             "the draft gives \u{ab}{f}\u{bb} to \u{ab}{x}\u{bb}, which the entry gives to \u{ab}{y}\u{bb}"
+        ));
+    }
+    if let Some((x, y)) = transposed::crossed(d, s) {
+        return Some(format!(
+            "the draft moves \u{ab}{x}\u{bb} and \u{ab}{y}\u{bb} to the other side of the entry's act"
         ));
     }
     if let Some((theirs, ours)) = destination::turned_way(d, s) {

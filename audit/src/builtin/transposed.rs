@@ -174,6 +174,108 @@ pub(super) fn transposed(d: &[Tok], s: &[Tok]) -> Option<(String, String)> {
     None
 }
 
+/// Words that open another clause: a side of an act ends before them.
+const CLAUSE_OPENERS: &[&str] = &[
+    "that", "which", "who", "whom", "whose", "while", "whereas", "because", "as", "when", "but",
+    "although", "though",
+];
+
+/// The anchored tokens of the clause on each side of the act at `v`, at most [`REACH`] each.
+fn clause_sides(toks: &[Tok], v: usize) -> (Vec<usize>, Vec<usize>) {
+    // Another verb, or one of speech, starts another clause (`the quarter ended … says the
+    // company deployed`).
+    let ends = |i: usize| {
+        let t = &toks[i];
+        t.kind == Kind::Break
+            || CLAUSE_OPENERS.contains(&t.word.as_str())
+            || saying(&t.word)
+            || SPEECH_LEADS.contains(&t.word.as_str())
+            || verb(toks, i)
+    };
+    let before = (0..v)
+        .rev()
+        .take_while(|&i| !ends(i))
+        .filter(|&i| !toks[i].anchor.is_empty())
+        .take(REACH)
+        .collect();
+    let after = (v + 1..toks.len())
+        .take_while(|&i| !ends(i))
+        .filter(|&i| !toks[i].anchor.is_empty())
+        .take(REACH)
+        .collect();
+    (before, after)
+}
+
+/// Anchored words farther than this from the act are another clause's.
+const REACH: usize = 8;
+
+/// Whether token `i` names a party: a capitalised word, or a noun; not in a phrase of where
+/// or when (`has begun at Quanta`).
+fn thing(toks: &[Tok], i: usize) -> bool {
+    let t = &toks[i];
+    let placed = toks[..i]
+        .iter()
+        .rev()
+        .take(3)
+        .find(|t| t.anchor.is_empty() && !matches!(t.word.as_str(), "a" | "an" | "the"))
+        .is_some_and(|t| PLACES.contains(&t.word.as_str()));
+    t.kind == Kind::Word
+        && !placed
+        && (t.raw.starts_with(char::is_uppercase) || wordnet::is_noun(&wordnet::lemma(&t.word)))
+}
+
+/// Prepositions of where and when: what they lead to is no party to the act.
+const PLACES: &[&str] = &[
+    "at", "in", "on", "during", "within", "amid", "since", "until", "after", "before", "over",
+    "across", "inside",
+];
+
+/// Words of the source sentence `s` that the draft's `d` moves across the same act both ways:
+/// one from before the verb to after it, another from after it to before it (`a senior Apple
+/// researcher has left for a rival AI lab` told as `a senior researcher from a rival AI lab has
+/// left for Apple`). Only an act in the active, once in each sentence, not a verb of speech, in
+/// clauses without a passive's `by` or a word that says the same of both sides.
+pub(super) fn crossed(d: &[Tok], s: &[Tok]) -> Option<(String, String)> {
+    let once = |toks: &[Tok], a: &str| toks.iter().filter(|t| t.anchor == a).count() == 1;
+    let acts = |toks: &[Tok], i: usize| {
+        verb(toks, i)
+            && !be_passive(toks, i)
+            && !saying(&toks[i].word)
+            && !SPEECH_LEADS.contains(&toks[i].word.as_str())
+    };
+    for w in (0..s.len()).filter(|&w| acts(s, w) && once(s, &s[w].anchor)) {
+        let Some(v) = (0..d.len()).find(|&v| d[v].anchor == s[w].anchor) else {
+            continue;
+        };
+        if !acts(d, v) || !once(d, &d[v].anchor) {
+            continue;
+        }
+        let (sb, sa) = clause_sides(s, w);
+        let (db, da) = clause_sides(d, v);
+        let plain = |toks: &[Tok], ix: &[usize]| {
+            !ix.iter()
+                .any(|&i| toks[i].word == "by" || SYMMETRIC.contains(&toks[i].word.as_str()))
+        };
+        if !(plain(s, &sb) && plain(s, &sa) && plain(d, &db) && plain(d, &da)) {
+            continue;
+        }
+        // A word on one side in `s` and on the other in `d`, once in each sentence.
+        let moved = |from: &[usize], to: &[usize]| {
+            from.iter().copied().find(|&i| {
+                let a = s[i].anchor.as_str();
+                thing(s, i)
+                    && once(s, a)
+                    && once(d, a)
+                    && to.iter().any(|&k| d[k].anchor == a && thing(d, k))
+            })
+        };
+        if let (Some(x), Some(y)) = (moved(&sb, &da), moved(&sa, &db)) {
+            return Some((s[x].raw.clone(), s[y].raw.clone()));
+        }
+    }
+    None
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -214,6 +316,35 @@ mod tests {
         let d =
             "According to AMD, the MI300X delivers up to 35x the performance of the MI350 series.";
         assert!(moved(d, s).is_some());
+    }
+
+    #[test]
+    fn words_moved_across_an_act_both_ways_are_read() {
+        let s = "A senior Apple foundation-models researcher has left for a rival AI lab.";
+        let d = "A senior foundation-models researcher from a rival AI lab has left for Apple.";
+        let c = |d: &str, s: &str| crossed(&tokenize(d), &tokenize(s));
+        assert!(c(d, s).is_some());
+        assert!(c(s, s).is_none());
+        // One way only: a phrase of when moved to the end.
+        let s = "In October, Apple sold shares to Dell.";
+        assert!(c("Apple sold shares to Dell in October.", s).is_none());
+        // A place, and a symmetric act.
+        let s = "Quanta has begun final qualification of HBM4 stacks.";
+        assert!(c("Final qualification of HBM4 stacks has begun at Quanta.", s).is_none());
+        let s = "Pioglitazone use is associated with an increased risk of cancer.";
+        assert!(
+            c(
+                "An increased risk of cancer is associated with pioglitazone use.",
+                s
+            )
+            .is_none()
+        );
+        // Words on either side of another clause's verb.
+        let s =
+            "The report for the period ended June 30 says Tesla deployed storage in the quarter.";
+        let d =
+            "The report for the quarter ended June 30 says Tesla deployed storage in the period.";
+        assert!(c(d, s).is_none());
     }
 
     #[test]
