@@ -88,6 +88,74 @@ pub(super) fn given(
     })
 }
 
+/// Words between a possessive and its figure (`Apple's roughly $20 billion`).
+const BEFORE_FIGURE: &[&str] = &[
+    "about",
+    "roughly",
+    "nearly",
+    "approximately",
+    "around",
+    "some",
+    "almost",
+    "over",
+    "under",
+    "up",
+    "to",
+    "more",
+    "less",
+    "than",
+    "at",
+    "least",
+    "most",
+    "just",
+    "a",
+    "an",
+];
+
+/// Each figure of `toks` that stands once after a name's possessive, with that name's key:
+/// `Apple's roughly $20 billion` is Apple's.
+fn possessors<'n>(toks: &[Tok], names: &'n [Name]) -> Vec<(String, &'n str)> {
+    let mut out = Vec::new();
+    for (i, t) in toks.iter().enumerate() {
+        if t.kind != Kind::Number || toks.iter().filter(|u| u.raw == t.raw).count() > 1 {
+            continue;
+        }
+        let Some(k) = toks[..i]
+            .iter()
+            .rposition(|u| !BEFORE_FIGURE.contains(&u.word.as_str()))
+        else {
+            continue;
+        };
+        if !toks[k].possessive || i - k > 4 {
+            continue;
+        }
+        if let Some(n) = names.iter().find(|n| n.at <= k && k < n.end) {
+            let scale = toks.get(i + 1).filter(|u| u.kind == Kind::Word);
+            let figure = scale.map_or(t.raw.clone(), |u| format!("{} {}", t.raw, u.raw));
+            out.push((figure, n.key.as_str()));
+        }
+    }
+    out
+}
+
+/// A figure the draft's sentence `d` gives by a possessive to one name and the source
+/// sentence `s` to another, both names standing in both sentences (`Google's roughly $20
+/// billion a year in payments from Apple` for `Apple's roughly $20 billion a year in Google
+/// payments`): (the figure, the draft's name, the source's).
+pub(super) fn possessed(
+    d: &[Tok],
+    s: &[Tok],
+    dn: &[Name],
+    sn: &[Name],
+) -> Option<(String, String, String)> {
+    let theirs = possessors(s, sn);
+    possessors(d, dn).into_iter().find_map(|(f, x)| {
+        let (_, y) = theirs.iter().find(|(g, _)| *g == f)?;
+        let both = sn.iter().any(|n| near(&n.key, x)) && dn.iter().any(|n| near(&n.key, y));
+        (!near(x, y) && both).then(|| (f, x.to_string(), y.to_string()))
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use crate::builtin::roles::swapped;
@@ -108,6 +176,20 @@ mod tests {
         let s = "Shares of Palantir have gained roughly a third this year, compared with a 17% rise in the Nasdaq 100.";
         let d = "Palantir shares have trailed the Nasdaq 100 this year, rising 17% while the index gained roughly a third.";
         assert!(swap(d, s).is_some());
+    }
+
+    #[test]
+    fn a_figure_given_by_a_possessive_to_the_other_name_is_read() {
+        let s =
+            "A court ruling leaves Apple's roughly $20 billion a year in Google payments intact.";
+        let d = "A court ruling leaves Google's roughly $20 billion a year in payments from Apple intact.";
+        assert!(swap(d, s).is_some_and(|w| w.contains("20 billion")));
+        // The same owner, and an owner the source does not name (the names check's).
+        let d = "A court ruling leaves intact Apple's roughly $20 billion a year in payments from Google.";
+        assert!(swap(d, s).is_none());
+        let d =
+            "A court ruling leaves Samsung's roughly $20 billion a year in Google payments intact.";
+        assert!(swap(d, s).is_none());
     }
 
     #[test]

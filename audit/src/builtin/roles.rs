@@ -613,6 +613,11 @@ pub(super) fn swapped(d: &[Tok], s: &[Tok]) -> Option<String> {
             "the draft gives \u{ab}{f}\u{bb} to \u{ab}{x}\u{bb}, which the entry gives to \u{ab}{y}\u{bb}"
         ));
     }
+    if let Some((f, x, y)) = owners::possessed(d, s, &dn, &sn) {
+        return Some(format!(
+            "the draft gives \u{ab}{f}\u{bb} to \u{ab}{x}\u{bb}, which the entry gives to \u{ab}{y}\u{bb}"
+        ));
+    }
     if let Some((x, y)) = transposed::crossed(d, s) {
         return Some(format!(
             "the draft moves \u{ab}{x}\u{bb} and \u{ab}{y}\u{bb} to the other side of the entry's act"
