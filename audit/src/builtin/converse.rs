@@ -7,6 +7,7 @@
 //! few seeds name the verbs whose senses point both ways (`buy` is a kind of `get` and, as
 //! `bribe`, of `give`) or neither (`place` an order, `ask`).
 
+use super::tokens::Tok;
 use super::wordnet;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -86,6 +87,23 @@ pub(super) fn way(w: &str) -> Option<Way> {
     }
 }
 
+/// Nouns that `take` makes a getting of (`has taken delivery of`, `took possession of`).
+const TAKEN: &[&str] = &["delivery", "possession", "receipt", "ownership", "custody"];
+
+/// The way of the verb at `v` with what follows it: `take delivery of` gets as `receive` does;
+/// otherwise the verb's own [`way`].
+pub(super) fn way_at(toks: &[Tok], v: usize) -> Option<Way> {
+    let taken = wordnet::lemma(&toks[v].word) == "take"
+        && toks[v + 1..]
+            .iter()
+            .find(|t| !matches!(t.word.as_str(), "a" | "an" | "the"))
+            .is_some_and(|t| TAKEN.contains(&t.word.as_str()));
+    if taken {
+        return Some(Way::In);
+    }
+    way(&toks[v].word)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -110,5 +128,9 @@ mod tests {
         ] {
             assert_eq!(way(w), None, "{w}");
         }
+        let toks = crate::builtin::tokens::tokenize("Microsoft has taken delivery of the racks.");
+        assert_eq!(way_at(&toks, 2), Some(Way::In));
+        let toks = crate::builtin::tokens::tokenize("Microsoft has taken a charge.");
+        assert_eq!(way_at(&toks, 2), None);
     }
 }

@@ -527,7 +527,7 @@ fn ways(toks: &[Tok], all: &[Name], words: &Words) -> Vec<(usize, Way, Vec<Strin
     (0..toks.len())
         .filter(|&v| words.verbs[v])
         .filter_map(|v| {
-            let way = converse::way(&toks[v].word)?;
+            let way = converse::way_at(toks, v)?;
             let money = toks[v + 1..]
                 .iter()
                 .take(REACH)
