@@ -178,6 +178,9 @@ pub(super) const AUX: &[&str] = &[
     "eventually",
     "recently",
     "now",
+    "already",
+    "still",
+    "currently",
     "will",
     "would",
 ];

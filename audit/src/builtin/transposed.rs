@@ -4,7 +4,7 @@
 //! cell costs`; `hardware revenue rose 16%, while content and services revenue fell` for the
 //! other way round). Common nouns as well as names: the roles check's names do not reach them.
 
-use super::clause::{SIDES, SYMMETRIC, be_passive, verb};
+use super::clause::{AUX, SIDES, SYMMETRIC, be_passive, verb};
 use super::speakers::saying;
 use super::tokens::{Kind, Tok};
 use super::wordnet;
@@ -190,7 +190,7 @@ fn clause_sides(toks: &[Tok], v: usize) -> (Vec<usize>, Vec<usize>) {
             || CLAUSE_OPENERS.contains(&t.word.as_str())
             || saying(&t.word)
             || SPEECH_LEADS.contains(&t.word.as_str())
-            || verb(toks, i)
+            || (verb(toks, i) && !AUX.contains(&t.word.as_str()))
     };
     let before = (0..v)
         .rev()
@@ -230,6 +230,23 @@ const PLACES: &[&str] = &[
     "across", "inside",
 ];
 
+/// Whether token `i` is a verb [`verb`] does not read: an infinitive (`on pace to
+/// contribute`), or a present tense after an adverb of time or a name (`the team now reports
+/// to`).
+fn plain_verb(toks: &[Tok], i: usize) -> bool {
+    let t = &toks[i];
+    let w = t.word.as_str();
+    if i == 0 || t.kind != Kind::Word || t.raw.starts_with(char::is_uppercase) {
+        return false;
+    }
+    let prev = &toks[i - 1];
+    let infinitive = prev.word == "to" && wordnet::lemma(w) == w && wordnet::is_verb(w);
+    let present = ["now", "also", "still", "currently", "already"].contains(&prev.word.as_str())
+        && w.len() > 3
+        && w.strip_suffix('s').is_some_and(wordnet::is_verb);
+    infinitive || present
+}
+
 /// Words of the source sentence `s` that the draft's `d` moves across the same act both ways:
 /// one from before the verb to after it, another from after it to before it (`a senior Apple
 /// researcher has left for a rival AI lab` told as `a senior researcher from a rival AI lab has
@@ -238,16 +255,33 @@ const PLACES: &[&str] = &[
 pub(super) fn crossed(d: &[Tok], s: &[Tok]) -> Option<(String, String)> {
     let once = |toks: &[Tok], a: &str| toks.iter().filter(|t| t.anchor == a).count() == 1;
     let acts = |toks: &[Tok], i: usize| {
-        verb(toks, i)
+        let w = toks[i].word.as_str();
+        // `reports to` is who answers to whom, not speech.
+        let answers = matches!(w, "reports" | "reported" | "report")
+            && toks.get(i + 1).is_some_and(|t| t.word == "to");
+        // A trade goes both ways: each side gives (`the Browns traded Mingo to the Patriots
+        // for Garoppolo`).
+        let trade = matches!(w, "traded" | "trade" | "trades" | "swapped" | "exchanged");
+        (verb(toks, i) || plain_verb(toks, i))
+            && !trade
             && !be_passive(toks, i)
-            && !saying(&toks[i].word)
-            && !SPEECH_LEADS.contains(&toks[i].word.as_str())
+            && (answers || !(saying(w) || SPEECH_LEADS.contains(&w)))
     };
-    for w in (0..s.len()).filter(|&w| acts(s, w) && once(s, &s[w].anchor)) {
-        let Some(v) = (0..d.len()).find(|&v| d[v].anchor == s[w].anchor) else {
+    // The act by its stem, or its word where alignment passes it by (`reports`).
+    let key = |t: &Tok| {
+        if t.anchor.is_empty() {
+            t.word.clone()
+        } else {
+            t.anchor.clone()
+        }
+    };
+    let alone = |toks: &[Tok], k: &str| toks.iter().filter(|t| key(t) == k).count() == 1;
+    for w in (0..s.len()).filter(|&w| acts(s, w) && alone(s, &key(&s[w]))) {
+        let k = key(&s[w]);
+        let Some(v) = (0..d.len()).find(|&v| key(&d[v]) == k) else {
             continue;
         };
-        if !acts(d, v) || !once(d, &d[v].anchor) {
+        if !acts(d, v) || !alone(d, &k) {
             continue;
         }
         let (sb, sa) = clause_sides(s, w);
@@ -339,6 +373,20 @@ mod tests {
             )
             .is_none()
         );
+        // An infinitive, a present tense.
+        let s =
+            "Sovereign AI customers are on pace to contribute about $20 billion of NVIDIA revenue.";
+        let d = "NVIDIA is on pace to contribute about $20 billion of revenue to sovereign AI customers.";
+        assert!(c(d, s).is_some());
+        let s =
+            "The head of the program has left Tesla, and the team now reports to Ashok Elluswamy.";
+        let d =
+            "The head of the program has left Tesla, and Ashok Elluswamy now reports to the team.";
+        assert!(c(d, s).is_some());
+        // A passive after an adverb.
+        let s = "Wedbush argues the valuation already prices in a decade of growth.";
+        let d = "Wedbush argues a decade of growth is already priced into the valuation.";
+        assert!(c(d, s).is_none());
         // Words on either side of another clause's verb.
         let s =
             "The report for the period ended June 30 says Tesla deployed storage in the quarter.";
