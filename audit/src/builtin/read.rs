@@ -83,9 +83,14 @@ const PROVENANCE: &[&str] = &[
 fn provenance(s: &Source) -> foldhash::HashSet<String> {
     let label = s.title.split_once(": ").map_or("", |(l, _)| l);
     let summary = s.summary.as_str();
-    let (lead_end, says) = [" that ", " says ", ", "]
+    // `NVIDIA filed its quarterly report`: the filer is who it comes from.
+    let (lead_end, says) = [" that ", " says ", ", ", " filed "]
         .iter()
-        .filter_map(|m| summary.find(m).map(|at| (at, *m == " says ")))
+        .filter_map(|m| {
+            summary
+                .find(m)
+                .map(|at| (at, matches!(*m, " says " | " filed ")))
+        })
         .min()
         .unwrap_or((0, false));
     // A lead says where the summary comes from only with a word of saying or of a document

@@ -585,6 +585,27 @@ fn a_filing_is_named_by_its_heading() {
         fd(),
         Check::UnsupportedContent,
     );
+    // A summary's filer names whose filing it is.
+    let q = || {
+        vec![entry(
+            A,
+            "NVIDIA filed its quarterly report for the period ended 2026-07-26.",
+            "Quarterly report on Form 10-Q for the quarterly period ended 2026-07-26. The Company repurchased shares during the quarter.",
+        )]
+    };
+    assert_clean(
+        &format!(
+            "NVIDIA's quarterly report for the period ended 2026-07-26 says the Company repurchased shares during the quarter [{A}]."
+        ),
+        q(),
+    );
+    assert_caught(
+        &format!(
+            "AMD's quarterly report for the period ended 2026-07-26 says the Company repurchased shares during the quarter [{A}]."
+        ),
+        q(),
+        Check::UnsupportedContent,
+    );
     // Who files a filing says what it says: `is filing` is a verb of speech.
     let s8 = || {
         vec![entry(
