@@ -247,6 +247,19 @@ fn plain_verb(toks: &[Tok], i: usize) -> bool {
     infinitive || present
 }
 
+/// Each token's stem, or its word where alignment passes it by (`reports`).
+fn act_keys(toks: &[Tok]) -> Vec<&str> {
+    toks.iter()
+        .map(|t| {
+            if t.anchor.is_empty() {
+                t.word.as_str()
+            } else {
+                t.anchor.as_str()
+            }
+        })
+        .collect()
+}
+
 /// Words of the source sentence `s` that the draft's `d` moves across the same act both ways:
 /// one from before the verb to after it, another from after it to before it (`a senior Apple
 /// researcher has left for a rival AI lab` told as `a senior researcher from a rival AI lab has
@@ -267,21 +280,15 @@ pub(super) fn crossed(d: &[Tok], s: &[Tok]) -> Option<(String, String)> {
             && !be_passive(toks, i)
             && (answers || !(saying(w) || SPEECH_LEADS.contains(&w)))
     };
-    // The act by its stem, or its word where alignment passes it by (`reports`).
-    let key = |t: &Tok| {
-        if t.anchor.is_empty() {
-            t.word.clone()
-        } else {
-            t.anchor.clone()
-        }
-    };
-    let alone = |toks: &[Tok], k: &str| toks.iter().filter(|t| key(t) == k).count() == 1;
-    for w in (0..s.len()).filter(|&w| acts(s, w) && alone(s, &key(&s[w]))) {
-        let k = key(&s[w]);
-        let Some(v) = (0..d.len()).find(|&v| key(&d[v]) == k) else {
+    let (sk, dk) = (act_keys(s), act_keys(d));
+    let alone = |keys: &[&str], k: &str| keys.iter().filter(|x| **x == k).count() == 1;
+    for w in (0..s.len()).filter(|&w| s[w].kind == Kind::Word) {
+        // The cheap tests first: the word once in each sentence, then whether it acts.
+        let k = sk[w];
+        let Some(v) = dk.iter().position(|x| *x == k) else {
             continue;
         };
-        if !acts(d, v) || !alone(d, &k) {
+        if !alone(&sk, k) || !alone(&dk, k) || !acts(s, w) || !acts(d, v) {
             continue;
         }
         let (sb, sa) = clause_sides(s, w);
