@@ -104,8 +104,12 @@ pub enum Half {
     /// data since round 13.
     Heldout12,
     /// The thirteenth round's held-out drafts (hand-written round 13, by a reader who never saw
-    /// the engine), printed only with `--heldout13`, their misses never listed.
+    /// the engine), printed with `--heldout13`: looked at once at the end of round 13, tuning
+    /// data since round 14.
     Heldout13,
+    /// The fourteenth round's held-out drafts (hand-written round 14, by a reader who never saw
+    /// the engine), printed only with `--heldout14`, their misses never listed.
+    Heldout14,
 }
 
 pub fn half_of(ticker: &str) -> Half {

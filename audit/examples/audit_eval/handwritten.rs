@@ -36,7 +36,8 @@ struct Written {
     /// the tenth round's (`Half::Heldout10`, tuning data since round 11); 11 for the eleventh
     /// round's (`Half::Heldout11`, tuning data since round 12); 12 for the twelfth round's
     /// (`Half::Heldout12`, tuning data since round 13); 13 for the thirteenth round's
-    /// (`Half::Heldout13`).
+    /// (`Half::Heldout13`, tuning data since round 14); 14 for the fourteenth round's
+    /// (`Half::Heldout14`).
     #[serde(default)]
     round: u8,
 }
@@ -86,7 +87,8 @@ pub fn cases(entries: &[Entry]) -> Vec<Case> {
                 handwritten: true,
                 fact: None,
                 half: match w.round {
-                    13.. => Half::Heldout13,
+                    14.. => Half::Heldout14,
+                    13 => Half::Heldout13,
                     12 => Half::Heldout12,
                     11 => Half::Heldout11,
                     10 => Half::Heldout10,

@@ -11,14 +11,16 @@
 //! (hand-written, `round: 9`, `--heldout9`) since the tenth, the tenth round's (hand-written,
 //! `round: 10`, `--heldout10`) since the eleventh, the eleventh round's (hand-written,
 //! `round: 11`, `--heldout11`) since the twelfth, the twelfth round's (hand-written,
-//! `round: 12`, `--heldout12`) since the thirteenth; the thirteenth round's (hand-written,
-//! `round: 13`) is printed only with `--heldout13`, its misses never listed, and is the one
+//! `round: 12`, `--heldout12`) since the thirteenth, the thirteenth round's (hand-written,
+//! `round: 13`, `--heldout13`) since the fourteenth; the fourteenth round's (hand-written,
+//! `round: 14`) is printed only with `--heldout14`, its misses never listed, and is the one
 //! that counts.
 //! `cargo run -p journal-market-audit --example audit_eval [-- --report] [--heldout]
 //! [--public] [--heldout4] [--heldout5] [--heldout6] [--heldout7] [--heldout8] [--heldout9]
-//! [--heldout10] [--heldout11] [--heldout12] [--heldout13] [--misses [report|public|heldout|heldout-public|
-//! heldout4|heldout4-public|heldout5|heldout5-public|heldout6|heldout6-public|heldout7|
-//! heldout7-public|heldout8|heldout9|heldout10|heldout11|heldout12|all] | --show KIND | --draft ID]`
+//! [--heldout10] [--heldout11] [--heldout12] [--heldout13] [--heldout14] [--misses [report|
+//! public|heldout|heldout-public|heldout4|heldout4-public|heldout5|heldout5-public|heldout6|
+//! heldout6-public|heldout7|heldout7-public|heldout8|heldout9|heldout10|heldout11|heldout12|
+//! heldout13|all] | --show KIND | --draft ID]`
 // Tooling, not the product: a failure here stops the run with its message.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
@@ -107,7 +109,10 @@ fn table(half: Half, results: &[(Case, Report)]) {
             "Held-out set of round 12 (hand-written round 12): looked at once, tuning data since round 13".to_string()
         }
         Half::Heldout13 => {
-            "Held-out set of round 13 (hand-written round 13): the one that counts".to_string()
+            "Held-out set of round 13 (hand-written round 13): looked at once, tuning data since round 14".to_string()
+        }
+        Half::Heldout14 => {
+            "Held-out set of round 14 (hand-written round 14): the one that counts".to_string()
         }
     };
     println!("\n{name}\n");
@@ -279,7 +284,7 @@ fn main() {
     );
     // The held-out drafts' number, without their results.
     let mut sizes: Vec<(String, usize)> = Vec::new();
-    for (c, _) in results.iter().filter(|(c, _)| c.half == Half::Heldout13) {
+    for (c, _) in results.iter().filter(|(c, _)| c.half == Half::Heldout14) {
         let kind = c.kind.clone();
         match sizes.iter_mut().find(|(k, _)| *k == kind) {
             Some((_, n)) => *n += 1,
@@ -287,7 +292,7 @@ fn main() {
         }
     }
     println!(
-        "round 13's held-out drafts (results with --heldout13 only): {}",
+        "round 14's held-out drafts (results with --heldout14 only): {}",
         sizes
             .iter()
             .map(|(k, n)| format!("{k} {n}"))
@@ -479,11 +484,19 @@ third-round hand-written drafts (held out in round 3): faithful approved {ok} of
         );
         table(Half::Heldout12, &results);
     }
-    // Round 13's held-out set is looked at once, at the end of the thirteenth round; its misses
-    // are never listed.
+    // Round 13's held-out set: looked at once at the end of the thirteenth round, tuning data
+    // since.
     if args.iter().any(|a| a == "--heldout13") {
-        println!("\nround 13's held-out set: the hand-written drafts of round 13");
+        println!(
+            "\nround 13's held-out set (tuning data since round 14): the hand-written drafts of round 13"
+        );
         table(Half::Heldout13, &results);
+    }
+    // Round 14's held-out set is looked at once, at the end of the fourteenth round; its misses
+    // are never listed.
+    if args.iter().any(|a| a == "--heldout14") {
+        println!("\nround 14's held-out set: the hand-written drafts of round 14");
+        table(Half::Heldout14, &results);
     }
     let second: Vec<&(Case, Report)> = results.iter().filter(|(c, _)| c.second_round).collect();
     if !second.is_empty() {
@@ -527,6 +540,7 @@ third-round hand-written drafts (held out in round 3): faithful approved {ok} of
                             | Half::Heldout10
                             | Half::Heldout11
                             | Half::Heldout12
+                            | Half::Heldout13
                     )
             })
             .take(6)
@@ -534,12 +548,12 @@ third-round hand-written drafts (held out in round 3): faithful approved {ok} of
             println!("\n== {}\n{}", c.id, c.sub.body);
         }
     }
-    // One tuning draft whole, with its sources and report (not round 13's held-out drafts).
+    // One tuning draft whole, with its sources and report (not round 14's held-out drafts).
     if args.first().map(String::as_str) == Some("--draft") {
         let id = args.get(1).cloned().unwrap_or_default();
         for (c, r) in results
             .iter()
-            .filter(|(c, _)| c.id == id && c.half != Half::Heldout13)
+            .filter(|(c, _)| c.id == id && c.half != Half::Heldout14)
         {
             println!("\n== {} [{}]\n{}", c.id, c.kind, c.sub.body);
             for s in &c.sub.sources {
@@ -587,6 +601,7 @@ const TUNING_HALVES: &[(&str, Half)] = &[
     ("heldout10", Half::Heldout10),
     ("heldout11", Half::Heldout11),
     ("heldout12", Half::Heldout12),
+    ("heldout13", Half::Heldout13),
 ];
 
 /// The tuning part `--misses NAME` lists; the tuning half when the name is none of
