@@ -142,6 +142,17 @@ pub(super) fn verb(toks: &[Tok], i: usize) -> bool {
     t.kind == Kind::Word && !capital(t) && form && !adjective && !symmetric
 }
 
+/// Names and words farther than this from the verb are another clause's.
+pub(super) const REACH: usize = 8;
+
+/// Whether `w` reads as a verb's present tense, `-s` and all (`delivers`, `reports`); the
+/// caller says where it stands, for a plural reads the same (`series`).
+pub(super) fn present_tense(w: &str) -> bool {
+    w.len() > 3
+        && w.chars().all(char::is_alphabetic)
+        && w.strip_suffix('s').is_some_and(wordnet::is_verb)
+}
+
 const MODALS: &[&str] = &[
     "will", "would", "can", "could", "may", "might", "shall", "should", "must",
 ];

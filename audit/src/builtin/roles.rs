@@ -8,7 +8,9 @@
 //! a verb turned the other way with its subject kept (`Tesla received orders from suppliers` for
 //! `Tesla placed orders with suppliers`; which way a verb goes is `converse.rs`'s).
 
-use super::clause::{AUX, Name, SYMMETRIC, be_passive, capital, irregular_past, near, same, verb};
+use super::clause::{
+    AUX, Name, REACH, SYMMETRIC, be_passive, capital, irregular_past, near, same, verb,
+};
 use super::converse::{self, Way};
 use super::destination;
 use super::lexicon::equivalents;
@@ -16,9 +18,6 @@ use super::owners;
 use super::tokens::{Kind, Tok};
 use super::transposed::{self, transposed};
 use super::wordnet;
-
-/// Names farther than this from the verb are another clause's.
-const REACH: usize = 8;
 
 fn names(toks: &[Tok]) -> Vec<Name> {
     let parties = parties(toks);
@@ -608,12 +607,9 @@ pub(super) fn swapped(d: &[Tok], s: &[Tok]) -> Option<String> {
             "the draft trades the places of \u{ab}{x}\u{bb} and \u{ab}{y}\u{bb} around the entry's words"
         ));
     }
-    if let Some((f, x, y)) = owners::given(d, s, &dn, &sn) {
-        return Some(format!(
-            "the draft gives \u{ab}{f}\u{bb} to \u{ab}{x}\u{bb}, which the entry gives to \u{ab}{y}\u{bb}"
-        ));
-    }
-    if let Some((f, x, y)) = owners::possessed(d, s, &dn, &sn) {
+    if let Some((f, x, y)) =
+        owners::given(d, s, &dn, &sn).or_else(|| owners::possessed(d, s, &dn, &sn))
+    {
         return Some(format!(
             "the draft gives \u{ab}{f}\u{bb} to \u{ab}{x}\u{bb}, which the entry gives to \u{ab}{y}\u{bb}"
         ));

@@ -4,7 +4,7 @@
 //! cell costs`; `hardware revenue rose 16%, while content and services revenue fell` for the
 //! other way round). Common nouns as well as names: the roles check's names do not reach them.
 
-use super::clause::{AUX, SIDES, SYMMETRIC, be_passive, verb};
+use super::clause::{AUX, REACH, SIDES, SYMMETRIC, be_passive, present_tense, verb};
 use super::speakers::saying;
 use super::tokens::{Kind, Tok};
 use super::wordnet;
@@ -26,12 +26,7 @@ fn directed(toks: &[Tok], a: usize, b: usize) -> bool {
     let symmetric = words.iter().any(|t| SYMMETRIC.contains(&t.word.as_str()));
     // Right after the first phrase a verb's `-s` form is its verb, not a plural
     // (`the MI350 series delivers`, `packaging capacity remains`).
-    let present = toks.get(a).is_some_and(|t| {
-        let w = t.word.as_str();
-        w.len() > 4
-            && w.chars().all(char::is_alphabetic)
-            && w.strip_suffix('s').is_some_and(wordnet::is_verb)
-    });
+    let present = toks.get(a).is_some_and(|t| present_tense(&t.word));
     let acts = present
         || (a..b).any(|i| {
             (verb(toks, i) && !be_passive(toks, i)) || SIDES.contains(&toks[i].word.as_str())
@@ -206,9 +201,6 @@ fn clause_sides(toks: &[Tok], v: usize) -> (Vec<usize>, Vec<usize>) {
     (before, after)
 }
 
-/// Anchored words farther than this from the act are another clause's.
-const REACH: usize = 8;
-
 /// Whether token `i` names a party: a capitalised word, or a noun; not in a phrase of where
 /// or when (`has begun at Quanta`).
 fn thing(toks: &[Tok], i: usize) -> bool {
@@ -242,8 +234,7 @@ fn plain_verb(toks: &[Tok], i: usize) -> bool {
     let prev = &toks[i - 1];
     let infinitive = prev.word == "to" && wordnet::lemma(w) == w && wordnet::is_verb(w);
     let present = ["now", "also", "still", "currently", "already"].contains(&prev.word.as_str())
-        && w.len() > 3
-        && w.strip_suffix('s').is_some_and(wordnet::is_verb);
+        && present_tense(w);
     infinitive || present
 }
 
@@ -266,7 +257,6 @@ fn act_keys(toks: &[Tok]) -> Vec<&str> {
 /// left for Apple`). Only an act in the active, once in each sentence, not a verb of speech, in
 /// clauses without a passive's `by` or a word that says the same of both sides.
 pub(super) fn crossed(d: &[Tok], s: &[Tok]) -> Option<(String, String)> {
-    let once = |toks: &[Tok], a: &str| toks.iter().filter(|t| t.anchor == a).count() == 1;
     let acts = |toks: &[Tok], i: usize| {
         let w = toks[i].word.as_str();
         // `reports to` is who answers to whom, not speech.
@@ -305,8 +295,8 @@ pub(super) fn crossed(d: &[Tok], s: &[Tok]) -> Option<(String, String)> {
             from.iter().copied().find(|&i| {
                 let a = s[i].anchor.as_str();
                 thing(s, i)
-                    && once(s, a)
-                    && once(d, a)
+                    && alone(&sk, a)
+                    && alone(&dk, a)
                     && to.iter().any(|&k| d[k].anchor == a && thing(d, k))
             })
         };
