@@ -10,8 +10,9 @@ use prometheus_client::metrics::MetricType;
 use prometheus_client::registry::Registry;
 use sea_orm::sqlx::sqlite::{SqliteJournalMode, SqliteSynchronous};
 use sea_orm::{
-    ConnectOptions, ConnectionTrait, Database, DatabaseConnection, DatabaseConnectionType, DbErr,
-    Statement,
+    AccessMode, ConnectOptions, ConnectionTrait, Database, DatabaseConnection,
+    DatabaseConnectionType, DatabaseTransaction, DbBackend, DbErr, IsolationLevel, Statement,
+    TransactionTrait,
 };
 
 use crate::config::DatabaseSettings;
@@ -257,6 +258,22 @@ pub async fn ping(db: &DatabaseConnection) -> Result<(), DbErr> {
 }
 
 pub use journal_market_actors::db::begin_write;
+
+/// A read-only transaction whose statements all see the database as it was at its first read:
+/// an answer made of several reads adds up while the indexer writes. PostgreSQL needs
+/// `REPEATABLE READ` for that; a SQLite read transaction is one snapshot already (WAL mode).
+pub async fn snapshot(db: &DatabaseConnection) -> Result<DatabaseTransaction, DbErr> {
+    match db.get_database_backend() {
+        DbBackend::Postgres => {
+            db.begin_with_config(
+                Some(IsolationLevel::RepeatableRead),
+                Some(AccessMode::ReadOnly),
+            )
+            .await
+        }
+        _ => db.begin().await,
+    }
+}
 
 /// Drops every table and migrates again: an empty database (the devnet's fresh start).
 pub async fn reset(db: &DatabaseConnection) -> Result<(), DbErr> {

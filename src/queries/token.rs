@@ -8,7 +8,8 @@ use journal_market_actors::indexer::ledger::summary;
 use journal_market_api::{Burn, TokenLedger};
 use journal_market_entity::{indexer_cursors, swaps, token_transfers};
 use sea_orm::{
-    ColumnTrait, DatabaseConnection, DbErr, EntityTrait, QueryFilter, QueryOrder, QuerySelect,
+    ColumnTrait, ConnectionTrait, DatabaseConnection, DbErr, EntityTrait, QueryFilter, QueryOrder,
+    QuerySelect,
 };
 
 use crate::domain::ledger::{self, BURN_TARGETS, BUYBACK_PCT, Inputs, SUPPLY, units};
@@ -38,13 +39,16 @@ pub struct Now {
 }
 
 /// Reads that do not grow with the index: the totals the indexer keeps, the last day's swaps
-/// (by their time's index), the latest swap (by the key) and the latest burns.
+/// (by their time's index), the latest swap (by the key) and the latest burns. One snapshot,
+/// so the totals and the burns listed beside them count the same blocks.
 pub async fn ledger(
     db: &DatabaseConnection,
     (token, pool): (Address, Address),
     settings: PoolSettings,
     now: Now,
 ) -> Result<TokenLedger, DbErr> {
+    let tx = crate::db::snapshot(db).await?;
+    let db = &tx;
     let cursor = indexer_cursors::Entity::find_by_id(journal_market_actors::indexer::store::CURSOR)
         .one(db)
         .await?;
@@ -80,6 +84,7 @@ pub async fn ledger(
         None => last_price(db, settings.token_is_token0).await?,
     };
     let burns = latest_burns(db).await?;
+    tx.commit().await?;
     let usd = |weth: f64| now.eth_usd.map(|p| weth * p);
     let price_usd = price_weth.and_then(usd);
     let block = cursor.as_ref().map(|c| c.block.max(0) as u64);
@@ -123,7 +128,7 @@ pub async fn ledger(
 
 /// The latest burns, newest first: each burn address's latest, read newest first from the
 /// (recipient, block, log_index) index, merged.
-async fn latest_burns(db: &DatabaseConnection) -> Result<Vec<token_transfers::Model>, DbErr> {
+async fn latest_burns(db: &impl ConnectionTrait) -> Result<Vec<token_transfers::Model>, DbErr> {
     let mut burns = Vec::new();
     for a in BURN_TARGETS {
         burns.extend(
@@ -142,7 +147,10 @@ async fn latest_burns(db: &DatabaseConnection) -> Result<Vec<token_transfers::Mo
 }
 
 /// WETH per token after the latest swap that has a price.
-async fn last_price(db: &DatabaseConnection, token_is_token0: bool) -> Result<Option<f64>, DbErr> {
+async fn last_price(
+    db: &impl ConnectionTrait,
+    token_is_token0: bool,
+) -> Result<Option<f64>, DbErr> {
     let sqrt: Option<String> = swaps::Entity::find()
         .filter(swaps::Column::SqrtPriceX96.ne("0"))
         .order_by_desc(swaps::Column::Block)

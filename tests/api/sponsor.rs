@@ -9,7 +9,9 @@ use alloy::primitives::{Address, Bytes, TxKind, U256};
 use alloy::providers::{DynProvider, Provider};
 use alloy::signers::local::PrivateKeySigner;
 use journal_market_chain::bindings::IERC20;
-use journal_market_client::payer::{ApprovalTx, sign_approval, sign_payment, with_approval};
+use journal_market_client::payer::{
+    ApprovalTx, new_payment_id, sign_approval, sign_payment, with_approval, with_payment_id,
+};
 use journal_market_devnet::deploy::Buyers;
 use journal_market_x402::canonical;
 use journal_market_x402::extensions::gas_sponsoring::{self, APPROVE_SELECTOR};
@@ -443,19 +445,22 @@ async fn a_sponsored_approval_no_settle_followed_is_counted() {
 }
 
 /// Several first purchases without gas at once: each is sponsored and settled (the budget
-/// sums and the new row are written under one write lock), one charge each.
+/// sums and the new row are written under one write lock), one charge each. Each carries a
+/// payment-identifier and is sent again on "still settling", as the client does: on a loaded
+/// machine a settlement may outlast the request's deadline.
 #[actix_web::test]
 async fn first_purchases_at_once_are_each_sponsored() {
     let shop = Shop::open().await;
     let (id, _, price) = shop.swarm_journal().await;
     let mut buyers = Vec::new();
     for _ in 0..6 {
-        buyers.push(sponsored_buyer(&shop, id, price, |p| p).await);
+        let pid = new_payment_id().unwrap();
+        buyers.push(sponsored_buyer(&shop, id, price, |p| with_payment_id(p, &pid)).await);
     }
     let answers = futures::future::join_all(
         buyers
             .iter()
-            .map(|(_, paid)| shop.raw_pay("pay/burn", id, Some(paid))),
+            .map(|(_, paid)| pay_until_settled(&shop, id, paid)),
     )
     .await;
     for (status, body, _) in &answers {
@@ -463,6 +468,25 @@ async fn first_purchases_at_once_are_each_sponsored() {
     }
     for (w, _) in &buyers {
         assert_one_charge(&shop, w.address(), price).await;
+    }
+}
+
+/// Sends `payment` for the burn step of `id` until it is no longer "still settling" (409 with
+/// `Retry-After`), at most eight times.
+async fn pay_until_settled(
+    shop: &Shop,
+    id: i64,
+    payment: &PaymentPayload,
+) -> (StatusCode, Value, reqwest::header::HeaderMap) {
+    let mut tries = 0;
+    loop {
+        tries += 1;
+        let answer = shop.raw_pay("pay/burn", id, Some(payment)).await;
+        let settling = answer.0 == StatusCode::CONFLICT && answer.2.contains_key("retry-after");
+        if !settling || tries == 8 {
+            return answer;
+        }
+        tokio::time::sleep(std::time::Duration::from_secs(1)).await;
     }
 }
 
