@@ -31,6 +31,18 @@ fn source(e: &Value) -> Source {
     }
 }
 
+/// The name the archive gives the company of `ticker`.
+fn company(ticker: &str) -> String {
+    let archive: Value = serde_json::from_str(ARCHIVE).unwrap();
+    archive["companies"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["ticker"] == ticker)
+        .map(|c| text(c, "name").to_string())
+        .unwrap_or_default()
+}
+
 /// Drafts citing `cites` consecutive entries of one ticker, each section the entry's summary,
 /// a sentence of its source and an uncited paragraph of `analysis` copies of [`ANALYSIS`].
 fn drafts(
@@ -58,6 +70,7 @@ fn drafts(
             }
             out.push(Submission {
                 ticker: ticker.to_string(),
+                company: company(ticker),
                 title: "A long dossier".into(),
                 dek: text(cited[0], "summary").into(),
                 body,

@@ -31,8 +31,16 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         .first()
         .map(|s| s.ticker.clone())
         .unwrap_or_default();
+    let company = archive["companies"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .find(|c| c["ticker"] == ticker.as_str())
+        .map(|c| text(c, "name"))
+        .unwrap_or_default();
     let sub = Submission {
         ticker,
+        company,
         title: "Explain".into(),
         dek: String::new(),
         body: format!("## Claim\n{sentence} [{}]\n", ids.join(", ")),

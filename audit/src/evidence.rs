@@ -59,6 +59,7 @@ mod tests {
     fn quotes_each_cited_entry_in_citation_order() {
         let sub = Submission {
             ticker: "NVDA".into(),
+            company: String::new(),
             title: "T".into(),
             dek: "D".into(),
             body: "## One\nSovereign AI customers are on pace to contribute about $20 billion of NVIDIA revenue this fiscal year [JM-NVDA-260823-01]. Data-center revenue was $1,200 million, up 14% [JM-NVDA-261104-01].\n\n## Two\nThat is a lot [JM-NVDA-260101-01].\n".into(),

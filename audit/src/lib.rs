@@ -28,6 +28,9 @@ pub struct Source {
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct Submission {
     pub ticker: String,
+    /// The company's name as the archive holds it (`Tesla, Inc.`): the one its entries call
+    /// `the company`, or leave unsaid (`regulatory-credit revenue fell`). Empty when unknown.
+    pub company: String,
     pub title: String,
     pub dek: String,
     /// `## ` sections with bracketed accession citations.

@@ -29,6 +29,19 @@ fn entries() -> Vec<Source> {
         .collect()
 }
 
+/// The name the archive gives the company of `ticker`.
+fn company(ticker: &str) -> String {
+    let archive: Value = serde_json::from_str(ARCHIVE).expect("the demo archive is JSON");
+    archive["companies"]
+        .as_array()
+        .expect("companies")
+        .iter()
+        .find(|c| c["ticker"] == ticker)
+        .and_then(|c| c["name"].as_str())
+        .unwrap_or_default()
+        .to_string()
+}
+
 /// The sentences of a text, at `. ` after a word that is no abbreviation (`U.S.`, `Y.`): enough
 /// for the archive's own prose.
 fn sentences(text: &str) -> Vec<String> {
@@ -153,6 +166,7 @@ proptest! {
         }
         let sub = Submission {
             ticker: ticker.to_string(),
+            company: company(ticker),
             title: "Three entries restated".into(),
             dek: String::new(),
             body,

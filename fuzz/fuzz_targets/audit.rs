@@ -36,6 +36,7 @@ fn submission(s: &str) -> Submission {
         .collect();
     Submission {
         ticker,
+        company: String::new(),
         title,
         dek,
         body,

@@ -358,6 +358,7 @@ pub async fn find_live(
         .collect();
     sources.sort_by(|a, b| a.accession.cmp(&b.accession));
     let support = support_of(journal_market_audit::Submission {
+        company: journal_market_actors::audit::company_name(db, &j.ticker).await?,
         ticker: j.ticker.clone(),
         title: j.title.clone(),
         dek: j.dek.clone(),

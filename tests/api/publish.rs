@@ -761,3 +761,55 @@ async fn an_addition_no_entry_holds_is_sent_back_naming_its_words() {
         out.report.support
     );
 }
+
+/// The company's name from the archive reaches the audit: a draft may call the company by
+/// name where its entry leaves it unsaid (`Tesla's regulatory-credit revenue` for
+/// `regulatory-credit revenue fell`), and approval follows; another company's name in the
+/// same place is sent back.
+#[actix_web::test]
+async fn the_company_may_be_named_where_its_entry_leaves_it_unsaid() {
+    let shop = Shop::open().await;
+    let (c, _) = shop.author(0).await;
+    let entry = shop.app.client.entry("JM-TSLA-260822-01").await.unwrap();
+    assert!(
+        !entry.summary.contains("Tesla's") && entry.summary.contains("regulatory-credit revenue"),
+        "{}",
+        entry.summary
+    );
+    // Two more of its entries restated as they stand, for the draft's least size; entries that
+    // do not name Tesla either, so the engine cannot learn the name from the entries it reads.
+    let others = shop.app.client.search_entries("TSLA").await.unwrap();
+    let picked: Vec<(&str, &str)> = others
+        .iter()
+        .filter(|e| e.id != entry.id && !format!("{} {}", e.title, e.summary).contains("Tesla"))
+        .take(2)
+        .map(|e| (e.summary.as_str(), e.id.as_str()))
+        .collect();
+    let (dek, rest) = journal_market_audit::sample::faithful(&picked);
+    let draft = |owner: &str| journal_market_client::api::DraftInput {
+        id: None,
+        ticker: "TSLA".into(),
+        title: "Regulatory-credit revenue drops".into(),
+        dek: dek.clone(),
+        body: format!(
+            "## Credits\nWith U.S. emissions penalties eliminated, {owner}'s regulatory-credit revenue fell to about $200 million, CNBC says [JM-TSLA-260822-01].\n\n{rest}"
+        ),
+        price_usdg: 1.0,
+        author_name: "A. Person".into(),
+    };
+    let saved = c.save_draft(&draft("Tesla")).await.unwrap();
+    let out = c.audit(saved.id).await.unwrap();
+    assert_eq!(out.status, "approved", "{:#?}", out.report);
+
+    let saved = c.save_draft(&draft("Rivian")).await.unwrap();
+    let out = c.audit(saved.id).await.unwrap();
+    assert_eq!(out.status, "revise", "{:#?}", out.report);
+    assert!(
+        out.report
+            .issues
+            .iter()
+            .any(|i| i.detail.contains("Rivian")),
+        "{:#?}",
+        out.report.issues
+    );
+}

@@ -22,8 +22,12 @@ use journal_market_audit::{Source, Submission};
 use journal_market_chain::client::ChainClient;
 use journal_market_domain::state::JobState;
 use journal_market_domain::status::JournalStatus;
-use journal_market_entity::{audit_jobs, audit_reports, entries, journal_citations, journals};
-use sea_orm::{ColumnTrait, DatabaseConnection, DbErr, EntityTrait, QueryFilter, QueryOrder};
+use journal_market_entity::{
+    audit_jobs, audit_reports, companies, entries, journal_citations, journals,
+};
+use sea_orm::{
+    ColumnTrait, ConnectionTrait, DatabaseConnection, DbErr, EntityTrait, QueryFilter, QueryOrder,
+};
 use tokio::sync::Semaphore;
 
 use crate::clock::SharedClock;
@@ -335,12 +339,22 @@ pub async fn submission(db: &DatabaseConnection, j: journals::Model) -> Result<S
         .map(source)
         .collect();
     Ok(Submission {
+        company: company_name(db, &j.ticker).await?,
         ticker: j.ticker,
         title: j.title,
         dek: j.dek,
         body: j.body,
         sources,
     })
+}
+
+/// The name the archive gives the company of `ticker` (`Tesla, Inc.`); empty when it has none.
+pub async fn company_name(db: &impl ConnectionTrait, ticker: &str) -> Result<String, DbErr> {
+    Ok(companies::Entity::find_by_id(ticker.to_string())
+        .one(db)
+        .await?
+        .map(|c| c.name)
+        .unwrap_or_default())
 }
 
 /// An archive entry as the engines read it.

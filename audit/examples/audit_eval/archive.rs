@@ -21,6 +21,28 @@ pub const MONTHS: [&str; 12] = [
     "December",
 ];
 
+/// The name the archive gives the company of `ticker` (`Tesla, Inc.`).
+pub fn company(ticker: &str) -> String {
+    static NAMES: std::sync::OnceLock<Vec<(String, String)>> = std::sync::OnceLock::new();
+    let names = NAMES.get_or_init(|| {
+        let archive: Value = serde_json::from_str(ARCHIVE).expect("the demo archive is JSON");
+        archive["companies"]
+            .as_array()
+            .expect("companies")
+            .iter()
+            .map(|c| {
+                let text = |k: &str| c[k].as_str().unwrap_or_default().to_string();
+                (text("ticker"), text("name"))
+            })
+            .collect()
+    });
+    names
+        .iter()
+        .find(|(t, _)| t == ticker)
+        .map(|(_, n)| n.clone())
+        .unwrap_or_default()
+}
+
 /// Who an entry's claim comes from, as a draft names it.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Lead {

@@ -425,6 +425,7 @@ fn draft(list: &[&Entry], at: usize, target: &str, n: usize) -> Submission {
     let ticker = list[at].ticker.clone();
     Submission {
         title: format!("{}: the record this season", short(&ticker)),
+        company: crate::archive::company(&ticker),
         ticker,
         dek,
         body,

@@ -104,6 +104,7 @@ pub fn cases(entries: &[Entry]) -> Vec<Case> {
                 target: w.body.clone(),
                 sub: Submission {
                     title: "A reading of the record".into(),
+                    company: crate::archive::company(&w.ticker),
                     ticker: w.ticker,
                     dek,
                     body: w.body,

@@ -39,6 +39,7 @@ pub fn cases(entries: &[Entry]) -> Vec<Case> {
                         .filter(|e| ids.contains(&e.id))
                         .map(|e| e.source.clone())
                         .collect(),
+                    company: crate::archive::company(&ticker),
                     ticker,
                     body,
                 },

@@ -230,6 +230,7 @@ pub fn submission(r: &Row, n: usize) -> Submission {
     let (title, dek, body) = draft(r, n);
     Submission {
         ticker: ticker(&r.dataset).to_string(),
+        company: String::new(),
         title,
         dek,
         body,

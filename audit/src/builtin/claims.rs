@@ -10,6 +10,7 @@ use super::cues::{attributes, attributes_by_phrase, attributes_by_word};
 use super::dates::date_refs;
 use super::figures::{figures, same, unit_clash};
 use super::hedges::HEDGE_WORDS;
+use super::implied;
 use super::meaning::compare;
 use super::names;
 use super::quotes::quotations;
@@ -17,7 +18,7 @@ use super::read::{Part, Read, SourceSentence};
 use super::roles;
 use super::speakers;
 use super::support::{self, Offer};
-use super::tokens::matched;
+use super::tokens::{Tok, matched};
 use super::words::{content_words, normal};
 use super::{DRIFT_MAJOR, DRIFT_MIN_WORDS, DRIFT_MINOR, clip, has_month_day, issue, short};
 use crate::report::{Check, Issue, Judgement, Severity, Support};
@@ -81,6 +82,9 @@ pub(super) struct Claim<'a> {
     pub(super) reads: Vec<&'a Read<'a>>,
     /// Names the company's entries use throughout (its own name), lower case.
     pub(super) company: &'a [String],
+    /// The words of the company's name (`tesla`), lower case: known where the entries leave
+    /// the company implied ([`implied`]).
+    pub(super) owner: &'a [String],
     /// Words the draft or the entries write in lower case somewhere.
     pub(super) lower_case: &'a HashSet<String>,
     /// Its paragraph is marked as the author's analysis.
@@ -133,6 +137,16 @@ pub(super) fn check(c: &Claim<'_>) -> (Vec<Issue>, Vec<Support>) {
     let factual = !figs.is_empty() || !quotes.is_empty() || has_month_day(c.text);
     let d = parse(c.text, true);
     let aligned = align(&d, &c.reads);
+    // The company named where its entries leave it unsaid is known in this sentence.
+    let implied = d.toks.iter().any(|t| c.owner.contains(&t.word)) && {
+        let sentences: Vec<&[Tok]> = candidates(c)
+            .iter()
+            .map(|(_, s)| s.parsed.toks.as_slice())
+            .collect();
+        implied::implied(&d.toks, &sentences, c.owner)
+    };
+    let company =
+        |w: &str| c.company.iter().any(|n| n == w) || (implied && c.owner.iter().any(|n| n == w));
     let against = |a: &Aligned<'_>| {
         format!(
             "\u{ab}{}\u{bb} [{ids}]; [{}] says \u{ab}{}\u{bb}",
@@ -143,7 +157,7 @@ pub(super) fn check(c: &Claim<'_>) -> (Vec<Issue>, Vec<Support>) {
     };
 
     let of_record = c.own || (!c.analysis && (factual || !aligned.is_empty()));
-    let judged = of_record.then(|| judge(c, &d));
+    let judged = of_record.then(|| judge(c, &d, &company));
     let source_figs: Vec<_> = c.reads.iter().flat_map(|r| r.figures.iter()).collect();
     for f in &figs {
         // A bound (`more than 77 reviews`) borne out by an exact figure of the entries (`78
@@ -280,9 +294,7 @@ pub(super) fn check(c: &Claim<'_>) -> (Vec<Issue>, Vec<Support>) {
         if let Some(issue) = roles_swapped(&d, &aligned, &against) {
             issues.push(issue);
         }
-        let word = |w: &str| {
-            c.company.iter().any(|n| n == w) || c.reads.iter().any(|r| r.lower_words.contains(w))
-        };
+        let word = |w: &str| company(w) || c.reads.iter().any(|r| r.lower_words.contains(w));
         let handles: Vec<String> = c.reads.iter().flat_map(|r| r.handles.clone()).collect();
         let known = names::Known {
             word: &word,
@@ -377,7 +389,7 @@ fn candidates<'a>(c: &Claim<'a>) -> Vec<(&'a Read<'a>, &'a SourceSentence)> {
 }
 
 /// Default deny's reading of the sentence `d` against every sentence of the entries it cites.
-fn judge(c: &Claim<'_>, d: &Parsed) -> support::Judged {
+fn judge(c: &Claim<'_>, d: &Parsed, company: &dyn Fn(&str) -> bool) -> support::Judged {
     let offers: Vec<&Offer> = candidates(c).iter().map(|(_, s)| &s.offer).collect();
     let handle = |w: &str| {
         w.len() >= 3
@@ -387,7 +399,7 @@ fn judge(c: &Claim<'_>, d: &Parsed) -> support::Judged {
     };
     // The company's names, and the year of record of an entry (`On August 2, 2026, …`).
     let word = |w: &str| {
-        c.company.iter().any(|n| n == w)
+        company(w)
             || handle(w)
             || c.reads.iter().any(|r| {
                 r.dates

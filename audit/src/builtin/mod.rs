@@ -18,6 +18,7 @@ mod figures;
 pub mod fuzzing;
 mod hedges;
 mod hostile;
+mod implied;
 mod lexicon;
 mod meaning;
 mod names;
@@ -210,6 +211,7 @@ fn claim_issues(
     reads: &HashMap<&str, Read<'_>>,
 ) -> (Vec<Issue>, Vec<Support>) {
     let company = company_names(sub);
+    let owner = implied::name_words(&sub.company);
     let lower_case = lower_case_words(sub);
     let marked = paragraphs::marked(sents);
     let mut issues = Vec::new();
@@ -244,6 +246,7 @@ fn claim_issues(
             ids: covering.join(", "),
             reads: cited,
             company: &company,
+            owner: &owner,
             lower_case: &lower_case,
             analysis: marked.contains(&s.paragraph),
         });

@@ -29,6 +29,7 @@ mod tests {
     fn sub() -> Submission {
         Submission {
             ticker: "NVDA".into(),
+            company: String::new(),
             title: "T".into(),
             dek: "D".into(),
             body: "## A\nText [JM-NVDA-261104-01].".into(),

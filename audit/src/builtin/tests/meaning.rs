@@ -20,6 +20,7 @@ fn entry(accession: &str, summary: &str, says: &str) -> Source {
 fn draft(sentence: &str, sources: Vec<Source>) -> Submission {
     Submission {
         ticker: "NVDA".into(),
+        company: String::new(),
         title: "A draft".into(),
         dek: sentence.into(),
         body: format!("## The record\n{sentence}\n"),

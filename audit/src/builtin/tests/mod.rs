@@ -23,6 +23,17 @@ fn source(e: &Value) -> Source {
     }
 }
 
+/// The name the archive gives the company of `ticker`.
+fn company(archive: &Value, ticker: &str) -> String {
+    archive["companies"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["ticker"] == ticker)
+        .map(|c| c["name"].as_str().unwrap().to_string())
+        .unwrap_or_default()
+}
+
 /// The journal as the server would submit it: every cited entry the archive holds.
 fn submission(j: &Value, archive: &Value) -> Submission {
     let body = j["body"].as_str().unwrap().to_string();
@@ -34,8 +45,10 @@ fn submission(j: &Value, archive: &Value) -> Submission {
         .filter(|e| cites.iter().any(|c| c == e["id"].as_str().unwrap()))
         .map(source)
         .collect();
+    let ticker = j["ticker"].as_str().unwrap();
     Submission {
-        ticker: j["ticker"].as_str().unwrap().into(),
+        ticker: ticker.into(),
+        company: company(archive, ticker),
         title: j["title"].as_str().unwrap().into(),
         dek: j["dek"].as_str().unwrap().into(),
         body,
@@ -96,6 +109,7 @@ fn src(accession: &str, ticker: &str, says: &str) -> Source {
 fn faithful() -> Submission {
     Submission {
         ticker: "NVDA".into(),
+        company: String::new(),
         title: "Data-center revenue keeps climbing".into(),
         dek: "NVIDIA reported data-center revenue of $1.2 billion, up 14% from a year earlier, and the company said Blackwell demand exceeds supply this quarter.".into(),
         body: format!(
@@ -328,6 +342,7 @@ fn drafts_of_the_entries_own_summaries_are_approved() {
             let (dek, body) = crate::sample::faithful(&cited);
             let sub = Submission {
                 ticker: ticker.into(),
+                company: String::new(),
                 title: "A person's view".into(),
                 dek,
                 body,
