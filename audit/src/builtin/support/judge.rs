@@ -126,11 +126,25 @@ pub(in crate::builtin) fn judge(toks: &[Tok], offers: &[&Offer], known: &Known<'
         }
     }
     // Names found apart (`Kenneth Lonergan` in one sentence, `Pacific Rim` in another) are not
-    // borne out together: those outside the sentence that holds most of them are missing.
+    // borne out together: those outside the sentence that holds most of them are missing. A
+    // clause joined with `, and` or `;` that one sentence holds whole is borne out on its own
+    // (`… in the U.S. and China, and Apple did not respond to a request for comment`).
     let subjects: Vec<&Offer> = chosen.iter().copied().filter(|o| o.subject).collect();
+    let clause = clauses(toks);
+    let whole = |c: usize| {
+        let of: Vec<&Unit> = units.iter().filter(|u| clause[u.at] == c).collect();
+        c > 0
+            && chosen
+                .iter()
+                .any(|o| of.iter().all(|u| found(u, toks, &[*o])))
+    };
+    let apart: Vec<usize> = (1..=clause.last().copied().unwrap_or(0))
+        .filter(|&c| whole(c))
+        .collect();
     let names: Vec<&Unit> = units
         .iter()
         .filter(|u| u.name && found(u, toks, &chosen) && !found(u, toks, &subjects))
+        .filter(|u| !apart.contains(&clause[u.at]))
         .collect();
     if names.len() >= 2 {
         let together = |o: &&Offer| names.iter().filter(|u| found(u, toks, &[*o])).count();
@@ -219,6 +233,23 @@ pub(in crate::builtin) fn judge(toks: &[Tok], offers: &[&Offer], known: &Known<'
         loose,
         ranged,
     }
+}
+
+/// Each token's clause, counted from 0: a new one after `;`, or after a comma before `and`,
+/// `but` or `while`.
+fn clauses(toks: &[Tok]) -> Vec<usize> {
+    let mut c = 0;
+    let mut out = Vec::with_capacity(toks.len());
+    for (i, t) in toks.iter().enumerate() {
+        let joined = i > 0
+            && toks[i - 1].kind == Kind::Break
+            && (toks[i - 1].raw == ";" || matches!(t.word.as_str(), "and" | "but" | "while"));
+        if joined {
+            c += 1;
+        }
+        out.push(c);
+    }
+    out
 }
 
 /// The names of two words or more of a draft sentence: runs of consecutive capitalised words
@@ -340,7 +371,16 @@ fn link_found(link: Link, at: usize, units: &[Unit], toks: &[Tok], offers: &[&Of
     } else {
         units.iter().filter(|u| u.at < at && !opens).collect()
     };
-    let after: Vec<&Unit> = units.iter().filter(|u| u.at > at).collect();
+    // Inside a clause it leads to that clause's end (`on September 19 after the market close,
+    // according to a post`); opening one, to both clauses after it.
+    let end = toks[at + 1..]
+        .iter()
+        .position(|t| t.kind == Kind::Break)
+        .map_or(toks.len(), |b| at + 1 + b);
+    let after: Vec<&Unit> = units
+        .iter()
+        .filter(|u| u.at > at && (opens || u.at < end))
+        .collect();
     offers.iter().any(|o| {
         let kind = o
             .links

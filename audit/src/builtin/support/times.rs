@@ -84,7 +84,7 @@ pub(super) fn frame(toks: &[Tok], from: &dyn Fn(&str) -> bool) -> HashSet<usize>
         if (saying(&t.word) && !name)
             || matches!(
                 t.word.as_str(),
-                "filing" | "post" | "report" | "disclosure" | "statement"
+                "filing" | "post" | "report" | "disclosure" | "statement" | "documents"
             )
             || on
         {

@@ -639,3 +639,68 @@ fn a_source_named_by_a_name_of_several_words_is_whole() {
         charge(),
     );
 }
+
+#[test]
+fn a_link_inside_a_clause_joins_that_clause_only() {
+    let s = || {
+        vec![entry(
+            A,
+            "@robotaxi posted that NVIDIA will report quarterly results on September 19 after the market close. No figures beyond the post were given.",
+            "NVIDIA will report quarterly results on September 19 after the market close.",
+        )]
+    };
+    // `after` leads to the clause's end, not to the words after the comma.
+    assert_clean(
+        &format!(
+            "NVIDIA's quarterly results are due on September 19 after the market close, according to a post from @robotaxi, which gave no figures beyond that [{A}]."
+        ),
+        s(),
+    );
+    assert_caught(
+        &format!(
+            "NVIDIA's quarterly results are due on September 19 after the shareholder meeting [{A}]."
+        ),
+        s(),
+        Check::UnsupportedContent,
+    );
+}
+
+#[test]
+fn the_outlet_that_saw_the_documents_is_who_says_it() {
+    let s = vec![entry(
+        A,
+        "Reuters says that NVIDIA's market value briefly passed $4 trillion.",
+        "NVIDIA's market value briefly passed $4 trillion, according to documents seen by the outlet.",
+    )];
+    assert_clean(
+        &format!(
+            "NVIDIA's market value briefly passed $4 trillion, according to documents seen by Reuters [{A}]."
+        ),
+        s,
+    );
+}
+
+#[test]
+fn a_clause_one_sentence_holds_whole_may_come_from_another_sentence() {
+    let s = || {
+        vec![entry(
+            A,
+            "The Information writes that lead times for the GB300 stretched to about 3 weeks in the U.S. and China. Microsoft did not respond to a request for comment.",
+            "Lead times for the GB300 stretched to about 3 weeks in the U.S. and China.",
+        )]
+    };
+    assert_clean(
+        &format!(
+            "According to The Information, lead times for the GB300 stretched to about 3 weeks in the U.S. and China, and Microsoft did not respond to a request for comment [{A}]."
+        ),
+        s(),
+    );
+    // A name moved into the other sentence's clause is still apart from it.
+    assert_caught(
+        &format!(
+            "According to The Information, lead times for the GB300 stretched to about 3 weeks in the U.S. and Microsoft [{A}]."
+        ),
+        s(),
+        Check::UnsupportedContent,
+    );
+}
