@@ -4,7 +4,7 @@
 //! cell costs`; `hardware revenue rose 16%, while content and services revenue fell` for the
 //! other way round). Common nouns as well as names: the roles check's names do not reach them.
 
-use super::clause::{AUX, REACH, SIDES, SYMMETRIC, be_passive, present_tense, verb};
+use super::clause::{AUX, REACH, SIDES, SYMMETRIC, be_passive, capital, present_tense, verb};
 use super::speakers::saying;
 use super::tokens::{Kind, Tok};
 use super::wordnet;
@@ -238,6 +238,14 @@ fn plain_verb(toks: &[Tok], i: usize) -> bool {
     infinitive || present
 }
 
+/// Whether token `x` is the subject of the act at `v`: only words like `has` between them.
+fn subject(toks: &[Tok], x: usize, v: usize) -> bool {
+    x < v
+        && toks[x + 1..v]
+            .iter()
+            .all(|t| AUX.contains(&t.word.as_str()))
+}
+
 /// Each token's stem, or its word where alignment passes it by (`reports`).
 fn act_keys(toks: &[Tok]) -> Vec<&str> {
     toks.iter()
@@ -300,8 +308,23 @@ pub(super) fn crossed(d: &[Tok], s: &[Tok]) -> Option<(String, String)> {
                     && to.iter().any(|&k| d[k].anchor == a && thing(d, k))
             })
         };
-        if let (Some(x), Some(y)) = (moved(&sb, &da), moved(&sa, &db)) {
-            return Some((s[x].raw.clone(), s[y].raw.clone()));
+        match (moved(&sb, &da), moved(&sa, &db)) {
+            (Some(x), Some(y)) => return Some((s[x].raw.clone(), s[y].raw.clone())),
+            // The subject alone moved after the act, behind `from`, `to` or `for`, another
+            // subject in its place: `Microsoft has taken delivery` told as `it has taken
+            // delivery … from Microsoft`.
+            (Some(x), None) if capital(&s[x]) && subject(s, x, w) => {
+                let a = s[x].anchor.as_str();
+                let behind = da.iter().any(|&k| {
+                    d[k].anchor == a && matches!(d[k - 1].word.as_str(), "from" | "to" | "for")
+                });
+                let before = (0..v).rev().find(|&k| !AUX.contains(&d[k].word.as_str()));
+                let other = before.is_some_and(|k| d[k].kind == Kind::Word && d[k].anchor != a);
+                if behind && other {
+                    return Some((s[x].raw.clone(), s[w].raw.clone()));
+                }
+            }
+            _ => {}
         }
     }
     None
@@ -390,6 +413,21 @@ mod tests {
         let d =
             "The report for the quarter ended June 30 says Tesla deployed storage in the period.";
         assert!(c(d, s).is_none());
+        // The subject alone moved behind `from`, another subject in its place; not a name
+        // become a modifier or a passive's agent.
+        let s = "Microsoft has taken delivery of its first Blackwell Ultra clusters.";
+        let d = "It has taken delivery of its first Blackwell Ultra clusters from Microsoft.";
+        assert!(c(d, s).is_some());
+        let s = "NVIDIA detailed the Vera Rubin NVL144 rack.";
+        assert!(
+            c(
+                "The Vera Rubin NVL144 rack, detailed by NVIDIA, shipped.",
+                s
+            )
+            .is_none()
+        );
+        let s = "Jean Hu sold 53,961 AMD shares.";
+        assert!(c("AMD officer Jean Hu sold 53,961 shares.", s).is_none());
     }
 
     #[test]
