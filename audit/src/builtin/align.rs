@@ -1,7 +1,7 @@
 //! Alignment: which sentences of the cited entries a draft's sentence restates, by the content
 //! words (stems) and numbers they share.
 
-use std::collections::HashSet;
+use foldhash::HashSet;
 
 use super::cues::{Cue, cues};
 use super::sentences::abbreviation_at;

@@ -2,7 +2,7 @@
 //! quotations and dates must be theirs, and where it restates one of their sentences it must
 //! keep that sentence's meaning (negation, direction, certainty, attribution, names).
 
-use std::collections::HashSet;
+use foldhash::HashSet;
 
 use super::align::{Parsed, parse, score};
 use super::borrowed;

@@ -114,6 +114,15 @@ pub(super) fn near(a: &str, b: &str) -> bool {
 pub(super) fn verb(toks: &[Tok], i: usize) -> bool {
     let t = &toks[i];
     let w = t.word.as_str();
+    let adjective = i > 0
+        && [
+            "the", "a", "an", "his", "her", "its", "their", "our", "my", "your",
+        ]
+        .contains(&toks[i - 1].word.as_str());
+    // The cheap tests first: this is asked of every word of many clauses.
+    if t.kind != Kind::Word || capital(t) || adjective {
+        return false;
+    }
     let alphabetic = w.chars().all(char::is_alphabetic);
     let form = (w.len() > 4 && w.ends_with("ed") && alphabetic && wordnet::is_verb(&wordnet::lemma(w)))
         || VERBS.contains(&w)
@@ -132,14 +141,8 @@ pub(super) fn verb(toks: &[Tok], i: usize) -> bool {
             && !AUX.contains(&w)
             && !["do", "get", "become"].contains(&w)
             && wordnet::is_verb(w));
-    let adjective = i > 0
-        && [
-            "the", "a", "an", "his", "her", "its", "their", "our", "my", "your",
-        ]
-        .contains(&toks[i - 1].word.as_str());
     // A symmetric word in the passive says who acts all the same (`were shared by`).
-    let symmetric = SYMMETRIC.contains(&w) && !be_passive(toks, i);
-    t.kind == Kind::Word && !capital(t) && form && !adjective && !symmetric
+    form && (!SYMMETRIC.contains(&w) || be_passive(toks, i))
 }
 
 /// Names and words farther than this from the verb are another clause's.
@@ -159,13 +162,10 @@ const MODALS: &[&str] = &[
 
 /// A past form WordNet's exception lists give a verb's base for (`told`, `shown`, `sold`).
 pub(super) fn irregular_past(w: &str) -> bool {
-    let l = wordnet::lemma(w);
-    w.len() > 2
-        && l != w
-        && !w.ends_with('s')
-        && !w.ends_with("ing")
-        && !w.ends_with("ed")
-        && wordnet::is_verb(&l)
+    w.len() > 2 && !w.ends_with('s') && !w.ends_with("ing") && !w.ends_with("ed") && {
+        let l = wordnet::lemma(w);
+        l != w && wordnet::is_verb(&l)
+    }
 }
 
 /// Words between a subject and its verb: `X has acquired`, `X was later acquired by`.

@@ -1,7 +1,7 @@
 //! The words that carry a sentence's meaning beyond its facts: negation, direction (and its
 //! antonyms), certainty, and attribution to a source. Each is a cue at a token.
 
-use std::collections::{HashMap, HashSet};
+use foldhash::{HashMap, HashSet};
 use std::sync::OnceLock;
 
 use super::lexicon::{

@@ -610,13 +610,12 @@ pub(super) const EQUIVALENTS: &[&[&str]] = &[
 /// The trade's equivalents of a lemma ([`EQUIVALENTS`]): its group, itself among them; none
 /// when it is in no group.
 pub(super) fn equivalents(lemma: &str) -> &'static [&'static str] {
-    static GROUPS: std::sync::LazyLock<
-        std::collections::HashMap<&'static str, &'static [&'static str]>,
-    > = std::sync::LazyLock::new(|| {
-        EQUIVALENTS
-            .iter()
-            .flat_map(|g| g.iter().map(move |w| (*w, *g)))
-            .collect()
-    });
+    static GROUPS: std::sync::LazyLock<foldhash::HashMap<&'static str, &'static [&'static str]>> =
+        std::sync::LazyLock::new(|| {
+            EQUIVALENTS
+                .iter()
+                .flat_map(|g| g.iter().map(move |w| (*w, *g)))
+                .collect()
+        });
     GROUPS.get(lemma).copied().unwrap_or(&[])
 }

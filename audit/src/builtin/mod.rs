@@ -36,7 +36,7 @@ mod wordclass;
 mod wordnet;
 mod words;
 
-use std::collections::{HashMap, HashSet};
+use foldhash::{HashMap, HashMapExt, HashSet, HashSetExt};
 
 use crate::report::{Check, Issue, Report, Severity, Support, judge};
 use crate::{Source, Submission};

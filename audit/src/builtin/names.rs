@@ -184,7 +184,7 @@ pub(super) fn is_name(
     d: &Parsed,
     i: usize,
     first: Option<usize>,
-    lower_case: &std::collections::HashSet<String>,
+    lower_case: &foldhash::HashSet<String>,
 ) -> bool {
     let t = &d.toks[i];
     let raw = t.raw.as_str();
@@ -232,7 +232,7 @@ pub(super) struct Known<'a> {
     /// name may stand for their handle.
     pub(super) handles: &'a [String],
     /// Words the draft or the entries write in lower case somewhere: common words, not names.
-    pub(super) lower_case: &'a std::collections::HashSet<String>,
+    pub(super) lower_case: &'a foldhash::HashSet<String>,
 }
 
 /// The names of `d` with a word none of the cited entries use (consecutive capitalised words

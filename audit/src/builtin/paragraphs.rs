@@ -3,7 +3,7 @@
 //! it is not marked as the author's analysis or opinion (minor), and nothing when it is (its
 //! opening says so, or its section's heading does).
 
-use std::collections::{HashMap, HashSet};
+use foldhash::{HashMap, HashMapExt, HashSet};
 
 use super::align::{Parsed, parse};
 use super::names::is_name;

@@ -107,8 +107,7 @@ pub(super) const STOP: &[&str] = &[
 /// Whether `w` (lower case) is a stop word: looked up in a set built once, as every token of
 /// every sentence asks.
 pub(super) fn is_stop(w: &str) -> bool {
-    static SET: std::sync::OnceLock<std::collections::HashSet<&'static str>> =
-        std::sync::OnceLock::new();
+    static SET: std::sync::OnceLock<foldhash::HashSet<&'static str>> = std::sync::OnceLock::new();
     SET.get_or_init(|| STOP.iter().copied().collect())
         .contains(w)
 }

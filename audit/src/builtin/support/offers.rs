@@ -1,8 +1,8 @@
 //! What a source sentence offers a draft's units, and whether it says otherwise than a draft's
 //! word.
 
+use foldhash::{HashSet, HashSetExt};
 use std::cell::RefCell;
-use std::collections::HashSet;
 use std::rc::Rc;
 
 use super::keys::{degree, direction_key, word_key};

@@ -1,7 +1,7 @@
 //! Where a sentence's words say when, or who said it: time frames (`next quarter`), dates of
 //! record, names of a cited post's handle, and the words of provenance (`a 10-Q filing showed`).
 
-use std::collections::HashSet;
+use foldhash::{HashSet, HashSetExt};
 
 use crate::builtin::dates::is_month;
 use crate::builtin::speakers::saying;

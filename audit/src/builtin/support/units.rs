@@ -1,7 +1,7 @@
 //! The units a draft's sentence states: its names, things, acts, comparisons, figures, time
 //! frames and directions, each with the keys that find it.
 
-use std::collections::HashSet;
+use foldhash::HashSet;
 
 use super::keys::{degree, direction_key, word_key};
 use super::links::links;
