@@ -16,7 +16,7 @@ use super::destination;
 use super::lexicon::equivalents;
 use super::owners;
 use super::tokens::{Kind, Tok};
-use super::transposed::{self, transposed};
+use super::transposed::{self, Crossed, transposed};
 use super::wordnet;
 
 fn names(toks: &[Tok]) -> Vec<Name> {
@@ -614,10 +614,18 @@ pub(super) fn swapped(d: &[Tok], s: &[Tok]) -> Option<String> {
             "the draft gives \u{ab}{f}\u{bb} to \u{ab}{x}\u{bb}, which the entry gives to \u{ab}{y}\u{bb}"
         ));
     }
-    if let Some((x, y)) = transposed::crossed(d, s) {
-        return Some(format!(
-            "the draft moves \u{ab}{x}\u{bb} and \u{ab}{y}\u{bb} to the other side of the entry's act"
-        ));
+    match transposed::crossed(d, s) {
+        Some(Crossed::Both(x, y)) => {
+            return Some(format!(
+                "the draft moves \u{ab}{x}\u{bb} and \u{ab}{y}\u{bb} to the other side of the entry's act"
+            ));
+        }
+        Some(Crossed::Alone { name, behind, act }) => {
+            return Some(format!(
+                "the draft puts \u{ab}{name}\u{bb} behind \u{ab}{behind}\u{bb}, where the entry has it as the subject of \u{ab}{act}\u{bb}"
+            ));
+        }
+        None => {}
     }
     if let Some((theirs, ours)) = destination::turned_way(d, s) {
         return Some(format!(

@@ -259,12 +259,24 @@ fn act_keys(toks: &[Tok]) -> Vec<&str> {
         .collect()
 }
 
+/// What [`crossed`] found: two words that trade sides, or a subject moved alone behind a
+/// preposition.
+#[derive(Debug, PartialEq)]
+pub(super) enum Crossed {
+    Both(String, String),
+    Alone {
+        name: String,
+        behind: String,
+        act: String,
+    },
+}
+
 /// Words of the source sentence `s` that the draft's `d` moves across the same act both ways:
 /// one from before the verb to after it, another from after it to before it (`a senior Apple
 /// researcher has left for a rival AI lab` told as `a senior researcher from a rival AI lab has
 /// left for Apple`). Only an act in the active, once in each sentence, not a verb of speech, in
 /// clauses without a passive's `by` or a word that says the same of both sides.
-pub(super) fn crossed(d: &[Tok], s: &[Tok]) -> Option<(String, String)> {
+pub(super) fn crossed(d: &[Tok], s: &[Tok]) -> Option<Crossed> {
     let acts = |toks: &[Tok], i: usize| {
         let w = toks[i].word.as_str();
         // `reports to` is who answers to whom, not speech.
@@ -309,19 +321,23 @@ pub(super) fn crossed(d: &[Tok], s: &[Tok]) -> Option<(String, String)> {
             })
         };
         match (moved(&sb, &da), moved(&sa, &db)) {
-            (Some(x), Some(y)) => return Some((s[x].raw.clone(), s[y].raw.clone())),
+            (Some(x), Some(y)) => return Some(Crossed::Both(s[x].raw.clone(), s[y].raw.clone())),
             // The subject alone moved after the act, behind `from`, `to` or `for`, another
             // subject in its place: `Microsoft has taken delivery` told as `it has taken
             // delivery … from Microsoft`.
             (Some(x), None) if capital(&s[x]) && subject(s, x, w) => {
                 let a = s[x].anchor.as_str();
-                let behind = da.iter().any(|&k| {
+                let behind = da.iter().copied().find(|&k| {
                     d[k].anchor == a && matches!(d[k - 1].word.as_str(), "from" | "to" | "for")
                 });
                 let before = (0..v).rev().find(|&k| !AUX.contains(&d[k].word.as_str()));
                 let other = before.is_some_and(|k| d[k].kind == Kind::Word && d[k].anchor != a);
-                if behind && other {
-                    return Some((s[x].raw.clone(), s[w].raw.clone()));
+                if let Some(k) = behind.filter(|_| other) {
+                    return Some(Crossed::Alone {
+                        name: s[x].raw.clone(),
+                        behind: d[k - 1].raw.clone(),
+                        act: s[w].raw.clone(),
+                    });
                 }
             }
             _ => {}
@@ -377,7 +393,7 @@ mod tests {
         let s = "A senior Apple foundation-models researcher has left for a rival AI lab.";
         let d = "A senior foundation-models researcher from a rival AI lab has left for Apple.";
         let c = |d: &str, s: &str| crossed(&tokenize(d), &tokenize(s));
-        assert!(c(d, s).is_some());
+        assert_eq!(c(d, s), Some(Crossed::Both("Apple".into(), "rival".into())));
         assert!(c(s, s).is_none());
         // One way only: a phrase of when moved to the end.
         let s = "In October, Apple sold shares to Dell.";
@@ -417,7 +433,12 @@ mod tests {
         // become a modifier or a passive's agent.
         let s = "Microsoft has taken delivery of its first Blackwell Ultra clusters.";
         let d = "It has taken delivery of its first Blackwell Ultra clusters from Microsoft.";
-        assert!(c(d, s).is_some());
+        let alone = Crossed::Alone {
+            name: "Microsoft".into(),
+            behind: "from".into(),
+            act: "taken".into(),
+        };
+        assert_eq!(c(d, s), Some(alone));
         let s = "NVIDIA detailed the Vera Rubin NVL144 rack.";
         assert!(
             c(
