@@ -108,8 +108,12 @@ pub enum Half {
     /// data since round 14.
     Heldout13,
     /// The fourteenth round's held-out drafts (hand-written round 14, by a reader who never saw
-    /// the engine), printed only with `--heldout14`, their misses never listed.
+    /// the engine), printed with `--heldout14`: looked at once at the end of round 14, tuning
+    /// data since round 15.
     Heldout14,
+    /// The fifteenth round's held-out drafts (hand-written round 15, by a reader who never saw
+    /// the engine), printed only with `--heldout15`, their misses never listed.
+    Heldout15,
 }
 
 pub fn half_of(ticker: &str) -> Half {

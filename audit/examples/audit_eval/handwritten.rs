@@ -37,7 +37,8 @@ struct Written {
     /// round's (`Half::Heldout11`, tuning data since round 12); 12 for the twelfth round's
     /// (`Half::Heldout12`, tuning data since round 13); 13 for the thirteenth round's
     /// (`Half::Heldout13`, tuning data since round 14); 14 for the fourteenth round's
-    /// (`Half::Heldout14`).
+    /// (`Half::Heldout14`, tuning data since round 15); 15 for the fifteenth round's
+    /// (`Half::Heldout15`).
     #[serde(default)]
     round: u8,
 }
@@ -87,7 +88,8 @@ pub fn cases(entries: &[Entry]) -> Vec<Case> {
                 handwritten: true,
                 fact: None,
                 half: match w.round {
-                    14.. => Half::Heldout14,
+                    15.. => Half::Heldout15,
+                    14 => Half::Heldout14,
                     13 => Half::Heldout13,
                     12 => Half::Heldout12,
                     11 => Half::Heldout11,
