@@ -8,7 +8,7 @@ use super::align::{Parsed, parse, score};
 use super::borrowed;
 use super::cues::{attributes, attributes_by_phrase, attributes_by_word};
 use super::dates::date_refs;
-use super::figures::{figures, same, unit_clash};
+use super::figures::{exchanged, figures, same, unit_clash};
 use super::hedges::HEDGE_WORDS;
 use super::implied;
 use super::meaning::compare;
@@ -182,6 +182,23 @@ pub(super) fn check(c: &Claim<'_>) -> (Vec<Issue>, Vec<Support>) {
                 format!("{what}: \u{ab}{}\u{bb} [{ids}]", clip(c.text, CLIP)),
             ));
         }
+    }
+    if let Some((a, b)) = exchanged(&figs, &source_figs) {
+        let (la, lb) = (a.lead.as_deref(), b.lead.as_deref());
+        issues.push(issue(
+            Severity::Major,
+            Check::RolesSwapped,
+            format!(
+                "the draft trades the places of {} and {}: the cited entries have \u{ab}{}\u{bb} before {} and \u{ab}{}\u{bb} before {}, not the other way round: \u{ab}{}\u{bb} [{ids}]",
+                a.text,
+                b.text,
+                la.unwrap_or_default(),
+                b.text,
+                lb.unwrap_or_default(),
+                a.text,
+                clip(c.text, CLIP)
+            ),
+        ));
     }
     for q in &quotes {
         let nq = normal(q);

@@ -17,6 +17,90 @@ pub(super) struct Figure {
     pub(super) currency: Option<char>,
     /// The words after the figure (lower case, up to five): its unit and period.
     pub(super) after: Vec<String>,
+    /// The word that leads to the figure (`passed`, `from`, `above`), past bounds like
+    /// `roughly` or `more than`; `None` after punctuation or a word that ties nothing (`of`).
+    pub(super) lead: Option<String>,
+}
+
+/// Words passed over on the way back to a figure's lead: bounds and articles.
+const BOUNDS: &[&str] = &[
+    "about",
+    "roughly",
+    "around",
+    "approximately",
+    "nearly",
+    "almost",
+    "some",
+    "just",
+    "only",
+    "more",
+    "less",
+    "fewer",
+    "than",
+    "least",
+    "a",
+    "an",
+    "the",
+];
+
+/// Leads that tie a figure to nothing in particular.
+const LOOSE: &[&str] = &["of", "and", "or", "but", "nor", "with", "by"];
+
+/// The lead of a figure whose text starts at `start`: the nearest word before it that is not
+/// one of [`BOUNDS`], with nothing but spaces and a currency sign between.
+fn lead(chars: &[char], start: usize) -> Option<String> {
+    let mut k = start;
+    loop {
+        while k > 0 && matches!(chars[k - 1], ' ' | '$' | '\u{a3}' | '\u{20ac}') {
+            k -= 1;
+        }
+        let end = k;
+        while k > 0 && chars[k - 1].is_alphabetic() {
+            k -= 1;
+        }
+        if k == end {
+            return None;
+        }
+        let word: String = chars[k..end].iter().collect::<String>().to_lowercase();
+        if !BOUNDS.contains(&word.as_str()) {
+            return (!LOOSE.contains(&word.as_str())).then_some(word);
+        }
+    }
+}
+
+/// Two figures of the draft that trade the words leading to them in the sources: `seats
+/// passed 100,000, with several customers above 21 million` where the entry has `passed 21
+/// million, with several customers above 100,000`. Each figure's lead in the draft must be
+/// the other's in the sources and never its own.
+pub(super) fn exchanged<'a>(
+    draft: &'a [Figure],
+    sources: &[&Figure],
+) -> Option<(&'a Figure, &'a Figure)> {
+    let leads = |f: &Figure| -> Vec<&str> {
+        sources
+            .iter()
+            .filter(|g| same(f, g))
+            .filter_map(|g| g.lead.as_deref())
+            .collect()
+    };
+    for (i, a) in draft.iter().enumerate() {
+        let Some(la) = a.lead.as_deref() else {
+            continue;
+        };
+        for b in &draft[i + 1..] {
+            let Some(lb) = b.lead.as_deref().filter(|lb| *lb != la) else {
+                continue;
+            };
+            if same(a, b) {
+                continue;
+            }
+            let (sa, sb) = (leads(a), leads(b));
+            if sb.contains(&la) && sa.contains(&lb) && !sa.contains(&la) && !sb.contains(&lb) {
+                return Some((a, b));
+            }
+        }
+    }
+    None
 }
 
 /// Nouns that say what a figure counts: a number of shares is not a number of racks.
@@ -302,6 +386,7 @@ pub(super) fn figures(text: &str) -> Vec<Figure> {
                     .to_string(),
                 currency,
                 after,
+                lead: lead(&chars, start),
             });
         }
         i = end.max(i + 1);
@@ -312,4 +397,48 @@ pub(super) fn figures(text: &str) -> Vec<Figure> {
 pub(super) fn same(a: &Figure, b: &Figure) -> bool {
     a.kind == b.kind
         && (a.value - b.value).abs() <= 1e-9 * a.value.abs().max(b.value.abs()).max(1.0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn swapped(d: &str, s: &str) -> Option<(String, String)> {
+        let (d, s) = (figures(d), figures(s));
+        let s: Vec<&Figure> = s.iter().collect();
+        exchanged(&d, &s).map(|(a, b)| (a.text.clone(), b.text.clone()))
+    }
+
+    #[test]
+    fn a_figure_leads_from_its_verb_or_preposition_past_bounds() {
+        let leads: Vec<_> = figures("fell to roughly 4%, down from more than 20% at $351.84, 7")
+            .into_iter()
+            .map(|f| f.lead)
+            .collect();
+        let want = [Some("to"), Some("from"), Some("at"), None];
+        assert_eq!(leads, want.map(|w| w.map(str::to_string)));
+        assert_eq!(figures("a sale of 57,282 shares")[0].lead, None);
+    }
+
+    #[test]
+    fn figures_that_trade_their_leads_are_read() {
+        let s = "Seats passed 21 million, with several customers above 100,000 seats.";
+        let d = "Seats passed 100,000, with several customers above 21 million seats.";
+        assert_eq!(
+            swapped(d, s),
+            Some(("100,000".to_string(), "21".to_string()))
+        );
+        let s = "China fell to roughly 4% of revenue, down from more than 20% two years earlier.";
+        let d = "China's share went from roughly 4% to more than 20% over two years.";
+        assert!(swapped(d, s).is_some());
+        // The same leads, in another order or words: no exchange.
+        assert!(swapped(s, s).is_none());
+        let d = "Two years ago China was more than 20% of revenue; it fell to roughly 4%.";
+        assert!(swapped(d, s).is_none());
+        let d = "China's share went from more than 20% to roughly 4% over two years.";
+        assert!(swapped(d, s).is_none());
+        // Figures listed in turn tie to no lead of their own.
+        let s = "Revenue rose 16% and 20% in the two segments.";
+        assert!(swapped("Revenue rose 20% and 16% in the two segments.", s).is_none());
+    }
 }
