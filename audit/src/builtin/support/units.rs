@@ -7,7 +7,9 @@ use super::keys::{degree, direction_key, word_key};
 use super::links::links;
 use super::numbers::{Bound, FIGURE_WORDS, bound_before, counted, number_at, shorthand};
 use super::times::{form_number, frame, handle_names, in_date, time_frame};
-use super::wordlists::{COMPARING, LIMITING, RECORDS, REFERENTS, STRICT_WORDS, SUPERLATIVES};
+use super::wordlists::{
+    ANNOUNCING, COMPARING, LIMITING, RECORDS, REFERENTS, SHELL_NOUNS, STRICT_WORDS, SUPERLATIVES,
+};
 use crate::builtin::cues::{Cue, cues};
 use crate::builtin::speakers::{saying, speaker_chains};
 use crate::builtin::tokens::{Kind, Tok};
@@ -234,10 +236,17 @@ fn word_unit(toks: &[Tok], i: usize, known: &dyn Fn(&str) -> bool) -> Option<Uni
     let comparing = COMPARING.contains(&w);
     // A capitalised `Corporation` is a name of its own unless it follows the company's (`NVIDIA
     // Corporation`).
-    let referent = REFERENTS.contains(&w)
+    let before = |k: usize| i.checked_sub(k).map_or("", |j| toks[j].word.as_str());
+    // `the chipmaker`, `the automaker`: the company by what it makes, as `the maker` is.
+    let referent = (REFERENTS.contains(&w)
+        || (w.len() > 5 && w.ends_with("maker") && before(1) == "the"))
         && !(i > 0 && t.raw.starts_with(char::is_uppercase) && !known(&toks[i - 1].word));
+    let shell = SHELL_NOUNS.contains(&w)
+        && matches!(before(1), "the" | "this" | "that")
+        && ANNOUNCING.contains(&before(2));
     if (t.anchor.is_empty() && !comparing)
         || referent
+        || shell
         || FIGURE_WORDS.contains(&w)
         || shorthand(w)
         || saying(w)

@@ -18,6 +18,50 @@ pub(super) const REFERENTS: &[&str] = &[
     "co",
 ];
 
+/// Nouns that sum up what another sentence says when told as what someone announced (`Tim
+/// Cook also announced the expansion on X`): they name that sentence's news, not news of
+/// their own.
+pub(super) const SHELL_NOUNS: &[&str] = &[
+    "milestone",
+    "milestones",
+    "expansion",
+    "news",
+    "move",
+    "development",
+    "developments",
+    "update",
+    "announcement",
+    "change",
+    "changes",
+    "result",
+    "results",
+    "figure",
+    "figures",
+    "step",
+];
+
+/// Verbs that tell the news a shell noun sums up.
+pub(super) const ANNOUNCING: &[&str] = &[
+    "announced",
+    "announces",
+    "shared",
+    "shares",
+    "confirmed",
+    "confirms",
+    "disclosed",
+    "discloses",
+    "posted",
+    "posts",
+    "reported",
+    "reports",
+    "detailed",
+    "details",
+    "noted",
+    "notes",
+    "flagged",
+    "flags",
+];
+
 /// Comparison words that are stop words elsewhere but state something here.
 pub(super) const COMPARING: &[&str] = &[
     "most", "least", "more", "less", "fewer", "only", "first", "next", "last", "all", "every",

@@ -704,3 +704,37 @@ fn a_clause_one_sentence_holds_whole_may_come_from_another_sentence() {
         Check::UnsupportedContent,
     );
 }
+
+#[test]
+fn the_company_told_by_what_it_makes_and_news_summed_up_need_no_source_of_their_own() {
+    let s = || {
+        vec![entry(
+            A,
+            "The Financial Times reports that Blackwell made up about 88% of NVIDIA's data-center compute revenue. NVIDIA did not respond to a request for comment.",
+            "Proud to share that Quanta has begun final qualification of HBM4 stacks for Rubin.",
+        )]
+    };
+    assert_clean(
+        &format!("The chipmaker did not respond to a request for comment [{A}]."),
+        s(),
+    );
+    assert_clean(
+        &format!(
+            "Quanta has begun final qualification of HBM4 stacks for Rubin [{A}]. The chipmaker also shared the milestone in a post [{A}]."
+        ),
+        s(),
+    );
+    // Without `the`, or not summing up what was announced, the words are the draft's own.
+    assert_caught(
+        &format!("Chipmaker NVIDIA did not respond to a request for comment [{A}]."),
+        s(),
+        Check::UnsupportedContent,
+    );
+    assert_caught(
+        &format!(
+            "Quanta has begun final qualification of HBM4 stacks for Rubin, a milestone for NVIDIA [{A}]."
+        ),
+        s(),
+        Check::UnsupportedContent,
+    );
+}
