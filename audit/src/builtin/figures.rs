@@ -6,6 +6,8 @@ use super::dates::MONTHS;
 pub(super) enum Kind {
     Percent,
     Number,
+    /// A multiple: `3x`, `3 times`.
+    Times,
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -260,7 +262,7 @@ fn scale_of(word: &str) -> Option<f64> {
 
 /// Numbers, amounts and percentages, normalised: `$1.2 billion` = `1.2bn` = `1,200 million`,
 /// `14%` = `14 percent`. Years, days after a month, `#5`-style references and numbers glued
-/// to letters (`NVL72`, `10-Q`) are not figures.
+/// to letters (`NVL72`, `10-Q`) are not figures; a multiple (`3x`, `3 times`) is one of its own kind.
 pub(super) fn figures(text: &str) -> Vec<Figure> {
     let chars: Vec<char> = text.chars().collect();
     let mut out = Vec::new();
@@ -301,10 +303,13 @@ pub(super) fn figures(text: &str) -> Vec<Figure> {
         let mut kind = Kind::Number;
         let mut scale = 1.0;
         let mut end = j;
-        if !attached.is_empty() {
+        let multiple = attached == "x" && !chars.get(j).is_some_and(|c| c.is_alphanumeric());
+        if multiple {
+            kind = Kind::Times;
+        } else if !attached.is_empty() {
             match scale_of(&attached) {
                 Some(s) => scale = s,
-                // `4th`, `10x`, `72B200`: not a figure this engine reads.
+                // `4th`, `72B200`: not a figure this engine reads.
                 None => {
                     i = j;
                     continue;
@@ -325,6 +330,8 @@ pub(super) fn figures(text: &str) -> Vec<Figure> {
                 .unwrap_or("");
             if word == "percent" || rest.trim_start().starts_with("per cent") {
                 kind = Kind::Percent;
+            } else if word == "times" && rest.starts_with(' ') {
+                kind = Kind::Times;
             } else if let Some(s) = scale_of(word).filter(|_| word.len() > 1) {
                 scale = s;
             }

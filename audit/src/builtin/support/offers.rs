@@ -59,12 +59,26 @@ pub(in crate::builtin) fn offer(toks: &[Tok]) -> Offer {
             let b = bound_before(toks, i).map(|(b, _)| b);
             // An exact figure also bears out `about` it.
             keys.insert(Rc::from(b.unwrap_or(Bound::Approx).key(&n)));
+            // `three times` bears out `3x`.
+            if toks.get(i + 1).is_some_and(|t| t.word == "times") {
+                keys.insert(Rc::from(b.unwrap_or(Bound::Approx).key(&format!("{n}x"))));
+            }
         }
         // A multiple (`3x`) and a date's first word (`19 October`, `November`) with their
         // bound: `over 3x` bears out `over 3x`, an unbounded one `about 3x`.
         if t.kind == Kind::Word && (shorthand(&t.word) || in_date(toks, i)) {
             let b = bound_before(toks, i).map(|(b, _)| b);
             keys.insert(Rc::from(b.unwrap_or(Bound::Approx).key(&t.word)));
+            // `3x` bears out `three times`.
+            if let Some(n) = t
+                .word
+                .strip_suffix('x')
+                .filter(|n| shorthand(&t.word) && !n.is_empty())
+            {
+                keys.insert(Rc::from(format!("n:{n}")));
+                keys.insert(Rc::from(b.unwrap_or(Bound::Approx).key(n)));
+                keys.extend(word_keys("times").iter().cloned());
+            }
         }
         if let Some(n) = ordinal(&t.word) {
             keys.insert(Rc::from(format!("o:{n}")));

@@ -738,3 +738,34 @@ fn the_company_told_by_what_it_makes_and_news_summed_up_need_no_source_of_their_
         Check::UnsupportedContent,
     );
 }
+
+#[test]
+fn a_multiple_is_a_figure_in_digits_or_words() {
+    let s = || {
+        vec![entry(
+            A,
+            "Reuters writes that NVIDIA detailed the Vera Rubin NVL144 rack, promising roughly 3x the inference throughput of GB300 NVL72.",
+            "NVIDIA detailed the rack.",
+        )]
+    };
+    assert_clean(
+        &format!(
+            "Reuters writes that the Vera Rubin NVL144 rack NVIDIA detailed promises roughly three times the inference throughput of GB300 NVL72 [{A}]."
+        ),
+        s(),
+    );
+    assert_caught(
+        &format!(
+            "Reuters writes that NVIDIA detailed the Vera Rubin NVL144 rack, promising 5x the inference throughput of GB300 NVL72 [{A}]."
+        ),
+        s(),
+        Check::UnsupportedFigure,
+    );
+    assert_caught(
+        &format!(
+            "Reuters writes that NVIDIA detailed the Vera Rubin NVL144 rack, promising roughly five times the inference throughput of GB300 NVL72 [{A}]."
+        ),
+        s(),
+        Check::UnsupportedContent,
+    );
+}
