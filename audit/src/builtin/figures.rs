@@ -262,7 +262,8 @@ fn scale_of(word: &str) -> Option<f64> {
 
 /// Numbers, amounts and percentages, normalised: `$1.2 billion` = `1.2bn` = `1,200 million`,
 /// `14%` = `14 percent`. Years, days after a month, `#5`-style references and numbers glued
-/// to letters (`NVL72`, `10-Q`) are not figures; a multiple (`3x`, `3 times`) is one of its own kind.
+/// to letters (`NVL72`, `10-Q`) are not figures; a multiple (`3x`, `3 times`) is one of its
+/// own kind.
 pub(super) fn figures(text: &str) -> Vec<Figure> {
     let chars: Vec<char> = text.chars().collect();
     let mut out = Vec::new();
