@@ -4,6 +4,7 @@
 //! sentences, a meaning they do not have (negation, direction, certainty, attribution, names).
 //! Checks, thresholds and weights: docs/audit-engine.md.
 
+mod agent;
 mod align;
 mod borrowed;
 mod citations;

@@ -8,6 +8,7 @@
 //! a verb turned the other way with its subject kept (`Tesla received orders from suppliers` for
 //! `Tesla placed orders with suppliers`; which way a verb goes is `converse.rs`'s).
 
+use super::agent::turned_agent;
 use super::clause::{
     AUX, Name, REACH, SYMMETRIC, be_passive, capital, irregular_past, near, same, verb,
 };
@@ -626,6 +627,11 @@ pub(super) fn swapped(d: &[Tok], s: &[Tok]) -> Option<String> {
             ));
         }
         None => {}
+    }
+    if let Some((name, act)) = turned_agent(d, s) {
+        return Some(format!(
+            "the draft has \u{ab}{name}\u{bb} do what the entry has another party do (\u{ab}{act}\u{bb})"
+        ));
     }
     if let Some((theirs, ours)) = destination::turned_way(d, s) {
         return Some(format!(
