@@ -1,9 +1,11 @@
-//! A passive's agent put in the place of the act's subject: `about $20 billion … is on pace to
-//! be contributed by NVIDIA` where the entry has `sovereign AI customers are on pace to
-//! contribute about $20 billion of NVIDIA revenue`; `… booked by TSMC` where it has `NVIDIA
-//! said to have booked`.
+//! Who does an act, put in another party's place: a passive's agent that is not the act's
+//! subject in the entry (`about $20 billion … is on pace to be contributed by NVIDIA` where the
+//! entry has `sovereign AI customers are on pace to contribute about $20 billion of NVIDIA
+//! revenue`), or an active act's subject traded for a name the entry has elsewhere (`with TSMC
+//! said to have booked about 60% of NVIDIA's supply` where it has `with NVIDIA said to have
+//! booked about 60% of next year's supply`).
 
-use super::clause::{AUX, REACH, be_passive, capital, verb};
+use super::clause::{AUX, REACH, TRADES, be_passive, capital, present_tense, verb};
 use super::speakers::saying;
 use super::tokens::{Kind, Tok};
 use super::wordnet;
@@ -47,6 +49,14 @@ fn agent(d: &[Tok], v: usize) -> Option<usize> {
 /// booked`, `OpenAI committed to purchase`); any other verb, a break or a clause's opener ends
 /// the search.
 fn subjects(s: &[Tok], w: usize) -> Vec<&str> {
+    subject_at(s, w)
+        .into_iter()
+        .map(|k| s[k].anchor.as_str())
+        .collect()
+}
+
+/// The tokens [`subjects`] reads.
+fn subject_at(s: &[Tok], w: usize) -> Vec<usize> {
     let mut out = Vec::new();
     let mut k = w;
     while k > 0 && out.len() < REACH {
@@ -67,7 +77,7 @@ fn subjects(s: &[Tok], w: usize) -> Vec<&str> {
         }
         let noun = !t.anchor.is_empty() && (capital(t) || wordnet::is_noun(&wordnet::lemma(word)));
         if noun {
-            out.push(t.anchor.as_str());
+            out.push(k);
         }
     }
     out
@@ -77,14 +87,6 @@ fn subjects(s: &[Tok], w: usize) -> Vec<&str> {
 /// active with another subject, where the source has that name elsewhere and the draft still
 /// has the source's subject: the name and the act.
 pub(super) fn turned_agent(d: &[Tok], s: &[Tok]) -> Option<(String, String)> {
-    // A verb of speech has no anchor: its lemma stands in (`reported`, `reports`).
-    let key = |t: &Tok| {
-        if t.anchor.is_empty() {
-            wordnet::lemma(&t.word).to_string()
-        } else {
-            t.anchor.clone()
-        }
-    };
     for v in 0..d.len() {
         let Some(x) = agent(d, v).filter(|_| verb(d, v)) else {
             continue;
@@ -101,13 +103,12 @@ pub(super) fn turned_agent(d: &[Tok], s: &[Tok]) -> Option<(String, String)> {
         for w in (0..s.len()).filter(|&w| s[w].kind == Kind::Word && key(&s[w]) == act) {
             // Active, and not a verb of speech (`reports to` is who answers to whom). A
             // passive's `by` may come a few words on: `founded in 1971 by David Geffen`.
-            let answers = s.get(w + 1).is_some_and(|t| t.word == "to");
             let by = s[w + 1..]
                 .iter()
                 .take_while(|t| t.kind != Kind::Break)
                 .take(SPAN)
                 .any(|t| t.word == "by");
-            if by || be_passive(s, w) || (saying(&s[w].word) && !answers) {
+            if by || be_passive(s, w) || (saying(&s[w].word) && !answers(s, w)) {
                 continue;
             }
             let subject = subjects(s, w);
@@ -117,6 +118,110 @@ pub(super) fn turned_agent(d: &[Tok], s: &[Tok]) -> Option<(String, String)> {
             if !subject.is_empty() && !agent_is_subject && elsewhere && kept {
                 return Some((d[x].raw.clone(), s[w].raw.clone()));
             }
+        }
+    }
+    None
+}
+
+/// A verb of speech has no anchor: its lemma stands in (`reported`, `reports`).
+fn key(t: &Tok) -> String {
+    if t.anchor.is_empty() {
+        wordnet::lemma(&t.word).to_string()
+    } else {
+        t.anchor.clone()
+    }
+}
+
+/// `reports to`: who answers to whom, not speech.
+fn answers(toks: &[Tok], w: usize) -> bool {
+    matches!(toks[w].word.as_str(), "reports" | "reported" | "report")
+        && toks.get(w + 1).is_some_and(|n| n.word == "to")
+}
+
+/// Whether the word at `w` is an act in the active voice: a verb or a present tense after a
+/// noun (`the release adds`), not of a trade; not an infinitive, whose subject may stand past another verb
+/// (`NVIDIA is filing this Form S-8 to register`); no passive's `by` a few words on (`founded
+/// in 1971 by`), no verb of speech (`reports to` is who answers to whom).
+fn active(toks: &[Tok], w: usize) -> bool {
+    let t = &toks[w];
+    let word = t.word.as_str();
+    if t.kind != Kind::Word || capital(t) || AUX.contains(&word) || TRADES.contains(&word) {
+        return false;
+    }
+    let prev = w.checked_sub(1).map(|p| &toks[p]);
+    // A participle after a preposition qualifies a noun (`tariffs on imported parts`).
+    if prev.is_some_and(|p| PREPOSITIONS.contains(&p.word.as_str())) {
+        return false;
+    }
+    // A present tense has words after it: `cloud instances.` is a plural.
+    let present = prev.is_some_and(|p| !p.anchor.is_empty())
+        && toks.get(w + 1).is_some_and(|n| n.kind == Kind::Word)
+        && present_tense(&t.word);
+    let by = toks[w + 1..]
+        .iter()
+        .take_while(|t| t.kind != Kind::Break)
+        .take(SPAN)
+        .any(|t| t.word == "by");
+    (verb(toks, w) || present)
+        && !by
+        && !be_passive(toks, w)
+        && (answers(toks, w) || !saying(&t.word))
+}
+
+/// Prepositions: a name after one that follows a noun qualifies that noun (`qualification of
+/// HBM4 stacks for Rubin`), and a participle after one qualifies the noun it comes before.
+const PREPOSITIONS: &[&str] = &[
+    "of", "for", "in", "at", "on", "from", "with", "to", "by", "about", "into", "over", "under",
+];
+
+/// The names among an active act's subjects: not a name inside a phrase that qualifies the
+/// subject's noun (`Rubin` of `qualification of HBM4 stacks for Rubin has begun`), nor a common
+/// word capitalised to open the sentence (`Tariffs on imported parts added`).
+fn subject_names(toks: &[Tok], w: usize) -> Vec<&str> {
+    let at = subject_at(toks, w);
+    let Some(&first) = at.last() else {
+        return Vec::new();
+    };
+    // The first preposition after a noun of the subject: what follows it qualifies that noun.
+    let qualifier = (first..w)
+        .find(|&p| PREPOSITIONS.contains(&toks[p].word.as_str()) && at.iter().any(|&k| k < p));
+    at.into_iter()
+        .filter(|&k| qualifier.is_none_or(|p| k < p))
+        .filter(|&k| {
+            let opens = k == 0 || toks[k - 1].kind == Kind::Break;
+            capital(&toks[k]) && !(opens && wordnet::is_word(&wordnet::lemma(&toks[k].word)))
+        })
+        .map(|k| toks[k].anchor.as_str())
+        .collect()
+}
+
+/// An act both sentences state once in the active whose subject the draft `d` trades: a name
+/// of the draft's subject that the source `s` has elsewhere, and a name of the source's
+/// subject that the draft has elsewhere (`with TSMC said to have booked about 60% of NVIDIA's
+/// supply` for `with NVIDIA said to have booked about 60% of next year's supply`). The two
+/// names, the draft's first, and the act.
+pub(super) fn turned_subject(d: &[Tok], s: &[Tok]) -> Option<(String, String, String)> {
+    let (dk, sk): (Vec<String>, Vec<String>) =
+        (d.iter().map(key).collect(), s.iter().map(key).collect());
+    let once = |keys: &[String], k: &str| keys.iter().filter(|x| *x == k).count() == 1;
+    for v in (0..d.len()).filter(|&v| active(d, v)) {
+        let Some(w) = sk.iter().position(|k| *k == dk[v]) else {
+            continue;
+        };
+        if !once(&dk, &dk[v]) || !once(&sk, &sk[w]) || !active(s, w) {
+            continue;
+        }
+        let (ours, theirs) = (subject_names(d, v), subject_names(s, w));
+        let has = |toks: &[Tok], a: &str| toks.iter().any(|t| t.anchor == a);
+        let new = ours.iter().find(|a| !theirs.contains(a) && has(s, a));
+        let moved = theirs.iter().find(|a| !ours.contains(a) && has(d, a));
+        if let (Some(x), Some(y)) = (new, moved) {
+            let raw = |toks: &[Tok], a: &str| {
+                toks.iter()
+                    .find(|t| t.anchor == a)
+                    .map_or_else(String::new, |t| t.raw.clone())
+            };
+            return Some((raw(d, x), raw(s, y), d[v].raw.clone()));
         }
     }
     None
@@ -150,6 +255,56 @@ mod tests {
         let s = "Proud to share that OpenAI committed to purchase an additional $250 billion of Azure services.";
         let d = "An additional $250 billion of OpenAI services will be purchased by Azure.";
         assert!(turned(d, s).is_some());
+    }
+
+    fn traded(d: &str, s: &str) -> Option<(String, String, String)> {
+        turned_subject(&tokenize(d), &tokenize(s))
+    }
+
+    #[test]
+    fn a_subject_traded_for_another_name_of_the_entry_is_read() {
+        let s = "TSMC's capacity remains tight, with NVIDIA said to have booked about 60% of next year's supply.";
+        let d = "TSMC's capacity remains tight, with TSMC said to have booked about 60% of NVIDIA's supply.";
+        assert_eq!(
+            traded(d, s),
+            Some((
+                "TSMC".to_string(),
+                "NVIDIA".to_string(),
+                "booked".to_string()
+            ))
+        );
+        let s = "The ROCm 7 release adds distributed-inference support and closes part of the gap with CUDA.";
+        let d = "CUDA adds distributed-inference support and closes part of the gap with the ROCm 7 release.";
+        assert!(traded(d, s).is_some());
+    }
+
+    #[test]
+    fn a_subject_kept_or_joined_is_not_read() {
+        let s = "TSMC's capacity remains tight, with NVIDIA said to have booked about 60% of next year's supply.";
+        let d = "With NVIDIA said to have booked about 60% of next year's supply, TSMC's capacity remains tight.";
+        assert!(traded(d, s).is_none());
+        // Another party joined to the subject, or a passive.
+        let s = "OpenAI signed a deal with Microsoft.";
+        assert!(traded("Microsoft and OpenAI signed a deal.", s).is_none());
+        assert!(traded("A deal was signed by Microsoft.", s).is_none());
+        // A name qualifying the subject's noun; a participle qualifying a noun; an infinitive.
+        let s = "@nvidianewsroom posted that Quanta has begun final qualification of HBM4 stacks for Rubin.";
+        let d = "@nvidianewsroom posted that final qualification of HBM4 stacks for Rubin has begun at Quanta.";
+        assert!(traded(d, s).is_none());
+        let s = "Tariffs on imported parts added about $300 million to Tesla's quarterly costs.";
+        let d =
+            "About $300 million was added to Tesla's quarterly costs by tariffs on imported parts.";
+        assert!(traded(d, s).is_none());
+        let s =
+            "NVIDIA Corporation is filing this Form S-8 to register 35,000,000 additional shares.";
+        let d = "NVIDIA registered 35 million additional shares, according to a Form S-8.";
+        assert!(traded(d, s).is_none());
+        let s = "Reuters reports that Vultr standardised on EPYC for its cloud instances.";
+        let d = "Reuters reports that Vultr standardize on EPYC for its cloud instances.";
+        assert!(traded(d, s).is_none());
+        // Who says it is no subject of the act.
+        let s = "Reuters reported that NVIDIA booked capacity at TSMC.";
+        assert!(traded("NVIDIA booked capacity at TSMC, Reuters reported.", s).is_none());
     }
 
     #[test]

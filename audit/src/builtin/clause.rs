@@ -168,6 +168,10 @@ pub(super) fn irregular_past(w: &str) -> bool {
     }
 }
 
+/// Acts of a trade: each side gives (`the Browns traded Mingo to the Patriots for
+/// Garoppolo`), so either may be the subject.
+pub(super) const TRADES: &[&str] = &["traded", "trade", "trades", "swapped", "exchanged"];
+
 /// Words between a subject and its verb: `X has acquired`, `X was later acquired by`.
 pub(super) const AUX: &[&str] = &[
     "is",

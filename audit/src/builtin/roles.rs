@@ -8,7 +8,7 @@
 //! a verb turned the other way with its subject kept (`Tesla received orders from suppliers` for
 //! `Tesla placed orders with suppliers`; which way a verb goes is `converse.rs`'s).
 
-use super::agent::turned_agent;
+use super::agent::{turned_agent, turned_subject};
 use super::clause::{
     AUX, Name, REACH, SYMMETRIC, be_passive, capital, irregular_past, near, same, verb,
 };
@@ -631,6 +631,11 @@ pub(super) fn swapped(d: &[Tok], s: &[Tok]) -> Option<String> {
     if let Some((name, act)) = turned_agent(d, s) {
         return Some(format!(
             "the draft has \u{ab}{name}\u{bb} do what the entry has another party do (\u{ab}{act}\u{bb})"
+        ));
+    }
+    if let Some((x, y, act)) = turned_subject(d, s) {
+        return Some(format!(
+            "the draft has \u{ab}{x}\u{bb} do what the entry has \u{ab}{y}\u{bb} do (\u{ab}{act}\u{bb})"
         ));
     }
     if let Some((theirs, ours)) = destination::turned_way(d, s) {

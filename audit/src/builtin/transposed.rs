@@ -4,7 +4,9 @@
 //! cell costs`; `hardware revenue rose 16%, while content and services revenue fell` for the
 //! other way round). Common nouns as well as names: the roles check's names do not reach them.
 
-use super::clause::{AUX, REACH, SIDES, SYMMETRIC, be_passive, capital, present_tense, verb};
+use super::clause::{
+    AUX, REACH, SIDES, SYMMETRIC, TRADES, be_passive, capital, present_tense, verb,
+};
 use super::speakers::saying;
 use super::tokens::{Kind, Tok};
 use super::wordnet;
@@ -282,9 +284,7 @@ pub(super) fn crossed(d: &[Tok], s: &[Tok]) -> Option<Crossed> {
         // `reports to` is who answers to whom, not speech.
         let answers = matches!(w, "reports" | "reported" | "report")
             && toks.get(i + 1).is_some_and(|t| t.word == "to");
-        // A trade goes both ways: each side gives (`the Browns traded Mingo to the Patriots
-        // for Garoppolo`).
-        let trade = matches!(w, "traded" | "trade" | "trades" | "swapped" | "exchanged");
+        let trade = TRADES.contains(&w);
         // A participle with its agent (`the rack detailed by NVIDIA`) is a passive too.
         let agent = toks.get(i + 1).is_some_and(|t| t.word == "by");
         (verb(toks, i) || plain_verb(toks, i))
