@@ -19,6 +19,9 @@ const OPENERS: &[&str] = &[
 /// How far after a source's act its passive's `by` is looked for.
 const SPAN: usize = 4;
 
+/// Pronouns: a subject the sentence does not name.
+const PRONOUNS: &[&str] = &["it", "they", "he", "she", "we", "i", "you"];
+
 /// Particles a passive's `by` may follow: `reported to by`, `relied on by`.
 const PARTICLES: &[&str] = &["to", "on", "in", "for", "with", "upon"];
 
@@ -63,6 +66,16 @@ fn subject_at(s: &[Tok], w: usize) -> Vec<usize> {
         k -= 1;
         let t = &s[k];
         let word = t.word.as_str();
+        // A pronoun is the subject, and names nothing here.
+        if PRONOUNS.contains(&word) {
+            return Vec::new();
+        }
+        // A relative clause's act is done by what the clause follows: `bootcamps that began`,
+        // not `an 8-K that it had unveiled`.
+        let next_to_act = s[k + 1..w].iter().all(|t| AUX.contains(&t.word.as_str()));
+        if next_to_act && matches!(word, "that" | "which" | "who") {
+            continue;
+        }
         if t.kind == Kind::Break || OPENERS.contains(&word) {
             break;
         }
@@ -75,7 +88,12 @@ fn subject_at(s: &[Tok], w: usize) -> Vec<usize> {
             }
             break;
         }
-        let noun = !t.anchor.is_empty() && (capital(t) || wordnet::is_noun(&wordnet::lemma(word)));
+        // A word WordNet does not know (`bootcamps`) is taken for a noun.
+        let noun = !t.anchor.is_empty()
+            && (capital(t) || {
+                let lemma = wordnet::lemma(word);
+                wordnet::is_noun(&lemma) || !wordnet::is_word(&lemma)
+            });
         if noun {
             out.push(k);
         }
@@ -153,10 +171,21 @@ fn active(toks: &[Tok], w: usize) -> bool {
     if prev.is_some_and(|p| PREPOSITIONS.contains(&p.word.as_str())) {
         return false;
     }
-    // A present tense has words after it: `cloud instances.` is a plural.
+    // A present tense is no noun's plural: no noun, or one with an object after it (`the
+    // release adds distributed-inference support`), not `cloud instances.` or `common shares
+    // issuable`.
+    let object = toks.get(w + 1).is_some_and(|n| {
+        let lemma = wordnet::lemma(&n.word);
+        n.kind == Kind::Word
+            && !n.anchor.is_empty()
+            && (wordnet::is_noun(&lemma) || !wordnet::is_word(&lemma))
+    });
     let present = prev.is_some_and(|p| !p.anchor.is_empty())
-        && toks.get(w + 1).is_some_and(|n| n.kind == Kind::Word)
-        && present_tense(&t.word);
+        && present_tense(word)
+        && (object
+            || word
+                .strip_suffix('s')
+                .is_some_and(|stem| !wordnet::is_noun(stem)));
     let by = toks[w + 1..]
         .iter()
         .take_while(|t| t.kind != Kind::Break)
@@ -174,25 +203,46 @@ const PREPOSITIONS: &[&str] = &[
     "of", "for", "in", "at", "on", "from", "with", "to", "by", "about", "into", "over", "under",
 ];
 
-/// The names among an active act's subjects: not a name inside a phrase that qualifies the
-/// subject's noun (`Rubin` of `qualification of HBM4 stacks for Rubin has begun`), nor a common
-/// word capitalised to open the sentence (`Tariffs on imported parts added`).
-fn subject_names(toks: &[Tok], w: usize) -> Vec<&str> {
+/// An active act's subject: every word read ([`subject_at`]), its head (the noun nearest the
+/// act), and its names. Not a word inside a phrase that qualifies the subject's noun (`Rubin`
+/// of `qualification of HBM4 stacks for Rubin has begun`); no name of a common word
+/// capitalised to open the sentence (`Tariffs on imported parts added`).
+struct Subject<'a> {
+    all: Vec<&'a str>,
+    head: Option<&'a str>,
+    names: Vec<&'a str>,
+}
+
+fn subject(toks: &[Tok], w: usize) -> Subject<'_> {
     let at = subject_at(toks, w);
+    let all = at.iter().map(|&k| toks[k].anchor.as_str()).collect();
     let Some(&first) = at.last() else {
-        return Vec::new();
+        return Subject {
+            all,
+            head: None,
+            names: Vec::new(),
+        };
     };
     // The first preposition after a noun of the subject: what follows it qualifies that noun.
     let qualifier = (first..w)
         .find(|&p| PREPOSITIONS.contains(&toks[p].word.as_str()) && at.iter().any(|&k| k < p));
-    at.into_iter()
+    let own: Vec<usize> = at
+        .into_iter()
         .filter(|&k| qualifier.is_none_or(|p| k < p))
-        .filter(|&k| {
+        .collect();
+    let names = own
+        .iter()
+        .filter(|&&k| {
             let opens = k == 0 || toks[k - 1].kind == Kind::Break;
             capital(&toks[k]) && !(opens && wordnet::is_word(&wordnet::lemma(&toks[k].word)))
         })
-        .map(|k| toks[k].anchor.as_str())
-        .collect()
+        .map(|&k| toks[k].anchor.as_str())
+        .collect();
+    Subject {
+        all,
+        head: own.first().map(|&k| toks[k].anchor.as_str()),
+        names,
+    }
 }
 
 /// An act both sentences state once in the active whose subject the draft `d` trades: a name
@@ -211,11 +261,36 @@ pub(super) fn turned_subject(d: &[Tok], s: &[Tok]) -> Option<(String, String, St
         if !once(&dk, &dk[v]) || !once(&sk, &sk[w]) || !active(s, w) {
             continue;
         }
-        let (ours, theirs) = (subject_names(d, v), subject_names(s, w));
+        let (ours, theirs) = (subject(d, v), subject(s, w));
         let has = |toks: &[Tok], a: &str| toks.iter().any(|t| t.anchor == a);
-        let new = ours.iter().find(|a| !theirs.contains(a) && has(s, a));
-        let moved = theirs.iter().find(|a| !ours.contains(a) && has(d, a));
-        if let (Some(x), Some(y)) = (new, moved) {
+        let new = ours
+            .names
+            .iter()
+            .find(|a| !theirs.names.contains(a) && has(s, a));
+        let moved = theirs
+            .names
+            .iter()
+            .find(|a| !ours.names.contains(a) && has(d, a));
+        // Or the head nouns trade places: `bootcamps that began in AIP deployments` for
+        // `AIP deployments that began in bootcamps`.
+        // The draft's head must stand behind a preposition in the source, not be its object:
+        // `qualification … has begun at Quanta` tells `Quanta has begun final qualification`.
+        let behind = |toks: &[Tok], a: &str| {
+            (0..toks.len()).any(|k| {
+                toks[k].anchor == a
+                    && toks[k.saturating_sub(3)..k]
+                        .iter()
+                        .any(|t| PREPOSITIONS.contains(&t.word.as_str()))
+            })
+        };
+        let heads = match (ours.head, theirs.head) {
+            (Some(x), Some(y)) if x != y => {
+                let apart = !theirs.all.contains(&x) && !ours.all.contains(&y);
+                (apart && behind(s, x) && has(d, y)).then_some((x, y))
+            }
+            _ => None,
+        };
+        if let Some((x, y)) = new.zip(moved).map(|(x, y)| (*x, *y)).or(heads) {
             let raw = |toks: &[Tok], a: &str| {
                 toks.iter()
                     .find(|t| t.anchor == a)
@@ -273,6 +348,9 @@ mod tests {
                 "booked".to_string()
             ))
         );
+        let s = "Revenue rose 93%, driven by AIP deployments that began in bootcamps.";
+        let d = "Revenue rose 93%, driven by bootcamps that began in AIP deployments.";
+        assert!(traded(d, s).is_some());
         let s = "The ROCm 7 release adds distributed-inference support and closes part of the gap with CUDA.";
         let d = "CUDA adds distributed-inference support and closes part of the gap with the ROCm 7 release.";
         assert!(traded(d, s).is_some());
@@ -302,6 +380,16 @@ mod tests {
         let s = "Reuters reports that Vultr standardised on EPYC for its cloud instances.";
         let d = "Reuters reports that Vultr standardize on EPYC for its cloud instances.";
         assert!(traded(d, s).is_none());
+        // A pronoun's act after `that`; a plural noun after a noun; a passive whose act the
+        // source gives a pronoun.
+        let s = "In an 8-K filed with the SEC, Apple disclosed that Apple raised the price.";
+        assert!(traded("Apple disclosed in an 8-K that it raised the price.", s).is_none());
+        let s = "NVIDIA is filing this Form S-8 to register 17,000,000 additional shares of common stock issuable under its plan.";
+        let d = "Through a Form S-8, NVIDIA is registering 17,000,000 additional common shares issuable under its plan.";
+        assert!(traded(d, s).is_none());
+        let s = "NVIDIA filed an 8-K saying it authorised an additional share repurchase program.";
+        let d = "An additional share repurchase program has been authorised by NVIDIA, according to an 8-K.";
+        assert!(turned_agent(&tokenize(d), &tokenize(s)).is_none());
         // Who says it is no subject of the act.
         let s = "Reuters reported that NVIDIA booked capacity at TSMC.";
         assert!(traded("NVIDIA booked capacity at TSMC, Reuters reported.", s).is_none());
