@@ -5,6 +5,8 @@
 //! said to have booked about 60% of NVIDIA's supply` where it has `with NVIDIA said to have
 //! booked about 60% of next year's supply`).
 
+use std::borrow::Cow;
+
 use super::clause::{AUX, REACH, TRADES, be_passive, capital, present_tense, verb};
 use super::speakers::saying;
 use super::tokens::{Kind, Tok};
@@ -142,11 +144,11 @@ pub(super) fn turned_agent(d: &[Tok], s: &[Tok]) -> Option<(String, String)> {
 }
 
 /// A verb of speech has no anchor: its lemma stands in (`reported`, `reports`).
-fn key(t: &Tok) -> String {
+fn key(t: &Tok) -> Cow<'_, str> {
     if t.anchor.is_empty() {
-        wordnet::lemma(&t.word).to_string()
+        wordnet::lemma(&t.word)
     } else {
-        t.anchor.clone()
+        Cow::Borrowed(t.anchor.as_str())
     }
 }
 
@@ -171,30 +173,34 @@ fn active(toks: &[Tok], w: usize) -> bool {
     if prev.is_some_and(|p| PREPOSITIONS.contains(&p.word.as_str())) {
         return false;
     }
-    // A present tense is no noun's plural: no noun, or one with an object after it (`the
-    // release adds distributed-inference support`), not `cloud instances.` or `common shares
-    // issuable`.
-    let object = toks.get(w + 1).is_some_and(|n| {
-        let lemma = wordnet::lemma(&n.word);
-        n.kind == Kind::Word
-            && !n.anchor.is_empty()
-            && (wordnet::is_noun(&lemma) || !wordnet::is_word(&lemma))
-    });
-    let present = prev.is_some_and(|p| !p.anchor.is_empty())
-        && present_tense(word)
-        && (object
-            || word
-                .strip_suffix('s')
-                .is_some_and(|stem| !wordnet::is_noun(stem)));
     let by = toks[w + 1..]
         .iter()
         .take_while(|t| t.kind != Kind::Break)
         .take(SPAN)
         .any(|t| t.word == "by");
-    (verb(toks, w) || present)
-        && !by
-        && !be_passive(toks, w)
-        && (answers(toks, w) || !saying(&t.word))
+    if by || (saying(word) && !answers(toks, w)) || be_passive(toks, w) {
+        return false;
+    }
+    // A present tense is no noun's plural: no noun, or one with an object after it (`the
+    // release adds distributed-inference support`), not `cloud instances.` or `common shares
+    // issuable`.
+    let object = || {
+        toks.get(w + 1).is_some_and(|n| {
+            n.kind == Kind::Word && !n.anchor.is_empty() && {
+                let lemma = wordnet::lemma(&n.word);
+                wordnet::is_noun(&lemma) || !wordnet::is_word(&lemma)
+            }
+        })
+    };
+    let present = || {
+        prev.is_some_and(|p| !p.anchor.is_empty())
+            && present_tense(word)
+            && (object()
+                || word
+                    .strip_suffix('s')
+                    .is_some_and(|stem| !wordnet::is_noun(stem)))
+    };
+    verb(toks, w) || present()
 }
 
 /// Prepositions: a name after one that follows a noun qualifies that noun (`qualification of
@@ -250,15 +256,34 @@ fn subject(toks: &[Tok], w: usize) -> Subject<'_> {
 /// subject that the draft has elsewhere (`with TSMC said to have booked about 60% of NVIDIA's
 /// supply` for `with NVIDIA said to have booked about 60% of next year's supply`). The two
 /// names, the draft's first, and the act.
-pub(super) fn turned_subject(d: &[Tok], s: &[Tok]) -> Option<(String, String, String)> {
-    let (dk, sk): (Vec<String>, Vec<String>) =
+pub(super) fn turned_subject<'a>(d: &'a [Tok], s: &'a [Tok]) -> Option<(String, String, String)> {
+    let (dk, sk): (Vec<Cow<'_, str>>, Vec<Cow<'_, str>>) =
         (d.iter().map(key).collect(), s.iter().map(key).collect());
-    let once = |keys: &[String], k: &str| keys.iter().filter(|x| *x == k).count() == 1;
-    for v in (0..d.len()).filter(|&v| active(d, v)) {
+    let once = |keys: &[Cow<'_, str>], k: &str| keys.iter().filter(|x| *x == k).count() == 1;
+    // The cheap tests first: a word of both sentences, once in each, then whether it acts.
+    for v in (0..d.len()).filter(|&v| d[v].kind == Kind::Word) {
         let Some(w) = sk.iter().position(|k| *k == dk[v]) else {
             continue;
         };
-        if !once(&dk, &dk[v]) || !once(&sk, &sk[w]) || !active(s, w) {
+        // The same words right before the act in both (a verbatim clause) keep its subject.
+        let before = |toks: &'a [Tok], i: usize| {
+            let mut words = [""; 3];
+            let near = (0..i)
+                .rev()
+                .take_while(|&k| toks[k].kind != Kind::Break)
+                .filter(|&k| !toks[k].anchor.is_empty())
+                .take(3);
+            for (slot, k) in words.iter_mut().zip(near) {
+                *slot = toks[k].anchor.as_str();
+            }
+            words
+        };
+        if !once(&dk, &dk[v])
+            || !once(&sk, &sk[w])
+            || before(d, v) == before(s, w)
+            || !active(d, v)
+            || !active(s, w)
+        {
             continue;
         }
         let (ours, theirs) = (subject(d, v), subject(s, w));
@@ -353,6 +378,9 @@ mod tests {
         assert!(traded(d, s).is_some());
         let s = "The ROCm 7 release adds distributed-inference support and closes part of the gap with CUDA.";
         let d = "CUDA adds distributed-inference support and closes part of the gap with the ROCm 7 release.";
+        assert!(traded(d, s).is_some());
+        // The same noun before the act, another name on it.
+        let d = "The CUDA release adds distributed-inference support and closes part of the gap with ROCm 7.";
         assert!(traded(d, s).is_some());
     }
 
