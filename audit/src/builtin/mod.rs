@@ -23,6 +23,7 @@ mod implied;
 mod lexicon;
 mod meaning;
 mod names;
+mod order;
 mod owners;
 mod paragraphs;
 mod quotes;

@@ -15,6 +15,7 @@ use super::clause::{
 use super::converse::{self, Way};
 use super::destination;
 use super::lexicon::equivalents;
+use super::order::reordered;
 use super::owners;
 use super::tokens::{Kind, Tok};
 use super::transposed::{self, Crossed, transposed};
@@ -636,6 +637,11 @@ pub(super) fn swapped(d: &[Tok], s: &[Tok]) -> Option<String> {
     if let Some((x, y, act)) = turned_subject(d, s) {
         return Some(format!(
             "the draft has \u{ab}{x}\u{bb} do what the entry has \u{ab}{y}\u{bb} do (\u{ab}{act}\u{bb})"
+        ));
+    }
+    if let Some(link) = reordered(d, s) {
+        return Some(format!(
+            "the draft tells the events around \u{ab}{link}\u{bb} in the other order"
         ));
     }
     if let Some((theirs, ours)) = destination::turned_way(d, s) {
