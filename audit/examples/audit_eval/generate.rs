@@ -112,8 +112,12 @@ pub enum Half {
     /// data since round 15.
     Heldout14,
     /// The fifteenth round's held-out drafts (hand-written round 15, by a reader who never saw
-    /// the engine), printed only with `--heldout15`, their misses never listed.
+    /// the engine), printed with `--heldout15`: looked at once at the end of round 15, tuning
+    /// data since round 16.
     Heldout15,
+    /// The sixteenth round's held-out drafts (hand-written round 16, by a reader who never saw
+    /// the engine), printed only with `--heldout16`, their misses never listed.
+    Heldout16,
 }
 
 pub fn half_of(ticker: &str) -> Half {

@@ -38,7 +38,8 @@ struct Written {
     /// (`Half::Heldout12`, tuning data since round 13); 13 for the thirteenth round's
     /// (`Half::Heldout13`, tuning data since round 14); 14 for the fourteenth round's
     /// (`Half::Heldout14`, tuning data since round 15); 15 for the fifteenth round's
-    /// (`Half::Heldout15`).
+    /// (`Half::Heldout15`, tuning data since round 16); 16 for the sixteenth round's
+    /// (`Half::Heldout16`).
     #[serde(default)]
     round: u8,
 }
@@ -88,7 +89,8 @@ pub fn cases(entries: &[Entry]) -> Vec<Case> {
                 handwritten: true,
                 fact: None,
                 half: match w.round {
-                    15.. => Half::Heldout15,
+                    16.. => Half::Heldout16,
+                    15 => Half::Heldout15,
                     14 => Half::Heldout14,
                     13 => Half::Heldout13,
                     12 => Half::Heldout12,

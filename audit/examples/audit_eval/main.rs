@@ -13,15 +13,17 @@
 //! `round: 11`, `--heldout11`) since the twelfth, the twelfth round's (hand-written,
 //! `round: 12`, `--heldout12`) since the thirteenth, the thirteenth round's (hand-written,
 //! `round: 13`, `--heldout13`) since the fourteenth, the fourteenth round's (hand-written,
-//! `round: 14`, `--heldout14`) since the fifteenth; the fifteenth round's (hand-written,
-//! `round: 15`) is printed only with `--heldout15`, its misses never listed, and is the one
+//! `round: 14`, `--heldout14`) since the fifteenth, the fifteenth round's (hand-written,
+//! `round: 15`, `--heldout15`) since the sixteenth; the sixteenth round's (hand-written,
+//! `round: 16`) is printed only with `--heldout16`, its misses never listed, and is the one
 //! that counts.
 //! `cargo run -p journal-market-audit --example audit_eval [-- --report] [--heldout]
 //! [--public] [--heldout4] [--heldout5] [--heldout6] [--heldout7] [--heldout8] [--heldout9]
 //! [--heldout10] [--heldout11] [--heldout12] [--heldout13] [--heldout14] [--heldout15]
-//! [--misses [report|public|heldout|heldout-public|heldout4|heldout4-public|heldout5|
-//! heldout5-public|heldout6|heldout6-public|heldout7|heldout7-public|heldout8|heldout9|
-//! heldout10|heldout11|heldout12|heldout13|heldout14|all] | --show KIND | --draft ID]`
+//! [--heldout16] [--misses [report|public|heldout|heldout-public|heldout4|heldout4-public|
+//! heldout5|heldout5-public|heldout6|heldout6-public|heldout7|heldout7-public|heldout8|
+//! heldout9|heldout10|heldout11|heldout12|heldout13|heldout14|heldout15|all] | --show KIND |
+//! --draft ID]`
 // Tooling, not the product: a failure here stops the run with its message.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
@@ -116,7 +118,10 @@ fn table(half: Half, results: &[(Case, Report)]) {
             "Held-out set of round 14 (hand-written round 14): looked at once, tuning data since round 15".to_string()
         }
         Half::Heldout15 => {
-            "Held-out set of round 15 (hand-written round 15): the one that counts".to_string()
+            "Held-out set of round 15 (hand-written round 15): looked at once, tuning data since round 16".to_string()
+        }
+        Half::Heldout16 => {
+            "Held-out set of round 16 (hand-written round 16): the one that counts".to_string()
         }
     };
     println!("\n{name}\n");
@@ -288,7 +293,7 @@ fn main() {
     );
     // The held-out drafts' number, without their results.
     let mut sizes: Vec<(String, usize)> = Vec::new();
-    for (c, _) in results.iter().filter(|(c, _)| c.half == Half::Heldout15) {
+    for (c, _) in results.iter().filter(|(c, _)| c.half == Half::Heldout16) {
         let kind = c.kind.clone();
         match sizes.iter_mut().find(|(k, _)| *k == kind) {
             Some((_, n)) => *n += 1,
@@ -296,7 +301,7 @@ fn main() {
         }
     }
     println!(
-        "round 15's held-out drafts (results with --heldout15 only): {}",
+        "round 16's held-out drafts (results with --heldout16 only): {}",
         sizes
             .iter()
             .map(|(k, n)| format!("{k} {n}"))
@@ -504,11 +509,19 @@ third-round hand-written drafts (held out in round 3): faithful approved {ok} of
         );
         table(Half::Heldout14, &results);
     }
-    // Round 15's held-out set is looked at once, at the end of the fifteenth round; its misses
-    // are never listed.
+    // Round 15's held-out set: looked at once at the end of the fifteenth round, tuning data
+    // since.
     if args.iter().any(|a| a == "--heldout15") {
-        println!("\nround 15's held-out set: the hand-written drafts of round 15");
+        println!(
+            "\nround 15's held-out set (tuning data since round 16): the hand-written drafts of round 15"
+        );
         table(Half::Heldout15, &results);
+    }
+    // Round 16's held-out set is looked at once, at the end of the sixteenth round; its misses
+    // are never listed.
+    if args.iter().any(|a| a == "--heldout16") {
+        println!("\nround 16's held-out set: the hand-written drafts of round 16");
+        table(Half::Heldout16, &results);
     }
     let second: Vec<&(Case, Report)> = results.iter().filter(|(c, _)| c.second_round).collect();
     if !second.is_empty() {
@@ -554,6 +567,7 @@ third-round hand-written drafts (held out in round 3): faithful approved {ok} of
                             | Half::Heldout12
                             | Half::Heldout13
                             | Half::Heldout14
+                            | Half::Heldout15
                     )
             })
             .take(6)
@@ -561,12 +575,12 @@ third-round hand-written drafts (held out in round 3): faithful approved {ok} of
             println!("\n== {}\n{}", c.id, c.sub.body);
         }
     }
-    // One tuning draft whole, with its sources and report (not round 15's held-out drafts).
+    // One tuning draft whole, with its sources and report (not round 16's held-out drafts).
     if args.first().map(String::as_str) == Some("--draft") {
         let id = args.get(1).cloned().unwrap_or_default();
         for (c, r) in results
             .iter()
-            .filter(|(c, _)| c.id == id && c.half != Half::Heldout15)
+            .filter(|(c, _)| c.id == id && c.half != Half::Heldout16)
         {
             println!("\n== {} [{}]\n{}", c.id, c.kind, c.sub.body);
             for s in &c.sub.sources {
@@ -616,6 +630,7 @@ const TUNING_HALVES: &[(&str, Half)] = &[
     ("heldout12", Half::Heldout12),
     ("heldout13", Half::Heldout13),
     ("heldout14", Half::Heldout14),
+    ("heldout15", Half::Heldout15),
 ];
 
 /// The tuning part `--misses NAME` lists; the tuning half when the name is none of
