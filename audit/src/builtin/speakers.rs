@@ -55,6 +55,13 @@ const SPEECH: &[&str] = &[
     "confirms",
 ];
 
+/// Verbs of speech in the plural, read only after names joined by `and` (`Reuters and
+/// Bloomberg report`): alone, `report` and `post` are more often nouns (`a Reuters report`).
+const PLURAL: &[&str] = &[
+    "report", "write", "post", "note", "claim", "state", "disclose", "announce", "confirm", "cite",
+    "add",
+];
+
 /// Whether token `i` is a verb of speech, not one of a phrasal verb (`writes down`, `posts
 /// up`) nor a passive report (`said to have`).
 fn speech_at(toks: &[Tok], i: usize) -> bool {
@@ -119,31 +126,36 @@ pub(super) fn speaker_chains(toks: &[Tok]) -> Vec<Vec<usize>> {
             if !chain.is_empty() {
                 out.push(chain);
             }
-        } else if speech_at(toks, i) {
+        } else if speech_at(toks, i) || PLURAL.contains(&w) {
             // Past `has`, `also` and a filing's form (`10-Q`).
             let mut j = i;
             while j > 0 && matches!(toks[j - 1].word.as_str(), "has" | "had" | "also" | "have") {
                 j -= 1;
             }
             // The head of the name just before, not across a comma: `Reuters reported`, `Kash
-            // Rangan of Bernstein said`, `Microsoft's 10-Q says`.
+            // Rangan of Bernstein said`, `Microsoft's 10-Q says`. Names joined by `and` are
+            // each a speaker (`Reuters and Bloomberg report`).
+            let mut chains: Vec<Vec<usize>> = Vec::new();
             let mut chain: Vec<usize> = Vec::new();
             while j > 0 {
                 let t = &toks[j - 1];
                 if name(t) && t.word.len() >= 2 && !t.word.starts_with(|c: char| c.is_ascii_digit())
                 {
                     chain.insert(0, j - 1);
+                } else if !chain.is_empty() && t.word == "and" {
+                    chains.push(std::mem::take(&mut chain));
                 } else if !(t.kind == Kind::Number
                     || (t.kind == Kind::Word && t.word.len() == 1)
-                    || (!chain.is_empty()
-                        && matches!(t.word.as_str(), "of" | "at" | "from" | "and")))
+                    || (!chain.is_empty() && matches!(t.word.as_str(), "of" | "at" | "from")))
                 {
                     break;
                 }
                 j -= 1;
             }
-            if !chain.is_empty() {
-                out.push(chain);
+            chains.extend(Some(chain).filter(|c| !c.is_empty()));
+            // A plural verb needs the names joined (`Reuters and Bloomberg report`).
+            if speech_at(toks, i) || chains.len() > 1 {
+                out.extend(chains);
             }
         }
     }
@@ -252,5 +264,11 @@ mod tests {
         assert!(s.is_empty(), "{s:?}");
         let s = speakers(&tokenize("Reuters showed that Tesla did."));
         assert_eq!(s, vec![vec!["reuters"]]);
+        // Names joined by `and` are each a speaker, also of a plural verb; a lone noun is no
+        // verb.
+        let s = speakers(&tokenize("Reuters and Bloomberg report that Tesla did."));
+        assert_eq!(s, vec![vec!["bloomberg"], vec!["reuters"]]);
+        let s = speakers(&tokenize("A Reuters report cites supply-chain sources."));
+        assert!(s.is_empty(), "{s:?}");
     }
 }

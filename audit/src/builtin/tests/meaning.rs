@@ -769,3 +769,35 @@ fn a_multiple_is_a_figure_in_digits_or_words() {
         Check::UnsupportedContent,
     );
 }
+
+#[test]
+fn speakers_joined_by_and_are_each_a_speaker() {
+    let s = || {
+        vec![
+            entry(
+                A,
+                "Reuters says that the Robotaxi app opened to the public in Phoenix.",
+                "The Robotaxi app opened to the public in Phoenix, according to people familiar with the matter.",
+            ),
+            entry(
+                B,
+                "Bloomberg reported that the Robotaxi app opened to the public in Phoenix.",
+                "The Robotaxi app opened to the public in Phoenix, according to supply-chain sources.",
+            ),
+        ]
+    };
+    assert_clean(
+        &format!(
+            "Reuters and Bloomberg report that the Robotaxi app opened to the public in Phoenix [{A}][{B}]."
+        ),
+        s(),
+    );
+    // Each name must have said it: one right name does not carry another.
+    assert_caught(
+        &format!(
+            "Reuters and CNBC report that the Robotaxi app opened to the public in Phoenix [{A}][{B}]."
+        ),
+        s(),
+        Check::UnsupportedContent,
+    );
+}
