@@ -431,7 +431,13 @@ fn judge(c: &Claim<'_>, d: &Parsed, company: &dyn Fn(&str) -> bool) -> support::
         handle: &handle,
         from: &from,
     };
-    support::judge(&d.toks, &offers, &known)
+    let entries: Vec<usize> = c
+        .reads
+        .iter()
+        .enumerate()
+        .flat_map(|(e, r)| r.sentences.iter().map(move |_| e))
+        .collect();
+    support::judge(&d.toks, &offers, &entries, &known)
 }
 
 fn rest(

@@ -89,11 +89,16 @@ pub(in crate::builtin) struct Judged {
 }
 
 /// Judges the draft sentence `toks` against the candidate source sentences (`offers`, those of
-/// the entries it cites). `known` as for [`units`]; `numbers` says whether a cited entry holds
-/// a number anywhere.
-pub(in crate::builtin) fn judge(toks: &[Tok], offers: &[&Offer], known: &Known<'_>) -> Judged {
+/// the entries it cites; `entries[k]` is the cited entry `offers[k]` is of). `known` as for
+/// [`units`].
+pub(in crate::builtin) fn judge(
+    toks: &[Tok],
+    offers: &[&Offer],
+    entries: &[usize],
+    known: &Known<'_>,
+) -> Judged {
     let units = units(toks, known);
-    let cover = choose_cover(&units, toks, offers);
+    let cover = choose_cover(&units, toks, offers, entries);
     let chosen: Vec<&Offer> = cover.iter().map(|&k| offers[k]).collect();
     // An entry's title names what every sentence of it is about (`2020 coronavirus pandemic in
     // Germany` of `349 cases were reported in Germany`).
@@ -291,7 +296,7 @@ fn name_runs(toks: &[Tok], known: &Known<'_>) -> Vec<(usize, usize)> {
 
 /// The source sentences a draft sentence rests on: the one that holds most of its units, then
 /// up to [`MAX_COVER`] in all that each add [`COVER_GAIN`] more.
-fn choose_cover(units: &[Unit], toks: &[Tok], offers: &[&Offer]) -> Vec<usize> {
+fn choose_cover(units: &[Unit], toks: &[Tok], offers: &[&Offer], entries: &[usize]) -> Vec<usize> {
     let holds: Vec<Vec<bool>> = offers
         .iter()
         .map(|o| units.iter().map(|u| found(u, toks, &[*o])).collect())
@@ -331,12 +336,15 @@ fn choose_cover(units: &[Unit], toks: &[Tok], offers: &[&Offer]) -> Vec<usize> {
             break;
         };
         // The first that holds any; then one that adds [`COVER_GAIN`] units, or one that is no
-        // name, figure or time (one standing alone elsewhere is not this statement's).
+        // name, figure or time (one standing alone elsewhere is not this statement's), or one
+        // of another cited entry than those rested on (a sentence citing two reports, `moves
+        // of about 8% and about 7%`, takes a figure of each).
         let (all, plain) = gain(best);
+        let another = !cover.iter().any(|&k| entries.get(k) == entries.get(best));
         let enough = if cover.is_empty() {
             all >= 1
         } else {
-            all >= COVER_GAIN || plain >= 1
+            all >= COVER_GAIN || plain >= 1 || (all >= 1 && another)
         };
         if !enough {
             break;
@@ -414,7 +422,26 @@ mod tests {
             handle: &|_| false,
             from: &|_| false,
         };
-        judge(&tokenize(draft), &refs, &known).missing
+        judge(&tokenize(draft), &refs, &[], &known).missing
+    }
+
+    #[test]
+    fn a_sentence_citing_two_entries_takes_a_figure_of_each() {
+        let known = Known {
+            word: &|w| w == "nvidia",
+            handle: &|_| false,
+            from: &|_| false,
+        };
+        let sources = [
+            "NVIDIA shares moved about 8% in a session as investors weighed the outlook.",
+            "NVIDIA shares moved about 7% in a session as investors weighed the outlook.",
+        ];
+        let offers: Vec<Offer> = sources.iter().map(|s| offer(&tokenize(s))).collect();
+        let refs: Vec<&Offer> = offers.iter().collect();
+        let d = tokenize("NVIDIA shares moved about 8% and about 7% in a session.");
+        assert!(judge(&d, &refs, &[0, 1], &known).missing.is_empty());
+        // Two sentences of one entry: a figure standing alone elsewhere is not this one's.
+        assert_eq!(judge(&d, &refs, &[0, 0], &known).missing, ["about 7%"]);
     }
 
     #[test]
@@ -581,7 +608,7 @@ mod tests {
         };
         let d = tokenize("There are 531 confirmed cases of coronavirus.");
         // The title's words are the topic of every sentence of its entry.
-        assert!(judge(&d, &[&cases, &title], &known).missing.is_empty());
+        assert!(judge(&d, &[&cases, &title], &[], &known).missing.is_empty());
         // A second sentence adding one plain word is rested on; one adding a lone name is not.
         let both = ["The film was shot in Miami.", "It premiered at Telluride."];
         assert!(judged("The film was shot in Miami and premiered.", &both).is_empty());
@@ -649,10 +676,14 @@ mod tests {
         let d = tokenize(
             "It was formed in 1995 during the 104th Dogs to give more conservative members a unified voice.",
         );
-        let missing = judge(&d, &[&formed, &title], &known).missing;
+        let missing = judge(&d, &[&formed, &title], &[], &known).missing;
         assert!(missing.contains(&"104th Dogs".to_string()), "{missing:?}");
         let d = tokenize("It was formed in 1995 during the 104th Congress.");
-        assert!(judge(&d, &[&formed, &title], &known).missing.is_empty());
+        assert!(
+            judge(&d, &[&formed, &title], &[], &known)
+                .missing
+                .is_empty()
+        );
     }
 
     #[test]
