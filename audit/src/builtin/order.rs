@@ -1,14 +1,20 @@
-//! Events told in the other order: `Fannie Mae's five-day bootcamp came after it expanded its
-//! use of AIP` where the entry has `Fannie Mae expanded its use of AIP after a five-day
-//! bootcamp`, or `before` where the entry has `after` with the events in the same places.
+//! Two things told the other way round about a word that orders them: events (`Fannie Mae's
+//! five-day bootcamp came after it expanded its use of AIP` where the entry has `Fannie Mae
+//! expanded its use of AIP after a five-day bootcamp`, or `before` where the entry has `after`
+//! with the events in the same places), what leads (`demand is running ahead of the company's
+//! investment` for `the company is investing ahead of demand`) and what becomes what (`the
+//! Army consolidated an enterprise agreement into dozens of contracts` for the other way).
 
 use super::tokens::{Kind, Tok};
 
-/// Words that order two events, each with the one that says the other way.
+/// Words that order two things, each with the one that says the other way (none for `into`).
 const LINKS: &[(&str, &str)] = &[
     ("after", "before"),
     ("before", "after"),
     ("following", "before"),
+    ("ahead", "behind"),
+    ("behind", "ahead"),
+    ("into", ""),
 ];
 
 /// Words that open a clause: the earlier event is not looked for past them.
@@ -99,5 +105,18 @@ mod tests {
         assert!(order(d, S).is_none());
         let d = "@PalantirTech posted that Fannie Mae held a five-day bootcamp before it expanded its use of AIP across operations.";
         assert!(order(d, S).is_none());
+    }
+
+    #[test]
+    fn what_leads_and_what_becomes_what_are_read() {
+        let s = "Jean Hu told the conference that demand remains strong and that the company is investing ahead of demand.";
+        let d = "Jean Hu told the conference that demand remains strong and is running ahead of the company's investment.";
+        assert_eq!(order(d, s), Some("ahead".to_string()));
+        assert!(order(s, s).is_none());
+        let s = "The U.S. Army consolidated dozens of contracts into an enterprise agreement worth up to $10 billion.";
+        let d = "The U.S. Army consolidated an enterprise agreement worth up to $10 billion into dozens of contracts.";
+        assert_eq!(order(d, s), Some("into".to_string()));
+        let d = "Dozens of contracts were consolidated by the U.S. Army into an enterprise agreement worth up to $10 billion.";
+        assert!(order(d, s).is_none());
     }
 }
