@@ -31,6 +31,7 @@ mod read;
 mod roles;
 mod sentences;
 mod speakers;
+mod stakes;
 mod support;
 mod tokens;
 mod transposed;
