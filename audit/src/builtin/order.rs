@@ -13,7 +13,9 @@ const LINKS: &[(&str, &str)] = &[
     ("before", "after"),
     ("following", "before"),
     ("ahead", "behind"),
+    ("ahead", "trailing"),
     ("behind", "ahead"),
+    ("trailing", "ahead"),
     ("into", ""),
 ];
 
@@ -31,22 +33,35 @@ fn link(toks: &[Tok]) -> Option<(usize, &str)> {
 }
 
 /// The anchors of the clause on each side of the link at `i`: back to a break or a clause's
-/// opener, on to a break.
+/// opener, on to a break. A lone `it` after the link is the first word of the clause before
+/// (`that demand remains strong and that the company is investing ahead of it`).
 fn sides(toks: &[Tok], i: usize) -> (Vec<&str>, Vec<&str>) {
     let ends = |t: &Tok| t.kind == Kind::Break || OPENERS.contains(&t.word.as_str());
-    let before = toks[..i]
+    let opener = (0..i).rev().find(|&k| ends(&toks[k]));
+    let before = toks[opener.map_or(0, |k| k + 1)..i]
         .iter()
-        .rev()
-        .take_while(|t| !ends(t))
         .filter(|t| !t.anchor.is_empty())
         .map(|t| t.anchor.as_str())
         .collect();
-    let after = toks[i + 1..]
+    let mut after: Vec<&str> = toks[i + 1..]
         .iter()
         .take_while(|t| t.kind != Kind::Break)
         .filter(|t| !t.anchor.is_empty())
         .map(|t| t.anchor.as_str())
         .collect();
+    let rest: Vec<&str> = toks[i + 1..]
+        .iter()
+        .map(|t| t.word.as_str())
+        .filter(|w| *w != "of")
+        .take(1)
+        .collect();
+    if after.is_empty() && rest == ["it"] {
+        let earlier = opener.and_then(|o| {
+            let from = (0..o).rev().find(|&k| ends(&toks[k]))?;
+            toks[from + 1..o].iter().find(|t| !t.anchor.is_empty())
+        });
+        after.extend(earlier.map(|t| t.anchor.as_str()));
+    }
     (before, after)
 }
 
@@ -117,6 +132,14 @@ mod tests {
         let d = "The U.S. Army consolidated an enterprise agreement worth up to $10 billion into dozens of contracts.";
         assert_eq!(order(d, s), Some("into".to_string()));
         let d = "Dozens of contracts were consolidated by the U.S. Army into an enterprise agreement worth up to $10 billion.";
+        assert!(order(d, s).is_none());
+        // `it` stands for the clause before's first word.
+        let s = "Ryan Taylor told the conference that demand remains strong and that the company is investing ahead of it.";
+        let d = "Ryan Taylor told the conference that demand remains strong and is running ahead of the company's investment.";
+        assert_eq!(order(d, s), Some("ahead".to_string()));
+        let d = "Ryan Taylor told the conference that demand remains strong and that the company's investment is trailing it.";
+        assert_eq!(order(d, s), Some("trailing".to_string()));
+        let d = "Ryan Taylor told the conference that demand remains strong and that the company is investing ahead of demand.";
         assert!(order(d, s).is_none());
     }
 }
