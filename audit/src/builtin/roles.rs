@@ -17,7 +17,7 @@ use super::destination;
 use super::lexicon::equivalents;
 use super::order::reordered;
 use super::owners;
-use super::stakes::stake_turned;
+use super::relations::relation_turned;
 use super::tokens::{Kind, Tok};
 use super::transposed::{self, Crossed, transposed};
 use super::wordnet;
@@ -645,9 +645,9 @@ pub(super) fn swapped(d: &[Tok], s: &[Tok]) -> Option<String> {
             "the draft sets what stands on either side of \u{ab}{link}\u{bb} the other way round"
         ));
     }
-    if let Some((ours, theirs)) = stake_turned(d, s) {
+    if let Some((ours, theirs)) = relation_turned(d, s) {
         return Some(format!(
-            "the draft has a stake in \u{ab}{ours}\u{bb} where the entry has one in \u{ab}{theirs}\u{bb}"
+            "the draft relates its parties the other way round: \u{ab}{ours}\u{bb} where the entry has \u{ab}{theirs}\u{bb}"
         ));
     }
     if let Some((theirs, ours)) = destination::turned_way(d, s) {

@@ -1,0 +1,124 @@
+//! Whose stake in whom, and who trails whom: a draft's sentence that gives a stake to the
+//! company held (`OpenAI holds about 27% of Microsoft` where the entry has `gives Microsoft
+//! about a 27% stake in OpenAI`), or a gap to the one ahead (`closes part of CUDA's software
+//! gap with ROCm` for `ROCm … closes part of the software gap with CUDA`). The other party is
+//! the name after a relation's noun and preposition (`stake in`, `gap with`, `lead over`) or
+//! after a percentage and `of`.
+
+use super::tokens::{Kind, Tok};
+
+/// Nouns that relate two parties, with the preposition before the other one; relations of one
+/// kind say the same of their parties.
+const RELATIONS: &[(&str, &str, Relation)] = &[
+    ("stake", "in", Relation::Stake),
+    ("interest", "in", Relation::Stake),
+    ("holding", "in", Relation::Stake),
+    ("ownership", "in", Relation::Stake),
+    ("gap", "with", Relation::Gap),
+    ("gap", "to", Relation::Gap),
+    ("lead", "over", Relation::Lead),
+    ("edge", "over", Relation::Lead),
+    ("advantage", "over", Relation::Lead),
+];
+
+/// What the name after a relation is to the one who has it.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Relation {
+    /// The company held (`a 27% stake in OpenAI`, `27% of Microsoft`).
+    Stake,
+    /// The one ahead (`the software gap with CUDA`).
+    Gap,
+    /// The one behind (`a lead over AMD`).
+    Lead,
+}
+
+/// The other party of `toks`'s relation (its first word, lower case), when it has exactly one.
+fn held(toks: &[Tok]) -> Option<(Relation, &str)> {
+    let capital = |k: usize| {
+        toks.get(k)
+            .filter(|t| t.kind == Kind::Word && t.raw.starts_with(char::is_uppercase))
+            .map(|t| t.word.as_str())
+    };
+    // Past an article and one describing word (`in the restructured OpenAI`).
+    let name = |mut k: usize| {
+        if toks
+            .get(k)
+            .is_some_and(|t| matches!(t.word.as_str(), "the" | "a" | "an"))
+        {
+            k += 1;
+        }
+        capital(k).or_else(|| {
+            let plain = toks
+                .get(k)
+                .is_some_and(|t| t.kind == Kind::Word && !t.anchor.is_empty());
+            if plain { capital(k + 1) } else { None }
+        })
+    };
+    // `27% of`, `27 percent of`.
+    let percent = |k: usize| {
+        let t = &toks[k];
+        (t.kind == Kind::Number && t.raw.ends_with('%'))
+            || (t.word == "percent" && k > 0 && toks[k - 1].kind == Kind::Number)
+    };
+    let mut found = (1..toks.len()).filter_map(|i| {
+        let relation = if toks[i].word == "of" && percent(i - 1) {
+            Relation::Stake
+        } else {
+            RELATIONS
+                .iter()
+                .find(|(noun, prep, _)| toks[i - 1].word == *noun && toks[i].word == *prep)?
+                .2
+        };
+        Some((relation, name(i + 1)?))
+    });
+    let first = found.next()?;
+    found.all(|n| n == first).then_some(first)
+}
+
+/// The other party of the draft `d`'s relation and the source `s`'s one of the same kind, when
+/// they differ and each stands in both sentences: the parties the other way round.
+pub(super) fn relation_turned<'a>(d: &'a [Tok], s: &'a [Tok]) -> Option<(&'a str, &'a str)> {
+    let ((rd, ours), (rs, theirs)) = (held(d)?, held(s)?);
+    let has = |toks: &[Tok], w: &str| toks.iter().any(|t| t.word == w);
+    (rd == rs && ours != theirs && has(s, ours) && has(d, theirs)).then_some((ours, theirs))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::builtin::tokens::tokenize;
+
+    const S: &str = "Microsoft's quarterly report says Microsoft and OpenAI signed a new definitive agreement that gives Microsoft about a 27% stake in the restructured OpenAI.";
+
+    fn turned(d: &str) -> Option<(String, String)> {
+        relation_turned(&tokenize(d), &tokenize(S)).map(|(a, b)| (a.to_string(), b.to_string()))
+    }
+
+    #[test]
+    fn a_stake_given_to_the_company_held_is_read() {
+        let d = "Microsoft's quarterly report describes the new agreement with OpenAI, under which the restructured OpenAI holds about 27% of Microsoft.";
+        assert_eq!(turned(d), Some(("microsoft".into(), "openai".into())));
+        let d = "Under the new agreement, OpenAI gives Microsoft a stake in OpenAI of about 27%.";
+        assert!(turned(d).is_none());
+        let d = "Microsoft holds about 27% of the restructured OpenAI under the new agreement with OpenAI.";
+        assert!(turned(d).is_none());
+        let d = "Microsoft and OpenAI signed a new agreement, Microsoft's quarterly report says.";
+        assert!(turned(d).is_none());
+    }
+
+    #[test]
+    fn a_gap_to_the_one_behind_is_read() {
+        let s = tokenize(
+            "The ROCm 7 release adds distributed-inference support and closes part of the software gap with CUDA.",
+        );
+        let d = tokenize(
+            "The ROCm 7 release adds distributed-inference support and closes part of CUDA's software gap with ROCm.",
+        );
+        assert_eq!(relation_turned(&d, &s), Some(("rocm", "cuda")));
+        // Another relation says the other way of its parties: no comparison.
+        let d = tokenize("The ROCm 7 release cuts part of CUDA's lead over ROCm.");
+        assert!(relation_turned(&d, &s).is_none());
+        let d = tokenize("With the ROCm 7 release, AMD closes part of its software gap with CUDA.");
+        assert!(relation_turned(&d, &s).is_none());
+    }
+}
