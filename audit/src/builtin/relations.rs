@@ -30,14 +30,25 @@ enum Relation {
     Gap,
     /// The one behind (`a lead over AMD`).
     Lead,
+    /// The one it is for (`deployment for OpenAI`).
+    For,
+    /// One of a group (`with Oracle among the first large deployments`).
+    Among,
 }
 
-/// The other party of `toks`'s relation (its first word, lower case), when it has exactly one.
-fn held(toks: &[Tok]) -> Option<(Relation, &str)> {
-    let capital = |k: usize| {
+/// The relations of `toks`, each with its other party (its first word, lower case).
+fn relations(toks: &[Tok]) -> Vec<(Relation, &str)> {
+    let upper = |k: usize| {
         toks.get(k)
-            .filter(|t| t.kind == Kind::Word && t.raw.starts_with(char::is_uppercase))
-            .map(|t| t.word.as_str())
+            .is_some_and(|t| t.kind == Kind::Word && t.raw.starts_with(char::is_uppercase))
+    };
+    // A name, not one of a list (`for England and Scotland`).
+    let capital = |k: usize| {
+        let end = (k..toks.len()).find(|&e| !upper(e)).unwrap_or(toks.len());
+        let listed = toks
+            .get(end)
+            .is_some_and(|t| matches!(t.word.as_str(), "and" | "or" | "&"));
+        (upper(k) && !listed).then(|| toks[k].word.as_str())
     };
     // Past an article and one describing word (`in the restructured OpenAI`).
     let name = |mut k: usize| {
@@ -60,27 +71,54 @@ fn held(toks: &[Tok]) -> Option<(Relation, &str)> {
         (t.kind == Kind::Number && t.raw.ends_with('%'))
             || (t.word == "percent" && k > 0 && toks[k - 1].kind == Kind::Number)
     };
-    let mut found = (1..toks.len()).filter_map(|i| {
-        let relation = if toks[i].word == "of" && percent(i - 1) {
-            Relation::Stake
-        } else {
-            RELATIONS
-                .iter()
-                .find(|(noun, prep, _)| toks[i - 1].word == *noun && toks[i].word == *prep)?
-                .2
-        };
-        Some((relation, name(i + 1)?))
-    });
-    let first = found.next()?;
-    found.all(|n| n == first).then_some(first)
+    let among = |i: usize| {
+        i >= 2 && toks[i].word == "among" && toks[i - 2].word == "with" && capital(i - 1).is_some()
+    };
+    (1..toks.len())
+        .filter_map(|i| {
+            if among(i) {
+                return Some((Relation::Among, toks[i - 1].word.as_str()));
+            }
+            let relation = if toks[i].word == "of" && percent(i - 1) {
+                Relation::Stake
+            } else if toks[i].word == "for" {
+                Relation::For
+            } else {
+                RELATIONS
+                    .iter()
+                    .find(|(noun, prep, _)| toks[i - 1].word == *noun && toks[i].word == *prep)?
+                    .2
+            };
+            // Not inside a title (`Respect for Acting`, `A Challenge for the Actor`): after a
+            // word in title case, not a code (`MI450 for AMD`).
+            let titled = upper(i - 1)
+                && toks[i - 1]
+                    .raw
+                    .chars()
+                    .skip(1)
+                    .all(|c| c.is_ascii_lowercase());
+            (!titled).then_some(())?;
+            Some((relation, name(i + 1)?))
+        })
+        .collect()
 }
 
-/// The other party of the draft `d`'s relation and the source `s`'s one of the same kind, when
-/// they differ and each stands in both sentences: the parties the other way round.
+/// The one other party of relation `r` in `found`, when it has exactly one.
+fn one<'a>(found: &[(Relation, &'a str)], r: Relation) -> Option<&'a str> {
+    let mut of = found.iter().filter(|(k, _)| *k == r).map(|(_, n)| *n);
+    let first = of.next()?;
+    of.all(|n| n == first).then_some(first)
+}
+
+/// The other party of a relation of the draft `d` and the source `s`'s one of the same kind,
+/// when they differ and each stands in both sentences: the parties the other way round.
 pub(super) fn relation_turned<'a>(d: &'a [Tok], s: &'a [Tok]) -> Option<(&'a str, &'a str)> {
-    let ((rd, ours), (rs, theirs)) = (held(d)?, held(s)?);
+    let (ours, theirs) = (relations(d), relations(s));
     let has = |toks: &[Tok], w: &str| toks.iter().any(|t| t.word == w);
-    (rd == rs && ours != theirs && has(s, ours) && has(d, theirs)).then_some((ours, theirs))
+    ours.iter().find_map(|&(r, _)| {
+        let (a, b) = (one(&ours, r)?, one(&theirs, r)?);
+        (a != b && has(s, a) && has(d, b)).then_some((a, b))
+    })
 }
 
 #[cfg(test)]
@@ -119,6 +157,34 @@ mod tests {
         let d = tokenize("The ROCm 7 release cuts part of CUDA's lead over ROCm.");
         assert!(relation_turned(&d, &s).is_none());
         let d = tokenize("With the ROCm 7 release, AMD closes part of its software gap with CUDA.");
+        assert!(relation_turned(&d, &s).is_none());
+    }
+
+    #[test]
+    fn whom_it_is_for_and_who_is_among_are_read_but_not_of_a_list() {
+        let s = tokenize(
+            "AMD's quarterly report says the first gigawatt of MI450 deployment for OpenAI is scheduled for the second half of 2026.",
+        );
+        let d = tokenize(
+            "AMD's quarterly report says OpenAI is scheduled to deploy the first gigawatt of MI450 for AMD in the second half of 2026.",
+        );
+        assert_eq!(relation_turned(&d, &s), Some(("amd", "openai")));
+        let s = tokenize(
+            "AMD's quarterly report says MI355X accelerator shipments are ramping, with Oracle among the first large deployments.",
+        );
+        let d = tokenize(
+            "AMD's quarterly report says Oracle's MI355X accelerator shipments are ramping, with AMD among the first large deployments.",
+        );
+        assert_eq!(relation_turned(&d, &s), Some(("amd", "oracle")));
+        let s =
+            tokenize("He was a major advocate of a single parliament for England and Scotland.");
+        let d =
+            tokenize("He was a major advocate of a single parliament for Scotland and England.");
+        assert!(relation_turned(&d, &s).is_none());
+        let d = tokenize(
+            "With Haskel Frankel, and A Challenge for the Actor, she became an acting teacher.",
+        );
+        let s = tokenize("She became an acting teacher and wrote Respect for Acting.");
         assert!(relation_turned(&d, &s).is_none());
     }
 }
