@@ -89,6 +89,9 @@ pub(super) struct Claim<'a> {
     pub(super) lower_case: &'a HashSet<String>,
     /// Its paragraph is marked as the author's analysis.
     pub(super) analysis: bool,
+    /// The sentence before it in its paragraph attributes what it says and cites the same
+    /// entries: this one goes on with that report.
+    pub(super) carried: bool,
 }
 
 /// The attributed sentence a draft's sentence restates best, when it restates no unattributed
@@ -262,6 +265,7 @@ pub(super) fn check(c: &Claim<'_>) -> (Vec<Issue>, Vec<Support>) {
     let hedge_dropped = c.own
         && factual
         && hedged_source
+        && !c.carried
         && !attributes(c.text)
         && !HEDGE_WORDS.iter().any(|h| lower.contains(h));
     if hedge_dropped {
@@ -274,6 +278,7 @@ pub(super) fn check(c: &Claim<'_>) -> (Vec<Issue>, Vec<Support>) {
             ),
         ));
     } else if let Some(a) = attribution_dropped(&aligned)
+        && !c.carried
         && !attributes_by_phrase(&lower)
         // A speaker the entry's sentence names keeps the attribution (`Bloomberg writes that`).
         && !speakers::speakers(&d.toks)

@@ -221,7 +221,20 @@ fn claim_issues(
     let mut support = Vec::new();
     // Paragraphs with an uncited factual sentence: `uncited-paragraph` does not count them twice.
     let mut flagged = HashSet::new();
+    // The paragraph, citations and attribution of the sentence before.
+    let mut before: Option<(usize, Vec<&str>, bool)> = None;
     for (s, own, covering) in covered(sents) {
+        // A sentence that goes on with the report the one before attributes, citing the same
+        // entries in the same paragraph (`CNBC reports that shipments are ramping. Oracle is
+        // among the first large deployments.`), keeps its attribution.
+        let carried = before.as_ref().is_some_and(|(p, cites, attributed)| {
+            *attributed && *p == s.paragraph && !covering.is_empty() && *cites == covering
+        });
+        before = Some((
+            s.paragraph,
+            covering.clone(),
+            carried || cues::attributes(&s.text),
+        ));
         if covering.is_empty() {
             let factual = !figures(&s.text).is_empty()
                 || !quotes::quotations(&s.text).is_empty()
@@ -252,6 +265,7 @@ fn claim_issues(
             owner: &owner,
             lower_case: &lower_case,
             analysis: marked.contains(&s.paragraph),
+            carried,
         });
         issues.extend(found);
         support.extend(supported);

@@ -375,6 +375,38 @@ fn a_dropped_attribution_is_caught() {
 }
 
 #[test]
+fn a_sentence_going_on_with_the_report_before_keeps_its_attribution() {
+    let ramp = || {
+        vec![entry(
+            A,
+            "CNBC reports that MI355X accelerator shipments are ramping, with Oracle among the first large deployments.",
+            "MI355X accelerator shipments are ramping, with Oracle among the first large deployments, according to people familiar with the matter.",
+        )]
+    };
+    assert_clean(
+        &format!(
+            "CNBC reports that shipments of the MI355X accelerator are ramping [{A}]. Oracle is among the first large deployments [{A}]."
+        ),
+        ramp(),
+    );
+    // Not in a paragraph of its own, nor after a sentence that attributes nothing.
+    let body = format!(
+        "## Ramp\nCNBC reports that shipments of the MI355X accelerator are ramping [{A}].\n\nOracle is among the first large deployments [{A}].\n"
+    );
+    let mut sub = draft("", ramp());
+    sub.body = body;
+    let checks: Vec<Check> = audit(&sub).issues.iter().map(|i| i.check).collect();
+    assert!(checks.contains(&Check::AttributionDropped), "{checks:?}");
+    assert_caught(
+        &format!(
+            "Shipments of the MI355X accelerator are ramping [{A}]. Oracle is among the first large deployments [{A}]."
+        ),
+        ramp(),
+        Check::AttributionDropped,
+    );
+}
+
+#[test]
 fn another_name_is_caught() {
     let oracle = || {
         vec![entry(
