@@ -34,6 +34,10 @@ enum Relation {
     For,
     /// One of a group (`with Oracle among the first large deployments`).
     Among,
+    /// Whose a counted thing is (`$250 billion of Azure services`).
+    Counted,
+    /// The company whose shares (`160 million AMD shares`, `shares of AMD`).
+    Shares,
 }
 
 /// The relations of `toks`, each with its other party (its first word, lower case).
@@ -74,13 +78,29 @@ fn relations(toks: &[Tok]) -> Vec<(Relation, &str)> {
     let among = |i: usize| {
         i >= 2 && toks[i].word == "among" && toks[i - 2].word == "with" && capital(i - 1).is_some()
     };
+    // `160 million`, `$250 billion`: a count.
+    let count = |k: usize| {
+        toks[k].kind == Kind::Number
+            || matches!(
+                toks[k].word.as_str(),
+                "million" | "billion" | "trillion" | "thousand"
+            )
+    };
     (1..toks.len())
         .filter_map(|i| {
             if among(i) {
                 return Some((Relation::Among, toks[i - 1].word.as_str()));
             }
+            // `AMD shares` after a count, with nothing else before the noun.
+            if matches!(toks[i].word.as_str(), "shares" | "stock") && i >= 2 && count(i - 2) {
+                return Some((Relation::Shares, capital(i - 1)?));
+            }
             let relation = if toks[i].word == "of" && percent(i - 1) {
                 Relation::Stake
+            } else if toks[i].word == "of" && toks[i - 1].word == "shares" {
+                Relation::Shares
+            } else if toks[i].word == "of" && count(i - 1) {
+                Relation::Counted
             } else if toks[i].word == "for" {
                 Relation::For
             } else {
@@ -185,6 +205,28 @@ mod tests {
             "With Haskel Frankel, and A Challenge for the Actor, she became an acting teacher.",
         );
         let s = tokenize("She became an acting teacher and wrote Respect for Acting.");
+        assert!(relation_turned(&d, &s).is_none());
+    }
+
+    #[test]
+    fn whose_shares_and_whose_counted_thing_are_read() {
+        let s = tokenize(
+            "OpenAI received a warrant for up to 160 million AMD shares that vests as deployment milestones are met.",
+        );
+        let d = tokenize(
+            "A warrant for up to 160 million OpenAI shares, vesting as milestones are met, has been issued to AMD.",
+        );
+        assert_eq!(relation_turned(&d, &s), Some(("openai", "amd")));
+        let d = tokenize("OpenAI received a warrant for up to 160 million shares of AMD.");
+        assert!(relation_turned(&d, &s).is_none());
+        let s =
+            tokenize("OpenAI committed to purchase an additional $250 billion of Azure services.");
+        let d = tokenize(
+            "A commitment to purchase an additional $250 billion of OpenAI services was made by Azure.",
+        );
+        assert_eq!(relation_turned(&d, &s), Some(("openai", "azure")));
+        let d =
+            tokenize("Azure services worth an additional $250 billion will be bought by OpenAI.");
         assert!(relation_turned(&d, &s).is_none());
     }
 }
