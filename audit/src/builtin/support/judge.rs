@@ -426,6 +426,17 @@ mod tests {
     }
 
     #[test]
+    fn at_first_is_initially() {
+        let s = "Tesla's robotaxi service expanded to Phoenix, initially with safety monitors in the passenger seat.";
+        let d = "Tesla's robotaxi service expanded to Phoenix, at first with safety monitors in the passenger seat.";
+        assert!(judged(d, &[s]).is_empty());
+        assert!(judged(s, &[d]).is_empty());
+        // A rank is no `at first`.
+        let d = "Tesla's robotaxi service expanded to Phoenix, the first with safety monitors in the passenger seat.";
+        assert_eq!(judged(d, &[s]), ["first"]);
+    }
+
+    #[test]
     fn a_sentence_citing_two_entries_takes_a_figure_of_each() {
         let known = Known {
             word: &|w| w == "nvidia",

@@ -82,6 +82,10 @@ pub(in crate::builtin) fn offer(toks: &[Tok]) -> Offer {
         }
         if let Some(n) = ordinal(&t.word) {
             keys.insert(Rc::from(format!("o:{n}")));
+            // `at first` bears out `initially`.
+            if n == 1 && i > 0 && toks[i - 1].word == "at" {
+                keys.extend(word_keys("initially").iter().cloned());
+            }
         }
         match t.word.as_str() {
             "will" | "shall" => {

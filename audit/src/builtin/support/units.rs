@@ -267,11 +267,15 @@ fn word_unit(toks: &[Tok], i: usize, known: &dyn Fn(&str) -> bool) -> Option<Uni
     let d = degree(w, &lemma);
     if let Some(n) = ordinal(w) {
         // A rank: `fifth` is not `second`; `22nd` is `twenty-second`; WordNet's synonyms
-        // still apply (`fourth` of `quarter`).
+        // still apply (`fourth` of `quarter`). `at first` is `initially`.
+        let mut keys = vec![format!("o:{n}"), word_key(w, 0)];
+        if n == 1 && i > 0 && toks[i - 1].word == "at" {
+            keys.push(word_key("initially", 0));
+        }
         return Some(Unit {
             at: i,
             text: t.raw.clone(),
-            keys: vec![format!("o:{n}"), word_key(w, 0)],
+            keys,
             strict: true,
             name: false,
             range: None,
