@@ -2,6 +2,7 @@
 //! `according to` and `citing`. Default deny judges who said it by the speaker, not by the verb
 //! (`support`), and the words that name a speaker bear out only a speaker.
 
+use super::dates::MONTHS;
 use super::lexicon::ATTRIBUTING_WORDS;
 use super::tokens::{Kind, Tok};
 
@@ -139,6 +140,12 @@ pub(super) fn speaker_chains(toks: &[Tok]) -> Vec<Vec<usize>> {
             let mut chain: Vec<usize> = Vec::new();
             while j > 0 {
                 let t = &toks[j - 1];
+                // A date says when, not who (`the period ended June 27 says`).
+                let date = MONTHS.contains(&t.word.as_str())
+                    && toks.get(j).is_some_and(|n| n.kind == Kind::Number);
+                if date {
+                    break;
+                }
                 if name(t) && t.word.len() >= 2 && !t.word.starts_with(|c: char| c.is_ascii_digit())
                 {
                     chain.insert(0, j - 1);
@@ -269,6 +276,11 @@ mod tests {
         let s = speakers(&tokenize("Reuters and Bloomberg report that Tesla did."));
         assert_eq!(s, vec![vec!["bloomberg"], vec!["reuters"]]);
         let s = speakers(&tokenize("A Reuters report cites supply-chain sources."));
+        assert!(s.is_empty(), "{s:?}");
+        // A date is no speaker.
+        let s = speakers(&tokenize(
+            "Apple's 10-Q for the period ended June 27 says Apple asked suppliers.",
+        ));
         assert!(s.is_empty(), "{s:?}");
     }
 }
