@@ -98,6 +98,10 @@ fn cue_at(toks: &[Tok], i: usize, draft: bool) -> Option<Cue> {
     if matches!(w, "target" | "targets" | "targeting") && next_is_number {
         return Some(Cue::Hedge);
     }
+    // A draft's `aimed at about 5,000` keeps a target's hedge.
+    if draft && matches!(w, "aim" | "aims" | "aimed" | "aiming") && matches!(next, "at" | "to") {
+        return Some(Cue::Hedge);
+    }
     // `is being weighed`: a deliberation still under way, said in the passive.
     if prev == "being" && DELIBERATED.contains(&w) {
         return Some(Cue::Hedge);

@@ -833,3 +833,27 @@ fn speakers_joined_by_and_are_each_a_speaker() {
         Check::UnsupportedContent,
     );
 }
+
+#[test]
+fn aimed_at_keeps_a_targets_hedge() {
+    let s = || {
+        vec![entry(
+            A,
+            "Bloomberg writes that Tesla is building an Optimus line in Fremont that targets about 5,000 humanoid robots next year.",
+            "Tesla is building an Optimus line in Fremont that targets about 5,000 humanoid robots next year, according to three current and former employees.",
+        )]
+    };
+    assert_clean(
+        &format!(
+            "Bloomberg writes that Tesla is building an Optimus line in Fremont aimed at about 5,000 humanoid robots next year [{A}]."
+        ),
+        s(),
+    );
+    assert_caught(
+        &format!(
+            "Bloomberg writes that Tesla is building an Optimus line in Fremont that will make about 5,000 humanoid robots next year [{A}]."
+        ),
+        s(),
+        Check::CertaintyRaised,
+    );
+}
