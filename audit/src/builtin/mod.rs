@@ -221,20 +221,20 @@ fn claim_issues(
     let mut support = Vec::new();
     // Paragraphs with an uncited factual sentence: `uncited-paragraph` does not count them twice.
     let mut flagged = HashSet::new();
-    // The paragraph, citations and attribution of the sentence before.
-    let mut before: Option<(usize, Vec<&str>, bool)> = None;
+    // The sentence before, its citations and whether it goes on with a report itself.
+    let mut before: Option<(&Sentence, Vec<&str>, bool)> = None;
     for (s, own, covering) in covered(sents) {
         // A sentence that goes on with the report the one before attributes, citing the same
         // entries in the same paragraph (`CNBC reports that shipments are ramping. Oracle is
-        // among the first large deployments.`), keeps its attribution.
-        let carried = before.as_ref().is_some_and(|(p, cites, attributed)| {
-            *attributed && *p == s.paragraph && !covering.is_empty() && *cites == covering
+        // among the first large deployments.`), keeps its attribution. (Read only then: the
+        // attribution's reading costs a tokenizing.)
+        let carried = before.as_ref().is_some_and(|(b, cites, carried)| {
+            b.paragraph == s.paragraph
+                && !covering.is_empty()
+                && *cites == covering
+                && (*carried || cues::attributes(&b.text))
         });
-        before = Some((
-            s.paragraph,
-            covering.clone(),
-            carried || cues::attributes(&s.text),
-        ));
+        before = Some((s, covering.clone(), carried));
         if covering.is_empty() {
             let factual = !figures(&s.text).is_empty()
                 || !quotes::quotations(&s.text).is_empty()
