@@ -98,12 +98,6 @@ fn cue_at(toks: &[Tok], i: usize, draft: bool) -> Option<Cue> {
     if matches!(w, "target" | "targets" | "targeting") && next_is_number {
         return Some(Cue::Hedge);
     }
-    // What analysts model is a projection (`Analysts model roughly $100 billion`).
-    if matches!(w, "model" | "models" | "modeled" | "modelled")
-        && matches!(prev, "analysts" | "analyst" | "economists" | "investors")
-    {
-        return Some(Cue::Hedge);
-    }
     // A draft's `aimed at about 5,000` keeps a target's hedge.
     if draft && matches!(w, "aim" | "aims" | "aimed" | "aiming") && matches!(next, "at" | "to") {
         return Some(Cue::Hedge);

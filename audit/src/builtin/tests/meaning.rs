@@ -857,27 +857,3 @@ fn aimed_at_keeps_a_targets_hedge() {
         Check::CertaintyRaised,
     );
 }
-
-#[test]
-fn what_analysts_model_is_a_projection() {
-    let s = || {
-        vec![entry(
-            A,
-            "Bloomberg says that analysts model roughly $100 billion of cumulative revenue from the OpenAI agreement over four years.",
-            "Analysts model roughly $100 billion of cumulative revenue from the OpenAI agreement over four years, according to documents seen by the outlet.",
-        )]
-    };
-    assert_clean(
-        &format!(
-            "Bloomberg says analysts model roughly $100 billion of cumulative revenue from the OpenAI agreement over four years [{A}]."
-        ),
-        s(),
-    );
-    assert_caught(
-        &format!(
-            "The OpenAI agreement will bring roughly $100 billion of cumulative revenue over four years, Bloomberg says [{A}]."
-        ),
-        s(),
-        Check::CertaintyRaised,
-    );
-}
