@@ -7,16 +7,10 @@
 
 use std::borrow::Cow;
 
-use super::clause::{AUX, REACH, TRADES, be_passive, capital, present_tense, verb};
+use super::clause::{AUX, CLAUSE_OPENERS, REACH, TRADES, be_passive, capital, present_tense, verb};
 use super::speakers::saying;
 use super::tokens::{Kind, Tok};
 use super::wordnet;
-
-/// Words that open another clause: a subject is not looked for past them.
-const OPENERS: &[&str] = &[
-    "that", "which", "who", "whom", "whose", "while", "whereas", "because", "as", "when", "but",
-    "although", "though",
-];
 
 /// How far after a source's act its passive's `by` is looked for.
 const SPAN: usize = 4;
@@ -78,7 +72,7 @@ fn subject_at(s: &[Tok], w: usize) -> Vec<usize> {
         if next_to_act && matches!(word, "that" | "which" | "who") {
             continue;
         }
-        if t.kind == Kind::Break || OPENERS.contains(&word) {
+        if t.kind == Kind::Break || CLAUSE_OPENERS.contains(&word) {
             break;
         }
         if AUX.contains(&word) {

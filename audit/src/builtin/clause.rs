@@ -172,6 +172,13 @@ pub(super) fn irregular_past(w: &str) -> bool {
 /// Garoppolo`), so either may be the subject.
 pub(super) const TRADES: &[&str] = &["traded", "trade", "trades", "swapped", "exchanged"];
 
+/// Words that open another clause: a side of an act ends before them, and a subject is not
+/// looked for past them.
+pub(super) const CLAUSE_OPENERS: &[&str] = &[
+    "that", "which", "who", "whom", "whose", "while", "whereas", "because", "as", "when", "but",
+    "although", "though",
+];
+
 /// Words between a subject and its verb: `X has acquired`, `X was later acquired by`.
 pub(super) const AUX: &[&str] = &[
     "is",

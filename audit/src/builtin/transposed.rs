@@ -5,7 +5,7 @@
 //! other way round). Common nouns as well as names: the roles check's names do not reach them.
 
 use super::clause::{
-    AUX, REACH, SIDES, SYMMETRIC, TRADES, be_passive, capital, present_tense, verb,
+    AUX, CLAUSE_OPENERS, REACH, SIDES, SYMMETRIC, TRADES, be_passive, capital, present_tense, verb,
 };
 use super::speakers::saying;
 use super::tokens::{Kind, Tok};
@@ -170,12 +170,6 @@ pub(super) fn transposed(d: &[Tok], s: &[Tok]) -> Option<(String, String)> {
     }
     None
 }
-
-/// Words that open another clause: a side of an act ends before them.
-const CLAUSE_OPENERS: &[&str] = &[
-    "that", "which", "who", "whom", "whose", "while", "whereas", "because", "as", "when", "but",
-    "although", "though",
-];
 
 /// The anchored tokens of the clause on each side of the act at `v`, at most [`REACH`] each.
 fn clause_sides(toks: &[Tok], v: usize) -> (Vec<usize>, Vec<usize>) {
