@@ -115,9 +115,14 @@ pub enum Half {
     /// the engine), printed with `--heldout15`: looked at once at the end of round 15, tuning
     /// data since round 16.
     Heldout15,
-    /// The sixteenth round's held-out drafts (hand-written round 16, by a reader who never saw
-    /// the engine), printed only with `--heldout16`, their misses never listed.
+    /// The sixteenth round's held-out drafts (hand-written round 16, by readers who never saw
+    /// the engine), printed with `--heldout16`: looked at once at the end of round 16, tuning
+    /// data since round 17.
     Heldout16,
+    /// The seventeenth round's held-out drafts (hand-written during round 16 by a reader who
+    /// never saw the engine, kept for round 17), printed only with `--heldout17`, their misses
+    /// never listed.
+    Heldout17,
 }
 
 pub fn half_of(ticker: &str) -> Half {

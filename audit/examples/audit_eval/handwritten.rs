@@ -39,7 +39,8 @@ struct Written {
     /// (`Half::Heldout13`, tuning data since round 14); 14 for the fourteenth round's
     /// (`Half::Heldout14`, tuning data since round 15); 15 for the fifteenth round's
     /// (`Half::Heldout15`, tuning data since round 16); 16 for the sixteenth round's
-    /// (`Half::Heldout16`).
+    /// (`Half::Heldout16`, tuning data since round 17); 17 for the seventeenth round's
+    /// (`Half::Heldout17`).
     #[serde(default)]
     round: u8,
 }
@@ -89,7 +90,8 @@ pub fn cases(entries: &[Entry]) -> Vec<Case> {
                 handwritten: true,
                 fact: None,
                 half: match w.round {
-                    16.. => Half::Heldout16,
+                    17.. => Half::Heldout17,
+                    16 => Half::Heldout16,
                     15 => Half::Heldout15,
                     14 => Half::Heldout14,
                     13 => Half::Heldout13,

@@ -14,16 +14,17 @@
 //! `round: 12`, `--heldout12`) since the thirteenth, the thirteenth round's (hand-written,
 //! `round: 13`, `--heldout13`) since the fourteenth, the fourteenth round's (hand-written,
 //! `round: 14`, `--heldout14`) since the fifteenth, the fifteenth round's (hand-written,
-//! `round: 15`, `--heldout15`) since the sixteenth; the sixteenth round's (hand-written,
-//! `round: 16`) is printed only with `--heldout16`, its misses never listed, and is the one
+//! `round: 15`, `--heldout15`) since the sixteenth, the sixteenth round's (hand-written,
+//! `round: 16`, `--heldout16`) since the seventeenth; the seventeenth round's (hand-written,
+//! `round: 17`) is printed only with `--heldout17`, its misses never listed, and is the one
 //! that counts.
 //! `cargo run -p journal-market-audit --example audit_eval [-- --report] [--heldout]
 //! [--public] [--heldout4] [--heldout5] [--heldout6] [--heldout7] [--heldout8] [--heldout9]
 //! [--heldout10] [--heldout11] [--heldout12] [--heldout13] [--heldout14] [--heldout15]
-//! [--heldout16] [--misses [report|public|heldout|heldout-public|heldout4|heldout4-public|
-//! heldout5|heldout5-public|heldout6|heldout6-public|heldout7|heldout7-public|heldout8|
-//! heldout9|heldout10|heldout11|heldout12|heldout13|heldout14|heldout15|all] | --show KIND |
-//! --draft ID]`
+//! [--heldout16] [--heldout17] [--misses [report|public|heldout|heldout-public|heldout4|
+//! heldout4-public|heldout5|heldout5-public|heldout6|heldout6-public|heldout7|heldout7-public|
+//! heldout8|heldout9|heldout10|heldout11|heldout12|heldout13|heldout14|heldout15|heldout16|
+//! all] | --show KIND | --draft ID]`
 // Tooling, not the product: a failure here stops the run with its message.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
@@ -121,7 +122,10 @@ fn table(half: Half, results: &[(Case, Report)]) {
             "Held-out set of round 15 (hand-written round 15): looked at once, tuning data since round 16".to_string()
         }
         Half::Heldout16 => {
-            "Held-out set of round 16 (hand-written round 16): the one that counts".to_string()
+            "Held-out set of round 16 (hand-written round 16): looked at once, tuning data since round 17".to_string()
+        }
+        Half::Heldout17 => {
+            "Held-out set of round 17 (hand-written for round 17): the one that counts".to_string()
         }
     };
     println!("\n{name}\n");
@@ -293,7 +297,7 @@ fn main() {
     );
     // The held-out drafts' number, without their results.
     let mut sizes: Vec<(String, usize)> = Vec::new();
-    for (c, _) in results.iter().filter(|(c, _)| c.half == Half::Heldout16) {
+    for (c, _) in results.iter().filter(|(c, _)| c.half == Half::Heldout17) {
         let kind = c.kind.clone();
         match sizes.iter_mut().find(|(k, _)| *k == kind) {
             Some((_, n)) => *n += 1,
@@ -301,7 +305,7 @@ fn main() {
         }
     }
     println!(
-        "round 16's held-out drafts (results with --heldout16 only): {}",
+        "round 17's held-out drafts (results with --heldout17 only): {}",
         sizes
             .iter()
             .map(|(k, n)| format!("{k} {n}"))
@@ -517,11 +521,19 @@ third-round hand-written drafts (held out in round 3): faithful approved {ok} of
         );
         table(Half::Heldout15, &results);
     }
-    // Round 16's held-out set is looked at once, at the end of the sixteenth round; its misses
-    // are never listed.
+    // Round 16's held-out set: looked at once at the end of the sixteenth round, tuning data
+    // since.
     if args.iter().any(|a| a == "--heldout16") {
-        println!("\nround 16's held-out set: the hand-written drafts of round 16");
+        println!(
+            "\nround 16's held-out set (tuning data since round 17): the hand-written drafts of round 16"
+        );
         table(Half::Heldout16, &results);
+    }
+    // Round 17's held-out set is looked at once, at the end of the seventeenth round; its misses
+    // are never listed.
+    if args.iter().any(|a| a == "--heldout17") {
+        println!("\nround 17's held-out set: the hand-written drafts kept for round 17");
+        table(Half::Heldout17, &results);
     }
     let second: Vec<&(Case, Report)> = results.iter().filter(|(c, _)| c.second_round).collect();
     if !second.is_empty() {
@@ -568,6 +580,7 @@ third-round hand-written drafts (held out in round 3): faithful approved {ok} of
                             | Half::Heldout13
                             | Half::Heldout14
                             | Half::Heldout15
+                            | Half::Heldout16
                     )
             })
             .take(6)
@@ -575,12 +588,12 @@ third-round hand-written drafts (held out in round 3): faithful approved {ok} of
             println!("\n== {}\n{}", c.id, c.sub.body);
         }
     }
-    // One tuning draft whole, with its sources and report (not round 16's held-out drafts).
+    // One tuning draft whole, with its sources and report (not round 17's held-out drafts).
     if args.first().map(String::as_str) == Some("--draft") {
         let id = args.get(1).cloned().unwrap_or_default();
         for (c, r) in results
             .iter()
-            .filter(|(c, _)| c.id == id && c.half != Half::Heldout16)
+            .filter(|(c, _)| c.id == id && c.half != Half::Heldout17)
         {
             println!("\n== {} [{}]\n{}", c.id, c.kind, c.sub.body);
             for s in &c.sub.sources {
@@ -631,6 +644,7 @@ const TUNING_HALVES: &[(&str, Half)] = &[
     ("heldout13", Half::Heldout13),
     ("heldout14", Half::Heldout14),
     ("heldout15", Half::Heldout15),
+    ("heldout16", Half::Heldout16),
 ];
 
 /// The tuning part `--misses NAME` lists; the tuning half when the name is none of
