@@ -1,9 +1,13 @@
-//! Whose stake in whom, and who trails whom: a draft's sentence that gives a stake to the
-//! company held (`OpenAI holds about 27% of Microsoft` where the entry has `gives Microsoft
-//! about a 27% stake in OpenAI`), or a gap to the one ahead (`closes part of CUDA's software
-//! gap with ROCm` for `ROCm … closes part of the software gap with CUDA`). The other party is
-//! the name after a relation's noun and preposition (`stake in`, `gap with`, `lead over`) or
-//! after a percentage and `of`.
+//! Who is related to whom: a draft's sentence that exchanges the other party of a relation
+//! with the one who has it. The relations read are stakes (`OpenAI holds about 27% of
+//! Microsoft` where the entry has `gives Microsoft about a 27% stake in OpenAI`), gaps and leads
+//! (`closes part of CUDA's software gap with ROCm` for `ROCm … closes part of the software gap
+//! with CUDA`), the one a thing is for (`for AMD`), one of a group (`with AMD among the first`),
+//! whose a counted thing is (`$250 billion of OpenAI services`) and whose shares
+//! (`160 million OpenAI shares`). The other party is the name after a relation's noun and
+//! preposition (`stake in`, `gap with`, `lead over`), after a percentage and `of`, or before
+//! `shares`. A relation is compared only with one of its own kind; a name in a list or inside a
+//! title is no party.
 
 use super::tokens::{Kind, Tok};
 
