@@ -34,6 +34,7 @@ mod sentences;
 mod speakers;
 mod support;
 mod tokens;
+mod traded;
 mod transposed;
 mod wordclass;
 mod wordnet;

@@ -19,6 +19,7 @@ use super::order::reordered;
 use super::owners;
 use super::relations::relation_turned;
 use super::tokens::{Kind, Tok};
+use super::traded::traded;
 use super::transposed::{self, Crossed, transposed};
 use super::wordnet;
 
@@ -643,6 +644,11 @@ pub(super) fn swapped(d: &[Tok], s: &[Tok]) -> Option<String> {
     if let Some(link) = reordered(d, s) {
         return Some(format!(
             "the draft sets what stands on either side of \u{ab}{link}\u{bb} the other way round"
+        ));
+    }
+    if let Some((x, y)) = traded(d, s) {
+        return Some(format!(
+            "the draft trades \u{ab}{x}\u{bb} and \u{ab}{y}\u{bb} between the entry's clauses"
         ));
     }
     if let Some((ours, theirs)) = relation_turned(d, s) {
