@@ -108,9 +108,16 @@ fn relations(toks: &[Tok]) -> Vec<(Relation, &str)> {
             } else if toks[i].word == "for" {
                 Relation::For
             } else {
+                // The noun right before, or before `that CUDA has` (`the gap that CUDA has
+                // with ROCm`).
+                let held = i >= 4
+                    && matches!(toks[i - 1].word.as_str(), "has" | "have" | "had")
+                    && upper(i - 2)
+                    && matches!(toks[i - 3].word.as_str(), "that" | "which");
+                let noun = if held { i - 4 } else { i - 1 };
                 RELATIONS
                     .iter()
-                    .find(|(noun, prep, _)| toks[i - 1].word == *noun && toks[i].word == *prep)?
+                    .find(|(n, prep, _)| toks[noun].word == *n && toks[i].word == *prep)?
                     .2
             };
             // Not inside a title (`Respect for Acting`, `A Challenge for the Actor`): after a
@@ -181,6 +188,14 @@ mod tests {
         let d = tokenize("The ROCm 7 release cuts part of CUDA's lead over ROCm.");
         assert!(relation_turned(&d, &s).is_none());
         let d = tokenize("With the ROCm 7 release, AMD closes part of its software gap with CUDA.");
+        assert!(relation_turned(&d, &s).is_none());
+        // The one who has it told in a clause between (`the gap that CUDA has with ROCm`).
+        let d = tokenize(
+            "The ROCm 7 release adds distributed-inference support and closes part of the software gap that CUDA has with ROCm.",
+        );
+        assert_eq!(relation_turned(&d, &s), Some(("rocm", "cuda")));
+        let d =
+            tokenize("The ROCm 7 release closes part of the software gap that ROCm has with CUDA.");
         assert!(relation_turned(&d, &s).is_none());
     }
 

@@ -18,6 +18,7 @@ use super::lexicon::equivalents;
 use super::order::reordered;
 use super::owners;
 use super::relations::relation_turned;
+use super::speakers::saying;
 use super::tokens::{Kind, Tok};
 use super::traded::traded;
 use super::transposed::{self, Crossed, transposed};
@@ -493,6 +494,14 @@ fn turned(
         let (Some(&w), true, true) = (in_s.first(), in_d.len() == 1, in_s.len() == 1) else {
             continue;
         };
+        // A verb of speech before its clause is another act than the same verb with a thing
+        // (`@tim_cook posted that Apple will report results`, `Apple will post its results`).
+        let speech = |toks: &[Tok], k: usize| {
+            saying(&toks[k].word) && toks.get(k + 1).is_some_and(|t| t.word == "that")
+        };
+        if speech(s, w) != speech(d, v) {
+            continue;
+        }
         let (da, dp) = sides(d, dn, v);
         let (sa, sp) = sides(s, sn, w);
         let one = |names: &[String], n: &str| names.iter().any(|m| same(m, n));
@@ -715,6 +724,10 @@ mod tests {
             )
             .is_none()
         );
+        // A verb of speech before its clause is not the same verb with a thing.
+        let s = "@tim_cook posted that Apple will report quarterly results on October 17 after the market close.";
+        let d = "Apple will post its quarterly results after the market close on October 17, @tim_cook wrote on X.";
+        assert!(swap(d, s).is_none());
     }
 
     #[test]
