@@ -28,6 +28,7 @@ fn source(e: &Value) -> Source {
         title: text(e, "title").into(),
         summary: text(e, "summary").into(),
         says: e["source"]["says"].as_str().unwrap_or("").into(),
+        publisher: e["source"]["name"].as_str().unwrap_or("").into(),
     }
 }
 

@@ -25,6 +25,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             title: text(e, "title"),
             summary: text(e, "summary"),
             says: e["source"]["says"].as_str().unwrap_or_default().to_string(),
+            publisher: e["source"]["name"].as_str().unwrap_or_default().to_string(),
         })
         .collect();
     let ticker = sources

@@ -52,6 +52,7 @@ mod tests {
             title: "A title".into(),
             summary: "A summary.".into(),
             says: says.into(),
+            publisher: String::new(),
         }
     }
 

@@ -21,6 +21,9 @@ pub struct Source {
     pub summary: String,
     /// The text the entry was written from (`source.says`).
     pub says: String,
+    /// Who published that text (`source.name`: `Reuters`, `SEC EDGAR`, `@NVIDIADC on X`): a
+    /// draft may name it as where the entry comes from.
+    pub publisher: String,
 }
 
 /// What is audited: the draft and every cited entry the archive holds (of any company; an

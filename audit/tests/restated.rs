@@ -25,6 +25,7 @@ fn entries() -> Vec<Source> {
             title: text(&e["title"]),
             summary: text(&e["summary"]),
             says: text(&e["source"]["says"]),
+            publisher: text(&e["source"]["name"]),
         })
         .collect()
 }

@@ -31,6 +31,7 @@ fn submission(s: &str) -> Submission {
                 title,
                 summary,
                 says,
+                publisher: String::new(),
             }
         })
         .collect();

@@ -365,6 +365,7 @@ pub fn source(e: entries::Model) -> Source {
         title: e.title,
         summary: e.summary,
         says: e.says,
+        publisher: e.source_name,
     }
 }
 

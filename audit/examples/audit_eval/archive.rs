@@ -224,6 +224,7 @@ pub fn entries() -> Vec<Entry> {
             title: str_of(e, "title").into(),
             summary: str_of(e, "summary").into(),
             says: e["source"]["says"].as_str().unwrap_or("").into(),
+            publisher: e["source"]["name"].as_str().unwrap_or("").into(),
         };
         let date = str_of(e, "date_of_record");
         let month = date.get(5..7).and_then(|m| m.parse().ok()).unwrap_or(1);

@@ -12,7 +12,7 @@ pub fn import_file(rows: &[(usize, Row)]) -> Value {
         .iter()
         .map(|(_, t, name)| json!({ "ticker": t, "name": name }))
         .collect();
-    let entry = |s: &Source, name: &str| {
+    let entry = |s: &Source| {
         let date = format!(
             "20{}-{}-{}",
             &s.accession[s.accession.len() - 9..s.accession.len() - 7],
@@ -22,20 +22,16 @@ pub fn import_file(rows: &[(usize, Row)]) -> Value {
         json!({
             "id": s.accession, "ticker": s.ticker, "date_of_record": date, "kind": "news",
             "title": s.title, "summary": s.summary,
-            "source": { "name": name, "url": "https://github.com/", "says": s.says },
+            "source": { "name": s.publisher, "url": "https://github.com/", "says": s.says },
             "verified": true, "merged": false, "filed_at": format!("{date}T12:00:00Z"),
         })
     };
     let mut entries: Vec<Value> = DATASETS
         .iter()
-        .map(|(d, _, name)| entry(&anchor_source(d), name))
+        .map(|(d, _, _)| entry(&anchor_source(d)))
         .collect();
     for (n, r) in rows {
-        let name = DATASETS
-            .iter()
-            .find(|(d, _, _)| *d == r.dataset)
-            .map_or("", |(_, _, name)| *name);
-        entries.push(entry(&source(r, *n), name));
+        entries.push(entry(&source(r, *n)));
     }
     json!({ "companies": companies, "entries": entries })
 }

@@ -182,6 +182,7 @@ pub fn source(r: &Row, n: usize) -> Source {
         },
         summary: evidence.first().cloned().unwrap_or_default(),
         says: evidence.join(" "),
+        publisher: publisher(&r.dataset).to_string(),
     }
 }
 
@@ -192,7 +193,16 @@ pub fn anchor_source(dataset: &str) -> Source {
         title: format!("About the {} rows", ticker(dataset)),
         summary: ANCHOR_SAYS.to_string(),
         says: ANCHOR_SAYS.to_string(),
+        publisher: publisher(dataset).to_string(),
     }
+}
+
+/// The dataset's name, as its entries give their source (`source.name`).
+fn publisher(dataset: &str) -> &'static str {
+    DATASETS
+        .iter()
+        .find(|(d, _, _)| *d == dataset)
+        .map_or("", |(_, _, name)| *name)
 }
 
 /// The claim as a sentence citing `acc`.

@@ -316,7 +316,13 @@ pub(super) fn check(c: &Claim<'_>) -> (Vec<Issue>, Vec<Support>) {
         if let Some(issue) = roles_swapped(&d, &aligned, &against) {
             issues.push(issue);
         }
-        let word = |w: &str| company(w) || c.reads.iter().any(|r| r.lower_words.contains(w));
+        // A name of the entry's text, or of where it comes from (`SEC EDGAR`).
+        let word = |w: &str| {
+            company(w)
+                || c.reads
+                    .iter()
+                    .any(|r| r.lower_words.contains(w) || r.provenance.contains(w))
+        };
         let handles: Vec<String> = c.reads.iter().flat_map(|r| r.handles.clone()).collect();
         let known = names::Known {
             word: &word,

@@ -54,7 +54,8 @@ pub(super) struct Read<'a> {
     /// Handles of the posts the entry cites (`@ssankar`: `ssankar`), lower case.
     pub(super) handles: Vec<String>,
     /// Words that say where the entry comes from (who said it, in what), lower case: the
-    /// title's label (`10-Q`, `On X`, `Form 4`) and the summary's lead (`CNBC says`).
+    /// title's label (`10-Q`, `On X`, `Form 4`), the summary's lead (`CNBC says`), the form a
+    /// filing names itself and the publisher (`SEC EDGAR`).
     pub(super) provenance: foldhash::HashSet<String>,
 }
 
@@ -104,9 +105,22 @@ fn provenance(s: &Source) -> foldhash::HashSet<String> {
             .split(|c: char| !c.is_alphanumeric() && !matches!(c, '-' | '@'))
             .any(|w| saying(w) || PROVENANCE.contains(&w) || w.starts_with('@'));
     let lead = if sourced { lead } else { "" };
-    format!("{label} {lead} {}", heading(&s.says))
-        .to_lowercase()
-        .split(|c: char| !c.is_alphanumeric())
+    // The form a filing names itself (`is filing this Form S-8`).
+    let forms = s
+        .says
+        .split(" Form ")
+        .skip(1)
+        .filter_map(|rest| rest.split([' ', ',', '.', ';']).next());
+    let text = format!("{label} {lead} {} {}", heading(&s.says), s.publisher).to_lowercase();
+    let forms = forms.map(str::to_lowercase).collect::<Vec<_>>().join(" ");
+    // Each word as written (`s-8`) and in its parts (`s`, `8`).
+    let whole = text
+        .split(|c: char| !c.is_alphanumeric() && c != '-')
+        .chain(forms.split(' '))
+        .map(|w| w.trim_matches('-'));
+    let parts = text.split(|c: char| !c.is_alphanumeric());
+    whole
+        .chain(parts)
         .filter(|w| !w.is_empty())
         .map(str::to_string)
         .chain(PROVENANCE.iter().map(|w| w.to_string()))

@@ -39,6 +39,7 @@ mod tests {
                 title: "Title".into(),
                 summary: "Summary".into(),
                 says: "x".repeat(10_000),
+                publisher: String::new(),
             }],
         }
     }

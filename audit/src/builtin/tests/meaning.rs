@@ -13,6 +13,7 @@ fn entry(accession: &str, summary: &str, says: &str) -> Source {
         title: "An entry".into(),
         summary: summary.into(),
         says: says.into(),
+        publisher: String::new(),
     }
 }
 
@@ -855,5 +856,50 @@ fn aimed_at_keeps_a_targets_hedge() {
         ),
         s(),
         Check::CertaintyRaised,
+    );
+}
+
+#[test]
+fn the_publisher_and_the_form_of_a_filing_are_where_it_comes_from() {
+    let form4 = |publisher: &str| {
+        vec![Source {
+            title: "Form 4: Jean Hu sells 53,961 shares".into(),
+            publisher: publisher.into(),
+            ..entry(
+                A,
+                "Jean Hu, chief financial officer, sold 53,961 AMD shares at an average price of about $157.79.",
+                "Statement of changes in beneficial ownership. Transaction code S: sale of 53,961 shares of common stock at a weighted average price of $157.79.",
+            )
+        }]
+    };
+    let sentence = format!(
+        "Chief financial officer Jean Hu sold 53,961 AMD shares at a weighted average price of $157.79, according to a filing on SEC EDGAR [{A}]."
+    );
+    assert_clean(&sentence, form4("SEC EDGAR"));
+    assert_caught(&sentence, form4(""), Check::UnsupportedName);
+    assert_caught(&sentence, form4("Reuters"), Check::UnsupportedName);
+    // The form a filing names itself, hyphen and all.
+    let s8 = || {
+        vec![Source {
+            title: "S-8 registers 17 million shares for employee equity plan".into(),
+            ..entry(
+                A,
+                "NVIDIA registered 17 million additional shares for issuance under its employee equity incentive plan.",
+                "Registration statement under the Securities Act of 1933. NVIDIA Corporation is filing this Form S-8 to register 17,000,000 additional shares.",
+            )
+        }]
+    };
+    assert_clean(
+        &format!(
+            "An S-8 filing registers 17 million additional NVIDIA shares for issuance under the employee equity incentive plan [{A}]."
+        ),
+        s8(),
+    );
+    assert_caught(
+        &format!(
+            "An S-4 filing registers 17 million additional NVIDIA shares for issuance under the employee equity incentive plan [{A}]."
+        ),
+        s8(),
+        Check::UnsupportedContent,
     );
 }

@@ -20,6 +20,7 @@ fn source(e: &Value) -> Source {
         title: e["title"].as_str().unwrap().into(),
         summary: e["summary"].as_str().unwrap().into(),
         says: e["source"]["says"].as_str().unwrap_or_default().into(),
+        publisher: e["source"]["name"].as_str().unwrap_or_default().into(),
     }
 }
 
@@ -102,6 +103,7 @@ fn src(accession: &str, ticker: &str, says: &str) -> Source {
         summary: "NVIDIA reported data-center revenue of $1.2 billion, up 14% from a year earlier."
             .into(),
         says: says.into(),
+        publisher: String::new(),
     }
 }
 
