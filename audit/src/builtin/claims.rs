@@ -142,9 +142,9 @@ pub(super) fn check(c: &Claim<'_>) -> (Vec<Issue>, Vec<Support>) {
     let aligned = align(&d, &c.reads);
     // The company named where its entries leave it unsaid is known in this sentence.
     let implied = d.toks.iter().any(|t| c.owner.contains(&t.word)) && {
-        let sentences: Vec<&[Tok]> = candidates(c)
+        let sentences: Vec<(&[Tok], bool)> = candidates(c)
             .iter()
-            .map(|(_, s)| s.parsed.toks.as_slice())
+            .map(|(r, s)| (s.parsed.toks.as_slice(), r.filed))
             .collect();
         implied::implied(&d.toks, &sentences, c.owner)
     };

@@ -4,8 +4,9 @@
 //! for `Lars Moravy, vice president of vehicle engineering`. Anywhere else the name needs a
 //! source like any other: a name put in the place of another party's is still found.
 
-use super::clause::capital;
+use super::clause::{AUX, be_passive, capital};
 use super::tokens::{Kind, Tok};
+use super::wordnet;
 
 /// Words of a company's legal name a draft leaves out (`Tesla, Inc.` is `Tesla`).
 const LEGAL: &[&str] = &[
@@ -68,8 +69,8 @@ pub(super) fn name_words(company: &str) -> Vec<String> {
 }
 
 /// Whether `d` names the company (words `name`) and each time where one of the source
-/// sentences `sources` leaves it implied.
-pub(super) fn implied(d: &[Tok], sources: &[&[Tok]], name: &[String]) -> bool {
+/// sentences `sources` (each with whether it is of the company's own filing) leaves it implied.
+pub(super) fn implied(d: &[Tok], sources: &[(&[Tok], bool)], name: &[String]) -> bool {
     let named = |t: &Tok| t.kind == Kind::Word && name.contains(&t.word);
     // Runs of the name's words: `Palantir Technologies` is one.
     let mut runs: Vec<(usize, usize)> = Vec::new();
@@ -81,9 +82,9 @@ pub(super) fn implied(d: &[Tok], sources: &[&[Tok]], name: &[String]) -> bool {
     }
     !runs.is_empty()
         && runs.iter().all(|&(a, b)| {
-            sources
-                .iter()
-                .any(|s| owns(d, b, s, name) || the_company(d, (a, b), s))
+            sources.iter().any(|&(s, filed)| {
+                owns(d, b, s, name) || the_company(d, (a, b), s) || (filed && acts(d, b, s))
+            })
         })
 }
 
@@ -161,13 +162,32 @@ fn the_company(d: &[Tok], (a, b): (usize, usize), s: &[Tok]) -> bool {
         })
 }
 
+/// The name that ends before `b` is the subject of an act its filing tells in the passive with
+/// no agent (`NVIDIA discusses revenue` for `revenue is discussed in Management's Discussion
+/// and Analysis`): in its own document that is the company's act.
+fn acts(d: &[Tok], b: usize, s: &[Tok]) -> bool {
+    let Some(v) = (b..d.len()).find(|&k| !AUX.contains(&d[k].word.as_str())) else {
+        return false;
+    };
+    let lemma = wordnet::lemma(&d[v].word);
+    d[v].kind == Kind::Word
+        && wordnet::is_verb(&lemma)
+        && !be_passive(d, v)
+        && (0..s.len()).any(|k| {
+            s[k].kind == Kind::Word
+                && wordnet::lemma(&s[k].word) == lemma
+                && be_passive(s, k)
+                && s.get(k + 1).is_none_or(|t| t.word != "by")
+        })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::builtin::tokens::tokenize;
 
     fn stands(d: &str, s: &str, company: &str) -> bool {
-        implied(&tokenize(d), &[&tokenize(s)], &name_words(company))
+        implied(&tokenize(d), &[(&tokenize(s), false)], &name_words(company))
     }
 
     #[test]
@@ -266,5 +286,25 @@ mod tests {
             "Demand remains strong and Anduril is investing ahead of it.",
             "Palantir Technologies Inc."
         ));
+    }
+
+    #[test]
+    fn the_company_acts_where_its_filing_leaves_the_act_without_agent() {
+        let filed = |d: &str, s: &str, filing: bool| {
+            implied(
+                &tokenize(d),
+                &[(&tokenize(s), filing)],
+                &name_words("NVIDIA Corporation"),
+            )
+        };
+        let s = "Revenue and data-center revenue are discussed in Management's Discussion and Analysis.";
+        let d = "In its quarterly report, NVIDIA discusses revenue and data-center revenue in Management's Discussion and Analysis.";
+        assert!(filed(d, s, true));
+        // Not in another's text, nor for an act with its agent, nor for the company acted on.
+        assert!(!filed(d, s, false));
+        let s = "Revenue and data-center revenue are discussed by analysts in their notes.";
+        assert!(!filed("NVIDIA discusses revenue in its notes.", s, true));
+        let s = "Shipments to China were restricted.";
+        assert!(!filed("Shipments of NVIDIA were restricted.", s, true));
     }
 }

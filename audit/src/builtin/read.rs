@@ -57,6 +57,8 @@ pub(super) struct Read<'a> {
     /// title's label (`10-Q`, `On X`, `Form 4`), the summary's lead (`CNBC says`), the form a
     /// filing names itself and the publisher (`SEC EDGAR`).
     pub(super) provenance: foldhash::HashSet<String>,
+    /// The text is a filing (it opens with a filing's heading): the company's own document.
+    pub(super) filed: bool,
 }
 
 /// Nouns for where a statement comes from: a draft names its source with them.
@@ -205,6 +207,7 @@ pub(super) fn read(s: &Source) -> Read<'_> {
     Read {
         source: s,
         provenance: provenance(s),
+        filed: !heading(&s.says).is_empty(),
         handles,
         figures: figures(&all),
         words: content_words(&all).into_iter().collect(),
