@@ -116,6 +116,9 @@ pub(in crate::builtin) fn offer(toks: &[Tok]) -> Offer {
             Kind::Break => {}
         }
     }
+    if analyst(toks) {
+        keys.extend(word_keys("analyst").iter().cloned());
+    }
     for (_, c) in cues(toks, false) {
         match c {
             Cue::Direction(f, up) => {
@@ -157,6 +160,22 @@ pub(in crate::builtin) fn offer(toks: &[Tok]) -> Offer {
         exact,
         bounded,
     }
+}
+
+/// Words of what an analyst says of a company: its stock, rating, price target or estimates.
+const ANALYSTS_SAY: &[&str] = &["stock", "rating", "target", "estimates"];
+
+/// Whether the sentence has a person at a firm (`Vivek Arya at BofA Securities`) saying what
+/// an analyst says (`called it an important signal for the stock`): it bears out `analyst`.
+fn analyst(toks: &[Tok]) -> bool {
+    let capital = |t: &Tok| t.kind == Kind::Word && t.raw.starts_with(char::is_uppercase);
+    let at = (2..toks.len().saturating_sub(1)).any(|i| {
+        toks[i].word == "at"
+            && capital(&toks[i - 1])
+            && capital(&toks[i - 2])
+            && capital(&toks[i + 1])
+    });
+    at && toks.iter().any(|t| ANALYSTS_SAY.contains(&t.word.as_str()))
 }
 
 /// The words a source word bears out besides itself: its synonyms and derived forms, and the

@@ -903,3 +903,33 @@ fn the_publisher_and_the_form_of_a_filing_are_where_it_comes_from() {
         Check::UnsupportedContent,
     );
 }
+
+#[test]
+fn a_person_at_a_firm_rating_the_stock_is_an_analyst() {
+    let rated = || {
+        vec![entry(
+            A,
+            "Timothy Arcuri at UBS called it incrementally negative for the stock.",
+            "Timothy Arcuri at UBS called it incrementally negative for the stock.",
+        )]
+    };
+    assert_clean(
+        &format!(
+            "UBS analyst Timothy Arcuri called it incrementally negative for the stock [{A}]."
+        ),
+        rated(),
+    );
+    // Not one who says no more than what a company says.
+    let said = || {
+        vec![entry(
+            A,
+            "Lisa Su at AMD said demand remains strong.",
+            "Lisa Su at AMD said demand remains strong.",
+        )]
+    };
+    assert_caught(
+        &format!("AMD analyst Lisa Su said demand remains strong [{A}]."),
+        said(),
+        Check::UnsupportedContent,
+    );
+}
