@@ -736,6 +736,16 @@ mod tests {
     }
 
     #[test]
+    fn followed_is_a_link_of_time() {
+        let s = "The shares moved 4% on the report.";
+        let d = "The report followed a 4% move in the shares.";
+        assert!(judged(d, &[s]).contains(&"followed".to_string()));
+        let s = "The shares moved 4% after the report.";
+        let d = "A 4% move in the shares followed the report.";
+        assert!(judged(d, &[s]).is_empty(), "{:?}", judged(d, &[s]));
+    }
+
+    #[test]
     fn a_verb_of_passing_a_mark_bounds_its_figure() {
         let src = "Palantir closed 204 deals of at least $1 million, including several above $10 million.";
         let d = "Palantir closed 204 deals worth at least $1 million each, several of which exceeded $10 million.";
