@@ -55,7 +55,8 @@ pub(super) struct Read<'a> {
     pub(super) handles: Vec<String>,
     /// Words that say where the entry comes from (who said it, in what), lower case: the
     /// title's label (`10-Q`, `On X`, `Form 4`), the summary's lead (`CNBC says`), the form a
-    /// filing names itself and the publisher (`SEC EDGAR`).
+    /// filing names itself, whom a filing is told to (`investors`) and the publisher (`SEC
+    /// EDGAR`).
     pub(super) provenance: foldhash::HashSet<String>,
     /// The text is a filing (it opens with a filing's heading): the company's own document.
     pub(super) filed: bool,
@@ -113,7 +114,14 @@ fn provenance(s: &Source) -> foldhash::HashSet<String> {
         .split(" Form ")
         .skip(1)
         .filter_map(|rest| rest.split([' ', ',', '.', ';']).next());
-    let text = format!("{label} {lead} {} {}", heading(&s.says), s.publisher).to_lowercase();
+    // A filing is told to the company's investors (`told investors in an 8-K`).
+    let heading = heading(&s.says);
+    let audience = if heading.is_empty() {
+        ""
+    } else {
+        "investors shareholders"
+    };
+    let text = format!("{label} {lead} {heading} {audience} {}", s.publisher).to_lowercase();
     let forms = forms.map(str::to_lowercase).collect::<Vec<_>>().join(" ");
     // Each word as written (`s-8`) and in its parts (`s`, `8`).
     let whole = text

@@ -736,6 +736,16 @@ mod tests {
     }
 
     #[test]
+    fn lead_times_are_what_buyers_face() {
+        let s = "Lead times for the iPhone 17 Pro Max stretched to about 3 weeks in the U.S. and China.";
+        let d = "Buyers in the U.S. and China now face lead times of about 3 weeks for the iPhone 17 Pro Max.";
+        assert!(!judged(d, &[s]).contains(&"Buyers".to_string()));
+        let s =
+            "Shipments of the iPhone 17 Pro Max stretched to about 3 weeks in the U.S. and China.";
+        assert!(judged(d, &[s]).contains(&"Buyers".to_string()));
+    }
+
+    #[test]
     fn followed_is_a_link_of_time() {
         let s = "The shares moved 4% on the report.";
         let d = "The report followed a 4% move in the shares.";

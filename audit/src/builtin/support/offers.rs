@@ -119,6 +119,15 @@ pub(in crate::builtin) fn offer(toks: &[Tok]) -> Offer {
     if analyst(toks) {
         keys.extend(word_keys("analyst").iter().cloned());
     }
+    // Lead times are what buyers wait (`customers now face lead times of about 3 weeks`).
+    let waits = toks
+        .windows(2)
+        .any(|w| w[0].word == "lead" && matches!(w[1].word.as_str(), "time" | "times"));
+    if waits {
+        for who in ["customer", "buyer"] {
+            keys.extend(word_keys(who).iter().cloned());
+        }
+    }
     for (_, c) in cues(toks, false) {
         match c {
             Cue::Direction(f, up) => {

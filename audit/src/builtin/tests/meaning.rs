@@ -933,3 +933,46 @@ fn a_person_at_a_firm_rating_the_stock_is_an_analyst() {
         Check::UnsupportedContent,
     );
 }
+
+#[test]
+fn a_filing_is_told_to_investors() {
+    let filing = || {
+        vec![Source {
+            title: "8-K: NHS platform live at 120 trusts".into(),
+            ..entry(
+                A,
+                "In an 8-K filed with the SEC, Palantir disclosed that the NHS Federated Data Platform is now live at about 120 hospital trusts.",
+                "Item 7.01 Regulation FD Disclosure. The Company reports that the NHS Federated Data Platform is now live at about 120 hospital trusts.",
+            )
+        }]
+    };
+    assert_clean(
+        &format!(
+            "Palantir told investors in an 8-K that the NHS Federated Data Platform is now live at about 120 hospital trusts [{A}]."
+        ),
+        filing(),
+    );
+    // Whom it is told to, not what it says.
+    assert_caught(
+        &format!(
+            "Palantir disclosed in an 8-K that the NHS Federated Data Platform is now live at about 120 hospital trusts for investors [{A}]."
+        ),
+        filing(),
+        Check::UnsupportedContent,
+    );
+    // A news report is not told to investors.
+    let news = || {
+        vec![entry(
+            A,
+            "Reuters reported that the NHS Federated Data Platform is now live at about 120 hospital trusts.",
+            "The NHS Federated Data Platform is now live at about 120 hospital trusts, according to people familiar with the matter.",
+        )]
+    };
+    assert_caught(
+        &format!(
+            "Palantir told investors that the NHS Federated Data Platform is now live at about 120 hospital trusts [{A}]."
+        ),
+        news(),
+        Check::UnsupportedContent,
+    );
+}
