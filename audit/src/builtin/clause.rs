@@ -141,8 +141,15 @@ pub(super) fn verb(toks: &[Tok], i: usize) -> bool {
             && !AUX.contains(&w)
             && !["do", "get", "become"].contains(&w)
             && wordnet::is_verb(w));
-    // A symmetric word in the passive says who acts all the same (`were shared by`).
-    form && (!SYMMETRIC.contains(&w) || be_passive(toks, i))
+    // A symmetric word in the passive says who acts all the same (`were shared by`), and so
+    // does sharing a thing: it is telling (`Dell shared the details with other suppliers`).
+    let told = || {
+        w == "shared"
+            && toks
+                .get(i + 1)
+                .is_some_and(|t| t.kind == Kind::Word && t.word != "with")
+    };
+    form && (!SYMMETRIC.contains(&w) || be_passive(toks, i) || told())
 }
 
 /// Names and words farther than this from the verb are another clause's.

@@ -399,14 +399,17 @@ const PREPOSITIONS: &[&str] = &[
 /// to the Patriots`); in the passive (`raised … by A`, `founded in 1971 by A`) the other way
 /// round.
 fn sides(toks: &[Tok], all: &[Name], v: usize) -> (Vec<String>, Vec<String>) {
-    let clause = |t: &Tok| {
+    // `and other` goes on with the same party (`with Dell and other suppliers`).
+    let clause = |k: usize| {
+        let t = &toks[k];
+        let listed = toks.get(k + 1).is_some_and(|n| n.word == "other");
         t.kind == Kind::Break
-            || ["that", "which", "who", "and", "or", "but"].contains(&t.word.as_str())
+            || ["that", "which", "who", "but"].contains(&t.word.as_str())
+            || (["and", "or"].contains(&t.word.as_str()) && !listed)
     };
-    let stop = toks[v + 1..]
-        .iter()
-        .position(clause)
-        .map_or(toks.len(), |k| v + 1 + k);
+    let stop = (v + 1..toks.len())
+        .find(|&k| clause(k))
+        .unwrap_or(toks.len());
     // A name right after `by` soon after the verb: the passive's agent, with the names it is
     // of (`by Stacy Rasgon at Bernstein`). Names between the verb and `by` are acted on, and
     // only in a passive (`placed with Tesla by Chinese suppliers`); a name after the agent's
@@ -728,6 +731,22 @@ mod tests {
         let s = "@tim_cook posted that Apple will report quarterly results on October 17 after the market close.";
         let d = "Apple will post its quarterly results after the market close on October 17, @tim_cook wrote on X.";
         assert!(swap(d, s).is_none());
+    }
+
+    #[test]
+    fn who_shares_is_not_whom_it_is_shared_with() {
+        let s = "The details were shared with Dell and other suppliers earlier this month.";
+        let d = "Dell and other suppliers shared the details earlier this month.";
+        assert!(swap(d, s).is_some());
+        assert!(swap(s, s).is_none());
+        let d = "The details were shared earlier this month with Dell and other suppliers.";
+        assert!(swap(d, s).is_none());
+        let d = "NVIDIA shared the details with Dell and other suppliers earlier this month.";
+        assert!(swap(d, s).is_none());
+        let s =
+            "The details were shared with Samsung Display and other suppliers earlier this month.";
+        let d = "Samsung Display shared the details with other suppliers earlier this month.";
+        assert!(swap(d, s).is_some());
     }
 
     #[test]
