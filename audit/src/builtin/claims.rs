@@ -8,7 +8,7 @@ use super::align::{Parsed, parse, score};
 use super::borrowed;
 use super::cues::{attributes, attributes_by_phrase, attributes_by_word};
 use super::dates::date_refs;
-use super::figures::{exchanged, figures, same, unit_clash};
+use super::figures::{exchanged, figures, same, time_moved, unit_clash};
 use super::hedges::HEDGE_WORDS;
 use super::implied;
 use super::meaning::compare;
@@ -183,6 +183,16 @@ pub(super) fn check(c: &Claim<'_>) -> (Vec<Issue>, Vec<Support>) {
                 Severity::Major,
                 Check::FigureUnit,
                 format!("{what}: \u{ab}{}\u{bb} [{ids}]", clip(c.text, CLIP)),
+            ));
+        } else if let Some((when, theirs)) = time_moved(f, &source_figs) {
+            issues.push(issue(
+                Severity::Major,
+                Check::FigureUnit,
+                format!(
+                    "the draft puts {} at {when}, where the entry has {theirs} then: \u{ab}{}\u{bb} [{ids}]",
+                    f.text,
+                    clip(c.text, CLIP)
+                ),
             ));
         }
     }

@@ -181,6 +181,32 @@ impl Figure {
             .filter(|w| UNITS.contains(w))
     }
 
+    /// The time right after the figure that it stood at (`20% two years earlier`), as `2 years
+    /// earlier`; `None` for a figure of now or of a change (`93% from a year
+    /// earlier`).
+    pub(super) fn earlier(&self) -> Option<String> {
+        let [count, period, when, ..] = self.after.as_slice() else {
+            return None;
+        };
+        let n = match count.as_str() {
+            "a" | "an" | "one" => 1,
+            "two" => 2,
+            "three" => 3,
+            "four" => 4,
+            "five" => 5,
+            "six" => 6,
+            "ten" => 10,
+            w => w.parse().ok()?,
+        };
+        let period = singular(period);
+        (["year", "quarter", "month", "week"].contains(&period)
+            && ["earlier", "ago", "before", "prior"].contains(&when.as_str()))
+        .then(|| match n {
+            1 => format!("a {period} earlier"),
+            n => format!("{n} {period}s earlier"),
+        })
+    }
+
     /// `month`, `year`, `quarter`, `week` or `day` when the figure is per one (`$29.99 a month`).
     pub(super) fn period(&self) -> Option<&str> {
         let words: Vec<&str> = self.after.iter().map(String::as_str).collect();
@@ -233,6 +259,19 @@ pub(super) fn unit_clash(f: &Figure, sources: &[&Figure]) -> Option<String> {
         ));
     }
     None
+}
+
+/// The time a figure of the draft stands at when the sources give that time to another
+/// figure and never to one of its value (`4% two years earlier` where the entry has `fell to
+/// 4%, down from 20% two years earlier`): the time and the figure the sources give it to.
+pub(super) fn time_moved<'a>(f: &Figure, sources: &[&'a Figure]) -> Option<(String, &'a str)> {
+    let when = f.earlier()?;
+    let at = |g: &Figure| g.earlier().is_some_and(|w| w == when);
+    if sources.iter().any(|g| same(f, g) && at(g)) || !sources.iter().any(|g| same(f, g)) {
+        return None;
+    }
+    let other = sources.iter().find(|g| !same(f, g) && at(g))?;
+    Some((when, other.text.as_str()))
 }
 
 /// `f`'s side of one property (`of`) when every figure in `equal` has another, and the first
@@ -426,6 +465,27 @@ mod tests {
         let want = [Some("to"), Some("from"), Some("at"), None];
         assert_eq!(leads, want.map(|w| w.map(str::to_string)));
         assert_eq!(figures("a sale of 57,282 shares")[0].lead, None);
+    }
+
+    #[test]
+    fn a_time_moved_to_another_figure_is_read() {
+        let moved = |d: &str, s: &str| {
+            let (d, s) = (figures(d), figures(s));
+            let s: Vec<&Figure> = s.iter().collect();
+            d.iter()
+                .find_map(|f| time_moved(f, &s).map(|(w, t)| (w, t.to_string())))
+        };
+        let s = "China fell to roughly 4% of NVIDIA's data-center revenue, down from more than 20% two years earlier.";
+        let d = "China's share, roughly 4% two years earlier, now stands at more than 20%.";
+        assert_eq!(
+            moved(d, s),
+            Some(("2 years earlier".to_string(), "20%".to_string()))
+        );
+        let d = "China's share was more than 20% two years earlier and is roughly 4% now.";
+        assert!(moved(d, s).is_none());
+        // A change from a time is no figure of that time.
+        let s = "Revenue rose 93% from a year earlier to $1 billion.";
+        assert!(moved("Revenue reached $1 billion, 93% from a year earlier.", s).is_none());
     }
 
     #[test]
