@@ -3,10 +3,10 @@
 //! Microsoft` where the entry has `gives Microsoft about a 27% stake in OpenAI`), gaps and leads
 //! (`closes part of CUDA's software gap with ROCm` for `ROCm … closes part of the software gap
 //! with CUDA`), the one a thing is for (`for AMD`), one of a group (`with AMD among the first`),
-//! whose a counted thing is (`$250 billion of OpenAI services`) and whose shares
-//! (`160 million OpenAI shares`). The other party is the name after a relation's noun and
-//! preposition (`stake in`, `gap with`, `lead over`), after a percentage and `of`, or before
-//! `shares`. A relation is compared only with one of its own kind; a name in a list or inside a
+//! whose a counted thing is (`$250 billion of OpenAI services`), whose shares (`160 million
+//! OpenAI shares`) and who is asked (`Tesla's request to NHTSA` for `NHTSA asked Tesla`). The
+//! other party is the name after a relation's noun and preposition (`stake in`, `gap with`,
+//! `lead over`, `request to`), after `asked` or a percentage and `of`, or before `shares`. A relation is compared only with one of its own kind; a name in a list or inside a
 //! title is no party.
 
 use super::tokens::{Kind, Tok};
@@ -23,6 +23,8 @@ const RELATIONS: &[(&str, &str, Relation)] = &[
     ("lead", "over", Relation::Lead),
     ("edge", "over", Relation::Lead),
     ("advantage", "over", Relation::Lead),
+    ("request", "to", Relation::Asked),
+    ("requests", "to", Relation::Asked),
 ];
 
 /// What the name after a relation is to the one who has it.
@@ -42,6 +44,8 @@ enum Relation {
     Counted,
     /// The company whose shares (`160 million AMD shares`, `shares of AMD`).
     Shares,
+    /// The one asked (`asked Tesla for data`, `a request to Tesla`).
+    Asked,
 }
 
 /// The relations of `toks`, each with its other party (its first word, lower case).
@@ -94,6 +98,10 @@ fn relations(toks: &[Tok]) -> Vec<(Relation, &str)> {
         .filter_map(|i| {
             if among(i) {
                 return Some((Relation::Among, toks[i - 1].word.as_str()));
+            }
+            // Whom a request goes to: `asked Tesla for data`, as `a request to Tesla`.
+            if matches!(toks[i].word.as_str(), "asked" | "asks" | "ask") {
+                return Some((Relation::Asked, name(i + 1)?));
             }
             // `AMD shares` after a count, with nothing else before the noun.
             if matches!(toks[i].word.as_str(), "shares" | "stock") && i >= 2 && count(i - 2) {
@@ -189,6 +197,21 @@ mod tests {
         assert!(relation_turned(&d, &s).is_none());
         let d = tokenize("With the ROCm 7 release, AMD closes part of its software gap with CUDA.");
         assert!(relation_turned(&d, &s).is_none());
+        // Whom a request goes to.
+        let s = tokenize(
+            "The Company reports that the National Highway Traffic Safety Administration asked Tesla for data on 5 robotaxi incidents.",
+        );
+        let d = tokenize(
+            "Tesla's request to the National Highway Traffic Safety Administration for data on 5 robotaxi incidents was disclosed.",
+        );
+        assert_eq!(relation_turned(&d, &s), Some(("national", "tesla")));
+        let d = tokenize(
+            "The National Highway Traffic Safety Administration's request to Tesla for data on 5 robotaxi incidents was disclosed.",
+        );
+        assert!(relation_turned(&d, &s).is_none());
+        let s = tokenize(
+            "The ROCm 7 release adds distributed-inference support and closes part of the software gap with CUDA.",
+        );
         // The one who has it told in a clause between (`the gap that CUDA has with ROCm`).
         let d = tokenize(
             "The ROCm 7 release adds distributed-inference support and closes part of the software gap that CUDA has with ROCm.",
