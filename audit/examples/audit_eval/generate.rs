@@ -120,9 +120,13 @@ pub enum Half {
     /// data since round 17.
     Heldout16,
     /// The seventeenth round's held-out drafts (hand-written during round 16 by a reader who
-    /// never saw the engine, kept for round 17), printed only with `--heldout17`, their misses
-    /// never listed.
+    /// never saw the engine, kept for round 17), printed with `--heldout17`: looked at once at
+    /// the end of round 17, tuning data since round 18.
     Heldout17,
+    /// The eighteenth round's held-out drafts (hand-written during round 17 by a reader who
+    /// never saw the engine, kept for round 18), printed only with `--heldout18`, their misses
+    /// never listed.
+    Heldout18,
 }
 
 pub fn half_of(ticker: &str) -> Half {

@@ -40,7 +40,8 @@ struct Written {
     /// (`Half::Heldout14`, tuning data since round 15); 15 for the fifteenth round's
     /// (`Half::Heldout15`, tuning data since round 16); 16 for the sixteenth round's
     /// (`Half::Heldout16`, tuning data since round 17); 17 for the seventeenth round's
-    /// (`Half::Heldout17`).
+    /// (`Half::Heldout17`, tuning data since round 18); 18 for the eighteenth round's
+    /// (`Half::Heldout18`).
     #[serde(default)]
     round: u8,
 }
@@ -90,7 +91,8 @@ pub fn cases(entries: &[Entry]) -> Vec<Case> {
                 handwritten: true,
                 fact: None,
                 half: match w.round {
-                    17.. => Half::Heldout17,
+                    18.. => Half::Heldout18,
+                    17 => Half::Heldout17,
                     16 => Half::Heldout16,
                     15 => Half::Heldout15,
                     14 => Half::Heldout14,

@@ -15,16 +15,17 @@
 //! `round: 13`, `--heldout13`) since the fourteenth, the fourteenth round's (hand-written,
 //! `round: 14`, `--heldout14`) since the fifteenth, the fifteenth round's (hand-written,
 //! `round: 15`, `--heldout15`) since the sixteenth, the sixteenth round's (hand-written,
-//! `round: 16`, `--heldout16`) since the seventeenth; the seventeenth round's (hand-written,
-//! `round: 17`) is printed only with `--heldout17`, its misses never listed, and is the one
+//! `round: 16`, `--heldout16`) since the seventeenth, the seventeenth round's (hand-written,
+//! `round: 17`, `--heldout17`) since the eighteenth; the eighteenth round's (hand-written,
+//! `round: 18`) is printed only with `--heldout18`, its misses never listed, and is the one
 //! that counts.
 //! `cargo run -p journal-market-audit --example audit_eval [-- --report] [--heldout]
 //! [--public] [--heldout4] [--heldout5] [--heldout6] [--heldout7] [--heldout8] [--heldout9]
 //! [--heldout10] [--heldout11] [--heldout12] [--heldout13] [--heldout14] [--heldout15]
-//! [--heldout16] [--heldout17] [--misses [report|public|heldout|heldout-public|heldout4|
-//! heldout4-public|heldout5|heldout5-public|heldout6|heldout6-public|heldout7|heldout7-public|
-//! heldout8|heldout9|heldout10|heldout11|heldout12|heldout13|heldout14|heldout15|heldout16|
-//! all] | --show KIND | --draft ID]`
+//! [--heldout16] [--heldout17] [--heldout18] [--misses [report|public|heldout|heldout-public|
+//! heldout4|heldout4-public|heldout5|heldout5-public|heldout6|heldout6-public|heldout7|
+//! heldout7-public|heldout8|heldout9|heldout10|heldout11|heldout12|heldout13|heldout14|
+//! heldout15|heldout16|heldout17|all] | --show KIND | --draft ID]`
 // Tooling, not the product: a failure here stops the run with its message.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
@@ -125,7 +126,10 @@ fn table(half: Half, results: &[(Case, Report)]) {
             "Held-out set of round 16 (hand-written round 16): looked at once, tuning data since round 17".to_string()
         }
         Half::Heldout17 => {
-            "Held-out set of round 17 (hand-written for round 17): the one that counts".to_string()
+            "Held-out set of round 17 (hand-written for round 17): looked at once, tuning data since round 18".to_string()
+        }
+        Half::Heldout18 => {
+            "Held-out set of round 18 (hand-written for round 18): the one that counts".to_string()
         }
     };
     println!("\n{name}\n");
@@ -297,7 +301,7 @@ fn main() {
     );
     // The held-out drafts' number, without their results.
     let mut sizes: Vec<(String, usize)> = Vec::new();
-    for (c, _) in results.iter().filter(|(c, _)| c.half == Half::Heldout17) {
+    for (c, _) in results.iter().filter(|(c, _)| c.half == Half::Heldout18) {
         let kind = c.kind.clone();
         match sizes.iter_mut().find(|(k, _)| *k == kind) {
             Some((_, n)) => *n += 1,
@@ -305,7 +309,7 @@ fn main() {
         }
     }
     println!(
-        "round 17's held-out drafts (results with --heldout17 only): {}",
+        "round 18's held-out drafts (results with --heldout18 only): {}",
         sizes
             .iter()
             .map(|(k, n)| format!("{k} {n}"))
@@ -529,11 +533,19 @@ third-round hand-written drafts (held out in round 3): faithful approved {ok} of
         );
         table(Half::Heldout16, &results);
     }
-    // Round 17's held-out set is looked at once, at the end of the seventeenth round; its misses
-    // are never listed.
+    // Round 17's held-out set: looked at once at the end of the seventeenth round, tuning data
+    // since.
     if args.iter().any(|a| a == "--heldout17") {
-        println!("\nround 17's held-out set: the hand-written drafts kept for round 17");
+        println!(
+            "\nround 17's held-out set (tuning data since round 18): the hand-written drafts kept for round 17"
+        );
         table(Half::Heldout17, &results);
+    }
+    // Round 18's held-out set is looked at once, at the end of the eighteenth round; its misses
+    // are never listed.
+    if args.iter().any(|a| a == "--heldout18") {
+        println!("\nround 18's held-out set: the hand-written drafts kept for round 18");
+        table(Half::Heldout18, &results);
     }
     let second: Vec<&(Case, Report)> = results.iter().filter(|(c, _)| c.second_round).collect();
     if !second.is_empty() {
@@ -581,6 +593,7 @@ third-round hand-written drafts (held out in round 3): faithful approved {ok} of
                             | Half::Heldout14
                             | Half::Heldout15
                             | Half::Heldout16
+                            | Half::Heldout17
                     )
             })
             .take(6)
@@ -588,12 +601,12 @@ third-round hand-written drafts (held out in round 3): faithful approved {ok} of
             println!("\n== {}\n{}", c.id, c.sub.body);
         }
     }
-    // One tuning draft whole, with its sources and report (not round 17's held-out drafts).
+    // One tuning draft whole, with its sources and report (not round 18's held-out drafts).
     if args.first().map(String::as_str) == Some("--draft") {
         let id = args.get(1).cloned().unwrap_or_default();
         for (c, r) in results
             .iter()
-            .filter(|(c, _)| c.id == id && c.half != Half::Heldout17)
+            .filter(|(c, _)| c.id == id && c.half != Half::Heldout18)
         {
             println!("\n== {} [{}]\n{}", c.id, c.kind, c.sub.body);
             for s in &c.sub.sources {
@@ -645,6 +658,7 @@ const TUNING_HALVES: &[(&str, Half)] = &[
     ("heldout14", Half::Heldout14),
     ("heldout15", Half::Heldout15),
     ("heldout16", Half::Heldout16),
+    ("heldout17", Half::Heldout17),
 ];
 
 /// The tuning part `--misses NAME` lists; the tuning half when the name is none of
