@@ -57,11 +57,9 @@ fn anchors(toks: &[Tok], (a, b): (usize, usize)) -> Vec<&str> {
     v
 }
 
-/// Anchors two clauses share, the traded ones left out.
-fn shared(x: &[&str], y: &[&str], traded: [&str; 2]) -> usize {
-    x.iter()
-        .filter(|w| !traded.contains(w) && y.binary_search(w).is_ok())
-        .count()
+/// Anchors two clauses share.
+fn shared(x: &[&str], y: &[&str]) -> usize {
+    x.iter().filter(|w| y.binary_search(w).is_ok()).count()
 }
 
 /// Whether token `i` is a thing: a noun or a name, not a number.
@@ -95,16 +93,24 @@ pub(super) fn traded<'a>(d: &[Tok], s: &'a [Tok]) -> Option<(&'a str, &'a str)> 
             Some((k, clause_of(&sc, k)?, clause_of(&dc, m)?))
         })
         .collect();
+    if moved.len() < 2 {
+        return None;
+    }
+    // Anchors each draft clause shares with each source clause, counted once.
+    let m: Vec<Vec<usize>> = da
+        .iter()
+        .map(|x| sa.iter().map(|y| shared(x, y)).collect())
+        .collect();
     for &(x, i, b) in &moved {
         for &(y, j, a) in &moved {
             if i == j || a == b {
                 continue;
             }
             // `x` goes from clause i to draft clause b, `y` from j to a: the draft's clause a
-            // must be i's and b must be j's.
-            let t = [s[x].anchor.as_str(), s[y].anchor.as_str()];
-            let (own_a, own_b) = (shared(&da[a], &sa[i], t), shared(&da[b], &sa[j], t));
-            let (other_a, other_b) = (shared(&da[a], &sa[j], t), shared(&da[b], &sa[i], t));
+            // must be i's and b must be j's. Each traded word stands once in each sentence, so
+            // it is counted only where it went: in `b` with `i` and in `a` with `j`.
+            let (own_a, own_b) = (m[a][i], m[b][j]);
+            let (other_a, other_b) = (m[a][j].saturating_sub(1), m[b][i].saturating_sub(1));
             if own_a >= KEPT && own_b >= KEPT && own_a + own_b > other_a + other_b {
                 return Some((s[x].raw.as_str(), s[y].raw.as_str()));
             }
