@@ -1,6 +1,7 @@
 //! Figures (numbers, amounts, percentages), normalised for comparison.
 
 use super::dates::MONTHS;
+use super::wordclass::cardinal;
 
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub(super) enum Kind {
@@ -190,13 +191,7 @@ impl Figure {
         };
         let n = match count.as_str() {
             "a" | "an" | "one" => 1,
-            "two" => 2,
-            "three" => 3,
-            "four" => 4,
-            "five" => 5,
-            "six" => 6,
-            "ten" => 10,
-            w => w.parse().ok()?,
+            w => cardinal(w).or_else(|| w.parse().ok())?,
         };
         let period = singular(period);
         (["year", "quarter", "month", "week"].contains(&period)

@@ -84,7 +84,7 @@ const PROVENANCE: &[&str] = &[
 ];
 
 /// The words of where `s` comes from.
-fn provenance(s: &Source) -> foldhash::HashSet<String> {
+fn provenance(s: &Source, heading: &str) -> foldhash::HashSet<String> {
     let label = s.title.split_once(": ").map_or("", |(l, _)| l);
     let summary = s.summary.as_str();
     // `NVIDIA filed its quarterly report`: the filer is who it comes from.
@@ -109,24 +109,27 @@ fn provenance(s: &Source) -> foldhash::HashSet<String> {
             .any(|w| saying(w) || PROVENANCE.contains(&w) || w.starts_with('@'));
     let lead = if sourced { lead } else { "" };
     // The form a filing names itself (`is filing this Form S-8`).
-    let forms = s
+    let forms: Vec<&str> = s
         .says
         .split(" Form ")
         .skip(1)
-        .filter_map(|rest| rest.split([' ', ',', '.', ';']).next());
+        .filter_map(|rest| rest.split([' ', ',', '.', ';']).next())
+        .collect();
     // A filing is told to the company's investors (`told investors in an 8-K`).
-    let heading = heading(&s.says);
     let audience = if heading.is_empty() {
         ""
     } else {
         "investors shareholders"
     };
-    let text = format!("{label} {lead} {heading} {audience} {}", s.publisher).to_lowercase();
-    let forms = forms.map(str::to_lowercase).collect::<Vec<_>>().join(" ");
+    let text = format!(
+        "{label} {lead} {heading} {audience} {} {}",
+        forms.join(" "),
+        s.publisher
+    )
+    .to_lowercase();
     // Each word as written (`s-8`) and in its parts (`s`, `8`).
     let whole = text
         .split(|c: char| !c.is_alphanumeric() && c != '-')
-        .chain(forms.split(' '))
         .map(|w| w.trim_matches('-'));
     let parts = text.split(|c: char| !c.is_alphanumeric());
     whole
@@ -173,6 +176,7 @@ fn is_hedged(lower: &str) -> bool {
 }
 
 pub(super) fn read(s: &Source) -> Read<'_> {
+    let heading = heading(&s.says);
     let all = format!("{} {} {}", s.title, s.summary, s.says);
     let lower = all.to_lowercase();
     let mut sentences = Vec::new();
@@ -214,8 +218,8 @@ pub(super) fn read(s: &Source) -> Read<'_> {
         .collect();
     Read {
         source: s,
-        provenance: provenance(s),
-        filed: !heading(&s.says).is_empty(),
+        provenance: provenance(s, heading),
+        filed: !heading.is_empty(),
         handles,
         figures: figures(&all),
         words: content_words(&all).into_iter().collect(),

@@ -10,6 +10,7 @@ use super::links::{Link, links};
 use super::numbers::{Bound, bound_before, counted, number_at, shorthand};
 use super::times::{in_date, time_frame};
 use super::units::{HEDGED, WILL};
+use crate::builtin::clause::capital;
 use crate::builtin::cues::{Cue, cues};
 use crate::builtin::lexicon::equivalents;
 use crate::builtin::speakers::speaker_chains;
@@ -177,7 +178,6 @@ const ANALYSTS_SAY: &[&str] = &["stock", "rating", "target", "estimates"];
 /// Whether the sentence has a person at a firm (`Vivek Arya at BofA Securities`) saying what
 /// an analyst says (`called it an important signal for the stock`): it bears out `analyst`.
 fn analyst(toks: &[Tok]) -> bool {
-    let capital = |t: &Tok| t.kind == Kind::Word && t.raw.starts_with(char::is_uppercase);
     let at = (2..toks.len().saturating_sub(1)).any(|i| {
         toks[i].word == "at"
             && capital(&toks[i - 1])
