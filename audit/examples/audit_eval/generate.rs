@@ -127,6 +127,9 @@ pub enum Half {
     /// never saw the engine, kept for round 18), printed only with `--heldout18`, their misses
     /// never listed.
     Heldout18,
+    /// The nineteenth round's held-out drafts (hand-written during round 18 by two readers who
+    /// never saw the engine, kept for round 19): not printed before round 19's end.
+    Heldout19,
 }
 
 pub fn half_of(ticker: &str) -> Half {

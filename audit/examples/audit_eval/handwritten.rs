@@ -41,7 +41,7 @@ struct Written {
     /// (`Half::Heldout15`, tuning data since round 16); 16 for the sixteenth round's
     /// (`Half::Heldout16`, tuning data since round 17); 17 for the seventeenth round's
     /// (`Half::Heldout17`, tuning data since round 18); 18 for the eighteenth round's
-    /// (`Half::Heldout18`).
+    /// (`Half::Heldout18`); 19 for the nineteenth round's (`Half::Heldout19`, kept unseen).
     #[serde(default)]
     round: u8,
 }
@@ -59,66 +59,78 @@ pub fn cited(body: &str) -> Vec<String> {
 
 pub fn cases(entries: &[Entry]) -> Vec<Case> {
     let file: File = serde_json::from_str(FILE).expect("corpus/handwritten.json parses");
-    file.cases
+    let mut cases: Vec<Case> = file
+        .cases
         .into_iter()
-        .map(|w| {
-            let ids = cited(&w.body);
-            let sources = entries
-                .iter()
-                .filter(|e| ids.contains(&e.id))
-                .map(|e| e.source.clone())
-                .collect();
-            // The dek: the draft's first paragraph, without its citations.
-            let first = w
-                .body
-                .lines()
-                .find(|l| !l.trim().is_empty() && !l.starts_with("## "))
-                .unwrap_or("");
-            let mut dek: String = first.split('[').next().unwrap_or("").trim().to_string();
-            if dek.chars().count() < 120 {
-                dek.push_str(" The archive shows how the record moved over the season.");
-            }
-            let faithful = w.kind == "faithful";
-            Case {
-                second_round: w.round == 2,
-                id: format!("hand/{}", w.id),
-                kind: if faithful {
-                    "hand-written".into()
-                } else {
-                    w.kind
-                },
-                faithful,
-                handwritten: true,
-                fact: None,
-                half: match w.round {
-                    18.. => Half::Heldout18,
-                    17 => Half::Heldout17,
-                    16 => Half::Heldout16,
-                    15 => Half::Heldout15,
-                    14 => Half::Heldout14,
-                    13 => Half::Heldout13,
-                    12 => Half::Heldout12,
-                    11 => Half::Heldout11,
-                    10 => Half::Heldout10,
-                    9 => Half::Heldout9,
-                    8 => Half::Heldout8,
-                    7 => Half::Heldout7,
-                    6 => Half::Heldout6,
-                    5 => Half::Heldout5,
-                    4 => Half::Heldout4,
-                    3 => Half::Heldout,
-                    _ => half_of(&w.ticker),
-                },
-                target: w.body.clone(),
-                sub: Submission {
-                    title: "A reading of the record".into(),
-                    company: crate::archive::company(&w.ticker),
-                    ticker: w.ticker,
-                    dek,
-                    body: w.body,
-                    sources,
-                },
-            }
-        })
-        .collect()
+        .map(|w| case(entries, w, "hand"))
+        .collect();
+    // Drafts being tried while tuning, from a file outside the corpus (`AUDIT_EVAL_TRY`, a JSON
+    // list of cases as in the corpus), as `try/ID`: `--draft try/ID` shows one.
+    if let Ok(path) = std::env::var("AUDIT_EVAL_TRY") {
+        let text = std::fs::read_to_string(&path).expect("AUDIT_EVAL_TRY names a readable file");
+        let tried: Vec<Written> = serde_json::from_str(&text).expect("AUDIT_EVAL_TRY parses");
+        cases.extend(tried.into_iter().map(|w| case(entries, w, "try")));
+    }
+    cases
+}
+
+fn case(entries: &[Entry], w: Written, prefix: &str) -> Case {
+    let ids = cited(&w.body);
+    let sources = entries
+        .iter()
+        .filter(|e| ids.contains(&e.id))
+        .map(|e| e.source.clone())
+        .collect();
+    // The dek: the draft's first paragraph, without its citations.
+    let first = w
+        .body
+        .lines()
+        .find(|l| !l.trim().is_empty() && !l.starts_with("## "))
+        .unwrap_or("");
+    let mut dek: String = first.split('[').next().unwrap_or("").trim().to_string();
+    if dek.chars().count() < 120 {
+        dek.push_str(" The archive shows how the record moved over the season.");
+    }
+    let faithful = w.kind == "faithful";
+    Case {
+        second_round: w.round == 2,
+        id: format!("{prefix}/{}", w.id),
+        kind: if faithful {
+            "hand-written".into()
+        } else {
+            w.kind
+        },
+        faithful,
+        handwritten: true,
+        fact: None,
+        half: match w.round {
+            19.. => Half::Heldout19,
+            18 => Half::Heldout18,
+            17 => Half::Heldout17,
+            16 => Half::Heldout16,
+            15 => Half::Heldout15,
+            14 => Half::Heldout14,
+            13 => Half::Heldout13,
+            12 => Half::Heldout12,
+            11 => Half::Heldout11,
+            10 => Half::Heldout10,
+            9 => Half::Heldout9,
+            8 => Half::Heldout8,
+            7 => Half::Heldout7,
+            6 => Half::Heldout6,
+            5 => Half::Heldout5,
+            4 => Half::Heldout4,
+            3 => Half::Heldout,
+            _ => half_of(&w.ticker),
+        },
+        target: w.body.clone(),
+        sub: Submission {
+            title: "A reading of the record".into(),
+            company: crate::archive::company(&w.ticker),
+            ticker: w.ticker,
+            dek,
+            body: w.body,
+            sources,
+        },
+    }
 }

@@ -131,6 +131,9 @@ fn table(half: Half, results: &[(Case, Report)]) {
         Half::Heldout18 => {
             "Held-out set of round 18 (hand-written for round 18): the one that counts".to_string()
         }
+        Half::Heldout19 => {
+            "Held-out set of round 19 (hand-written for round 19): kept unseen".to_string()
+        }
     };
     println!("\n{name}\n");
     println!(
@@ -286,8 +289,11 @@ fn main() {
     });
     let held7_public = heldout7::public_cases(&public7, &seen7, &cases);
     cases.extend(held7_public);
+    // `--draft ID` audits that draft only.
+    let only = (args.first().map(String::as_str) == Some("--draft")).then(|| args.get(1).cloned());
     let results: Vec<(Case, Report)> = cases
         .into_iter()
+        .filter(|c| only.as_ref().is_none_or(|id| id.as_ref() == Some(&c.id)))
         .map(|c| {
             let r = builtin::audit(&c.sub);
             (c, r)
@@ -300,22 +306,27 @@ fn main() {
         builtin::ENGINE
     );
     // The held-out drafts' number, without their results.
-    let mut sizes: Vec<(String, usize)> = Vec::new();
-    for (c, _) in results.iter().filter(|(c, _)| c.half == Half::Heldout18) {
-        let kind = c.kind.clone();
-        match sizes.iter_mut().find(|(k, _)| *k == kind) {
-            Some((_, n)) => *n += 1,
-            None => sizes.push((kind, 1)),
+    for (half, round, shown) in [
+        (Half::Heldout18, 18, "results with --heldout18 only"),
+        (Half::Heldout19, 19, "kept unseen until round 19's end"),
+    ] {
+        let mut sizes: Vec<(String, usize)> = Vec::new();
+        for (c, _) in results.iter().filter(|(c, _)| c.half == half) {
+            let kind = c.kind.clone();
+            match sizes.iter_mut().find(|(k, _)| *k == kind) {
+                Some((_, n)) => *n += 1,
+                None => sizes.push((kind, 1)),
+            }
         }
+        println!(
+            "round {round}'s held-out drafts ({shown}): {}",
+            sizes
+                .iter()
+                .map(|(k, n)| format!("{k} {n}"))
+                .collect::<Vec<_>>()
+                .join(", "),
+        );
     }
-    println!(
-        "round 18's held-out drafts (results with --heldout18 only): {}",
-        sizes
-            .iter()
-            .map(|(k, n)| format!("{k} {n}"))
-            .collect::<Vec<_>>()
-            .join(", "),
-    );
     table(Half::Tune, &results);
     if args.iter().any(|a| a == "--report") {
         table(Half::Report, &results);
@@ -606,7 +617,7 @@ third-round hand-written drafts (held out in round 3): faithful approved {ok} of
         let id = args.get(1).cloned().unwrap_or_default();
         for (c, r) in results
             .iter()
-            .filter(|(c, _)| c.id == id && c.half != Half::Heldout18)
+            .filter(|(c, _)| c.id == id && !matches!(c.half, Half::Heldout18 | Half::Heldout19))
         {
             println!("\n== {} [{}]\n{}", c.id, c.kind, c.sub.body);
             for s in &c.sub.sources {
