@@ -976,3 +976,31 @@ fn a_filing_is_told_to_investors() {
         Check::UnsupportedContent,
     );
 }
+
+#[test]
+fn a_figure_with_its_own_clause_may_come_from_another_sentence() {
+    let shares = || {
+        vec![entry(
+            A,
+            "CNBC says that Palantir shares trade at roughly 80 times forward sales. The shares moved 8% on the report.",
+            "Shares of Palantir have risen 41% this year, compared with a 14% rise in the Nasdaq 100.",
+        )]
+    };
+    assert_clean(
+        &format!("The shares moved 8% on the report, and they have risen 41% this year [{A}]."),
+        shares(),
+    );
+    // A figure with nothing of its clause beside it elsewhere is still not this statement's.
+    let films = || {
+        vec![entry(
+            A,
+            "She portrayed Vesper Lynd in the film Casino Royale (2006).",
+            "She made her film debut in 2003 in The Dreamers.",
+        )]
+    };
+    assert_caught(
+        &format!("She made her film debut in 2006 [{A}]."),
+        films(),
+        Check::UnsupportedContent,
+    );
+}
