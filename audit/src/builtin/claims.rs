@@ -92,6 +92,26 @@ pub(super) struct Claim<'a> {
     /// The sentence before it in its paragraph attributes what it says and cites the same
     /// entries: this one goes on with that report.
     pub(super) carried: bool,
+    /// The sentence before it in its paragraph.
+    pub(super) previous: Option<&'a str>,
+}
+
+/// Words that name the figures of the sentence before after `same` (`reported the same
+/// figures`).
+const RESTATED: &[&str] = &["figures", "figure", "numbers", "results", "totals"];
+
+/// The sentence speaks of `the same figures` as the one before, and the entries it cites hold
+/// every figure of that one: what the words stand for is borne out.
+fn same_figures(c: &Claim<'_>, d: &Parsed) -> bool {
+    let said = d
+        .toks
+        .windows(2)
+        .any(|w| w[0].word == "same" && RESTATED.contains(&w[1].word.as_str()));
+    let before = c.previous.map(figures).unwrap_or_default();
+    said && !before.is_empty()
+        && before
+            .iter()
+            .all(|f| c.reads.iter().any(|r| r.figures.iter().any(|g| same(f, g))))
 }
 
 /// The attributed sentence a draft's sentence restates best, when it restates no unattributed
@@ -435,10 +455,12 @@ fn judge(c: &Claim<'_>, d: &Parsed, company: &dyn Fn(&str) -> bool) -> support::
                 .iter()
                 .any(|r| r.handles.iter().any(|h| h.contains(w)))
     };
+    let restated = same_figures(c, d);
     // The company's names, and the year of record of an entry (`On August 2, 2026, …`).
     let word = |w: &str| {
         company(w)
             || handle(w)
+            || (restated && RESTATED.contains(&w))
             || c.reads.iter().any(|r| {
                 r.dates
                     .first()

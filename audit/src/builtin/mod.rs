@@ -235,6 +235,10 @@ fn claim_issues(
                 && *cites == covering
                 && (*carried || cues::attributes(&b.text))
         });
+        let previous = before
+            .as_ref()
+            .filter(|(b, _, _)| b.paragraph == s.paragraph)
+            .map(|(b, _, _)| b.text.as_str());
         before = Some((s, covering.clone(), carried));
         if covering.is_empty() {
             let factual = !figures(&s.text).is_empty()
@@ -267,6 +271,7 @@ fn claim_issues(
             lower_case: &lower_case,
             analysis: marked.contains(&s.paragraph),
             carried,
+            previous,
         });
         issues.extend(found);
         support.extend(supported);

@@ -1004,3 +1004,36 @@ fn a_figure_with_its_own_clause_may_come_from_another_sentence() {
         Check::UnsupportedContent,
     );
 }
+
+#[test]
+fn the_same_figures_are_those_of_the_sentence_before() {
+    let two = |second: &str| {
+        vec![
+            entry(
+                A,
+                "@AppleSupport posted that services revenue reached a record $29 billion, up 14% from a year earlier.",
+                "",
+            ),
+            entry(
+                B,
+                &format!(
+                    "Reuters says that services revenue reached {second}. The report cites supply-chain sources."
+                ),
+                "",
+            ),
+        ]
+    };
+    let sentence = format!(
+        "Services revenue reached a record $29 billion, up 14% from a year earlier, @AppleSupport posted [{A}]. Reuters reported the same figures, citing supply-chain sources [{B}]."
+    );
+    assert_clean(
+        &sentence,
+        two("a record $29 billion, up 14% from a year earlier"),
+    );
+    // Reuters' figures are others.
+    assert_caught(
+        &sentence,
+        two("$27 billion, up 11% from a year earlier"),
+        Check::UnsupportedContent,
+    );
+}
