@@ -605,6 +605,8 @@ pub(super) const EQUIVALENTS: &[&[&str]] = &[
     &["against", "compare", "versus", "relative"],
     &["alongside", "together"],
     &["release", "arrive", "debut"],
+    // What a meeting includes is on its agenda (`includes an advisory vote on executive pay`).
+    &["include", "agenda", "ballot"],
 ];
 
 /// The trade's equivalents of a lemma ([`EQUIVALENTS`]): its group, itself among them; none

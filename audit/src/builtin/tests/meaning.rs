@@ -1037,3 +1037,39 @@ fn the_same_figures_are_those_of_the_sentence_before() {
         Check::UnsupportedContent,
     );
 }
+
+#[test]
+fn what_a_meeting_includes_is_on_its_agenda() {
+    let proxy = || {
+        vec![entry(
+            A,
+            "The proxy statement sets the annual meeting for October 20, 2026 and includes an advisory vote on executive pay.",
+            "",
+        )]
+    };
+    assert_clean(
+        &format!(
+            "The proxy statement sets the annual meeting for October 20, 2026, with an advisory vote on executive pay on the agenda [{A}]."
+        ),
+        proxy(),
+    );
+    // Without what it includes, the agenda is the draft's own word.
+    let recommended = vec![entry(
+        A,
+        "The proxy statement sets the annual meeting for October 20, 2026, and the board recommends an advisory vote on executive pay.",
+        "",
+    )];
+    let r = audit(&draft(
+        &format!(
+            "The proxy statement sets the annual meeting for October 20, 2026, with an advisory vote on executive pay on the agenda [{A}]."
+        ),
+        recommended,
+    ));
+    assert!(
+        r.issues
+            .iter()
+            .any(|i| i.check == Check::UnsupportedContent && i.detail.contains("agenda")),
+        "{:#?}",
+        r.issues
+    );
+}
