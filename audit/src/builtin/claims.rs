@@ -100,6 +100,42 @@ pub(super) struct Claim<'a> {
 /// figures`).
 const RESTATED: &[&str] = &["figures", "figure", "numbers", "results", "totals"];
 
+/// Verbs of who made a thing: `fittings made by a supplier` tells `a supplier's fittings`.
+const MAKERS: &[&str] = &["made", "built", "produced", "manufactured", "supplied"];
+
+/// The sentence says a thing was made by one an entry it cites names as the thing's owner
+/// (`fittings made by a supplier` of `a supplier's quick-disconnect fittings`): the verb is
+/// that possessive's.
+fn made_by_owner(c: &Claim<'_>, d: &Parsed) -> bool {
+    let toks = &d.toks;
+    (1..toks.len()).any(|i| {
+        if !MAKERS.contains(&toks[i].word.as_str())
+            || toks.get(i + 1).is_none_or(|t| t.word != "by")
+        {
+            return false;
+        }
+        let article = toks
+            .get(i + 2)
+            .is_some_and(|t| matches!(t.word.as_str(), "a" | "an" | "the" | "one"));
+        let Some(maker) = toks.get(i + 2 + usize::from(article)) else {
+            return false;
+        };
+        let thing = &toks[i - 1].word;
+        c.reads.iter().any(|r| {
+            r.sentences.iter().any(|s| {
+                let st = &s.parsed.toks;
+                (0..st.len()).any(|j| {
+                    st[j].possessive
+                        && st[j].word == maker.word
+                        && st[j + 1..(j + 5).min(st.len())]
+                            .iter()
+                            .any(|t| &t.word == thing)
+                })
+            })
+        })
+    })
+}
+
 /// The sentence speaks of `the same figures` as the one before, and the entries it cites hold
 /// every figure of that one: what the words stand for is borne out.
 fn same_figures(c: &Claim<'_>, d: &Parsed) -> bool {
@@ -456,11 +492,13 @@ fn judge(c: &Claim<'_>, d: &Parsed, company: &dyn Fn(&str) -> bool) -> support::
                 .any(|r| r.handles.iter().any(|h| h.contains(w)))
     };
     let restated = same_figures(c, d);
+    let made = made_by_owner(c, d);
     // The company's names, and the year of record of an entry (`On August 2, 2026, …`).
     let word = |w: &str| {
         company(w)
             || handle(w)
             || (restated && RESTATED.contains(&w))
+            || (made && MAKERS.contains(&w))
             || c.reads.iter().any(|r| {
                 r.dates
                     .first()

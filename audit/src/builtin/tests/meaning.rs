@@ -1073,3 +1073,38 @@ fn what_a_meeting_includes_is_on_its_agenda() {
         r.issues
     );
 }
+
+#[test]
+fn a_thing_made_by_its_owner_is_the_owners() {
+    let leaks = || {
+        vec![entry(
+            A,
+            "Reuters says that Blackwell Ultra yields improved after earlier leaks in the NVL72 racks were traced to a supplier's quick-disconnect fittings.",
+            "",
+        )]
+    };
+    assert_clean(
+        &format!(
+            "Reuters says Blackwell Ultra yields improved after earlier leaks in the NVL72 racks were traced to quick-disconnect fittings made by a supplier [{A}]."
+        ),
+        leaks(),
+    );
+    // The owner of another thing made nothing here.
+    let r = audit(&draft(
+        &format!(
+            "Reuters says Blackwell Ultra yields improved after earlier leaks in the NVL72 racks were traced to quick-disconnect fittings made by a supplier [{A}]."
+        ),
+        vec![entry(
+            A,
+            "Reuters says that Blackwell Ultra yields improved after earlier leaks in a supplier's NVL72 racks were traced to quick-disconnect fittings.",
+            "",
+        )],
+    ));
+    assert!(
+        r.issues
+            .iter()
+            .any(|i| i.check == Check::UnsupportedContent && i.detail.contains("made")),
+        "{:#?}",
+        r.issues
+    );
+}
