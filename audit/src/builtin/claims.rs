@@ -100,6 +100,67 @@ pub(super) struct Claim<'a> {
 /// figures`).
 const RESTATED: &[&str] = &["figures", "figure", "numbers", "results", "totals"];
 
+/// Words that put the figure before them above the one after (`up 41%, well ahead of the 14%
+/// rise`), and below it.
+const AHEAD: &[&str] = &[
+    "ahead",
+    "outpacing",
+    "outpaced",
+    "above",
+    "faster",
+    "exceeding",
+];
+const BEHIND: &[&str] = &[
+    "behind", "trailing", "trailed", "lagging", "lagged", "below", "slower",
+];
+/// Words of a source sentence that set two figures side by side.
+const SIDE_BY_SIDE: &[&str] = &["compared", "against", "versus", "while", "whereas"];
+
+/// The words of [`AHEAD`] or [`BEHIND`] the sentence's figures bear out: a sentence of a cited
+/// entry sets the figure before the word beside the one after (`41% this year, compared with a
+/// 14% rise`), and the first is the larger (`ahead`) or the smaller (`behind`).
+fn ordered_by_figures(c: &Claim<'_>) -> &'static [&'static str] {
+    let lower = c.text.to_lowercase();
+    for (words, larger) in [(AHEAD, true), (BEHIND, false)] {
+        for w in words {
+            let Some(at) = lower.match_indices(w).map(|(i, _)| i).find(|&i| {
+                let before = lower[..i].chars().next_back();
+                let after = lower[i + w.len()..].chars().next();
+                !before.is_some_and(char::is_alphanumeric)
+                    && !after.is_some_and(char::is_alphanumeric)
+            }) else {
+                continue;
+            };
+            let (Some(a), Some(b)) = (
+                figures(&c.text[..at]).pop(),
+                figures(&c.text[at..]).into_iter().next(),
+            ) else {
+                continue;
+            };
+            let ordered = if larger {
+                a.value > b.value
+            } else {
+                a.value < b.value
+            };
+            let beside = c.reads.iter().any(|r| {
+                r.sentences.iter().any(|s| {
+                    let f = figures(&s.parsed.text);
+                    f.iter().any(|g| same(&a, g))
+                        && f.iter().any(|g| same(&b, g))
+                        && s.parsed
+                            .toks
+                            .iter()
+                            .any(|t| SIDE_BY_SIDE.contains(&t.word.as_str()))
+                })
+            });
+            if a.kind == b.kind && ordered && beside {
+                return words;
+            }
+        }
+    }
+    &[]
+}
+
 /// Verbs of who made a thing: `fittings made by a supplier` tells `a supplier's fittings`.
 const MAKERS: &[&str] = &["made", "built", "produced", "manufactured", "supplied"];
 
@@ -493,12 +554,14 @@ fn judge(c: &Claim<'_>, d: &Parsed, company: &dyn Fn(&str) -> bool) -> support::
     };
     let restated = same_figures(c, d);
     let made = made_by_owner(c, d);
+    let ordered = ordered_by_figures(c);
     // The company's names, and the year of record of an entry (`On August 2, 2026, …`).
     let word = |w: &str| {
         company(w)
             || handle(w)
             || (restated && RESTATED.contains(&w))
             || (made && MAKERS.contains(&w))
+            || ordered.contains(&w)
             || c.reads.iter().any(|r| {
                 r.dates
                     .first()

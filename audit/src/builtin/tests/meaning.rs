@@ -1108,3 +1108,27 @@ fn a_thing_made_by_its_owner_is_the_owners() {
         r.issues
     );
 }
+
+#[test]
+fn figures_set_side_by_side_bear_out_which_is_ahead() {
+    let shares = || {
+        vec![entry(
+            A,
+            "Shares of AMD have risen 41% this year, compared with a 14% rise in the Nasdaq 100.",
+            "",
+        )]
+    };
+    assert_clean(
+        &format!(
+            "Shares of AMD are up 41% this year, well ahead of the 14% rise in the Nasdaq 100 [{A}]."
+        ),
+        shares(),
+    );
+    assert_caught(
+        &format!(
+            "Shares of AMD are up 41% this year, well behind the 14% rise in the Nasdaq 100 [{A}]."
+        ),
+        shares(),
+        Check::UnsupportedContent,
+    );
+}
