@@ -124,11 +124,12 @@ pub enum Half {
     /// the end of round 17, tuning data since round 18.
     Heldout17,
     /// The eighteenth round's held-out drafts (hand-written during round 17 by a reader who
-    /// never saw the engine, kept for round 18), printed only with `--heldout18`, their misses
-    /// never listed.
+    /// never saw the engine, kept for round 18), printed with `--heldout18`: looked at once at
+    /// the end of round 18, tuning data since round 19.
     Heldout18,
     /// The nineteenth round's held-out drafts (hand-written during round 18 by two readers who
-    /// never saw the engine, kept for round 19): not printed before round 19's end.
+    /// never saw the engine, kept for round 19), printed only with `--heldout19`, their misses
+    /// never listed.
     Heldout19,
 }
 

@@ -41,7 +41,8 @@ struct Written {
     /// (`Half::Heldout15`, tuning data since round 16); 16 for the sixteenth round's
     /// (`Half::Heldout16`, tuning data since round 17); 17 for the seventeenth round's
     /// (`Half::Heldout17`, tuning data since round 18); 18 for the eighteenth round's
-    /// (`Half::Heldout18`); 19 for the nineteenth round's (`Half::Heldout19`, kept unseen).
+    /// (`Half::Heldout18`, tuning data since round 19); 19 for the nineteenth round's
+    /// (`Half::Heldout19`).
     #[serde(default)]
     round: u8,
 }
