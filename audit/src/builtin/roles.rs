@@ -467,6 +467,10 @@ fn sides(toks: &[Tok], all: &[Name], v: usize) -> (Vec<String>, Vec<String>) {
     }
 }
 
+/// Verbs of asking one to act: who asks whom is the same act however pressing (`suppliers
+/// pressed Apple to raise production` turns `Apple asked suppliers to raise production`).
+const ASKING: &[&str] = &["ask", "urge", "press", "push", "request"];
+
 /// A name the draft `d` makes the agent of a verb the source `s` makes it the patient of, or
 /// the reverse: the verb (by its stem, once in each sentence) and the name.
 fn turned(
@@ -482,7 +486,9 @@ fn turned(
         // a form of the same verb is the verb (`shown` and `showed`, `verify` and `verified`).
         // A word the trade uses for it counts as the verb in the source (`recorded` for
         // `booked`).
-        let equivalent = |l: &str| equivalents(base).contains(&l);
+        let equivalent = |l: &str| {
+            equivalents(base).contains(&l) || (ASKING.contains(&base) && ASKING.contains(&l))
+        };
         let at = |toks: &[Tok], words: &Words| {
             (0..toks.len())
                 .filter(|&k| {
@@ -730,6 +736,15 @@ mod tests {
         // A verb of speech before its clause is not the same verb with a thing.
         let s = "@tim_cook posted that Apple will report quarterly results on October 17 after the market close.";
         let d = "Apple will post its quarterly results after the market close on October 17, @tim_cook wrote on X.";
+        assert!(swap(d, s).is_none());
+    }
+
+    #[test]
+    fn who_asks_whom_is_one_act_however_pressing() {
+        let s = "Apple asked suppliers to raise iPhone 17 production by about 10% for the holiday quarter.";
+        let d = "Its suppliers pressed Apple to raise iPhone 17 production by about 10% for the holiday quarter.";
+        assert!(swap(d, s).is_some());
+        let d = "Apple pressed suppliers to raise iPhone 17 production by about 10% for the holiday quarter.";
         assert!(swap(d, s).is_none());
     }
 
