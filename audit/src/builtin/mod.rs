@@ -30,6 +30,7 @@ mod quotes;
 mod read;
 mod relations;
 mod roles;
+mod said;
 mod sentences;
 mod speakers;
 mod support;

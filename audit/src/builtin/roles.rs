@@ -18,6 +18,7 @@ use super::lexicon::equivalents;
 use super::order::reordered;
 use super::owners;
 use super::relations::relation_turned;
+use super::said;
 use super::speakers::saying;
 use super::tokens::{Kind, Tok};
 use super::traded::traded;
@@ -677,6 +678,11 @@ pub(super) fn swapped(d: &[Tok], s: &[Tok]) -> Option<String> {
     if let Some((theirs, ours)) = destination::turned_way(d, s) {
         return Some(format!(
             "the draft turns the way it goes: \u{ab}{ours}\u{bb} where the entry has \u{ab}{theirs}\u{bb}"
+        ));
+    }
+    if let Some((x, y)) = said::speakers_traded(d, s) {
+        return Some(format!(
+            "the draft has \u{ab}{x}\u{bb} say what the entry has \u{ab}{y}\u{bb} say"
         ));
     }
     let (dw, sw) = (words(d), words(s));
