@@ -70,6 +70,10 @@ fn relations(toks: &[Tok]) -> Vec<(Relation, &str)> {
         {
             k += 1;
         }
+        // Whose it is passed over: `with AMD's ROCm 7 release` relates ROCm.
+        if toks.get(k).is_some_and(|t| t.possessive) && upper(k + 1) {
+            k += 1;
+        }
         capital(k).or_else(|| {
             let plain = toks
                 .get(k)
@@ -197,6 +201,11 @@ mod tests {
         assert!(relation_turned(&d, &s).is_none());
         let d = tokenize("With the ROCm 7 release, AMD closes part of its software gap with CUDA.");
         assert!(relation_turned(&d, &s).is_none());
+        // Whose the other party is does not stand for it.
+        let d = tokenize(
+            "CUDA has closed part of its software gap with AMD's ROCm 7 release, which adds distributed-inference support.",
+        );
+        assert_eq!(relation_turned(&d, &s), Some(("rocm", "cuda")));
         // Whom a request goes to.
         let s = tokenize(
             "The Company reports that the National Highway Traffic Safety Administration asked Tesla for data on 5 robotaxi incidents.",
