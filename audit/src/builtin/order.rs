@@ -25,7 +25,44 @@ const LINKS: &[(&str, Sense)] = &[
     ("drives", Sense::Causes),
     ("driven", Sense::Causes),
     ("into", Sense::Into),
+    ("as", Sense::Meanwhile),
 ];
+
+/// Words after `as` that make no clause of what follows (`as well`, `as a result`, `as part
+/// of`, `as long as`), and before it (`such as`, `the same as`).
+const NOT_A_CLAUSE_AFTER: &[&str] = &[
+    "a",
+    "an",
+    "well",
+    "much",
+    "many",
+    "part",
+    "of",
+    "long",
+    "soon",
+    "far",
+    "if",
+    "though",
+    "to",
+    "for",
+    "low",
+    "high",
+    "little",
+    "recently",
+    "early",
+    "late",
+    "expected",
+    "planned",
+    "usual",
+    "previously",
+    "such",
+    "it",
+    "its",
+    "chief",
+    "head",
+    "president",
+];
+const NOT_A_CLAUSE_BEFORE: &[&str] = &["such", "as", "same", "known", "so", "twice", "just"];
 
 /// What a link says of the thing before it.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -37,6 +74,8 @@ enum Sense {
     Causes,
     CausedBy,
     Into,
+    /// `A as B`: A with B, as B goes (`a warrant that vests as milestones are met`).
+    Meanwhile,
 }
 
 impl Sense {
@@ -50,7 +89,7 @@ impl Sense {
             Sense::Behind => Some(Sense::Ahead),
             Sense::Causes => Some(Sense::CausedBy),
             Sense::CausedBy => Some(Sense::Causes),
-            Sense::Into => None,
+            Sense::Into | Sense::Meanwhile => None,
         }
     }
 }
@@ -76,11 +115,29 @@ fn link(toks: &[Tok]) -> Option<(usize, Sense)> {
         if w == "driven" && !by {
             return None;
         }
+        // `as` before a clause only.
+        if w == "as"
+            && (toks.get(i + 1).is_none_or(|t| {
+                t.kind != Kind::Word || NOT_A_CLAUSE_AFTER.contains(&t.word.as_str())
+            }) || (i > 0 && NOT_A_CLAUSE_BEFORE.contains(&toks[i - 1].word.as_str())))
+        {
+            return None;
+        }
         if by { sense.opposite() } else { Some(*sense) }
     };
-    let mut found = (0..toks.len()).filter_map(|i| Some((i, sense(i)?)));
-    let first = found.next()?;
-    found.next().is_none().then_some(first)
+    // `as` counts only in a sentence with no other link.
+    let found: Vec<(usize, Sense)> = (0..toks.len())
+        .filter_map(|i| Some((i, sense(i)?)))
+        .collect();
+    let others: Vec<&(usize, Sense)> = found
+        .iter()
+        .filter(|(_, s)| *s != Sense::Meanwhile)
+        .collect();
+    match (others.as_slice(), found.as_slice()) {
+        ([one], _) => Some(**one),
+        ([], [one]) => Some(*one),
+        _ => None,
+    }
 }
 
 /// The anchors of the clause on each side of the link at `i`: back to a break or a clause's
@@ -200,6 +257,19 @@ mod tests {
         let d = "Ryan Taylor told the conference that demand remains strong and that the company's investment is trailing it.";
         assert_eq!(order(d, s), Some("trailing".to_string()));
         let d = "Ryan Taylor told the conference that demand remains strong and that the company is investing ahead of demand.";
+        assert!(order(d, s).is_none());
+    }
+
+    #[test]
+    fn what_goes_as_another_goes_is_read() {
+        let s = "OpenAI received a warrant for up to 160 million AMD shares that vests as deployment milestones are met.";
+        let d = "OpenAI received a warrant for up to 160 million AMD shares, with deployment milestones set to be met as the shares vest.";
+        assert_eq!(order(d, s), Some("as".to_string()));
+        assert!(order(s, s).is_none());
+        let d = "As deployment milestones are met, a warrant OpenAI received for up to 160 million AMD shares vests.";
+        assert!(order(d, s).is_none());
+        // No clause after it: no link.
+        let d = "OpenAI received a warrant for up to 160 million AMD shares as well as deployment milestones.";
         assert!(order(d, s).is_none());
     }
 
