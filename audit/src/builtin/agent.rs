@@ -11,6 +11,7 @@ use super::clause::{AUX, CLAUSE_OPENERS, REACH, TRADES, be_passive, capital, pre
 use super::speakers::saying;
 use super::tokens::{Kind, Tok};
 use super::wordnet;
+use super::words::stem;
 
 /// How far after a source's act its passive's `by` is looked for.
 const SPAN: usize = 4;
@@ -178,24 +179,59 @@ fn active(toks: &[Tok], w: usize) -> bool {
     // A present tense is no noun's plural: no noun, or one with an object after it (`the
     // release adds distributed-inference support`), not `cloud instances.` or `common shares
     // issuable`.
+    // A figure is an object too, past a bound (`models roughly $100 billion`).
     let object = || {
-        toks.get(w + 1).is_some_and(|n| {
-            n.kind == Kind::Word && !n.anchor.is_empty() && {
-                let lemma = wordnet::lemma(&n.word);
-                wordnet::is_noun(&lemma) || !wordnet::is_word(&lemma)
-            }
-        })
+        let figure = |k: usize| toks.get(k).is_some_and(|n| n.kind == Kind::Number);
+        figure(w + 1)
+            || (toks.get(w + 1).is_some_and(|n| {
+                ["roughly", "about", "nearly", "around", "some"].contains(&n.word.as_str())
+            }) && figure(w + 2))
+            || toks.get(w + 1).is_some_and(|n| {
+                n.kind == Kind::Word && !n.anchor.is_empty() && {
+                    let lemma = wordnet::lemma(&n.word);
+                    wordnet::is_noun(&lemma) || !wordnet::is_word(&lemma)
+                }
+            })
+    };
+    // The plural's present is the verb's base after a plural noun, with an object (`Analysts
+    // model roughly $100 billion`).
+    let plural = || {
+        prev.is_some_and(|p| {
+            p.word.len() > 3 && p.word.ends_with('s') && wordnet::is_noun(&wordnet::lemma(&p.word))
+        }) && word.len() > 3
+            && !word.ends_with('s')
+            && word.chars().all(char::is_alphabetic)
+            && wordnet::is_verb(word)
+            && toks.get(w + 1).is_some_and(|n| {
+                n.kind == Kind::Number
+                    || ["roughly", "about", "nearly", "around", "some"].contains(&n.word.as_str())
+            })
+            && object()
     };
     let present = || {
         prev.is_some_and(|p| !p.anchor.is_empty())
-            && present_tense(word)
-            && (object()
-                || word
-                    .strip_suffix('s')
-                    .is_some_and(|stem| !wordnet::is_noun(stem)))
+            && ((present_tense(word)
+                && (object()
+                    || word
+                        .strip_suffix('s')
+                        .is_some_and(|stem| !wordnet::is_noun(stem))))
+                || plural())
     };
     verb(toks, w) || present()
 }
+
+/// People of a kind who act in the news (`Analysts model …`).
+const PEOPLE: &[&str] = &[
+    "analysts",
+    "investors",
+    "executives",
+    "officials",
+    "employees",
+    "regulators",
+    "lawmakers",
+    "economists",
+    "traders",
+];
 
 /// Prepositions: a name after one that follows a noun qualifies that noun (`qualification of
 /// HBM4 stacks for Rubin`), and a participle after one qualifies the noun it comes before.
@@ -309,7 +345,19 @@ pub(super) fn turned_subject<'a>(d: &'a [Tok], s: &'a [Tok]) -> Option<(String, 
             }
             _ => None,
         };
-        if let Some((x, y)) = new.zip(moved).map(|(x, y)| (*x, *y)).or(heads) {
+        // Or a name of the source made the one who acts where the source has people of a
+        // kind act, and the draft names them nowhere (`OpenAI models roughly $100 billion of
+        // revenue` for `Analysts model roughly $100 billion of revenue from the OpenAI
+        // agreement`): the name stood behind a preposition there.
+        let made = match (new, theirs.head) {
+            (Some(x), Some(y))
+                if theirs.names.is_empty() && PEOPLE.iter().any(|p| stem(p) == y) =>
+            {
+                (!has(d, y) && behind(s, x)).then_some((*x, y))
+            }
+            _ => None,
+        };
+        if let Some((x, y)) = new.zip(moved).map(|(x, y)| (*x, *y)).or(heads).or(made) {
             let raw = |toks: &[Tok], a: &str| {
                 toks.iter()
                     .find(|t| t.anchor == a)
@@ -376,6 +424,21 @@ mod tests {
         // The same noun before the act, another name on it.
         let d = "The CUDA release adds distributed-inference support and closes part of the gap with ROCm 7.";
         assert!(traded(d, s).is_some());
+    }
+
+    #[test]
+    fn a_name_made_the_one_who_acts_for_people_of_a_kind_is_read() {
+        let s = "Analysts model roughly $100 billion of cumulative revenue from the OpenAI agreement over four years.";
+        let d = "OpenAI models roughly $100 billion of cumulative revenue for AMD from their agreement over four years.";
+        assert_eq!(
+            traded(d, s).map(|(x, y, _)| (x, y)),
+            Some(("OpenAI".to_string(), "Analysts".to_string()))
+        );
+        // The analysts kept, or named too: no trade of this kind.
+        let d = "Analysts model roughly $100 billion of cumulative revenue from the OpenAI agreement over four years.";
+        assert!(traded(d, s).is_none());
+        let d = "AMD analysts model roughly $100 billion of cumulative revenue from the OpenAI agreement over four years.";
+        assert!(traded(d, s).is_none());
     }
 
     #[test]
