@@ -37,6 +37,7 @@ mod support;
 mod tokens;
 mod traded;
 mod transposed;
+mod whole;
 mod wordclass;
 mod wordnet;
 mod words;

@@ -23,6 +23,7 @@ use super::speakers::saying;
 use super::tokens::{Kind, Tok};
 use super::traded::traded;
 use super::transposed::{self, Crossed, transposed};
+use super::whole;
 use super::wordnet;
 
 fn names(toks: &[Tok]) -> Vec<Name> {
@@ -678,6 +679,11 @@ pub(super) fn swapped(d: &[Tok], s: &[Tok]) -> Option<String> {
     if let Some((theirs, ours)) = destination::turned_way(d, s) {
         return Some(format!(
             "the draft turns the way it goes: \u{ab}{ours}\u{bb} where the entry has \u{ab}{theirs}\u{bb}"
+        ));
+    }
+    if let Some(w) = whole::inside_out(d, s) {
+        return Some(format!(
+            "the draft counts its share of \u{ab}{w}\u{bb}, which the entry has on the other side of the share"
         ));
     }
     if let Some((x, y)) = said::speakers_traded(d, s) {
