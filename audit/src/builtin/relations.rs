@@ -164,6 +164,60 @@ pub(super) fn relation_turned<'a>(d: &'a [Tok], s: &'a [Tok]) -> Option<(&'a str
     })
 }
 
+/// Who pays whom in `toks` (payer, payee; first words, lower case): `Apple pays Google`,
+/// `payments from Google to Apple`, `Google's payments to Apple`, and `Apple's roughly $20
+/// billion a year in Google payments` (what Google pays Apple).
+fn payment(toks: &[Tok]) -> Option<(&str, &str)> {
+    let upper = |k: usize| {
+        toks.get(k)
+            .is_some_and(|t| t.kind == Kind::Word && t.raw.starts_with(char::is_uppercase))
+    };
+    let word = |k: usize| toks[k].word.as_str();
+    (0..toks.len()).find_map(|i| match word(i) {
+        "pays" | "paid" | "pay" | "paying" if i > 0 && upper(i - 1) && upper(i + 1) => {
+            // Not a passive (`was paid by`).
+            (i < 2 || !matches!(word(i - 2), "was" | "were" | "is" | "are" | "be"))
+                .then(|| (word(i - 1), word(i + 1)))
+        }
+        "payments" | "payment" => {
+            // `payments from Google to Apple`, `Google's payments to Apple`.
+            if toks.get(i + 1).is_some_and(|t| t.word == "from")
+                && upper(i + 2)
+                && toks.get(i + 3).is_some_and(|t| t.word == "to")
+                && upper(i + 4)
+            {
+                return Some((word(i + 2), word(i + 4)));
+            }
+            if i > 0
+                && toks[i - 1].possessive
+                && upper(i - 1)
+                && toks.get(i + 1).is_some_and(|t| t.word == "to")
+                && upper(i + 2)
+            {
+                return Some((word(i - 1), word(i + 2)));
+            }
+            // `Apple's … in Google payments`: the name before is who pays; whose they are,
+            // within a few words before, is paid.
+            if i >= 2 && upper(i - 1) && !toks[i - 1].possessive && word(i - 2) == "in" {
+                let payee = (i.saturating_sub(10)..i - 2)
+                    .rev()
+                    .find(|&k| toks[k].possessive && upper(k))?;
+                return Some((word(i - 1), word(payee)));
+            }
+            None
+        }
+        _ => None,
+    })
+}
+
+/// Who pays whom, the draft `d`'s the other way round from the source `s`'s: the draft's payer
+/// and payee.
+pub(super) fn payment_turned<'a>(d: &'a [Tok], s: &[Tok]) -> Option<(&'a str, &'a str)> {
+    let (dp, dr) = payment(d)?;
+    let (sp, sr) = payment(s)?;
+    (dp == sr && dr == sp && dp != dr).then_some((dp, dr))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -185,6 +239,29 @@ mod tests {
         assert!(turned(d).is_none());
         let d = "Microsoft and OpenAI signed a new agreement, Microsoft's quarterly report says.";
         assert!(turned(d).is_none());
+    }
+
+    #[test]
+    fn who_pays_whom_is_read() {
+        let s = tokenize(
+            "A court ruling on search defaults leaves Apple's roughly $20 billion a year in Google payments intact but under closer scrutiny.",
+        );
+        let d = tokenize(
+            "A court ruling on search defaults leaves intact the roughly $20 billion a year that Apple pays Google.",
+        );
+        assert_eq!(payment_turned(&d, &s), Some(("apple", "google")));
+        let d = tokenize(
+            "A court ruling on search defaults leaves intact the roughly $20 billion a year that Google pays Apple.",
+        );
+        assert!(payment_turned(&d, &s).is_none());
+        let d = tokenize(
+            "The ruling leaves intact payments from Google to Apple of roughly $20 billion a year.",
+        );
+        assert!(payment_turned(&d, &s).is_none());
+        let d = tokenize(
+            "The ruling leaves intact Apple's payments to Google of roughly $20 billion a year.",
+        );
+        assert_eq!(payment_turned(&d, &s), Some(("apple", "google")));
     }
 
     #[test]
