@@ -10,6 +10,7 @@
 //! title is no party.
 
 use super::tokens::{Kind, Tok};
+use super::wordnet;
 
 /// Nouns that relate two parties, with the preposition before the other one; relations of one
 /// kind say the same of their parties.
@@ -210,6 +211,48 @@ fn payment(toks: &[Tok]) -> Option<(&str, &str)> {
     })
 }
 
+/// Who asks whom to act in `toks` (asker, asked; first words, lower case): `Apple asked
+/// suppliers to raise`, `a request from suppliers that Apple raise`, `Apple's request to
+/// suppliers`. A party is a name or a plural noun (`suppliers`).
+fn asking(toks: &[Tok]) -> Option<(&str, &str)> {
+    let party = |k: usize| {
+        toks.get(k).is_some_and(|t| {
+            t.kind == Kind::Word
+                && (t.raw.starts_with(char::is_uppercase)
+                    || (t.word.len() > 4
+                        && t.word.ends_with('s')
+                        && !t.word.ends_with("ss")
+                        && wordnet::is_noun(&wordnet::lemma(&t.word))))
+        })
+    };
+    let word = |k: usize| toks[k].word.as_str();
+    let next = |k: usize, w: &str| toks.get(k).is_some_and(|t| t.word == w);
+    (1..toks.len()).find_map(|i| match word(i) {
+        "asked" | "asks" | "ask" | "urged" | "urges" | "pressed" | "presses" | "pushed" => {
+            (party(i - 1) && party(i + 1) && (next(i + 2, "to") || next(i + 2, "for")))
+                .then(|| (word(i - 1), word(i + 1)))
+        }
+        "request" | "requests" => {
+            // `a request from suppliers that Apple raise`.
+            if next(i + 1, "from") && party(i + 2) && next(i + 3, "that") && party(i + 4) {
+                return Some((word(i + 2), word(i + 4)));
+            }
+            // `Apple's request to suppliers`.
+            (toks[i - 1].possessive && party(i - 1) && next(i + 1, "to") && party(i + 2))
+                .then(|| (word(i - 1), word(i + 2)))
+        }
+        _ => None,
+    })
+}
+
+/// Who asks whom, the draft `d`'s the other way round from the source `s`'s: the draft's asker
+/// and the one it asks.
+pub(super) fn asking_turned<'a>(d: &'a [Tok], s: &[Tok]) -> Option<(&'a str, &'a str)> {
+    let (da, db) = asking(d)?;
+    let (sa, sb) = asking(s)?;
+    (da == sb && db == sa && da != db).then_some((da, db))
+}
+
 /// Who pays whom, the draft `d`'s the other way round from the source `s`'s: the draft's payer
 /// and payee.
 pub(super) fn payment_turned<'a>(d: &'a [Tok], s: &[Tok]) -> Option<(&'a str, &'a str)> {
@@ -239,6 +282,23 @@ mod tests {
         assert!(turned(d).is_none());
         let d = "Microsoft and OpenAI signed a new agreement, Microsoft's quarterly report says.";
         assert!(turned(d).is_none());
+    }
+
+    #[test]
+    fn who_asks_whom_is_read() {
+        let s = tokenize(
+            "Apple's quarterly report says Apple asked suppliers to raise iPhone 17 production by about 10% for the holiday quarter.",
+        );
+        let d = tokenize(
+            "Apple's quarterly report describes a request from suppliers that Apple raise iPhone 17 production by about 10%.",
+        );
+        assert_eq!(asking_turned(&d, &s), Some(("suppliers", "apple")));
+        let d = tokenize(
+            "Apple's quarterly report describes a request from Apple that suppliers raise iPhone 17 production by about 10%.",
+        );
+        assert!(asking_turned(&d, &s).is_none());
+        let d = tokenize("Suppliers asked Apple to raise iPhone 17 production by about 10%.");
+        assert_eq!(asking_turned(&d, &s), Some(("suppliers", "apple")));
     }
 
     #[test]

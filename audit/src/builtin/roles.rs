@@ -17,7 +17,7 @@ use super::destination;
 use super::lexicon::equivalents;
 use super::order::reordered;
 use super::owners;
-use super::relations::{payment_turned, relation_turned};
+use super::relations::{asking_turned, payment_turned, relation_turned};
 use super::said;
 use super::speakers::saying;
 use super::tokens::{Kind, Tok};
@@ -679,6 +679,11 @@ pub(super) fn swapped(d: &[Tok], s: &[Tok]) -> Option<String> {
     if let Some((theirs, ours)) = destination::turned_way(d, s) {
         return Some(format!(
             "the draft turns the way it goes: \u{ab}{ours}\u{bb} where the entry has \u{ab}{theirs}\u{bb}"
+        ));
+    }
+    if let Some((asker, asked)) = asking_turned(d, s) {
+        return Some(format!(
+            "the draft has \u{ab}{asker}\u{bb} ask \u{ab}{asked}\u{bb}, where the entry has it the other way round"
         ));
     }
     if let Some((payer, payee)) = payment_turned(d, s) {
