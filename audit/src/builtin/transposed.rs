@@ -28,7 +28,20 @@ fn directed(toks: &[Tok], a: usize, b: usize) -> bool {
     let symmetric = words.iter().any(|t| SYMMETRIC.contains(&t.word.as_str()));
     // Right after the first phrase a verb's `-s` form is its verb, not a plural
     // (`the MI350 series delivers`, `packaging capacity remains`).
-    let present = toks.get(a).is_some_and(|t| present_tense(&t.word));
+    // After a plural, its base form is its verb (`the director nominees recommend`).
+    let plural = a > 0 && {
+        let (p, w) = (&toks[a - 1].word, &toks[a].word);
+        p.len() > 3
+            && p.ends_with('s')
+            && !p.ends_with("ss")
+            && toks[a].kind == Kind::Word
+            && w.len() > 3
+            && !w.ends_with('s')
+            && w.chars().all(char::is_alphabetic)
+            && wordnet::lemma(w) == *w
+            && wordnet::is_verb(w)
+    };
+    let present = plural || toks.get(a).is_some_and(|t| present_tense(&t.word));
     let acts = present
         || (a..b).any(|i| {
             (verb(toks, i) && !be_passive(toks, i)) || SIDES.contains(&toks[i].word.as_str())
@@ -383,6 +396,12 @@ mod tests {
         let d =
             "According to AMD, the MI300X delivers up to 35x the performance of the MI350 series.";
         assert!(moved(d, s).is_some());
+        // After a plural, the verb's base form is its verb.
+        let s = "The board recommends a vote FOR the director nominees.";
+        let d = "The director nominees recommend a vote FOR the board.";
+        assert!(moved(d, s).is_some());
+        let d = "The board members recommend a vote FOR the director nominees.";
+        assert!(moved(d, s).is_none());
     }
 
     #[test]
