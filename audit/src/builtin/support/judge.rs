@@ -423,6 +423,15 @@ fn link_found(link: Link, at: usize, units: &[Unit], toks: &[Tok], offers: &[&Of
         .iter()
         .filter(|u| u.at > at && (opens || u.at < end))
         .collect();
+    // One thing the entry tells of, named as known (`owns 8,146,000 shares after the sales`,
+    // where the entry has `Following the reported transactions … owns 8,146,000 shares` and
+    // tells the sales elsewhere): the link's sentence need only hold the clause before it.
+    let definite = !opens
+        && after.len() == 1
+        && toks
+            .get(at + 1)
+            .is_some_and(|t| ["the", "its", "their", "those", "these"].contains(&t.word.as_str()))
+        && found(after[0], toks, offers);
     offers.iter().any(|o| {
         let kind = o
             .links
@@ -438,7 +447,7 @@ fn link_found(link: Link, at: usize, units: &[Unit], toks: &[Tok], offers: &[&Of
             let here = known.iter().filter(|u| found(u, toks, &one)).count();
             side.is_empty() || (here > 0 && here * 2 >= known.len())
         };
-        kind && holds(&before) && holds(&after)
+        kind && holds(&before) && (holds(&after) || definite)
     })
 }
 

@@ -1132,3 +1132,28 @@ fn figures_set_side_by_side_bear_out_which_is_ahead() {
         Check::UnsupportedContent,
     );
 }
+
+#[test]
+fn a_link_to_a_thing_named_as_known_leans_on_the_entry() {
+    let form4 = || {
+        vec![entry(
+            A,
+            "Greg Joswiak sold 23,235 shares at a weighted average price of $249.09.",
+            "The sales were effected pursuant to a Rule 10b5-1 trading plan. Following the reported transactions the reporting person directly owns 8,146,000 shares.",
+        )]
+    };
+    assert_clean(
+        &format!(
+            "Greg Joswiak sold 23,235 shares at a weighted average price of $249.09 [{A}]. He directly holds 8,146,000 shares after the sales [{A}]."
+        ),
+        form4(),
+    );
+    // A thing the entry does not tell is no such thing.
+    assert_caught(
+        &format!(
+            "Greg Joswiak sold 23,235 shares at a weighted average price of $249.09 [{A}]. He directly holds 8,146,000 shares after the split [{A}]."
+        ),
+        form4(),
+        Check::UnsupportedContent,
+    );
+}
