@@ -161,6 +161,38 @@ fn ordered_by_figures(c: &Claim<'_>) -> &'static [&'static str] {
     &[]
 }
 
+/// Words that say a comparison is wide before the word that compares (`well behind`).
+const WIDELY: &[&str] = &["well", "far", "much", "way"];
+/// Words that compare two things, after which [`WIDELY`] says by how much.
+const COMPARED: &[&str] = &[
+    "behind",
+    "ahead",
+    "below",
+    "above",
+    "short",
+    "trailing",
+    "outpacing",
+];
+
+/// The sentence says a comparison is wide as `by a wide margin` (`wide`, `large`, `big`,
+/// `broad`, `considerable`, `margin`) where a sentence of a cited entry says it with `well`,
+/// `far` or `much` before its word that compares (`well behind the U.S. business`).
+fn margin_widely(c: &Claim<'_>, d: &Parsed) -> bool {
+    let said = d.toks.windows(4).any(|w| {
+        w[0].word == "by"
+            && w[1].word == "a"
+            && ["wide", "large", "big", "broad", "considerable"].contains(&w[2].word.as_str())
+            && w[3].word == "margin"
+    });
+    said && c.reads.iter().any(|r| {
+        r.sentences.iter().any(|s| {
+            s.parsed.toks.windows(2).any(|w| {
+                WIDELY.contains(&w[0].word.as_str()) && COMPARED.contains(&w[1].word.as_str())
+            })
+        })
+    })
+}
+
 /// Verbs of who made a thing: `fittings made by a supplier` tells `a supplier's fittings`.
 const MAKERS: &[&str] = &["made", "built", "produced", "manufactured", "supplied"];
 
@@ -555,6 +587,7 @@ fn judge(c: &Claim<'_>, d: &Parsed, company: &dyn Fn(&str) -> bool) -> support::
     let restated = same_figures(c, d);
     let made = made_by_owner(c, d);
     let ordered = ordered_by_figures(c);
+    let widely = margin_widely(c, d);
     // The company's names, and the year of record of an entry (`On August 2, 2026, …`).
     let word = |w: &str| {
         company(w)
@@ -562,6 +595,7 @@ fn judge(c: &Claim<'_>, d: &Parsed, company: &dyn Fn(&str) -> bool) -> support::
             || (restated && RESTATED.contains(&w))
             || (made && MAKERS.contains(&w))
             || ordered.contains(&w)
+            || (widely && ["wide", "large", "big", "broad", "considerable", "margin"].contains(&w))
             || c.reads.iter().any(|r| {
                 r.dates
                     .first()

@@ -1157,3 +1157,21 @@ fn a_link_to_a_thing_named_as_known_leans_on_the_entry() {
         Check::UnsupportedContent,
     );
 }
+
+#[test]
+fn by_a_wide_margin_is_well_behind() {
+    let growth = |how: &str| {
+        vec![entry(
+            A,
+            &format!(
+                "International commercial revenue grew only about 15%, {how} behind the U.S. business, according to supply-chain sources."
+            ),
+            "",
+        )]
+    };
+    let sentence = format!(
+        "International commercial revenue grew only about 15%, trailing the U.S. business by a wide margin, according to supply-chain sources [{A}]."
+    );
+    assert_clean(&sentence, growth("well"));
+    assert_caught(&sentence, growth("slightly"), Check::UnsupportedContent);
+}
