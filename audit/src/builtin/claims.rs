@@ -11,6 +11,7 @@ use super::dates::date_refs;
 use super::figures::{exchanged, figures, same, time_moved, unit_clash};
 use super::hedges::HEDGE_WORDS;
 use super::implied;
+use super::lexicon::HEDGES;
 use super::meaning::compare;
 use super::names;
 use super::quotes::quotations;
@@ -159,6 +160,33 @@ fn ordered_by_figures(c: &Claim<'_>) -> &'static [&'static str] {
         }
     }
     &[]
+}
+
+/// `already` before an act a sentence of a cited entry tells as under way or done (`is sampling
+/// to customers ahead of a 2026 launch`, `has shipped`), not as planned or hedged: the act is
+/// there by now.
+fn already_under_way(c: &Claim<'_>, d: &Parsed) -> bool {
+    let toks = &d.toks;
+    let Some(i) = toks.iter().position(|t| t.word == "already") else {
+        return false;
+    };
+    let Some(act) = toks[i + 1..].iter().find(|t| t.word != "been") else {
+        return false;
+    };
+    let planned = |w: &str| HEDGES.contains(&w) || matches!(w, "will" | "plans" | "plan");
+    c.reads.iter().any(|r| {
+        r.sentences.iter().any(|s| {
+            let st = &s.parsed.toks;
+            !st.iter().any(|t| planned(&t.word))
+                && (1..st.len()).any(|j| {
+                    st[j].word == act.word
+                        && matches!(
+                            st[j - 1].word.as_str(),
+                            "is" | "are" | "has" | "have" | "now"
+                        )
+                })
+        })
+    })
 }
 
 /// Words that say a comparison is wide before the word that compares (`well behind`).
@@ -588,6 +616,7 @@ fn judge(c: &Claim<'_>, d: &Parsed, company: &dyn Fn(&str) -> bool) -> support::
     let made = made_by_owner(c, d);
     let ordered = ordered_by_figures(c);
     let widely = margin_widely(c, d);
+    let under_way = already_under_way(c, d);
     // The company's names, and the year of record of an entry (`On August 2, 2026, …`).
     let word = |w: &str| {
         company(w)
@@ -596,6 +625,7 @@ fn judge(c: &Claim<'_>, d: &Parsed, company: &dyn Fn(&str) -> bool) -> support::
             || (made && MAKERS.contains(&w))
             || ordered.contains(&w)
             || (widely && ["wide", "large", "big", "broad", "considerable", "margin"].contains(&w))
+            || (under_way && w == "already")
             || c.reads.iter().any(|r| {
                 r.dates
                     .first()

@@ -1175,3 +1175,25 @@ fn by_a_wide_margin_is_well_behind() {
     assert_clean(&sentence, growth("well"));
     assert_caught(&sentence, growth("slightly"), Check::UnsupportedContent);
 }
+
+#[test]
+fn already_is_an_act_under_way() {
+    let venice = |tense: &str| {
+        vec![entry(
+            A,
+            &format!(
+                "@LisaSu posted that the Venice generation of EPYC {tense} to customers ahead of a 2026 launch."
+            ),
+            "",
+        )]
+    };
+    let sentence = format!(
+        "Lisa Su posted that Venice, the next EPYC generation, is already sampling to customers ahead of its 2026 launch [{A}]."
+    );
+    assert_clean(&sentence, venice("is sampling"));
+    assert_caught(
+        &sentence,
+        venice("will start sampling"),
+        Check::UnsupportedContent,
+    );
+}
