@@ -189,6 +189,38 @@ fn already_under_way(c: &Claim<'_>, d: &Parsed) -> bool {
     })
 }
 
+/// `lost … to` one a sentence of a cited entry has someone leave for (`Apple has lost a
+/// researcher to a rival AI lab` for `a senior Apple researcher has left for a rival AI lab`):
+/// the same departure told from the one left.
+fn lost_to(c: &Claim<'_>, d: &Parsed) -> bool {
+    let toks = &d.toks;
+    let after_article = |t: &[Tok], k: usize| {
+        let skip = t
+            .get(k)
+            .is_some_and(|x| matches!(x.word.as_str(), "a" | "an" | "the"));
+        t.get(k + usize::from(skip)).map(|x| x.word.clone())
+    };
+    let Some(i) = toks.iter().position(|t| t.word == "lost") else {
+        return false;
+    };
+    let Some(to) = (i + 1..toks.len().min(i + 10)).find(|&k| toks[k].word == "to") else {
+        return false;
+    };
+    let Some(whom) = after_article(toks, to + 1) else {
+        return false;
+    };
+    c.reads.iter().any(|r| {
+        r.sentences.iter().any(|s| {
+            let st = &s.parsed.toks;
+            (1..st.len()).any(|j| {
+                matches!(st[j - 1].word.as_str(), "left" | "departed" | "defected")
+                    && st[j].word == "for"
+                    && after_article(st, j + 1).is_some_and(|w| w == whom)
+            })
+        })
+    })
+}
+
 /// Words that say a comparison is wide before the word that compares (`well behind`).
 const WIDELY: &[&str] = &["well", "far", "much", "way"];
 /// Words that compare two things, after which [`WIDELY`] says by how much.
@@ -617,6 +649,7 @@ fn judge(c: &Claim<'_>, d: &Parsed, company: &dyn Fn(&str) -> bool) -> support::
     let ordered = ordered_by_figures(c);
     let widely = margin_widely(c, d);
     let under_way = already_under_way(c, d);
+    let departed = lost_to(c, d);
     // The company's names, and the year of record of an entry (`On August 2, 2026, …`).
     let word = |w: &str| {
         company(w)
@@ -626,6 +659,7 @@ fn judge(c: &Claim<'_>, d: &Parsed, company: &dyn Fn(&str) -> bool) -> support::
             || ordered.contains(&w)
             || (widely && ["wide", "large", "big", "broad", "considerable", "margin"].contains(&w))
             || (under_way && w == "already")
+            || (departed && w == "lost")
             || c.reads.iter().any(|r| {
                 r.dates
                     .first()

@@ -1197,3 +1197,27 @@ fn already_is_an_act_under_way() {
         Check::UnsupportedContent,
     );
 }
+
+#[test]
+fn lost_to_is_left_for_told_from_the_one_left() {
+    let departure = || {
+        vec![entry(
+            A,
+            "@AppleSupport posted that a senior Apple foundation-models researcher has left for a rival AI lab.",
+            "",
+        )]
+    };
+    assert_clean(
+        &format!(
+            "@AppleSupport posted that Apple has lost a senior foundation-models researcher to a rival AI lab [{A}]."
+        ),
+        departure(),
+    );
+    assert_caught(
+        &format!(
+            "@AppleSupport posted that a rival AI lab has lost a senior foundation-models researcher to Apple [{A}]."
+        ),
+        departure(),
+        Check::UnsupportedContent,
+    );
+}
