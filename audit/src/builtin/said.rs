@@ -17,13 +17,18 @@ struct Said {
     what: Vec<String>,
 }
 
-fn said(toks: &[Tok]) -> Vec<Said> {
-    // (first word of the speaker, the verb) of each verb of saying after a name.
+/// (first word of the speaker, the verb) of each verb of saying after a name.
+fn spans(toks: &[Tok]) -> Vec<(usize, usize)> {
     let mut spans: Vec<(usize, usize)> = Vec::new();
     for k in 1..toks.len() {
         // `NVIDIA said to have booked` is hearsay, no speaker.
+        // The cheap tests first: a capitalised word before, then a verb of saying.
         let hearsay = toks.get(k + 1).is_some_and(|t| t.word == "to");
-        if !saying(&toks[k].word) || !capital(&toks[k - 1]) || hearsay {
+        if !toks[k - 1].raw.starts_with(char::is_uppercase)
+            || hearsay
+            || !capital(&toks[k - 1])
+            || !saying(&toks[k].word)
+        {
             continue;
         }
         let mut at = k - 1;
@@ -32,6 +37,10 @@ fn said(toks: &[Tok]) -> Vec<Said> {
         }
         spans.push((at, k));
     }
+    spans
+}
+
+fn said(toks: &[Tok], spans: &[(usize, usize)]) -> Vec<Said> {
     spans
         .iter()
         .enumerate()
@@ -71,10 +80,12 @@ fn shared(a: &[String], b: &[String]) -> usize {
 /// speaker too, and the draft's clause shares clearly more words with the other speaker's
 /// clause than with its own speaker's.
 pub(super) fn speakers_traded(d: &[Tok], s: &[Tok]) -> Option<(String, String)> {
-    let (ds, ss) = (said(d), said(s));
-    if ds.len() < 2 || ss.len() < 2 {
+    // The cheap test first: most sentences tell one speaker or none.
+    let (dspans, sspans) = (spans(d), spans(s));
+    if dspans.len() < 2 || sspans.len() < 2 {
         return None;
     }
+    let (ds, ss) = (said(d, &dspans), said(s, &sspans));
     for x in &ds {
         let Some(own) = ss.iter().find(|y| one(&x.who, &y.who)) else {
             continue;
