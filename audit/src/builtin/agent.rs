@@ -7,7 +7,9 @@
 
 use std::borrow::Cow;
 
-use super::clause::{AUX, CLAUSE_OPENERS, REACH, TRADES, be_passive, capital, present_tense, verb};
+use super::clause::{
+    AUX, CLAUSE_OPENERS, REACH, TRADES, be_passive, capital, plural_present, present_tense, verb,
+};
 use super::speakers::saying;
 use super::tokens::{Kind, Tok};
 use super::wordnet;
@@ -180,12 +182,16 @@ fn active(toks: &[Tok], w: usize) -> bool {
     // release adds distributed-inference support`), not `cloud instances.` or `common shares
     // issuable`.
     // A figure is an object too, past a bound (`models roughly $100 billion`).
-    let object = || {
-        let figure = |k: usize| toks.get(k).is_some_and(|n| n.kind == Kind::Number);
+    let figure = |k: usize| toks.get(k).is_some_and(|n| n.kind == Kind::Number);
+    let figure_after = || {
         figure(w + 1)
-            || (toks.get(w + 1).is_some_and(|n| {
-                ["roughly", "about", "nearly", "around", "some"].contains(&n.word.as_str())
-            }) && figure(w + 2))
+            || (toks
+                .get(w + 1)
+                .is_some_and(|n| BOUNDS.contains(&n.word.as_str()))
+                && figure(w + 2))
+    };
+    let object = || {
+        figure_after()
             || toks.get(w + 1).is_some_and(|n| {
                 n.kind == Kind::Word && !n.anchor.is_empty() && {
                     let lemma = wordnet::lemma(&n.word);
@@ -193,21 +199,8 @@ fn active(toks: &[Tok], w: usize) -> bool {
                 }
             })
     };
-    // The plural's present is the verb's base after a plural noun, with an object (`Analysts
-    // model roughly $100 billion`).
-    let plural = || {
-        prev.is_some_and(|p| {
-            p.word.len() > 3 && p.word.ends_with('s') && wordnet::is_noun(&wordnet::lemma(&p.word))
-        }) && word.len() > 3
-            && !word.ends_with('s')
-            && word.chars().all(char::is_alphabetic)
-            && wordnet::is_verb(word)
-            && toks.get(w + 1).is_some_and(|n| {
-                n.kind == Kind::Number
-                    || ["roughly", "about", "nearly", "around", "some"].contains(&n.word.as_str())
-            })
-            && object()
-    };
+    // The plural's present before a figure (`Analysts model roughly $100 billion`).
+    let plural = || plural_present(toks, w) && figure_after();
     let present = || {
         prev.is_some_and(|p| !p.anchor.is_empty())
             && ((present_tense(word)
@@ -219,6 +212,9 @@ fn active(toks: &[Tok], w: usize) -> bool {
     };
     verb(toks, w) || present()
 }
+
+/// Words that bound a figure after a verb (`models roughly $100 billion`).
+const BOUNDS: &[&str] = &["roughly", "about", "nearly", "around", "some"];
 
 /// People of a kind who act in the news (`Analysts model …`).
 const PEOPLE: &[&str] = &[

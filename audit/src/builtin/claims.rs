@@ -6,12 +6,12 @@ use foldhash::HashSet;
 
 use super::align::{Parsed, parse, score};
 use super::borrowed;
+use super::context;
 use super::cues::{attributes, attributes_by_phrase, attributes_by_word};
 use super::dates::date_refs;
 use super::figures::{exchanged, figures, same, time_moved, unit_clash};
 use super::hedges::HEDGE_WORDS;
 use super::implied;
-use super::lexicon::HEDGES;
 use super::meaning::compare;
 use super::names;
 use super::quotes::quotations;
@@ -95,212 +95,6 @@ pub(super) struct Claim<'a> {
     pub(super) carried: bool,
     /// The sentence before it in its paragraph.
     pub(super) previous: Option<&'a str>,
-}
-
-/// Words that name the figures of the sentence before after `same` (`reported the same
-/// figures`).
-const RESTATED: &[&str] = &["figures", "figure", "numbers", "results", "totals"];
-
-/// Words that put the figure before them above the one after (`up 41%, well ahead of the 14%
-/// rise`), and below it.
-const AHEAD: &[&str] = &[
-    "ahead",
-    "outpacing",
-    "outpaced",
-    "above",
-    "faster",
-    "exceeding",
-];
-const BEHIND: &[&str] = &[
-    "behind", "trailing", "trailed", "lagging", "lagged", "below", "slower",
-];
-/// Words of a source sentence that set two figures side by side.
-const SIDE_BY_SIDE: &[&str] = &["compared", "against", "versus", "while", "whereas"];
-
-/// The words of [`AHEAD`] or [`BEHIND`] the sentence's figures bear out: a sentence of a cited
-/// entry sets the figure before the word beside the one after (`41% this year, compared with a
-/// 14% rise`), and the first is the larger (`ahead`) or the smaller (`behind`).
-fn ordered_by_figures(c: &Claim<'_>) -> &'static [&'static str] {
-    let lower = c.text.to_lowercase();
-    for (words, larger) in [(AHEAD, true), (BEHIND, false)] {
-        for w in words {
-            let Some(at) = lower.match_indices(w).map(|(i, _)| i).find(|&i| {
-                let before = lower[..i].chars().next_back();
-                let after = lower[i + w.len()..].chars().next();
-                !before.is_some_and(char::is_alphanumeric)
-                    && !after.is_some_and(char::is_alphanumeric)
-            }) else {
-                continue;
-            };
-            let (Some(a), Some(b)) = (
-                figures(&c.text[..at]).pop(),
-                figures(&c.text[at..]).into_iter().next(),
-            ) else {
-                continue;
-            };
-            let ordered = if larger {
-                a.value > b.value
-            } else {
-                a.value < b.value
-            };
-            let beside = c.reads.iter().any(|r| {
-                r.sentences.iter().any(|s| {
-                    let f = figures(&s.parsed.text);
-                    f.iter().any(|g| same(&a, g))
-                        && f.iter().any(|g| same(&b, g))
-                        && s.parsed
-                            .toks
-                            .iter()
-                            .any(|t| SIDE_BY_SIDE.contains(&t.word.as_str()))
-                })
-            });
-            if a.kind == b.kind && ordered && beside {
-                return words;
-            }
-        }
-    }
-    &[]
-}
-
-/// `already` before an act a sentence of a cited entry tells as under way or done (`is sampling
-/// to customers ahead of a 2026 launch`, `has shipped`), not as planned or hedged: the act is
-/// there by now.
-fn already_under_way(c: &Claim<'_>, d: &Parsed) -> bool {
-    let toks = &d.toks;
-    let Some(i) = toks.iter().position(|t| t.word == "already") else {
-        return false;
-    };
-    let Some(act) = toks[i + 1..].iter().find(|t| t.word != "been") else {
-        return false;
-    };
-    let planned = |w: &str| HEDGES.contains(&w) || matches!(w, "will" | "plans" | "plan");
-    c.reads.iter().any(|r| {
-        r.sentences.iter().any(|s| {
-            let st = &s.parsed.toks;
-            !st.iter().any(|t| planned(&t.word))
-                && (1..st.len()).any(|j| {
-                    st[j].word == act.word
-                        && matches!(
-                            st[j - 1].word.as_str(),
-                            "is" | "are" | "has" | "have" | "now"
-                        )
-                })
-        })
-    })
-}
-
-/// `lost … to` one a sentence of a cited entry has someone leave for (`Apple has lost a
-/// researcher to a rival AI lab` for `a senior Apple researcher has left for a rival AI lab`):
-/// the same departure told from the one left.
-fn lost_to(c: &Claim<'_>, d: &Parsed) -> bool {
-    let toks = &d.toks;
-    let after_article = |t: &[Tok], k: usize| {
-        let skip = t
-            .get(k)
-            .is_some_and(|x| matches!(x.word.as_str(), "a" | "an" | "the"));
-        t.get(k + usize::from(skip)).map(|x| x.word.clone())
-    };
-    let Some(i) = toks.iter().position(|t| t.word == "lost") else {
-        return false;
-    };
-    let Some(to) = (i + 1..toks.len().min(i + 10)).find(|&k| toks[k].word == "to") else {
-        return false;
-    };
-    let Some(whom) = after_article(toks, to + 1) else {
-        return false;
-    };
-    c.reads.iter().any(|r| {
-        r.sentences.iter().any(|s| {
-            let st = &s.parsed.toks;
-            (1..st.len()).any(|j| {
-                matches!(st[j - 1].word.as_str(), "left" | "departed" | "defected")
-                    && st[j].word == "for"
-                    && after_article(st, j + 1).is_some_and(|w| w == whom)
-            })
-        })
-    })
-}
-
-/// Words that say a comparison is wide before the word that compares (`well behind`).
-const WIDELY: &[&str] = &["well", "far", "much", "way"];
-/// Words that compare two things, after which [`WIDELY`] says by how much.
-const COMPARED: &[&str] = &[
-    "behind",
-    "ahead",
-    "below",
-    "above",
-    "short",
-    "trailing",
-    "outpacing",
-];
-
-/// The sentence says a comparison is wide as `by a wide margin` (`wide`, `large`, `big`,
-/// `broad`, `considerable`, `margin`) where a sentence of a cited entry says it with `well`,
-/// `far` or `much` before its word that compares (`well behind the U.S. business`).
-fn margin_widely(c: &Claim<'_>, d: &Parsed) -> bool {
-    let said = d.toks.windows(4).any(|w| {
-        w[0].word == "by"
-            && w[1].word == "a"
-            && ["wide", "large", "big", "broad", "considerable"].contains(&w[2].word.as_str())
-            && w[3].word == "margin"
-    });
-    said && c.reads.iter().any(|r| {
-        r.sentences.iter().any(|s| {
-            s.parsed.toks.windows(2).any(|w| {
-                WIDELY.contains(&w[0].word.as_str()) && COMPARED.contains(&w[1].word.as_str())
-            })
-        })
-    })
-}
-
-/// Verbs of who made a thing: `fittings made by a supplier` tells `a supplier's fittings`.
-const MAKERS: &[&str] = &["made", "built", "produced", "manufactured", "supplied"];
-
-/// The sentence says a thing was made by one an entry it cites names as the thing's owner
-/// (`fittings made by a supplier` of `a supplier's quick-disconnect fittings`): the verb is
-/// that possessive's.
-fn made_by_owner(c: &Claim<'_>, d: &Parsed) -> bool {
-    let toks = &d.toks;
-    (1..toks.len()).any(|i| {
-        if !MAKERS.contains(&toks[i].word.as_str())
-            || toks.get(i + 1).is_none_or(|t| t.word != "by")
-        {
-            return false;
-        }
-        let article = toks
-            .get(i + 2)
-            .is_some_and(|t| matches!(t.word.as_str(), "a" | "an" | "the" | "one"));
-        let Some(maker) = toks.get(i + 2 + usize::from(article)) else {
-            return false;
-        };
-        let thing = &toks[i - 1].word;
-        c.reads.iter().any(|r| {
-            r.sentences.iter().any(|s| {
-                let st = &s.parsed.toks;
-                (0..st.len()).any(|j| {
-                    st[j].possessive
-                        && st[j].word == maker.word
-                        && st[j + 1..(j + 5).min(st.len())]
-                            .iter()
-                            .any(|t| &t.word == thing)
-                })
-            })
-        })
-    })
-}
-
-/// The sentence speaks of `the same figures` as the one before, and the entries it cites hold
-/// every figure of that one: what the words stand for is borne out.
-fn same_figures(c: &Claim<'_>, d: &Parsed) -> bool {
-    let said = d
-        .toks
-        .windows(2)
-        .any(|w| w[0].word == "same" && RESTATED.contains(&w[1].word.as_str()));
-    let before = c.previous.map(figures).unwrap_or_default();
-    said && !before.is_empty()
-        && before
-            .iter()
-            .all(|f| c.reads.iter().any(|r| r.figures.iter().any(|g| same(f, g))))
 }
 
 /// The attributed sentence a draft's sentence restates best, when it restates no unattributed
@@ -644,22 +438,17 @@ fn judge(c: &Claim<'_>, d: &Parsed, company: &dyn Fn(&str) -> bool) -> support::
                 .iter()
                 .any(|r| r.handles.iter().any(|h| h.contains(w)))
     };
-    let restated = same_figures(c, d);
-    let made = made_by_owner(c, d);
-    let ordered = ordered_by_figures(c);
-    let widely = margin_widely(c, d);
-    let under_way = already_under_way(c, d);
-    let departed = lost_to(c, d);
+    let context = context::borne_out(&context::Context {
+        text: c.text,
+        toks: &d.toks,
+        reads: &c.reads,
+        previous: c.previous,
+    });
     // The company's names, and the year of record of an entry (`On August 2, 2026, …`).
     let word = |w: &str| {
         company(w)
             || handle(w)
-            || (restated && RESTATED.contains(&w))
-            || (made && MAKERS.contains(&w))
-            || ordered.contains(&w)
-            || (widely && ["wide", "large", "big", "broad", "considerable", "margin"].contains(&w))
-            || (under_way && w == "already")
-            || (departed && w == "lost")
+            || context.contains(&w)
             || c.reads.iter().any(|r| {
                 r.dates
                     .first()

@@ -163,6 +163,25 @@ pub(super) fn present_tense(w: &str) -> bool {
         && w.strip_suffix('s').is_some_and(wordnet::is_verb)
 }
 
+/// Whether token `i` is a verb's base form right after a plural noun, which reads as the
+/// plural's present (`the director nominees recommend`, `Analysts model`); the caller says
+/// what must follow.
+pub(super) fn plural_present(toks: &[Tok], i: usize) -> bool {
+    if i == 0 || toks[i].kind != Kind::Word {
+        return false;
+    }
+    let (p, w) = (&toks[i - 1].word, &toks[i].word);
+    p.len() > 3
+        && p.ends_with('s')
+        && !p.ends_with("ss")
+        && w.len() > 3
+        && !w.ends_with('s')
+        && w.chars().all(char::is_alphabetic)
+        && wordnet::lemma(w) == *w
+        && wordnet::is_verb(w)
+        && wordnet::is_noun(&wordnet::lemma(p))
+}
+
 const MODALS: &[&str] = &[
     "will", "would", "can", "could", "may", "might", "shall", "should", "must",
 ];

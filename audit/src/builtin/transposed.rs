@@ -5,7 +5,8 @@
 //! other way round). Common nouns as well as names: the roles check's names do not reach them.
 
 use super::clause::{
-    AUX, CLAUSE_OPENERS, REACH, SIDES, SYMMETRIC, TRADES, be_passive, capital, present_tense, verb,
+    AUX, CLAUSE_OPENERS, REACH, SIDES, SYMMETRIC, TRADES, be_passive, capital, plural_present,
+    present_tense, verb,
 };
 use super::speakers::saying;
 use super::tokens::{Kind, Tok};
@@ -29,18 +30,7 @@ fn directed(toks: &[Tok], a: usize, b: usize) -> bool {
     // Right after the first phrase a verb's `-s` form is its verb, not a plural
     // (`the MI350 series delivers`, `packaging capacity remains`).
     // After a plural, its base form is its verb (`the director nominees recommend`).
-    let plural = a > 0 && {
-        let (p, w) = (&toks[a - 1].word, &toks[a].word);
-        p.len() > 3
-            && p.ends_with('s')
-            && !p.ends_with("ss")
-            && toks[a].kind == Kind::Word
-            && w.len() > 3
-            && !w.ends_with('s')
-            && w.chars().all(char::is_alphabetic)
-            && wordnet::lemma(w) == *w
-            && wordnet::is_verb(w)
-    };
+    let plural = plural_present(toks, a);
     let present = plural || toks.get(a).is_some_and(|t| present_tense(&t.word));
     let acts = present
         || (a..b).any(|i| {

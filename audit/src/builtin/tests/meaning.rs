@@ -1221,3 +1221,21 @@ fn lost_to_is_left_for_told_from_the_one_left() {
         Check::UnsupportedContent,
     );
 }
+
+#[test]
+fn letters_that_lower_case_longer_do_not_shift_the_comparison() {
+    // `İ` lower-cases to two characters: an index of the lowered text is none of the text's,
+    // and slicing the text there would cut a character in two.
+    let shares = vec![entry(
+        A,
+        "Shares have risen 41% this year, compared with a 14% rise in the index.",
+        "",
+    )];
+    let r = audit(&draft(
+        &format!(
+            "The İİİİİİ fund is up 41% this year, ahead—far ahead—of the 14% rise in the index [{A}]."
+        ),
+        shares,
+    ));
+    assert!(!r.issues.is_empty());
+}

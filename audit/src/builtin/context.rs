@@ -1,0 +1,251 @@
+//! Words of a draft's sentence that what stands around it bears out, though no source sentence
+//! holds them: `the same figures` of the sentence before, `made by` the owner an entry names,
+//! `ahead` or `behind` by the order of two figures an entry sets side by side, `by a wide
+//! margin` for `well behind`, `already` before an act under way, and `lost … to` for `left for`.
+
+use super::figures::{figures, same};
+use super::lexicon::HEDGES;
+use super::read::Read;
+use super::tokens::Tok;
+
+/// What a sentence's context is: its text and words, the entries it cites, the sentence before
+/// it in its paragraph.
+pub(super) struct Context<'a> {
+    pub(super) text: &'a str,
+    pub(super) toks: &'a [Tok],
+    pub(super) reads: &'a [&'a Read<'a>],
+    pub(super) previous: Option<&'a str>,
+}
+
+/// One reading of a sentence's context: whether it bears out its words.
+type Reading = fn(&Context<'_>) -> bool;
+
+/// The words of the sentence its context bears out.
+pub(super) fn borne_out(c: &Context<'_>) -> Vec<&'static str> {
+    let mut out: Vec<&'static str> = ordered_by_figures(c).to_vec();
+    let readings: [(Reading, &[&str]); 5] = [
+        (same_figures, RESTATED),
+        (made_by_owner, MAKERS),
+        (margin_widely, WIDE_MARGIN),
+        (already_under_way, &["already"]),
+        (lost_to, &["lost"]),
+    ];
+    for (reading, words) in readings {
+        if reading(c) {
+            out.extend_from_slice(words);
+        }
+    }
+    out
+}
+
+/// Words that say a margin is wide (`by a wide margin`).
+const WIDE: &[&str] = &["wide", "large", "big", "broad", "considerable"];
+/// [`WIDE`] and `margin`: what [`margin_widely`] bears out.
+const WIDE_MARGIN: &[&str] = &["wide", "large", "big", "broad", "considerable", "margin"];
+
+/// Words that name the figures of the sentence before after `same` (`reported the same
+/// figures`).
+const RESTATED: &[&str] = &["figures", "figure", "numbers", "results", "totals"];
+
+/// Words that put the figure before them above the one after (`up 41%, well ahead of the 14%
+/// rise`), and below it.
+const AHEAD: &[&str] = &[
+    "ahead",
+    "outpacing",
+    "outpaced",
+    "above",
+    "faster",
+    "exceeding",
+];
+const BEHIND: &[&str] = &[
+    "behind", "trailing", "trailed", "lagging", "lagged", "below", "slower",
+];
+/// Words of a source sentence that set two figures side by side.
+const SIDE_BY_SIDE: &[&str] = &["compared", "against", "versus", "while", "whereas"];
+
+/// The words of [`AHEAD`] or [`BEHIND`] the sentence's figures bear out: a sentence of a cited
+/// entry sets the figure before the word beside the one after (`41% this year, compared with a
+/// 14% rise`), and the first is the larger (`ahead`) or the smaller (`behind`).
+fn ordered_by_figures(c: &Context<'_>) -> &'static [&'static str] {
+    // ASCII only, so that an index of the lowered text is one of the text.
+    let lower = c.text.to_ascii_lowercase();
+    for (words, larger) in [(AHEAD, true), (BEHIND, false)] {
+        for w in words {
+            let Some(at) = lower.match_indices(w).map(|(i, _)| i).find(|&i| {
+                let before = lower[..i].chars().next_back();
+                let after = lower[i + w.len()..].chars().next();
+                !before.is_some_and(char::is_alphanumeric)
+                    && !after.is_some_and(char::is_alphanumeric)
+            }) else {
+                continue;
+            };
+            let (Some(a), Some(b)) = (
+                figures(&c.text[..at]).pop(),
+                figures(&c.text[at..]).into_iter().next(),
+            ) else {
+                continue;
+            };
+            let ordered = if larger {
+                a.value > b.value
+            } else {
+                a.value < b.value
+            };
+            let beside = c.reads.iter().any(|r| {
+                r.sentences.iter().any(|s| {
+                    let f = figures(&s.parsed.text);
+                    f.iter().any(|g| same(&a, g))
+                        && f.iter().any(|g| same(&b, g))
+                        && s.parsed
+                            .toks
+                            .iter()
+                            .any(|t| SIDE_BY_SIDE.contains(&t.word.as_str()))
+                })
+            });
+            if a.kind == b.kind && ordered && beside {
+                return words;
+            }
+        }
+    }
+    &[]
+}
+
+/// `already` before an act a sentence of a cited entry tells as under way or done (`is sampling
+/// to customers ahead of a 2026 launch`, `has shipped`), not as planned or hedged: the act is
+/// there by now.
+fn already_under_way(c: &Context<'_>) -> bool {
+    let toks = c.toks;
+    let Some(i) = toks.iter().position(|t| t.word == "already") else {
+        return false;
+    };
+    let Some(act) = toks[i + 1..].iter().find(|t| t.word != "been") else {
+        return false;
+    };
+    let planned = |w: &str| HEDGES.contains(&w) || matches!(w, "will" | "plans" | "plan");
+    c.reads.iter().any(|r| {
+        r.sentences.iter().any(|s| {
+            let st = &s.parsed.toks;
+            !st.iter().any(|t| planned(&t.word))
+                && (1..st.len()).any(|j| {
+                    st[j].word == act.word
+                        && matches!(
+                            st[j - 1].word.as_str(),
+                            "is" | "are" | "has" | "have" | "now"
+                        )
+                })
+        })
+    })
+}
+
+/// `lost … to` one a sentence of a cited entry has someone leave for (`Apple has lost a
+/// researcher to a rival AI lab` for `a senior Apple researcher has left for a rival AI lab`):
+/// the same departure told from the one left.
+fn lost_to(c: &Context<'_>) -> bool {
+    let toks = c.toks;
+    let after_article = |t: &[Tok], k: usize| {
+        let skip = t
+            .get(k)
+            .is_some_and(|x| matches!(x.word.as_str(), "a" | "an" | "the"));
+        t.get(k + usize::from(skip)).map(|x| x.word.clone())
+    };
+    let Some(i) = toks.iter().position(|t| t.word == "lost") else {
+        return false;
+    };
+    let Some(to) = (i + 1..toks.len().min(i + 10)).find(|&k| toks[k].word == "to") else {
+        return false;
+    };
+    let Some(whom) = after_article(toks, to + 1) else {
+        return false;
+    };
+    c.reads.iter().any(|r| {
+        r.sentences.iter().any(|s| {
+            let st = &s.parsed.toks;
+            (1..st.len()).any(|j| {
+                matches!(st[j - 1].word.as_str(), "left" | "departed" | "defected")
+                    && st[j].word == "for"
+                    && after_article(st, j + 1).is_some_and(|w| w == whom)
+            })
+        })
+    })
+}
+
+/// Words that say a comparison is wide before the word that compares (`well behind`).
+const WIDELY: &[&str] = &["well", "far", "much", "way"];
+/// Words that compare two things, after which [`WIDELY`] says by how much.
+const COMPARED: &[&str] = &[
+    "behind",
+    "ahead",
+    "below",
+    "above",
+    "short",
+    "trailing",
+    "outpacing",
+];
+
+/// The sentence says a comparison is wide as `by a wide margin` (`wide`, `large`, `big`,
+/// `broad`, `considerable`, `margin`) where a sentence of a cited entry says it with `well`,
+/// `far` or `much` before its word that compares (`well behind the U.S. business`).
+fn margin_widely(c: &Context<'_>) -> bool {
+    let said = c.toks.windows(4).any(|w| {
+        w[0].word == "by"
+            && w[1].word == "a"
+            && WIDE.contains(&w[2].word.as_str())
+            && w[3].word == "margin"
+    });
+    said && c.reads.iter().any(|r| {
+        r.sentences.iter().any(|s| {
+            s.parsed.toks.windows(2).any(|w| {
+                WIDELY.contains(&w[0].word.as_str()) && COMPARED.contains(&w[1].word.as_str())
+            })
+        })
+    })
+}
+
+/// Verbs of who made a thing: `fittings made by a supplier` tells `a supplier's fittings`.
+const MAKERS: &[&str] = &["made", "built", "produced", "manufactured", "supplied"];
+
+/// The sentence says a thing was made by one an entry it cites names as the thing's owner
+/// (`fittings made by a supplier` of `a supplier's quick-disconnect fittings`): the verb is
+/// that possessive's.
+fn made_by_owner(c: &Context<'_>) -> bool {
+    let toks = c.toks;
+    (1..toks.len()).any(|i| {
+        if !MAKERS.contains(&toks[i].word.as_str())
+            || toks.get(i + 1).is_none_or(|t| t.word != "by")
+        {
+            return false;
+        }
+        let article = toks
+            .get(i + 2)
+            .is_some_and(|t| matches!(t.word.as_str(), "a" | "an" | "the" | "one"));
+        let Some(maker) = toks.get(i + 2 + usize::from(article)) else {
+            return false;
+        };
+        let thing = &toks[i - 1].word;
+        c.reads.iter().any(|r| {
+            r.sentences.iter().any(|s| {
+                let st = &s.parsed.toks;
+                (0..st.len()).any(|j| {
+                    st[j].possessive
+                        && st[j].word == maker.word
+                        && st[j + 1..(j + 5).min(st.len())]
+                            .iter()
+                            .any(|t| &t.word == thing)
+                })
+            })
+        })
+    })
+}
+
+/// The sentence speaks of `the same figures` as the one before, and the entries it cites hold
+/// every figure of that one: what the words stand for is borne out.
+fn same_figures(c: &Context<'_>) -> bool {
+    let said = c
+        .toks
+        .windows(2)
+        .any(|w| w[0].word == "same" && RESTATED.contains(&w[1].word.as_str()));
+    let before = c.previous.map(figures).unwrap_or_default();
+    said && !before.is_empty()
+        && before
+            .iter()
+            .all(|f| c.reads.iter().any(|r| r.figures.iter().any(|g| same(f, g))))
+}
