@@ -128,9 +128,13 @@ pub enum Half {
     /// the end of round 18, tuning data since round 19.
     Heldout18,
     /// The nineteenth round's held-out drafts (hand-written during round 18 by two readers who
-    /// never saw the engine, kept for round 19), printed only with `--heldout19`, their misses
-    /// never listed.
+    /// never saw the engine, kept for round 19), printed with `--heldout19`: looked at once at
+    /// the end of round 19, tuning data since round 20.
     Heldout19,
+    /// The twentieth round's held-out drafts (hand-written during round 19 by two readers who
+    /// never saw the engine, kept for round 20), printed only with `--heldout20`, their misses
+    /// never listed.
+    Heldout20,
 }
 
 pub fn half_of(ticker: &str) -> Half {

@@ -42,7 +42,8 @@ struct Written {
     /// (`Half::Heldout16`, tuning data since round 17); 17 for the seventeenth round's
     /// (`Half::Heldout17`, tuning data since round 18); 18 for the eighteenth round's
     /// (`Half::Heldout18`, tuning data since round 19); 19 for the nineteenth round's
-    /// (`Half::Heldout19`).
+    /// (`Half::Heldout19`, tuning data since round 20); 20 for the twentieth round's
+    /// (`Half::Heldout20`).
     #[serde(default)]
     round: u8,
 }
@@ -105,7 +106,8 @@ fn case(entries: &[Entry], w: Written, prefix: &str) -> Case {
         handwritten: true,
         fact: None,
         half: match w.round {
-            19.. => Half::Heldout19,
+            20.. => Half::Heldout20,
+            19 => Half::Heldout19,
             18 => Half::Heldout18,
             17 => Half::Heldout17,
             16 => Half::Heldout16,

@@ -17,16 +17,19 @@
 //! `round: 15`, `--heldout15`) since the sixteenth, the sixteenth round's (hand-written,
 //! `round: 16`, `--heldout16`) since the seventeenth, the seventeenth round's (hand-written,
 //! `round: 17`, `--heldout17`) since the eighteenth, the eighteenth round's (hand-written,
-//! `round: 18`, `--heldout18`) since the nineteenth; the nineteenth round's (hand-written,
-//! `round: 19`) is printed only with `--heldout19`, its misses never listed, and is the one
+//! `round: 18`, `--heldout18`) since the nineteenth, the nineteenth round's (hand-written,
+//! `round: 19`, `--heldout19`) since the twentieth; the twentieth round's (hand-written,
+//! `round: 20`) is printed only with `--heldout20`, its misses never listed, and is the one
 //! that counts.
 //! `cargo run -p journal-market-audit --example audit_eval [-- --report] [--heldout]
 //! [--public] [--heldout4] [--heldout5] [--heldout6] [--heldout7] [--heldout8] [--heldout9]
 //! [--heldout10] [--heldout11] [--heldout12] [--heldout13] [--heldout14] [--heldout15]
-//! [--heldout16] [--heldout17] [--heldout18] [--heldout19] [--misses [report|public|heldout|
+//! [--heldout16] [--heldout17] [--heldout18] [--heldout19] [--heldout20] [--misses [report|
+//! public|heldout|
 //! heldout-public|heldout4|heldout4-public|heldout5|heldout5-public|heldout6|heldout6-public|
 //! heldout7|heldout7-public|heldout8|heldout9|heldout10|heldout11|heldout12|heldout13|
-//! heldout14|heldout15|heldout16|heldout17|heldout18|all] | --show KIND | --draft ID]`
+//! heldout14|heldout15|heldout16|heldout17|heldout18|heldout19|all] | --show KIND |
+//! --draft ID]`
 //! (`AUDIT_EVAL_TRY=FILE` adds drafts being tried, as `try/ID`.)
 // Tooling, not the product: a failure here stops the run with its message.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
@@ -134,7 +137,10 @@ fn table(half: Half, results: &[(Case, Report)]) {
             "Held-out set of round 18 (hand-written for round 18): looked at once, tuning data since round 19".to_string()
         }
         Half::Heldout19 => {
-            "Held-out set of round 19 (hand-written for round 19): the one that counts".to_string()
+            "Held-out set of round 19 (hand-written for round 19): looked at once, tuning data since round 20".to_string()
+        }
+        Half::Heldout20 => {
+            "Held-out set of round 20 (hand-written for round 20): the one that counts".to_string()
         }
     };
     println!("\n{name}\n");
@@ -309,7 +315,7 @@ fn main() {
     );
     // The held-out drafts' number, without their results.
     let mut sizes: Vec<(String, usize)> = Vec::new();
-    for (c, _) in results.iter().filter(|(c, _)| c.half == Half::Heldout19) {
+    for (c, _) in results.iter().filter(|(c, _)| c.half == Half::Heldout20) {
         let kind = c.kind.clone();
         match sizes.iter_mut().find(|(k, _)| *k == kind) {
             Some((_, n)) => *n += 1,
@@ -317,7 +323,7 @@ fn main() {
         }
     }
     println!(
-        "round 19's held-out drafts (results with --heldout19 only): {}",
+        "round 20's held-out drafts (results with --heldout20 only): {}",
         sizes
             .iter()
             .map(|(k, n)| format!("{k} {n}"))
@@ -557,11 +563,19 @@ third-round hand-written drafts (held out in round 3): faithful approved {ok} of
         );
         table(Half::Heldout18, &results);
     }
-    // Round 19's held-out set is looked at once, at the end of the nineteenth round; its misses
-    // are never listed.
+    // Round 19's held-out set: looked at once at the end of the nineteenth round, tuning data
+    // since.
     if args.iter().any(|a| a == "--heldout19") {
-        println!("\nround 19's held-out set: the hand-written drafts kept for round 19");
+        println!(
+            "\nround 19's held-out set (tuning data since round 20): the hand-written drafts kept for round 19"
+        );
         table(Half::Heldout19, &results);
+    }
+    // Round 20's held-out set is looked at once, at the end of the twentieth round; its misses
+    // are never listed.
+    if args.iter().any(|a| a == "--heldout20") {
+        println!("\nround 20's held-out set: the hand-written drafts kept for round 20");
+        table(Half::Heldout20, &results);
     }
     let second: Vec<&(Case, Report)> = results.iter().filter(|(c, _)| c.second_round).collect();
     if !second.is_empty() {
@@ -611,6 +625,7 @@ third-round hand-written drafts (held out in round 3): faithful approved {ok} of
                             | Half::Heldout16
                             | Half::Heldout17
                             | Half::Heldout18
+                            | Half::Heldout19
                     )
             })
             .take(6)
@@ -618,12 +633,12 @@ third-round hand-written drafts (held out in round 3): faithful approved {ok} of
             println!("\n== {}\n{}", c.id, c.sub.body);
         }
     }
-    // One tuning draft whole, with its sources and report (not round 19's held-out drafts).
+    // One tuning draft whole, with its sources and report (not round 20's held-out drafts).
     if args.first().map(String::as_str) == Some("--draft") {
         let id = args.get(1).cloned().unwrap_or_default();
         for (c, r) in results
             .iter()
-            .filter(|(c, _)| c.id == id && c.half != Half::Heldout19)
+            .filter(|(c, _)| c.id == id && c.half != Half::Heldout20)
         {
             println!("\n== {} [{}]\n{}", c.id, c.kind, c.sub.body);
             for s in &c.sub.sources {
@@ -677,6 +692,7 @@ const TUNING_HALVES: &[(&str, Half)] = &[
     ("heldout16", Half::Heldout16),
     ("heldout17", Half::Heldout17),
     ("heldout18", Half::Heldout18),
+    ("heldout19", Half::Heldout19),
 ];
 
 /// The tuning part `--misses NAME` lists; the tuning half when the name is none of
