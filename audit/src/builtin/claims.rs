@@ -95,6 +95,8 @@ pub(super) struct Claim<'a> {
     pub(super) carried: bool,
     /// The sentence before it in its paragraph.
     pub(super) previous: Option<&'a str>,
+    /// The sentence before it in the draft, in any paragraph, with the entries it cites.
+    pub(super) prior: Option<(&'a str, Vec<&'a Read<'a>>)>,
 }
 
 /// The attributed sentence a draft's sentence restates best, when it restates no unattributed
@@ -443,6 +445,7 @@ fn judge(c: &Claim<'_>, d: &Parsed, company: &dyn Fn(&str) -> bool) -> support::
         toks: &d.toks,
         reads: &c.reads,
         previous: c.previous,
+        prior: c.prior.as_ref().map(|(t, r)| (*t, r.as_slice())),
     });
     // The company's names, and the year of record of an entry (`On August 2, 2026, …`).
     let word = |w: &str| {

@@ -1,12 +1,15 @@
 //! Words of a draft's sentence that what stands around it bears out, though no source sentence
 //! holds them: `the same figures` of the sentence before, `made by` the owner an entry names,
 //! `ahead` or `behind` by the order of two figures an entry sets side by side, `by a wide
-//! margin` for `well behind`, `already` before an act under way, and `lost … to` for `left for`.
+//! margin` for `well behind`, `already` before an act under way, `lost … to` for `left for`,
+//! and `posted the same news` (or `repeated the point`, `later`) where an entry this sentence
+//! cites tells what the one the sentence before cites does.
 
 use super::figures::{figures, same};
 use super::lexicon::HEDGES;
 use super::read::Read;
 use super::tokens::Tok;
+use super::words::content_words;
 
 /// What a sentence's context is: its text and words, the entries it cites, the sentence before
 /// it in its paragraph.
@@ -15,6 +18,8 @@ pub(super) struct Context<'a> {
     pub(super) toks: &'a [Tok],
     pub(super) reads: &'a [&'a Read<'a>],
     pub(super) previous: Option<&'a str>,
+    /// The sentence before it in the draft, in any paragraph, with the entries it cites.
+    pub(super) prior: Option<(&'a str, &'a [&'a Read<'a>])>,
 }
 
 /// One reading of a sentence's context: whether it bears out its words.
@@ -23,6 +28,7 @@ type Reading = fn(&Context<'_>) -> bool;
 /// The words of the sentence its context bears out.
 pub(super) fn borne_out(c: &Context<'_>) -> Vec<&'static str> {
     let mut out: Vec<&'static str> = ordered_by_figures(c).to_vec();
+    out.extend_from_slice(restated(c));
     let readings: [(Reading, &[&str]); 5] = [
         (same_figures, RESTATED),
         (made_by_owner, MAKERS),
@@ -46,6 +52,114 @@ const WIDE_MARGIN: &[&str] = &["wide", "large", "big", "broad", "considerable", 
 /// Words that name the figures of the sentence before after `same` (`reported the same
 /// figures`).
 const RESTATED: &[&str] = &["figures", "figure", "numbers", "results", "totals"];
+
+/// Nouns that name what the sentence before tells (`posted the same news`).
+const TOLD: &[&str] = &[
+    "news",
+    "timetable",
+    "schedule",
+    "point",
+    "milestone",
+    "details",
+    "announcement",
+    "update",
+    "figures",
+    "figure",
+    "numbers",
+];
+/// Verbs that tell again what was told before (`repeated the point`).
+const TOLD_AGAIN: &[&str] = &["repeated", "reiterated", "echoed", "flagged", "restated"];
+/// [`TOLD`], [`TOLD_AGAIN`] and `also`: what [`restated`] bears out.
+const RETOLD: &[&str] = &[
+    "news",
+    "timetable",
+    "schedule",
+    "point",
+    "milestone",
+    "details",
+    "announcement",
+    "update",
+    "figures",
+    "figure",
+    "numbers",
+    "repeated",
+    "reiterated",
+    "echoed",
+    "flagged",
+    "restated",
+    "also",
+];
+/// [`RETOLD`] and `later`, where the entry this sentence cites is of a later day.
+const RETOLD_LATER: &[&str] = &[
+    "news",
+    "timetable",
+    "schedule",
+    "point",
+    "milestone",
+    "details",
+    "announcement",
+    "update",
+    "figures",
+    "figure",
+    "numbers",
+    "repeated",
+    "reiterated",
+    "echoed",
+    "flagged",
+    "restated",
+    "also",
+    "later",
+];
+/// A source sentence holds this share of another's words: it tells the same.
+const SAME_TELLING: f64 = 0.75;
+/// The sentence before holds this share of its source sentence's words: it tells that one.
+const TELLS: f64 = 0.5;
+
+/// The sentence points back to what the sentence before it tells (`@AMDInstinct posted the
+/// same timetable`, `NVIDIA repeated the point in an 8-K`), and a sentence of an entry it
+/// cites tells what a sentence of another the sentence before cites does, the one the sentence
+/// before tells: the pointing words are borne out, and `later` when every entry it cites is of
+/// a later day than those the sentence before cites.
+fn restated(c: &Context<'_>) -> &'static [&'static str] {
+    let toks = c.toks;
+    let points = toks.iter().enumerate().any(|(i, t)| {
+        TOLD_AGAIN.contains(&t.word.as_str())
+            || (t.word == "same"
+                && toks[i + 1..(i + 3).min(toks.len())]
+                    .iter()
+                    .any(|n| TOLD.contains(&n.word.as_str())))
+    });
+    let Some((before, earlier)) = c.prior.filter(|_| points) else {
+        return &[];
+    };
+    let before_words = content_words(before);
+    let share = |of: &[String], within: &[String]| {
+        of.iter().filter(|w| within.contains(w)).count() as f64 / of.len().max(1) as f64
+    };
+    let told = earlier.iter().any(|a| {
+        a.sentences.iter().any(|sa| {
+            let wa = content_words(&sa.parsed.text);
+            wa.len() >= 4
+                && share(&before_words, &wa) >= TELLS
+                && c.reads.iter().any(|b| {
+                    b.source.accession != a.source.accession
+                        && b.sentences
+                            .iter()
+                            .any(|sb| share(&wa, &content_words(&sb.parsed.text)) >= SAME_TELLING)
+                })
+        })
+    });
+    if !told {
+        return &[];
+    }
+    let day = |r: &Read<'_>| r.dates.first().map(|d| (d.year, d.month, d.day));
+    let later = c.reads.iter().all(|b| {
+        earlier
+            .iter()
+            .all(|a| day(b).is_some() && day(a).is_some() && day(b) > day(a))
+    });
+    if later { RETOLD_LATER } else { RETOLD }
+}
 
 /// Words that put the figure before them above the one after (`up 41%, well ahead of the 14%
 /// rise`), and below it.

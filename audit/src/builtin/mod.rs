@@ -242,6 +242,9 @@ fn claim_issues(
             .as_ref()
             .filter(|(b, _, _)| b.paragraph == s.paragraph)
             .map(|(b, _, _)| b.text.as_str());
+        let prior = before
+            .as_ref()
+            .map(|(b, cites, _)| (b.text.as_str(), of_company(sub, cites, reads)));
         before = Some((s, covering.clone(), carried));
         if covering.is_empty() {
             let factual = !figures(&s.text).is_empty()
@@ -275,6 +278,7 @@ fn claim_issues(
             analysis: marked.contains(&s.paragraph),
             carried,
             previous,
+            prior,
         });
         issues.extend(found);
         support.extend(supported);

@@ -1039,6 +1039,41 @@ fn the_same_figures_are_those_of_the_sentence_before() {
 }
 
 #[test]
+fn the_same_news_is_what_the_sentence_before_tells() {
+    // `first` is the accession of the entry the sentence before cites, `second` of the one
+    // that points back to it.
+    let two = |first: &str, second: &str, told: &str| {
+        vec![
+            entry(
+                first,
+                "@AMDServer posted that the first gigawatt of MI450 deployment for OpenAI is scheduled for the second half of 2026.",
+                "",
+            ),
+            entry(second, &format!("@AMDInstinct posted that {told}."), ""),
+        ]
+    };
+    let same = "the first gigawatt of MI450 deployment for OpenAI is scheduled for the second half of 2026";
+    let sentence = |first: &str, second: &str| {
+        format!(
+            "The first gigawatt of MI450 deployment for OpenAI is scheduled for the second half of 2026, @AMDServer posted [{first}].\n\n@AMDInstinct later posted the same timetable [{second}]."
+        )
+    };
+    assert_clean(&sentence(A, B), two(A, B, same));
+    // Not `later`: the entry pointing back is of an earlier day.
+    assert_caught(&sentence(B, A), two(B, A, same), Check::UnsupportedContent);
+    // The second post tells another timetable.
+    assert_caught(
+        &sentence(A, B),
+        two(
+            A,
+            B,
+            "the MI500 launch is planned for 2027 at a gigawatt scale",
+        ),
+        Check::UnsupportedContent,
+    );
+}
+
+#[test]
 fn what_a_meeting_includes_is_on_its_agenda() {
     let proxy = || {
         vec![entry(
