@@ -584,7 +584,16 @@ pub(super) const EQUIVALENTS: &[&[&str]] = &[
     &["ceo", "chief", "executive"],
     &["cfo", "finance", "financial"],
     &["agreement", "deal", "pact", "accord", "contract"],
-    &["purchase", "buy", "acquire", "acquisition"],
+    // WordNet has no verb `repurchase`: its forms are listed as written.
+    &[
+        "purchase",
+        "buy",
+        "acquire",
+        "acquisition",
+        "repurchase",
+        "repurchased",
+        "repurchases",
+    ],
     &["customer", "client", "buyer"],
     &["supplier", "vendor", "partner"],
     &["plan", "intend", "aim", "slate", "schedule"],
@@ -607,7 +616,75 @@ pub(super) const EQUIVALENTS: &[&[&str]] = &[
     &["release", "arrive", "debut"],
     // What a meeting includes is on its agenda (`includes an advisory vote on executive pay`).
     &["include", "agenda", "ballot"],
+    // `this fiscal year` is the current one.
+    &["current", "this"],
+    // `in the quarter` is during it.
+    &["during", "in"],
+    // A company's market value is its capitalisation.
+    &["value", "capitalization", "capitalisation"],
 ];
+
+/// Places and the words for what is of them (`Chinese regulators` are China's): either names
+/// the other.
+const DEMONYMS: &[(&str, &str)] = &[
+    ("china", "chinese"),
+    ("japan", "japanese"),
+    ("taiwan", "taiwanese"),
+    ("korea", "korean"),
+    ("india", "indian"),
+    ("germany", "german"),
+    ("france", "french"),
+    ("britain", "british"),
+    ("europe", "european"),
+    ("america", "american"),
+    ("canada", "canadian"),
+    ("mexico", "mexican"),
+    ("brazil", "brazilian"),
+    ("vietnam", "vietnamese"),
+    ("israel", "israeli"),
+    ("italy", "italian"),
+    ("spain", "spanish"),
+    ("netherlands", "dutch"),
+    ("sweden", "swedish"),
+    ("switzerland", "swiss"),
+    ("singapore", "singaporean"),
+    ("australia", "australian"),
+    ("malaysia", "malaysian"),
+    ("indonesia", "indonesian"),
+    ("thailand", "thai"),
+    ("ireland", "irish"),
+    ("poland", "polish"),
+    ("norway", "norwegian"),
+    ("denmark", "danish"),
+    ("finland", "finnish"),
+    ("russia", "russian"),
+    ("ukraine", "ukrainian"),
+    ("turkey", "turkish"),
+    ("egypt", "egyptian"),
+    ("africa", "african"),
+    ("asia", "asian"),
+];
+
+/// The place a word of what is of it names (`chinese`: `china`), or the word for what is of a
+/// place (`china`: `chinese`); lower case.
+pub(super) fn demonym(w: &str) -> Option<&'static str> {
+    DEMONYMS.iter().find_map(|&(place, of)| {
+        if w == place {
+            Some(of)
+        } else if w == of {
+            Some(place)
+        } else {
+            None
+        }
+    })
+}
+
+/// The place a word of what is of it names (`chinese`: `china`); lower case.
+pub(super) fn place_of(w: &str) -> Option<&'static str> {
+    DEMONYMS
+        .iter()
+        .find_map(|&(place, of)| (w == of).then_some(place))
+}
 
 /// The trade's equivalents of a lemma ([`EQUIVALENTS`]): its group, itself among them; none
 /// when it is in no group.

@@ -6,6 +6,7 @@ use super::cues::{anonymous, attributed};
 use super::dates::{DateRef, date_of_record, date_refs};
 use super::figures::{Figure, figures};
 use super::hedges::HEDGED_SOURCE;
+use super::lexicon::demonym;
 use super::speakers::{saying, source_speakers};
 use super::support::{Offer, offer};
 use super::words::{content_words, normal};
@@ -233,6 +234,11 @@ pub(super) fn read(s: &Source) -> Read<'_> {
             .flat_map(|w| std::iter::once(w).chain(w.split(['-', '&'])))
             .map(|w| w.trim_matches('-').to_string())
             .filter(|w| !w.is_empty())
+            // A place and the word for what is of it name each other (`Chinese`, `China`).
+            .flat_map(|w| {
+                let other = demonym(&w).map(str::to_string);
+                std::iter::once(w).chain(other)
+            })
             .collect(),
     }
 }

@@ -2,6 +2,7 @@
 
 pub(super) const STOP: &[&str] = &[
     "the",
+    "separately",
     "and",
     "for",
     "that",

@@ -12,7 +12,7 @@ use super::times::{in_date, time_frame};
 use super::units::{HEDGED, WILL};
 use crate::builtin::clause::capital;
 use crate::builtin::cues::{Cue, cues};
-use crate::builtin::lexicon::equivalents;
+use crate::builtin::lexicon::{equivalents, place_of};
 use crate::builtin::speakers::speaker_chains;
 use crate::builtin::tokens::{Kind, Tok};
 use crate::builtin::wordclass::{adverb_base, decade, decade_of, ordinal};
@@ -113,6 +113,17 @@ pub(in crate::builtin) fn offer(toks: &[Tok]) -> Offer {
                 }
                 // The word as written, for the words of a name (`United States`).
                 keys.insert(Rc::from(format!("r:{}", t.word)));
+                // What is of a place names the place (`Chinese regulators`: `China`); not the
+                // other way: `released in Canada` says nothing `Canadian`.
+                if let Some(other) = t
+                    .raw
+                    .starts_with(char::is_uppercase)
+                    .then(|| place_of(&t.word))
+                    .flatten()
+                {
+                    keys.insert(Rc::from(format!("r:{other}")));
+                    keys.extend(word_keys(other).iter().cloned());
+                }
             }
             Kind::Break => {}
         }

@@ -1274,3 +1274,51 @@ fn letters_that_lower_case_longer_do_not_shift_the_comparison() {
     ));
     assert!(!r.issues.is_empty());
 }
+
+#[test]
+fn what_is_of_a_place_names_the_place_and_not_the_other_way() {
+    let chinese = || {
+        vec![entry(
+            A,
+            "@NVIDIADC posted that Chinese regulators have told large internet companies to pause new orders of NVIDIA accelerators.",
+            "",
+        )]
+    };
+    assert_clean(
+        &format!(
+            "Large internet companies in China have been told by regulators to pause new orders of NVIDIA accelerators, @NVIDIADC posted [{A}]."
+        ),
+        chinese(),
+    );
+    // A record released in Canada is no Canadian band's.
+    let canada = vec![entry(
+        A,
+        "Brand New Eyes is the third studio album by American rock band Paramore, released in the United States and Canada.",
+        "",
+    )];
+    assert_caught(
+        &format!("Paramore is Canadian [{A}]."),
+        canada,
+        Check::UnsupportedContent,
+    );
+}
+
+#[test]
+fn the_trades_usual_rewordings_are_read() {
+    for (source, restated) in [
+        (
+            "The Company repurchased shares during the quarter under its existing authorisation.",
+            "The company bought back shares in the quarter under its existing authorisation",
+        ),
+        (
+            "@NVIDIADC posted that sovereign AI customers are on pace to contribute about $20 billion of NVIDIA revenue this fiscal year.",
+            "Sovereign AI customers are on pace to contribute about $20 billion of NVIDIA revenue in the current fiscal year, @NVIDIADC posted",
+        ),
+        (
+            "Palantir's market value briefly passed $400 billion.",
+            "Palantir's market capitalisation briefly passed $400 billion",
+        ),
+    ] {
+        assert_clean(&format!("{restated} [{A}]."), vec![entry(A, source, "")]);
+    }
+}
