@@ -29,6 +29,7 @@ type Reading = fn(&Context<'_>) -> bool;
 pub(super) fn borne_out(c: &Context<'_>) -> Vec<&'static str> {
     let mut out: Vec<&'static str> = ordered_by_figures(c).to_vec();
     out.extend_from_slice(restated(c));
+    out.extend(kinds_of_named(c));
     let readings: [(Reading, &[&str]); 5] = [
         (same_figures, RESTATED),
         (made_by_owner, MAKERS),
@@ -159,6 +160,48 @@ fn restated(c: &Context<'_>) -> &'static [&'static str] {
             .all(|a| day(b).is_some() && day(a).is_some() && day(b) > day(a))
     });
     if later { RETOLD_LATER } else { RETOLD }
+}
+
+/// Nouns that say what kind of thing a name before them names (`EPYC processors`, `Model Y
+/// vehicles`, `its @nvidia account`): what the name is, not news of its own.
+const KINDS: &[&str] = &[
+    "vehicles",
+    "vehicle",
+    "cars",
+    "car",
+    "processors",
+    "processor",
+    "chips",
+    "chip",
+    "technology",
+    "technologies",
+    "products",
+    "product",
+    "devices",
+    "device",
+    "hardware",
+    "software",
+    "accelerators",
+    "accelerator",
+    "robots",
+    "robot",
+    "account",
+    "handle",
+];
+
+/// The nouns of [`KINDS`] right after a name an entry the sentence cites holds (a capital or a
+/// handle): the kind of thing it is.
+fn kinds_of_named<'c>(c: &'c Context<'_>) -> impl Iterator<Item = &'static str> + 'c {
+    c.toks.windows(2).filter_map(|w| {
+        let kind = KINDS.iter().find(|k| **k == w[1].word)?;
+        let name = &w[0];
+        let word = name.word.trim_start_matches('@');
+        let named = c.reads.iter().any(|r| {
+            (name.raw.starts_with(char::is_uppercase) && r.lower_words.contains(word))
+                || r.handles.iter().any(|h| h == word)
+        });
+        named.then_some(*kind)
+    })
 }
 
 /// Words that put the figure before them above the one after (`up 41%, well ahead of the 14%

@@ -1322,3 +1322,28 @@ fn the_trades_usual_rewordings_are_read() {
         assert_clean(&format!("{restated} [{A}]."), vec![entry(A, source, "")]);
     }
 }
+
+#[test]
+fn a_kind_after_a_name_is_what_the_name_is() {
+    let vultr = || {
+        vec![entry(
+            A,
+            "@LisaSu posted that Vultr standardised on fifth-generation EPYC for its newest general-purpose cloud instances.",
+            "",
+        )]
+    };
+    assert_clean(
+        &format!(
+            "Vultr has standardised on fifth-generation EPYC processors for its newest general-purpose cloud instances, @LisaSu posted [{A}]."
+        ),
+        vultr(),
+    );
+    // Not after a name the entry holds.
+    assert_caught(
+        &format!(
+            "Vultr has standardised on fifth-generation processors and accelerators for its newest general-purpose cloud instances, @LisaSu posted [{A}]."
+        ),
+        vultr(),
+        Check::UnsupportedContent,
+    );
+}
