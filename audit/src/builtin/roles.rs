@@ -371,6 +371,13 @@ fn subject(toks: &[Tok], all: &[Name], v: usize) -> Vec<String> {
     let mut out = Vec::new();
     while let Some(n) = all.iter().find(|n| n.end == k) {
         k = n.at;
+        // What a source is `according to` is none (`according to a Form S-8 filed with the
+        // SEC`); past an article.
+        let before = (0..k)
+            .rev()
+            .find(|&p| !ARTICLES.contains(&toks[p].word.as_str()));
+        let cited = before
+            .is_some_and(|p| p > 0 && toks[p].word == "to" && toks[p - 1].word == "according");
         match k.checked_sub(1).map(|p| toks[p].word.as_str()) {
             Some(p) if OF.contains(&p) => {
                 out.push(n.key.clone());
@@ -379,6 +386,7 @@ fn subject(toks: &[Tok], all: &[Name], v: usize) -> Vec<String> {
             // The object of another preposition is no subject: `qualification of HBM4 stacks
             // for Rubin has begun`.
             Some(p) if PREPOSITIONS.contains(&p) => break,
+            _ if cited => break,
             _ => {
                 out.push(n.key.clone());
                 break;
@@ -1061,5 +1069,10 @@ mod tests {
         let s = "OpenAI committed to purchase an additional $250 billion of Azure services.";
         let d = "Azure committed to purchase an additional $250 billion of OpenAI services.";
         assert!(swap(d, s).is_some());
+        // What a draft is `according to` filed nothing.
+        let s =
+            "NVIDIA Corporation is filing this Form S-8 to register 17,000,000 additional shares.";
+        let d = "According to a Form S-8 filed with the SEC, NVIDIA is registering 17 million additional shares.";
+        assert!(swap(d, s).is_none());
     }
 }
