@@ -197,6 +197,17 @@ fn payment(toks: &[Tok]) -> Option<(&str, &str)> {
             {
                 return Some((word(i - 1), word(i + 2)));
             }
+            // `Apple's roughly $20 billion a year in payments to Google`: whose they are pays.
+            if i >= 1
+                && word(i - 1) == "in"
+                && toks.get(i + 1).is_some_and(|t| t.word == "to")
+                && upper(i + 2)
+            {
+                let payer = (i.saturating_sub(10)..i - 1)
+                    .rev()
+                    .find(|&k| toks[k].possessive && upper(k))?;
+                return Some((word(payer), word(i + 2)));
+            }
             // `Apple's … in Google payments`: the name before is who pays; whose they are,
             // within a few words before, is paid.
             if i >= 2 && upper(i - 1) && !toks[i - 1].possessive && word(i - 2) == "in" {
@@ -320,6 +331,10 @@ mod tests {
         assert!(payment_turned(&d, &s).is_none());
         let d = tokenize(
             "The ruling leaves intact Apple's payments to Google of roughly $20 billion a year.",
+        );
+        assert_eq!(payment_turned(&d, &s), Some(("apple", "google")));
+        let d = tokenize(
+            "The ruling leaves Apple's roughly $20 billion a year in payments to Google intact.",
         );
         assert_eq!(payment_turned(&d, &s), Some(("apple", "google")));
     }
