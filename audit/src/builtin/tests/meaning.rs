@@ -1347,3 +1347,21 @@ fn a_kind_after_a_name_is_what_the_name_is() {
         Check::UnsupportedContent,
     );
 }
+
+#[test]
+fn a_count_glued_to_its_things_is_a_figure() {
+    let hand = || {
+        vec![entry(
+            A,
+            "Financial Times writes that Tesla showed employees a third-generation Optimus prototype with a redesigned 22-actuator hand.",
+            "",
+        )]
+    };
+    let draft = |n: &str| {
+        format!(
+            "Tesla showed employees a third-generation Optimus prototype with a redesigned hand of {n} actuators, the Financial Times writes [{A}]."
+        )
+    };
+    assert_clean(&draft("22"), hand());
+    assert_caught(&draft("23"), hand(), Check::UnsupportedFigure);
+}
