@@ -109,6 +109,11 @@ pub(in crate::builtin) fn judge(
         .collect();
     let mut missing = Vec::new();
     let mut loose = Vec::new();
+    let turned: Vec<usize> = units
+        .iter()
+        .filter(|u| negated(toks, u.at) && said_opposite(&toks[u.at].word, &chosen))
+        .map(|u| u.at)
+        .collect();
     for u in &units {
         // The title names what the entry is about; its figures, bounds, ranks and time frames
         // are no sentence's unless it rests on the title itself.
@@ -121,6 +126,14 @@ pub(in crate::builtin) fn judge(
             if chosen.iter().any(|o| o.has(HEDGED)) {
                 missing.push(u.text.clone());
             }
+            continue;
+        }
+        // `does not include` says what `excludes` does: a negated word whose opposite an
+        // unnegated source sentence holds, and its negation, are borne out together.
+        if turned
+            .iter()
+            .any(|&k| k == u.at || (k > u.at && k <= u.at + 2 && negation(&toks[u.at])))
+        {
             continue;
         }
         // A word the source says the opposite of is no rewording.
@@ -238,6 +251,24 @@ pub(in crate::builtin) fn judge(
         loose,
         ranged,
     }
+}
+
+/// Whether the word at `at` is negated right before it (`does not include`, `never met`).
+fn negated(toks: &[Tok], at: usize) -> bool {
+    toks[at.saturating_sub(2)..at].iter().any(negation)
+}
+
+fn negation(t: &Tok) -> bool {
+    matches!(t.word.as_str(), "not" | "n't" | "never")
+}
+
+/// Whether a source sentence with no negation holds a word WordNet gives as the opposite of
+/// `w` (`excludes` of `include`; not `does not exclude`).
+fn said_opposite(w: &str, offers: &[&Offer]) -> bool {
+    let lemma = wordnet::lemma(w);
+    offers
+        .iter()
+        .any(|o| !o.has("neg") && o.has(&format!("a:{lemma}")))
 }
 
 /// Each token's clause, counted from 0: a new one after `;`, or after a comma before `and`,

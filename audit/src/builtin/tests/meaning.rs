@@ -1365,3 +1365,28 @@ fn a_count_glued_to_its_things_is_a_figure() {
     assert_clean(&draft("22"), hand());
     assert_caught(&draft("23"), hand(), Check::UnsupportedFigure);
 }
+
+#[test]
+fn a_negated_word_says_what_its_opposite_does() {
+    let guidance = |says: &str| {
+        vec![entry(
+            A,
+            &format!(
+                "AMD's quarterly report says AMD's guidance {says} any MI308 revenue from China."
+            ),
+            "",
+        )]
+    };
+    let draft = |says: &str| {
+        format!(
+            "AMD's guidance {says} any MI308 revenue from China, according to its quarterly report [{A}]."
+        )
+    };
+    assert_clean(&draft("does not include"), guidance("excludes"));
+    // Not where the source's word is negated itself.
+    assert_caught(
+        &draft("does not exclude"),
+        guidance("does not include"),
+        Check::UnsupportedContent,
+    );
+}
