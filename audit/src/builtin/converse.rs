@@ -19,7 +19,7 @@ pub(super) enum Way {
 }
 
 /// Verbs whose subject gets, whatever else their senses say.
-const IN: &[&str] = &[
+pub(super) const GETS: &[&str] = &[
     "receive", "get", "obtain", "acquire", "gain", "accept", "earn", "win", "secure", "buy",
     "purchase", "borrow", "import", "collect", "land",
 ];
@@ -68,7 +68,7 @@ pub(super) fn way(w: &str) -> Option<Way> {
     if MONEY.contains(&l) {
         return None;
     }
-    if IN.contains(&l) {
+    if GETS.contains(&l) {
         return Some(Way::In);
     }
     if OUT.contains(&l) {

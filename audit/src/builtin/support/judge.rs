@@ -9,6 +9,8 @@ use super::times::{frame, in_date};
 use super::units::{HEDGED, Known, Unit, WILL, units};
 use super::wordlists::SUPERLATIVES;
 use super::{COVER_GAIN, LOOSE_MISSING, LOOSE_SHARE, MAX_COVER};
+use crate::builtin::clause::be_passive;
+use crate::builtin::converse::{GETS, Way, way};
 use crate::builtin::tokens::{Kind, Tok};
 use crate::builtin::wordnet;
 use crate::builtin::words::stem;
@@ -136,6 +138,10 @@ pub(in crate::builtin) fn judge(
         {
             continue;
         }
+        // `was granted` is what its subject received.
+        if given_to_subject(toks, u.at) && chosen.iter().any(|o| received(o)) {
+            continue;
+        }
         // A word the source says the opposite of is no rewording.
         if u.strict || opposed(&toks[u.at].word, &chosen) {
             missing.push(u.text.clone());
@@ -251,6 +257,17 @@ pub(in crate::builtin) fn judge(
         loose,
         ranged,
     }
+}
+
+/// Whether the word at `at` is the passive of a verb of giving (`OpenAI was granted a
+/// warrant`): its subject gets.
+fn given_to_subject(toks: &[Tok], at: usize) -> bool {
+    be_passive(toks, at) && way(&toks[at].word) == Some(Way::Out)
+}
+
+/// Whether a source sentence has a verb of getting (`received`, `obtained`).
+fn received(o: &Offer) -> bool {
+    GETS.iter().any(|g| o.has(&word_key(g, 0)))
 }
 
 /// Whether the word at `at` is negated right before it (`does not include`, `never met`).

@@ -1390,3 +1390,22 @@ fn a_negated_word_says_what_its_opposite_does() {
         Check::UnsupportedContent,
     );
 }
+
+#[test]
+fn what_a_subject_is_granted_it_receives() {
+    let warrant = |verb: &str| {
+        vec![entry(
+            A,
+            &format!(
+                "Bloomberg writes that OpenAI {verb} a warrant for up to 160 million AMD shares."
+            ),
+            "",
+        )]
+    };
+    let sentence = format!(
+        "OpenAI was granted a warrant for up to 160 million AMD shares, Bloomberg writes [{A}]."
+    );
+    assert_clean(&sentence, warrant("received"));
+    // Not where the entry has it give one.
+    assert_caught(&sentence, warrant("issued"), Check::UnsupportedContent);
+}
