@@ -8,7 +8,7 @@
 use super::figures::{figures, same};
 use super::lexicon::HEDGES;
 use super::read::Read;
-use super::tokens::Tok;
+use super::tokens::{Kind, Tok};
 use super::words::content_words;
 
 /// What a sentence's context is: its text and words, the entries it cites, the sentence before
@@ -30,8 +30,10 @@ pub(super) fn borne_out(c: &Context<'_>) -> Vec<&'static str> {
     let mut out: Vec<&'static str> = ordered_by_figures(c).to_vec();
     out.extend_from_slice(restated(c));
     out.extend(kinds_of_named(c));
-    let readings: [(Reading, &[&str]); 5] = [
+    let readings: [(Reading, &[&str]); 7] = [
         (same_figures, RESTATED),
+        (added_by_source, &["adds", "added"]),
+        (new_as_additional, &["new"]),
         (made_by_owner, MAKERS),
         (margin_widely, WIDE_MARGIN),
         (already_under_way, &["already"]),
@@ -53,6 +55,54 @@ const WIDE_MARGIN: &[&str] = &["wide", "large", "big", "broad", "considerable", 
 /// Words that name the figures of the sentence before after `same` (`reported the same
 /// figures`).
 const RESTATED: &[&str] = &["figures", "figure", "numbers", "results", "totals"];
+
+/// Nouns a draft names where it has what it says from (`the filing adds`).
+const TELLERS: &[&str] = &[
+    "filing",
+    "report",
+    "post",
+    "statement",
+    "document",
+    "release",
+    "article",
+    "story",
+];
+
+/// The sentence ends by telling where it has what it says (`…, the filing adds.`): `adds` is
+/// a word of saying there, not of amount.
+fn added_by_source(c: &Context<'_>) -> bool {
+    let words: Vec<&str> = c
+        .toks
+        .iter()
+        .filter(|t| t.kind != Kind::Break || t.word == ",")
+        .map(|t| t.word.as_str())
+        .collect();
+    matches!(
+        words.as_slice(),
+        [.., ",", "the", teller, "adds" | "added"] if TELLERS.contains(teller)
+    )
+}
+
+/// `new` where a cited entry's sentence has the thing the sentence speaks of as `additional`
+/// (`a further share repurchase program, and the new authorisation`, for `an additional share
+/// repurchase program`).
+fn new_as_additional(c: &Context<'_>) -> bool {
+    let has = |w: &str| c.toks.iter().any(|t| t.word == w);
+    has("new")
+        && c.reads.iter().any(|r| {
+            r.sentences.iter().any(|s| {
+                let st = &s.parsed.toks;
+                // The thing: a word of the three after it (`additional share repurchase
+                // program`).
+                (0..st.len()).any(|k| {
+                    st[k].word == "additional"
+                        && st[k + 1..(k + 4).min(st.len())]
+                            .iter()
+                            .any(|t| t.kind == Kind::Word && has(&t.word))
+                })
+            })
+        })
+}
 
 /// Nouns that name what the sentence before tells (`posted the same news`).
 const TOLD: &[&str] = &[

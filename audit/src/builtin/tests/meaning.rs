@@ -1409,3 +1409,35 @@ fn what_a_subject_is_granted_it_receives() {
     // Not where the entry has it give one.
     assert_caught(&sentence, warrant("issued"), Check::UnsupportedContent);
 }
+
+#[test]
+fn a_source_the_sentence_ends_on_adds_and_an_additional_thing_is_new() {
+    let filing = || {
+        vec![entry(
+            A,
+            "NVIDIA authorised an additional share repurchase program without an expiration date, according to an 8-K filed with the SEC.",
+            "",
+        )]
+    };
+    assert_clean(
+        &format!(
+            "NVIDIA authorised an additional share repurchase program, according to an 8-K filed with the SEC [{A}]. The new program has no expiration date, the filing adds [{A}]."
+        ),
+        filing(),
+    );
+    // `adds` that tells an amount, and `new` of another thing, are the draft's own.
+    assert_caught(
+        &format!(
+            "NVIDIA authorised an additional share repurchase program without an expiration date, which adds to earnings [{A}]."
+        ),
+        filing(),
+        Check::UnsupportedContent,
+    );
+    assert_caught(
+        &format!(
+            "NVIDIA authorised an additional share repurchase program without an expiration date for its new shareholders [{A}]."
+        ),
+        filing(),
+        Check::UnsupportedContent,
+    );
+}
