@@ -71,16 +71,17 @@ const TELLERS: &[&str] = &[
 /// The sentence ends by telling where it has what it says (`…, the filing adds.`): `adds` is
 /// a word of saying there, not of amount.
 fn added_by_source(c: &Context<'_>) -> bool {
-    let words: Vec<&str> = c
+    // The last words, past a closing full stop.
+    let mut tail = c
         .toks
         .iter()
-        .filter(|t| t.kind != Kind::Break || t.word == ",")
-        .map(|t| t.word.as_str())
-        .collect();
-    matches!(
-        words.as_slice(),
-        [.., ",", "the", teller, "adds" | "added"] if TELLERS.contains(teller)
-    )
+        .rev()
+        .skip_while(|t| t.kind == Kind::Break && t.word != ",")
+        .map(|t| t.word.as_str());
+    matches!(tail.next(), Some("adds" | "added"))
+        && tail.next().is_some_and(|w| TELLERS.contains(&w))
+        && tail.next() == Some("the")
+        && tail.next() == Some(",")
 }
 
 /// `new` where a cited entry's sentence has the thing the sentence speaks of as `additional`
@@ -173,6 +174,9 @@ const TELLS: f64 = 0.5;
 /// a later day than those the sentence before cites.
 fn restated(c: &Context<'_>) -> &'static [&'static str] {
     let toks = c.toks;
+    let Some((before, earlier)) = c.prior else {
+        return &[];
+    };
     let points = toks.iter().enumerate().any(|(i, t)| {
         TOLD_AGAIN.contains(&t.word.as_str())
             || (t.word == "same"
@@ -180,9 +184,9 @@ fn restated(c: &Context<'_>) -> &'static [&'static str] {
                     .iter()
                     .any(|n| TOLD.contains(&n.word.as_str())))
     });
-    let Some((before, earlier)) = c.prior.filter(|_| points) else {
+    if !points {
         return &[];
-    };
+    }
     let before_words = content_words(before);
     let share = |of: &[String], within: &[String]| {
         of.iter().filter(|w| within.contains(w)).count() as f64 / of.len().max(1) as f64
@@ -213,7 +217,7 @@ fn restated(c: &Context<'_>) -> &'static [&'static str] {
 }
 
 /// Nouns that say what kind of thing a name before them names (`EPYC processors`, `Model Y
-/// vehicles`, `its @nvidia account`): what the name is, not news of its own.
+/// vehicles`): what the name is, not news of its own; `account` and `handle` after a handle.
 const KINDS: &[&str] = &[
     "vehicles",
     "vehicle",
@@ -235,22 +239,35 @@ const KINDS: &[&str] = &[
     "accelerator",
     "robots",
     "robot",
-    "account",
-    "handle",
 ];
 
 /// The nouns of [`KINDS`] right after a name an entry the sentence cites holds (a capital or a
 /// handle): the kind of thing it is.
 fn kinds_of_named<'c>(c: &'c Context<'_>) -> impl Iterator<Item = &'static str> + 'c {
-    c.toks.windows(2).filter_map(|w| {
-        let kind = KINDS.iter().find(|k| **k == w[1].word)?;
-        let name = &w[0];
-        let word = name.word.trim_start_matches('@');
-        let named = c.reads.iter().any(|r| {
-            (name.raw.starts_with(char::is_uppercase) && r.lower_words.contains(word))
-                || r.handles.iter().any(|h| h == word)
-        });
-        named.then_some(*kind)
+    let toks = c.toks;
+    (1..toks.len()).filter_map(move |i| {
+        let (name, kind) = (&toks[i - 1], toks[i].word.as_str());
+        // A handle is written without its `@` here (`its @nvidia account`).
+        if matches!(kind, "account" | "handle") {
+            return c
+                .reads
+                .iter()
+                .any(|r| r.handles.contains(&name.word))
+                .then_some(if kind == "account" {
+                    "account"
+                } else {
+                    "handle"
+                });
+        }
+        // The cheap test first: most words follow no capital.
+        if !name.raw.starts_with(char::is_uppercase) {
+            return None;
+        }
+        let kind = KINDS.iter().find(|k| **k == kind)?;
+        c.reads
+            .iter()
+            .any(|r| r.lower_words.contains(&name.word))
+            .then_some(*kind)
     })
 }
 
