@@ -668,22 +668,21 @@ const DEMONYMS: &[(&str, &str)] = &[
 /// The place a word of what is of it names (`chinese`: `china`), or the word for what is of a
 /// place (`china`: `chinese`); lower case.
 pub(super) fn demonym(w: &str) -> Option<&'static str> {
-    DEMONYMS.iter().find_map(|&(place, of)| {
-        if w == place {
-            Some(of)
-        } else if w == of {
-            Some(place)
-        } else {
-            None
-        }
-    })
+    static BOTH: std::sync::LazyLock<foldhash::HashMap<&'static str, &'static str>> =
+        std::sync::LazyLock::new(|| {
+            DEMONYMS
+                .iter()
+                .flat_map(|&(place, of)| [(place, of), (of, place)])
+                .collect()
+        });
+    BOTH.get(w).copied()
 }
 
 /// The place a word of what is of it names (`chinese`: `china`); lower case.
 pub(super) fn place_of(w: &str) -> Option<&'static str> {
-    DEMONYMS
-        .iter()
-        .find_map(|&(place, of)| (w == of).then_some(place))
+    static PLACES: std::sync::LazyLock<foldhash::HashMap<&'static str, &'static str>> =
+        std::sync::LazyLock::new(|| DEMONYMS.iter().map(|&(place, of)| (of, place)).collect());
+    PLACES.get(w).copied()
 }
 
 /// The trade's equivalents of a lemma ([`EQUIVALENTS`]): its group, itself among them; none
