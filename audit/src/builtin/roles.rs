@@ -378,7 +378,17 @@ fn subject(toks: &[Tok], all: &[Name], v: usize) -> Vec<String> {
             .find(|&p| !ARTICLES.contains(&toks[p].word.as_str()));
         let cited = before
             .is_some_and(|p| p > 0 && toks[p].word == "to" && toks[p - 1].word == "according");
-        match k.checked_sub(1).map(|p| toks[p].word.as_str()) {
+        // Whose it is goes with it (`from Tesla's Shanghai Megafactory`).
+        let owner = all
+            .iter()
+            .find(|o| o.end == k && k > 0 && toks[k - 1].possessive)
+            .map_or(k, |o| o.at);
+        match owner.checked_sub(1).map(|p| toks[p].word.as_str()) {
+            // Where the subject comes from is not who acts: `The first Megapacks from Tesla's
+            // Shanghai Megafactory have been shipped`.
+            Some("from") => {
+                k = owner - 1;
+            }
             Some(p) if OF.contains(&p) => {
                 out.push(n.key.clone());
                 k -= 1;
@@ -1069,6 +1079,10 @@ mod tests {
         let s = "OpenAI committed to purchase an additional $250 billion of Azure services.";
         let d = "Azure committed to purchase an additional $250 billion of OpenAI services.";
         assert!(swap(d, s).is_some());
+        // Where the subject comes from shipped nothing.
+        let s = "CNBC reports that the Shanghai Megafactory shipped its first Megapacks to customers outside China.";
+        let d = "The first Megapacks from Tesla's Shanghai Megafactory have been shipped to customers outside China, CNBC reports.";
+        assert!(swap(d, s).is_none());
         // What a draft is `according to` filed nothing.
         let s =
             "NVIDIA Corporation is filing this Form S-8 to register 17,000,000 additional shares.";
