@@ -2,7 +2,7 @@
 //! hold.
 
 use super::keys::word_key;
-use super::links::{Link, links};
+use super::links::{Link, OCCASIONS, links};
 use super::numbers::{Bound, number_at};
 use super::offers::{Offer, opposed};
 use super::times::{frame, in_date};
@@ -234,7 +234,14 @@ pub(in crate::builtin) fn judge(
         missing.append(&mut loose);
     }
     for (a, b, link) in links(toks) {
-        if !link_found(link, a, &units, toks, &chosen) {
+        // `moved 5% after the report` where the source has it move `on the report`.
+        let occasion = toks[a].word == "after"
+            && toks.get(a + 1).is_some_and(|t| t.word == "the")
+            && toks.get(a + 2).is_some_and(|t| {
+                OCCASIONS.contains(&t.word.as_str())
+                    && chosen.iter().any(|o| o.has(&format!("occ:{}", t.word)))
+            });
+        if !occasion && !link_found(link, a, &units, toks, &chosen) {
             let words: Vec<&str> = toks[a..=b].iter().map(|t| t.raw.as_str()).collect();
             let lead = if words == ["why"] && a >= 2 {
                 format!("{} {} why", toks[a - 2].raw, toks[a - 1].raw)

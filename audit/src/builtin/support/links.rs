@@ -75,3 +75,25 @@ pub(super) fn links(toks: &[Tok]) -> Vec<(usize, usize, Link)> {
     }
     out
 }
+
+/// News a market moves on (`The shares moved 5% on the report`).
+pub(super) const OCCASIONS: &[&str] = &[
+    "report",
+    "reports",
+    "news",
+    "announcement",
+    "results",
+    "filing",
+    "disclosure",
+    "post",
+];
+
+/// The news of `toks` that something happened on (`moved 5% on the report`): it bears out
+/// `after the report`.
+pub(super) fn occasions(toks: &[Tok]) -> impl Iterator<Item = &str> {
+    toks.windows(3)
+        .filter(|w| {
+            w[0].word == "on" && w[1].word == "the" && OCCASIONS.contains(&w[2].word.as_str())
+        })
+        .map(|w| w[2].word.as_str())
+}

@@ -6,7 +6,7 @@ use std::cell::RefCell;
 use std::rc::Rc;
 
 use super::keys::{degree, direction_key, word_key};
-use super::links::{Link, links};
+use super::links::{Link, links, occasions};
 use super::numbers::{Bound, bound_before, counted, number_at, shorthand};
 use super::times::{in_date, time_frame};
 use super::units::{HEDGED, WILL};
@@ -130,6 +130,10 @@ pub(in crate::builtin) fn offer(toks: &[Tok]) -> Offer {
     }
     if analyst(toks) {
         keys.extend(word_keys("analyst").iter().cloned());
+    }
+    // What happened `on the report` came after it.
+    for news in occasions(toks) {
+        keys.insert(Rc::from(format!("occ:{news}")));
     }
     // Lead times are what buyers wait (`customers now face lead times of about 3 weeks`).
     let waits = toks

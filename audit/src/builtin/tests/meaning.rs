@@ -1441,3 +1441,29 @@ fn a_source_the_sentence_ends_on_adds_and_an_additional_thing_is_new() {
         Check::UnsupportedContent,
     );
 }
+
+#[test]
+fn what_moved_on_the_report_moved_after_it() {
+    let moved = || {
+        vec![entry(
+            A,
+            "Reuters says Palantir closed 204 deals. The shares moved 5% on the report.",
+            "",
+        )]
+    };
+    assert_clean(
+        &format!("The shares moved 5% after the report [{A}]."),
+        moved(),
+    );
+    // Not before it, nor after other news.
+    assert_caught(
+        &format!("The shares moved 5% before the report [{A}]."),
+        moved(),
+        Check::UnsupportedContent,
+    );
+    assert_caught(
+        &format!("The shares moved 5% after the announcement [{A}]."),
+        moved(),
+        Check::UnsupportedContent,
+    );
+}
