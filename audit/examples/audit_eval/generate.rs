@@ -131,10 +131,14 @@ pub enum Half {
     /// never saw the engine, kept for round 19), printed with `--heldout19`: looked at once at
     /// the end of round 19, tuning data since round 20.
     Heldout19,
-    /// The twentieth round's held-out drafts (hand-written during round 19 by two readers who
-    /// never saw the engine, kept for round 20), printed only with `--heldout20`, their misses
-    /// never listed.
+    /// The twentieth round's held-out drafts (hand-written during round 19 by three readers who
+    /// never saw the engine, kept for round 20), printed with `--heldout20`: looked at once at
+    /// the end of round 20, tuning data since round 21.
     Heldout20,
+    /// The twenty-first round's held-out drafts (hand-written during round 20 by two readers
+    /// who never saw the engine, kept for round 21), printed only with `--heldout21`, their
+    /// misses never listed.
+    Heldout21,
 }
 
 pub fn half_of(ticker: &str) -> Half {

@@ -43,7 +43,8 @@ struct Written {
     /// (`Half::Heldout17`, tuning data since round 18); 18 for the eighteenth round's
     /// (`Half::Heldout18`, tuning data since round 19); 19 for the nineteenth round's
     /// (`Half::Heldout19`, tuning data since round 20); 20 for the twentieth round's
-    /// (`Half::Heldout20`).
+    /// (`Half::Heldout20`, tuning data since round 21); 21 for the twenty-first round's
+    /// (`Half::Heldout21`).
     #[serde(default)]
     round: u8,
 }
@@ -106,7 +107,8 @@ fn case(entries: &[Entry], w: Written, prefix: &str) -> Case {
         handwritten: true,
         fact: None,
         half: match w.round {
-            20.. => Half::Heldout20,
+            21.. => Half::Heldout21,
+            20 => Half::Heldout20,
             19 => Half::Heldout19,
             18 => Half::Heldout18,
             17 => Half::Heldout17,

@@ -18,18 +18,19 @@
 //! `round: 16`, `--heldout16`) since the seventeenth, the seventeenth round's (hand-written,
 //! `round: 17`, `--heldout17`) since the eighteenth, the eighteenth round's (hand-written,
 //! `round: 18`, `--heldout18`) since the nineteenth, the nineteenth round's (hand-written,
-//! `round: 19`, `--heldout19`) since the twentieth; the twentieth round's (hand-written,
-//! `round: 20`) is printed only with `--heldout20`, its misses never listed, and is the one
+//! `round: 19`, `--heldout19`) since the twentieth, the twentieth round's (hand-written,
+//! `round: 20`, `--heldout20`) since the twenty-first; the twenty-first round's (hand-written,
+//! `round: 21`) is printed only with `--heldout21`, its misses never listed, and is the one
 //! that counts.
 //! `cargo run -p journal-market-audit --example audit_eval [-- --report] [--heldout]
 //! [--public] [--heldout4] [--heldout5] [--heldout6] [--heldout7] [--heldout8] [--heldout9]
 //! [--heldout10] [--heldout11] [--heldout12] [--heldout13] [--heldout14] [--heldout15]
-//! [--heldout16] [--heldout17] [--heldout18] [--heldout19] [--heldout20] [--misses [report|
-//! public|heldout|
+//! [--heldout16] [--heldout17] [--heldout18] [--heldout19] [--heldout20] [--heldout21]
+//! [--misses [report|public|heldout|
 //! heldout-public|heldout4|heldout4-public|heldout5|heldout5-public|heldout6|heldout6-public|
 //! heldout7|heldout7-public|heldout8|heldout9|heldout10|heldout11|heldout12|heldout13|
-//! heldout14|heldout15|heldout16|heldout17|heldout18|heldout19|all] | --show KIND |
-//! --draft ID]`
+//! heldout14|heldout15|heldout16|heldout17|heldout18|heldout19|heldout20|all] | --show KIND
+//! | --draft ID]`
 //! (`AUDIT_EVAL_TRY=FILE` adds drafts being tried, as `try/ID`.)
 // Tooling, not the product: a failure here stops the run with its message.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
@@ -140,7 +141,10 @@ fn table(half: Half, results: &[(Case, Report)]) {
             "Held-out set of round 19 (hand-written for round 19): looked at once, tuning data since round 20".to_string()
         }
         Half::Heldout20 => {
-            "Held-out set of round 20 (hand-written for round 20): the one that counts".to_string()
+            "Held-out set of round 20 (hand-written for round 20): looked at once, tuning data since round 21".to_string()
+        }
+        Half::Heldout21 => {
+            "Held-out set of round 21 (hand-written for round 21): the one that counts".to_string()
         }
     };
     println!("\n{name}\n");
@@ -315,7 +319,7 @@ fn main() {
     );
     // The held-out drafts' number, without their results.
     let mut sizes: Vec<(String, usize)> = Vec::new();
-    for (c, _) in results.iter().filter(|(c, _)| c.half == Half::Heldout20) {
+    for (c, _) in results.iter().filter(|(c, _)| c.half == Half::Heldout21) {
         let kind = c.kind.clone();
         match sizes.iter_mut().find(|(k, _)| *k == kind) {
             Some((_, n)) => *n += 1,
@@ -323,7 +327,7 @@ fn main() {
         }
     }
     println!(
-        "round 20's held-out drafts (results with --heldout20 only): {}",
+        "round 21's held-out drafts (results with --heldout21 only): {}",
         sizes
             .iter()
             .map(|(k, n)| format!("{k} {n}"))
@@ -571,11 +575,19 @@ third-round hand-written drafts (held out in round 3): faithful approved {ok} of
         );
         table(Half::Heldout19, &results);
     }
-    // Round 20's held-out set is looked at once, at the end of the twentieth round; its misses
-    // are never listed.
+    // Round 20's held-out set: looked at once at the end of the twentieth round, tuning data
+    // since.
     if args.iter().any(|a| a == "--heldout20") {
-        println!("\nround 20's held-out set: the hand-written drafts kept for round 20");
+        println!(
+            "\nround 20's held-out set (tuning data since round 21): the hand-written drafts kept for round 20"
+        );
         table(Half::Heldout20, &results);
+    }
+    // Round 21's held-out set is looked at once, at the end of the twenty-first round; its
+    // misses are never listed.
+    if args.iter().any(|a| a == "--heldout21") {
+        println!("\nround 21's held-out set: the hand-written drafts kept for round 21");
+        table(Half::Heldout21, &results);
     }
     let second: Vec<&(Case, Report)> = results.iter().filter(|(c, _)| c.second_round).collect();
     if !second.is_empty() {
@@ -626,6 +638,7 @@ third-round hand-written drafts (held out in round 3): faithful approved {ok} of
                             | Half::Heldout17
                             | Half::Heldout18
                             | Half::Heldout19
+                            | Half::Heldout20
                     )
             })
             .take(6)
@@ -633,12 +646,12 @@ third-round hand-written drafts (held out in round 3): faithful approved {ok} of
             println!("\n== {}\n{}", c.id, c.sub.body);
         }
     }
-    // One tuning draft whole, with its sources and report (not round 20's held-out drafts).
+    // One tuning draft whole, with its sources and report (not round 21's held-out drafts).
     if args.first().map(String::as_str) == Some("--draft") {
         let id = args.get(1).cloned().unwrap_or_default();
         for (c, r) in results
             .iter()
-            .filter(|(c, _)| c.id == id && c.half != Half::Heldout20)
+            .filter(|(c, _)| c.id == id && c.half != Half::Heldout21)
         {
             println!("\n== {} [{}]\n{}", c.id, c.kind, c.sub.body);
             for s in &c.sub.sources {
@@ -693,6 +706,7 @@ const TUNING_HALVES: &[(&str, Half)] = &[
     ("heldout17", Half::Heldout17),
     ("heldout18", Half::Heldout18),
     ("heldout19", Half::Heldout19),
+    ("heldout20", Half::Heldout20),
 ];
 
 /// The tuning part `--misses NAME` lists; the tuning half when the name is none of
