@@ -2,8 +2,9 @@
 //! holds them: `the same figures` of the sentence before, `made by` the owner an entry names,
 //! `ahead` or `behind` by the order of two figures an entry sets side by side, `by a wide
 //! margin` for `well behind`, `already` before an act under way, `lost … to` for `left for`,
-//! and `posted the same news` (or `repeated the point`, `later`) where an entry this sentence
-//! cites tells what the one the sentence before cites does.
+//! `posted the same news` (or `repeated the point`, `later`) where an entry this sentence
+//! cites tells what the one the sentence before cites does, a noun of kind after a name
+//! (`EPYC processors`), `the filing adds`, and `new` of what an entry calls `additional`.
 
 use super::figures::{figures, same};
 use super::lexicon::HEDGES;
