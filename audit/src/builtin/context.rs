@@ -9,6 +9,7 @@
 use super::figures::{figures, same};
 use super::lexicon::HEDGES;
 use super::read::Read;
+use super::speakers::saying;
 use super::tokens::{Kind, Tok};
 use super::words::content_words;
 
@@ -27,10 +28,11 @@ pub(super) struct Context<'a> {
 type Reading = fn(&Context<'_>) -> bool;
 
 /// The words of the sentence its context bears out.
-pub(super) fn borne_out(c: &Context<'_>) -> Vec<&'static str> {
-    let mut out: Vec<&'static str> = ordered_by_figures(c).to_vec();
-    out.extend_from_slice(restated(c));
+pub(super) fn borne_out<'a>(c: &Context<'a>) -> Vec<&'a str> {
+    let mut out: Vec<&'a str> = ordered_by_figures(c).to_vec();
+    out.extend(restated(c));
     out.extend(kinds_of_named(c));
+    out.extend_from_slice(ordered_by_day(c));
     let readings: [(Reading, &[&str]); 7] = [
         (same_figures, RESTATED),
         (added_by_source, &["adds", "added"]),
@@ -106,23 +108,10 @@ fn new_as_additional(c: &Context<'_>) -> bool {
         })
 }
 
-/// Nouns that name what the sentence before tells (`posted the same news`).
-const TOLD: &[&str] = &[
-    "news",
-    "timetable",
-    "schedule",
-    "point",
-    "milestone",
-    "details",
-    "announcement",
-    "update",
-    "figures",
-    "figure",
-    "numbers",
-];
 /// Verbs that tell again what was told before (`repeated the point`).
 const TOLD_AGAIN: &[&str] = &["repeated", "reiterated", "echoed", "flagged", "restated"];
-/// [`TOLD`], [`TOLD_AGAIN`] and `also`: what [`restated`] bears out.
+/// What names what the sentence before tells (`repeated the point`), [`TOLD_AGAIN`] and `also`:
+/// what [`restated`] bears out.
 const RETOLD: &[&str] = &[
     "news",
     "timetable",
@@ -142,51 +131,27 @@ const RETOLD: &[&str] = &[
     "restated",
     "also",
 ];
-/// [`RETOLD`] and `later`, where the entry this sentence cites is of a later day.
-const RETOLD_LATER: &[&str] = &[
-    "news",
-    "timetable",
-    "schedule",
-    "point",
-    "milestone",
-    "details",
-    "announcement",
-    "update",
-    "figures",
-    "figure",
-    "numbers",
-    "repeated",
-    "reiterated",
-    "echoed",
-    "flagged",
-    "restated",
-    "also",
-    "later",
-];
 /// A source sentence holds this share of another's words: it tells the same.
 const SAME_TELLING: f64 = 0.75;
 /// The sentence before holds this share of its source sentence's words: it tells that one.
 const TELLS: f64 = 0.5;
 
 /// The sentence points back to what the sentence before it tells (`@AMDInstinct posted the
-/// same timetable`, `NVIDIA repeated the point in an 8-K`), and a sentence of an entry it
-/// cites tells what a sentence of another the sentence before cites does, the one the sentence
-/// before tells: the pointing words are borne out, and `later` when every entry it cites is of
-/// a later day than those the sentence before cites.
-fn restated(c: &Context<'_>) -> &'static [&'static str] {
+/// same timetable`, `NVIDIA repeated the point in an 8-K`, `Reuters later reported the same`),
+/// and a sentence of an entry it cites tells what a sentence of another the sentence before
+/// cites does, the one the sentence before tells: the pointing words are borne out, with what
+/// follows `same` (`the same initiation and rationale`), and `later` when every entry it cites
+/// is of a later day than those the sentence before cites.
+fn restated<'a>(c: &Context<'a>) -> Vec<&'a str> {
     let toks = c.toks;
     let Some((before, earlier)) = c.prior else {
-        return &[];
+        return Vec::new();
     };
-    let points = toks.iter().enumerate().any(|(i, t)| {
-        TOLD_AGAIN.contains(&t.word.as_str())
-            || (t.word == "same"
-                && toks[i + 1..(i + 3).min(toks.len())]
-                    .iter()
-                    .any(|n| TOLD.contains(&n.word.as_str())))
-    });
+    let points = toks
+        .iter()
+        .any(|t| t.word == "same" || TOLD_AGAIN.contains(&t.word.as_str()));
     if !points {
-        return &[];
+        return Vec::new();
     }
     let before_words = content_words(before);
     let share = |of: &[String], within: &[String]| {
@@ -206,15 +171,72 @@ fn restated(c: &Context<'_>) -> &'static [&'static str] {
         })
     });
     if !told {
-        return &[];
+        return Vec::new();
     }
+    let mut out: Vec<&'a str> = RETOLD.to_vec();
+    if later_day(c.reads, earlier) {
+        out.push("later");
+    }
+    // What follows `same`, to a break or a word of saying: the names of what was told.
+    for (i, t) in toks.iter().enumerate() {
+        if t.word != "same" {
+            continue;
+        }
+        out.extend(
+            toks[i + 1..]
+                .iter()
+                .take_while(|n| n.kind == Kind::Word && !saying(&n.word))
+                .map(|n| n.word.as_str()),
+        );
+    }
+    out
+}
+
+/// Every entry of `later` is of a later day than every entry of `earlier`.
+fn later_day(later: &[&Read<'_>], earlier: &[&Read<'_>]) -> bool {
     let day = |r: &Read<'_>| r.dates.first().map(|d| (d.year, d.month, d.day));
-    let later = c.reads.iter().all(|b| {
-        earlier
-            .iter()
-            .all(|a| day(b).is_some() && day(a).is_some() && day(b) > day(a))
-    });
-    if later { RETOLD_LATER } else { RETOLD }
+    !later.is_empty()
+        && !earlier.is_empty()
+        && later.iter().all(|b| {
+            earlier
+                .iter()
+                .all(|a| day(b).is_some() && day(a).is_some() && day(b) > day(a))
+        })
+}
+
+/// Words that order a sentence after the one before it (`Microsoft later recorded`, `In a later
+/// post`, `has since trimmed`), and before it.
+const AFTERWARDS: &[&str] = &["later", "since", "subsequently", "afterwards"];
+const BEFOREHAND: &[&str] = &["earlier", "previously"];
+
+/// [`AFTERWARDS`] where every entry the sentence cites is of a later day than every entry the
+/// sentence before cites, [`BEFOREHAND`] where of an earlier one; not `later` of a time frame
+/// (`later this year`).
+fn ordered_by_day(c: &Context<'_>) -> &'static [&'static str] {
+    let Some((_, earlier)) = c.prior else {
+        return &[];
+    };
+    let toks = c.toks;
+    let framed = |i: usize| {
+        toks.get(i + 1).is_some_and(|n| {
+            matches!(
+                n.word.as_str(),
+                "this" | "that" | "next" | "in" | "on" | "than" | "year" | "quarter" | "month"
+            )
+        })
+    };
+    let has = |words: &[&str]| {
+        toks.iter()
+            .enumerate()
+            .any(|(i, t)| words.contains(&t.word.as_str()) && !framed(i))
+    };
+    if has(AFTERWARDS) && later_day(c.reads, earlier) {
+        AFTERWARDS
+    } else if has(BEFOREHAND) && later_day(earlier, c.reads) {
+        BEFOREHAND
+    } else {
+        &[]
+    }
 }
 
 /// Nouns that say what kind of thing a name before them names (`EPYC processors`, `Model Y
@@ -244,32 +266,33 @@ const KINDS: &[&str] = &[
 
 /// The nouns of [`KINDS`] right after a name an entry the sentence cites holds (a capital or a
 /// handle): the kind of thing it is.
-fn kinds_of_named<'c>(c: &'c Context<'_>) -> impl Iterator<Item = &'static str> + 'c {
-    let toks = c.toks;
-    (1..toks.len()).filter_map(move |i| {
-        let (name, kind) = (&toks[i - 1], toks[i].word.as_str());
-        // A handle is written without its `@` here (`its @nvidia account`).
-        if matches!(kind, "account" | "handle") {
-            return c
-                .reads
+fn kinds_of_named(c: &Context<'_>) -> Vec<&'static str> {
+    let (toks, reads) = (c.toks, c.reads);
+    (1..toks.len())
+        .filter_map(move |i| {
+            let (name, kind) = (&toks[i - 1], toks[i].word.as_str());
+            // A handle is written without its `@` here (`its @nvidia account`).
+            if matches!(kind, "account" | "handle") {
+                return reads
+                    .iter()
+                    .any(|r| r.handles.contains(&name.word))
+                    .then_some(if kind == "account" {
+                        "account"
+                    } else {
+                        "handle"
+                    });
+            }
+            // The cheap test first: most words follow no capital.
+            if !name.raw.starts_with(char::is_uppercase) {
+                return None;
+            }
+            let kind = KINDS.iter().find(|k| **k == kind)?;
+            reads
                 .iter()
-                .any(|r| r.handles.contains(&name.word))
-                .then_some(if kind == "account" {
-                    "account"
-                } else {
-                    "handle"
-                });
-        }
-        // The cheap test first: most words follow no capital.
-        if !name.raw.starts_with(char::is_uppercase) {
-            return None;
-        }
-        let kind = KINDS.iter().find(|k| **k == kind)?;
-        c.reads
-            .iter()
-            .any(|r| r.lower_words.contains(&name.word))
-            .then_some(*kind)
-    })
+                .any(|r| r.lower_words.contains(&name.word))
+                .then_some(*kind)
+        })
+        .collect()
 }
 
 /// Words that put the figure before them above the one after (`up 41%, well ahead of the 14%

@@ -1467,3 +1467,65 @@ fn what_moved_on_the_report_moved_after_it() {
         Check::UnsupportedContent,
     );
 }
+
+#[test]
+fn later_and_earlier_follow_the_days_of_the_entries_cited() {
+    // `first` is the accession of the entry the sentence before cites.
+    let two = |first: &str, second: &str| {
+        vec![
+            entry(
+                first,
+                "@nvidia posted that NVIDIA shares moved about 8% in a session.",
+                "",
+            ),
+            entry(
+                second,
+                "Bloomberg says NVIDIA recorded a charge on export licences.",
+                "",
+            ),
+        ]
+    };
+    let sentence = |first: &str, second: &str, when: &str| {
+        format!(
+            "NVIDIA shares moved about 8% in a session, @nvidia posted [{first}]. NVIDIA {when} recorded a charge on export licences, Bloomberg says [{second}]."
+        )
+    };
+    assert_clean(&sentence(A, B, "later"), two(A, B));
+    assert_clean(&sentence(B, A, "had earlier"), two(B, A));
+    assert_caught(
+        &sentence(B, A, "later"),
+        two(B, A),
+        Check::UnsupportedContent,
+    );
+    assert_caught(
+        &sentence(A, B, "had earlier"),
+        two(A, B),
+        Check::UnsupportedContent,
+    );
+}
+
+#[test]
+fn what_follows_the_same_is_what_was_told() {
+    let two = |told: &str| {
+        vec![
+            entry(
+                A,
+                "Reuters says Wedbush initiated Palantir at underperform, citing valuation.",
+                "",
+            ),
+            entry(B, &format!("Bloomberg says {told}."), ""),
+        ]
+    };
+    let sentence = format!(
+        "Wedbush initiated Palantir at underperform, citing valuation, Reuters says [{A}]. Bloomberg later reported the same initiation and rationale [{B}]."
+    );
+    assert_clean(
+        &sentence,
+        two("Wedbush initiated Palantir at underperform, citing valuation"),
+    );
+    assert_caught(
+        &sentence,
+        two("Morgan Stanley trimmed its price target on Palantir to $150"),
+        Check::UnsupportedContent,
+    );
+}
