@@ -26,6 +26,7 @@ mod meaning;
 mod names;
 mod order;
 mod owners;
+mod paired;
 mod paragraphs;
 mod quotes;
 mod read;

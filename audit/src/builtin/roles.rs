@@ -17,6 +17,7 @@ use super::destination;
 use super::lexicon::equivalents;
 use super::order::reordered;
 use super::owners;
+use super::paired;
 use super::relations::{asking_turned, payment_turned, relation_turned};
 use super::said;
 use super::speakers::saying;
@@ -712,6 +713,11 @@ pub(super) fn swapped(d: &[Tok], s: &[Tok]) -> Option<String> {
     if let Some(w) = whole::inside_out(d, s) {
         return Some(format!(
             "the draft counts its share of \u{ab}{w}\u{bb}, which the entry has on the other side of the share"
+        ));
+    }
+    if let Some((x, y)) = paired::traded(d, s) {
+        return Some(format!(
+            "the draft trades \u{ab}{x}\u{bb} and \u{ab}{y}\u{bb}, which the entry pairs the other way round"
         ));
     }
     if let Some((x, y)) = said::speakers_traded(d, s) {
