@@ -135,6 +135,17 @@ fn own_words(d: &Parsed, s: &Parsed) -> String {
         .join(" ")
 }
 
+/// The handles a text names (`@Tesla_AI`: `tesla_ai`), lower case, as `read.rs` reads an
+/// entry's.
+fn handles_of(text: &str) -> Vec<String> {
+    text.split('@')
+        .skip(1)
+        .filter_map(|h| h.split(|c: char| !c.is_alphanumeric() && c != '_').next())
+        .filter(|h| !h.is_empty())
+        .map(str::to_lowercase)
+        .collect()
+}
+
 /// How much of a sentence a finding quotes.
 const CLIP: usize = 160;
 
@@ -514,6 +525,17 @@ fn rest(
         });
         if !said {
             missing.push(format!("{} (as who said it)", name.join(" ")));
+        }
+    }
+    // A handle is one of the entries' as written whole (`@Tesla_Optimus` is no `@Tesla_AI`,
+    // though its words are in the entry; `@AMD` no `@AMDServer`).
+    for h in handles_of(c.text) {
+        let held = c
+            .reads
+            .iter()
+            .any(|r| r.handles.contains(&h) || handles_of(&r.source.publisher).contains(&h));
+        if !held {
+            missing.push(format!("@{h} (as who said it)"));
         }
     }
     let mut rests: Vec<(&Read<'_>, &SourceSentence)> =

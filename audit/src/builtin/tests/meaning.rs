@@ -1529,3 +1529,27 @@ fn what_follows_the_same_is_what_was_told() {
         Check::UnsupportedContent,
     );
 }
+
+#[test]
+fn a_handle_is_the_entrys_as_written_whole() {
+    let post = || {
+        vec![entry(
+            A,
+            "@Tesla_AI posted that Tesla showed employees a third-generation Optimus prototype.",
+            "",
+        )]
+    };
+    let sentence = |who: &str| {
+        format!(
+            "{who} posted that Tesla showed employees a third-generation Optimus prototype [{A}]."
+        )
+    };
+    assert_clean(&sentence("@Tesla_AI"), post());
+    // Its words are the entry's, the handle is not.
+    assert_caught(
+        &sentence("@Tesla_Optimus"),
+        post(),
+        Check::UnsupportedContent,
+    );
+    assert_caught(&sentence("@Tesla"), post(), Check::UnsupportedContent);
+}
