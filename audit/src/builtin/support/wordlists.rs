@@ -60,6 +60,9 @@ pub(super) const ANNOUNCING: &[&str] = &[
     "notes",
     "flagged",
     "flags",
+    // `called the news a near-term headwind`.
+    "called",
+    "calls",
 ];
 
 /// Comparison words that are stop words elsewhere but state something here.

@@ -1553,3 +1553,28 @@ fn a_handle_is_the_entrys_as_written_whole() {
     );
     assert_caught(&sentence("@Tesla"), post(), Check::UnsupportedContent);
 }
+
+#[test]
+fn what_an_analyst_called_the_news_is_what_the_entry_tells() {
+    let call = || {
+        vec![entry(
+            A,
+            "Bloomberg says the Rubin GPU has taped out at TSMC. Vivek Arya at Bernstein called it a near-term headwind for the stock.",
+            "",
+        )]
+    };
+    assert_clean(
+        &format!(
+            "Vivek Arya at Bernstein called the news a near-term headwind for the stock [{A}]."
+        ),
+        call(),
+    );
+    // A word of its own is no shell.
+    assert_caught(
+        &format!(
+            "Vivek Arya at Bernstein called the delay a near-term headwind for the stock [{A}]."
+        ),
+        call(),
+        Check::UnsupportedContent,
+    );
+}
