@@ -1572,7 +1572,7 @@ fn what_an_analyst_called_the_news_is_what_the_entry_tells() {
     // A word of its own is no shell.
     assert_caught(
         &format!(
-            "Vivek Arya at Bernstein called the delay a near-term headwind for the stock [{A}]."
+            "Vivek Arya at Bernstein called the lawsuit a near-term headwind for the stock [{A}]."
         ),
         call(),
         Check::UnsupportedContent,
