@@ -6,7 +6,7 @@ use std::ops::Range;
 
 use super::align::Parsed;
 use super::cues::Cue;
-use super::tokens::{Scope, Tok, counterpart, matched};
+use super::tokens::{Kind, Scope, Tok, counterpart, matched};
 use crate::report::Check;
 
 /// A mismatch between the draft's sentence and one of the source sentences it restates.
@@ -65,6 +65,31 @@ fn negated_verb(d_toks: &[Tok], at: usize, p: &Pair<'_>) -> bool {
     })
 }
 
+/// Whether the draft's negation at `at` opens its clause on the subject (`Neither post gave
+/// further figures`) where the source sentence's one negation stands on the object (`The post
+/// gave no further detail`).
+fn negated_subject(d_toks: &[Tok], at: usize, p: &Pair<'_>) -> bool {
+    opens_negated(d_toks, at) && negations(p.source) == 1
+}
+
+/// The negation at `at` opens its clause on the subject (`Neither post`, `No figures`).
+fn opens_negated(toks: &[Tok], at: usize) -> bool {
+    (at == 0 || toks[at - 1].kind == Kind::Break)
+        && matches!(toks[at].word.as_str(), "neither" | "no" | "none")
+}
+
+/// The draft's one negation opens its clause on the subject: see [`negated_subject`].
+fn subject_negated(d: &Parsed) -> bool {
+    negations(d) == 1
+        && d.cues
+            .iter()
+            .any(|(i, c)| *c == Cue::Negation && opens_negated(&d.toks, *i))
+}
+
+fn negations(p: &Parsed) -> usize {
+    p.cues.iter().filter(|(_, c)| *c == Cue::Negation).count()
+}
+
 /// Negations that stand on a verb's object rather than on the verb.
 const OBJECT_NEGATIONS: &[&str] = &["nothing", "no", "none", "nobody", "never"];
 
@@ -95,7 +120,10 @@ fn judge_draft_cue(
         };
         let v = match cue {
             Cue::Negation => {
-                if region_has(p.source, &r, |c| c == Cue::Negation) || negated_verb(d_toks, at, p) {
+                if region_has(p.source, &r, |c| c == Cue::Negation)
+                    || negated_verb(d_toks, at, p)
+                    || negated_subject(d_toks, at, p)
+                {
                     Verdict::Match
                 } else {
                     Verdict::Mismatch
@@ -199,6 +227,7 @@ pub(super) fn compare(d: &Parsed, aligned: &[&Parsed], titles: &[bool]) -> Vec<M
             if region_has(d, &r, |c| {
                 c == want || (want == Cue::Hedge && c == Cue::Negation)
             }) || (want == Cue::Negation && negated_object(d, &r))
+                || (want == Cue::Negation && subject_negated(d) && negations(p.source) == 1)
             {
                 continue;
             }

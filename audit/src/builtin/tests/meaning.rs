@@ -1578,3 +1578,33 @@ fn what_an_analyst_called_the_news_is_what_the_entry_tells() {
         Check::UnsupportedContent,
     );
 }
+
+#[test]
+fn a_negation_on_the_subject_restates_one_on_the_object() {
+    let post = |says: &str| {
+        vec![entry(
+            A,
+            &format!(
+                "@NVIDIAAI posted that NVIDIA detailed the NVL144 rack. The post gave {says} further detail."
+            ),
+            "",
+        )]
+    };
+    let sentence = |says: &str| {
+        format!("NVIDIA detailed the NVL144 rack, @NVIDIAAI posted [{A}]. {says} [{A}].")
+    };
+    assert_clean(
+        &sentence("No further detail was given in the post"),
+        post("no"),
+    );
+    assert_caught(
+        &sentence("The post gave further detail"),
+        post("no"),
+        Check::NegationFlipped,
+    );
+    assert_caught(
+        &sentence("No further detail was given in the post"),
+        post("some"),
+        Check::NegationFlipped,
+    );
+}
