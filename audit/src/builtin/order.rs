@@ -2,8 +2,10 @@
 //! five-day bootcamp came after it expanded its use of AIP` where the entry has `Fannie Mae
 //! expanded its use of AIP after a five-day bootcamp`, or `before` where the entry has `after`
 //! with the events in the same places), what leads (`demand is running ahead of the company's
-//! investment` for `the company is investing ahead of demand`) and what becomes what (`the
-//! Army consolidated an enterprise agreement into dozens of contracts` for the other way).
+//! investment` for `the company is investing ahead of demand`), what becomes what (`the
+//! Army consolidated an enterprise agreement into dozens of contracts` for the other way) and
+//! what includes what (`its chip supply program, including a U.S. investment pledge` for `its
+//! U.S. investment pledge, including a domestic chip supply program`).
 
 use super::tokens::{Kind, Tok};
 
@@ -25,6 +27,7 @@ const LINKS: &[(&str, Sense)] = &[
     ("drives", Sense::Causes),
     ("driven", Sense::Causes),
     ("into", Sense::Into),
+    ("including", Sense::Includes),
     ("as", Sense::Meanwhile),
 ];
 
@@ -74,6 +77,8 @@ enum Sense {
     Causes,
     CausedBy,
     Into,
+    /// `A, including B`: B is part of A.
+    Includes,
     /// `A as B`: A with B, as B goes (`a warrant that vests as milestones are met`).
     Meanwhile,
 }
@@ -89,7 +94,7 @@ impl Sense {
             Sense::Behind => Some(Sense::Ahead),
             Sense::Causes => Some(Sense::CausedBy),
             Sense::CausedBy => Some(Sense::Causes),
-            Sense::Into | Sense::Meanwhile => None,
+            Sense::Into | Sense::Includes | Sense::Meanwhile => None,
         }
     }
 }
@@ -249,6 +254,11 @@ mod tests {
         let d = "The U.S. Army consolidated an enterprise agreement worth up to $10 billion into dozens of contracts.";
         assert_eq!(order(d, s), Some("into".to_string()));
         let d = "Dozens of contracts were consolidated by the U.S. Army into an enterprise agreement worth up to $10 billion.";
+        assert!(order(d, s).is_none());
+        let s = "Apple expanded its U.S. investment pledge to $600 billion, including a domestic chip supply program.";
+        let d = "Apple expanded its domestic chip supply program to $600 billion, including a U.S. investment pledge.";
+        assert_eq!(order(d, s), Some("including".to_string()));
+        let d = "Including a domestic chip supply program, Apple's U.S. investment pledge was expanded to $600 billion.";
         assert!(order(d, s).is_none());
         // `it` stands for the clause before's first word.
         let s = "Ryan Taylor told the conference that demand remains strong and that the company is investing ahead of it.";
