@@ -155,6 +155,19 @@ fn sides(toks: &[Tok], i: usize) -> (Vec<&str>, Vec<&str>) {
     let ends = |t: &Tok| t.kind == Kind::Break || OPENERS.contains(&t.word.as_str());
     let opener = (0..i).rev().find(|&k| ends(&toks[k]));
     let mut before = anchors(&toks[opener.map_or(0, |k| k + 1)..i]);
+    // Past an aside to its subject: `demand, which remains strong, is running ahead of`.
+    if let Some(k) = opener.filter(|&k| toks[k].word == ",") {
+        let aside = (0..k).rev().find(|&m| toks[m].kind == Kind::Break);
+        if let Some(m) = aside.filter(|&m| {
+            toks[m].word == ","
+                && toks
+                    .get(m + 1)
+                    .is_some_and(|t| matches!(t.word.as_str(), "which" | "who"))
+        }) {
+            let from = (0..m).rev().find(|&p| ends(&toks[p]));
+            before.extend(anchors(&toks[from.map_or(0, |p| p + 1)..m]));
+        }
+    }
     let close = (i + 1..toks.len()).find(|&k| toks[k].kind == Kind::Break);
     let mut after = anchors(&toks[i + 1..close.unwrap_or(toks.len())]);
     if before.is_empty() {
@@ -263,6 +276,8 @@ mod tests {
         // `it` stands for the clause before's first word.
         let s = "Ryan Taylor told the conference that demand remains strong and that the company is investing ahead of it.";
         let d = "Ryan Taylor told the conference that demand remains strong and is running ahead of the company's investment.";
+        assert_eq!(order(d, s), Some("ahead".to_string()));
+        let d = "Ryan Taylor told the conference that demand, which remains strong, is running ahead of the company's investment.";
         assert_eq!(order(d, s), Some("ahead".to_string()));
         let d = "Ryan Taylor told the conference that demand remains strong and that the company's investment is trailing it.";
         assert_eq!(order(d, s), Some("trailing".to_string()));
