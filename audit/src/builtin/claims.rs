@@ -22,7 +22,7 @@ use super::roles;
 use super::speakers;
 use super::support::{self, Offer};
 use super::tokens::{Tok, matched};
-use super::words::{content_words, normal};
+use super::words::{content_words, handles, normal};
 use super::{DRIFT_MAJOR, DRIFT_MIN_WORDS, DRIFT_MINOR, clip, has_month_day, issue, short};
 use crate::report::{Check, Issue, Judgement, Severity, Support};
 
@@ -133,17 +133,6 @@ fn own_words(d: &Parsed, s: &Parsed) -> String {
         .map(|(_, t)| t.raw.as_str())
         .collect::<Vec<_>>()
         .join(" ")
-}
-
-/// The handles a text names (`@Tesla_AI`: `tesla_ai`), lower case, as `read.rs` reads an
-/// entry's.
-fn handles_of(text: &str) -> Vec<String> {
-    text.split('@')
-        .skip(1)
-        .filter_map(|h| h.split(|c: char| !c.is_alphanumeric() && c != '_').next())
-        .filter(|h| !h.is_empty())
-        .map(str::to_lowercase)
-        .collect()
 }
 
 /// How much of a sentence a finding quotes.
@@ -529,11 +518,11 @@ fn rest(
     }
     // A handle is one of the entries' as written whole (`@Tesla_Optimus` is no `@Tesla_AI`,
     // though its words are in the entry; `@AMD` no `@AMDServer`).
-    for h in handles_of(c.text) {
+    for h in handles(c.text) {
         let held = c
             .reads
             .iter()
-            .any(|r| r.handles.contains(&h) || handles_of(&r.source.publisher).contains(&h));
+            .any(|r| r.handles.contains(&h) || handles(&r.source.publisher).contains(&h));
         if !held {
             missing.push(format!("@{h} (as who said it)"));
         }

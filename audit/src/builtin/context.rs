@@ -140,8 +140,7 @@ const TELLS: f64 = 0.5;
 /// same timetable`, `NVIDIA repeated the point in an 8-K`, `Reuters later reported the same`),
 /// and a sentence of an entry it cites tells what a sentence of another the sentence before
 /// cites does, the one the sentence before tells: the pointing words are borne out, with what
-/// follows `same` (`the same initiation and rationale`), and `later` when every entry it cites
-/// is of a later day than those the sentence before cites.
+/// follows `same` (`the same initiation and rationale`); `later` is [`ordered_by_day`]'s.
 fn restated<'a>(c: &Context<'a>) -> Vec<&'a str> {
     let toks = c.toks;
     let Some((before, earlier)) = c.prior else {
@@ -174,9 +173,6 @@ fn restated<'a>(c: &Context<'a>) -> Vec<&'a str> {
         return Vec::new();
     }
     let mut out: Vec<&'a str> = RETOLD.to_vec();
-    if later_day(c.reads, earlier) {
-        out.push("later");
-    }
     // What follows `same`, to a break or a word of saying: the names of what was told.
     for (i, t) in toks.iter().enumerate() {
         if t.word != "same" {

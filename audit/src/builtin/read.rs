@@ -9,7 +9,7 @@ use super::hedges::HEDGED_SOURCE;
 use super::lexicon::demonym;
 use super::speakers::{saying, source_speakers};
 use super::support::{Offer, offer};
-use super::words::{content_words, normal};
+use super::words::{content_words, handles, normal};
 use crate::Source;
 
 /// Where in the entry a sentence stands.
@@ -210,18 +210,11 @@ pub(super) fn read(s: &Source) -> Read<'_> {
     }
     let mut dates: Vec<DateRef> = date_of_record(&s.accession).into_iter().collect();
     dates.extend(date_refs(&all));
-    let handles = all
-        .split('@')
-        .skip(1)
-        .filter_map(|h| h.split(|c: char| !c.is_alphanumeric() && c != '_').next())
-        .filter(|h| !h.is_empty())
-        .map(str::to_lowercase)
-        .collect();
     Read {
         source: s,
         provenance: provenance(s, heading),
         filed: !heading.is_empty(),
-        handles,
+        handles: handles(&all),
         figures: figures(&all),
         words: content_words(&all).into_iter().collect(),
         text: normal(&all),

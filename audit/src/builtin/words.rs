@@ -181,3 +181,13 @@ pub(super) fn normal(text: &str) -> String {
         .collect::<Vec<_>>()
         .join(" ")
 }
+
+/// The handles a text names (`@Tesla_AI`: `tesla_ai`), lower case.
+pub(super) fn handles(text: &str) -> Vec<String> {
+    text.split('@')
+        .skip(1)
+        .filter_map(|h| h.split(|c: char| !c.is_alphanumeric() && c != '_').next())
+        .filter(|h| !h.is_empty())
+        .map(str::to_lowercase)
+        .collect()
+}
