@@ -139,6 +139,10 @@ pub enum Half {
     /// who never saw the engine, kept for round 21), printed only with `--heldout21`, their
     /// misses never listed.
     Heldout21,
+    /// The twenty-second round's held-out drafts (hand-written during round 21 by two readers
+    /// who never saw the engine, kept for round 22), printed only with `--heldout22`, their
+    /// misses never listed.
+    Heldout22,
 }
 
 pub fn half_of(ticker: &str) -> Half {

@@ -21,11 +21,13 @@
 //! `round: 19`, `--heldout19`) since the twentieth, the twentieth round's (hand-written,
 //! `round: 20`, `--heldout20`) since the twenty-first; the twenty-first round's (hand-written,
 //! `round: 21`) is printed only with `--heldout21`, its misses never listed, and is the one
-//! that counts.
+//! that counts; the twenty-second round's (hand-written, `round: 22`) is printed only with
+//! `--heldout22`, its misses never listed, kept for the twenty-second round.
 //! `cargo run -p journal-market-audit --example audit_eval [-- --report] [--heldout]
 //! [--public] [--heldout4] [--heldout5] [--heldout6] [--heldout7] [--heldout8] [--heldout9]
 //! [--heldout10] [--heldout11] [--heldout12] [--heldout13] [--heldout14] [--heldout15]
 //! [--heldout16] [--heldout17] [--heldout18] [--heldout19] [--heldout20] [--heldout21]
+//! [--heldout22]
 //! [--misses [report|public|heldout|
 //! heldout-public|heldout4|heldout4-public|heldout5|heldout5-public|heldout6|heldout6-public|
 //! heldout7|heldout7-public|heldout8|heldout9|heldout10|heldout11|heldout12|heldout13|
@@ -145,6 +147,9 @@ fn table(half: Half, results: &[(Case, Report)]) {
         }
         Half::Heldout21 => {
             "Held-out set of round 21 (hand-written for round 21): the one that counts".to_string()
+        }
+        Half::Heldout22 => {
+            "Held-out set of round 22 (hand-written for round 22): kept for round 22".to_string()
         }
     };
     println!("\n{name}\n");
@@ -318,22 +323,24 @@ fn main() {
         builtin::ENGINE
     );
     // The held-out drafts' number, without their results.
-    let mut sizes: Vec<(String, usize)> = Vec::new();
-    for (c, _) in results.iter().filter(|(c, _)| c.half == Half::Heldout21) {
-        let kind = c.kind.clone();
-        match sizes.iter_mut().find(|(k, _)| *k == kind) {
-            Some((_, n)) => *n += 1,
-            None => sizes.push((kind, 1)),
+    for (round, half) in [(21, Half::Heldout21), (22, Half::Heldout22)] {
+        let mut sizes: Vec<(String, usize)> = Vec::new();
+        for (c, _) in results.iter().filter(|(c, _)| c.half == half) {
+            let kind = c.kind.clone();
+            match sizes.iter_mut().find(|(k, _)| *k == kind) {
+                Some((_, n)) => *n += 1,
+                None => sizes.push((kind, 1)),
+            }
         }
+        println!(
+            "round {round}'s held-out drafts (results with --heldout{round} only): {}",
+            sizes
+                .iter()
+                .map(|(k, n)| format!("{k} {n}"))
+                .collect::<Vec<_>>()
+                .join(", "),
+        );
     }
-    println!(
-        "round 21's held-out drafts (results with --heldout21 only): {}",
-        sizes
-            .iter()
-            .map(|(k, n)| format!("{k} {n}"))
-            .collect::<Vec<_>>()
-            .join(", "),
-    );
     table(Half::Tune, &results);
     if args.iter().any(|a| a == "--report") {
         table(Half::Report, &results);
@@ -589,6 +596,12 @@ third-round hand-written drafts (held out in round 3): faithful approved {ok} of
         println!("\nround 21's held-out set: the hand-written drafts kept for round 21");
         table(Half::Heldout21, &results);
     }
+    // Round 22's held-out set is kept for the twenty-second round; its misses are never
+    // listed.
+    if args.iter().any(|a| a == "--heldout22") {
+        println!("\nround 22's held-out set: the hand-written drafts kept for round 22");
+        table(Half::Heldout22, &results);
+    }
     let second: Vec<&(Case, Report)> = results.iter().filter(|(c, _)| c.second_round).collect();
     if !second.is_empty() {
         let faithful = second.iter().filter(|(c, _)| c.faithful).count();
@@ -646,12 +659,13 @@ third-round hand-written drafts (held out in round 3): faithful approved {ok} of
             println!("\n== {}\n{}", c.id, c.sub.body);
         }
     }
-    // One tuning draft whole, with its sources and report (not round 21's held-out drafts).
+    // One tuning draft whole, with its sources and report (not the held-out drafts of rounds 21
+    // and 22).
     if args.first().map(String::as_str) == Some("--draft") {
         let id = args.get(1).cloned().unwrap_or_default();
         for (c, r) in results
             .iter()
-            .filter(|(c, _)| c.id == id && c.half != Half::Heldout21)
+            .filter(|(c, _)| c.id == id && !matches!(c.half, Half::Heldout21 | Half::Heldout22))
         {
             println!("\n== {} [{}]\n{}", c.id, c.kind, c.sub.body);
             for s in &c.sub.sources {
