@@ -7,7 +7,7 @@ use foldhash::HashSet;
 use super::align::{Parsed, parse, score};
 use super::borrowed;
 use super::context;
-use super::cues::{attributes, attributes_by_phrase, attributes_by_word};
+use super::cues::{Cue, attributes, attributes_by_phrase, attributes_by_word};
 use super::dates::date_refs;
 use super::figures::{
     Figure, Kind as FigureKind, exchanged, figures, same, time_moved, unit_clash,
@@ -342,7 +342,16 @@ pub(super) fn check(c: &Claim<'_>) -> (Vec<Issue>, Vec<Support>) {
             .iter()
             .map(|a| a.sentence.part == Part::Title)
             .collect();
+        // A sentence that points back (`The company repeated the figures in a post`) tells
+        // what the sentence before tells, judged there: not the negations and hedges of the
+        // entry's other sentences it shares a word with (`No figures beyond the post were
+        // given`). Its own negation is still its own.
+        let own_negation = d.cues.iter().any(|(_, cue)| *cue == Cue::Negation);
+        let retold = !own_negation && context::points_back(&context_of(c, &d));
         for m in compare(&d, &sentences, &titles) {
+            if retold && matches!(m.check, Check::NegationFlipped | Check::CertaintyRaised) {
+                continue;
+            }
             issues.push(issue(
                 Severity::Major,
                 m.check,
@@ -452,6 +461,17 @@ fn candidates<'a>(c: &Claim<'a>) -> Vec<(&'a Read<'a>, &'a SourceSentence)> {
         .collect()
 }
 
+/// What stands around the sentence `d` of the claim `c`.
+fn context_of<'a>(c: &'a Claim<'a>, d: &'a Parsed) -> context::Context<'a> {
+    context::Context {
+        text: c.text,
+        toks: &d.toks,
+        reads: &c.reads,
+        previous: c.previous,
+        prior: c.prior.as_ref().map(|(t, r)| (*t, r.as_slice())),
+    }
+}
+
 /// Default deny's reading of the sentence `d` against every sentence of the entries it cites.
 fn judge(c: &Claim<'_>, d: &Parsed, company: &dyn Fn(&str) -> bool) -> support::Judged {
     let offers: Vec<&Offer> = candidates(c).iter().map(|(_, s)| &s.offer).collect();
@@ -461,13 +481,7 @@ fn judge(c: &Claim<'_>, d: &Parsed, company: &dyn Fn(&str) -> bool) -> support::
                 .iter()
                 .any(|r| r.handles.iter().any(|h| h.contains(w)))
     };
-    let context = context::borne_out(&context::Context {
-        text: c.text,
-        toks: &d.toks,
-        reads: &c.reads,
-        previous: c.previous,
-        prior: c.prior.as_ref().map(|(t, r)| (*t, r.as_slice())),
-    });
+    let context = context::borne_out(&context_of(c, d));
     // The company's names, and the year of record of an entry (`On August 2, 2026, …`).
     let word = |w: &str| {
         company(w)

@@ -33,6 +33,7 @@ pub(super) fn borne_out<'a>(c: &Context<'a>) -> Vec<&'a str> {
     out.extend(restated(c));
     out.extend(kinds_of_named(c));
     out.extend_from_slice(ordered_by_day(c));
+    out.extend_from_slice(counted_by_entries(c));
     let readings: [(Reading, &[&str]); 7] = [
         (same_figures, RESTATED),
         (added_by_source, &["adds", "added"]),
@@ -48,6 +49,40 @@ pub(super) fn borne_out<'a>(c: &Context<'a>) -> Vec<&'a str> {
         }
     }
     out
+}
+
+/// Counts a sentence may make of the entries it cites, one thing each (`Two Apple senior vice
+/// presidents sold shares [A] [B]`, `All three sales`), with the words that go with them.
+const COUNTS: &[(&str, usize, &[&str])] = &[
+    ("two", 2, &["two", "both"]),
+    ("both", 2, &["both"]),
+    ("three", 3, &["three", "all"]),
+    ("four", 4, &["four", "all"]),
+];
+
+/// What follows a count that makes it a measure, not a count of things (`two years earlier`,
+/// `three times`).
+const MEASURES: &[&str] = &[
+    "years", "months", "weeks", "days", "quarters", "times", "million", "billion", "percent",
+    "points", "hours",
+];
+
+/// A count of things that is the number of entries the sentence cites: each tells of one.
+fn counted_by_entries(c: &Context<'_>) -> &'static [&'static str] {
+    let toks = c.toks;
+    let cited = c.reads.len();
+    for (k, t) in toks.iter().enumerate() {
+        let Some((_, n, words)) = COUNTS.iter().find(|(w, _, _)| *w == t.word) else {
+            continue;
+        };
+        let counts_things = toks
+            .get(k + 1)
+            .is_some_and(|n| n.kind == Kind::Word && !MEASURES.contains(&n.word.as_str()));
+        if *n == cited && counts_things {
+            return words;
+        }
+    }
+    &[]
 }
 
 /// Words that say a margin is wide (`by a wide margin`).
@@ -135,6 +170,12 @@ const RETOLD: &[&str] = &[
 const SAME_TELLING: f64 = 0.75;
 /// The sentence before holds this share of its source sentence's words: it tells that one.
 const TELLS: f64 = 0.5;
+
+/// Whether the sentence points back to what the sentence before it tells, as [`restated`]
+/// reads it.
+pub(super) fn points_back(c: &Context<'_>) -> bool {
+    !restated(c).is_empty()
+}
 
 /// The sentence points back to what the sentence before it tells (`@AMDInstinct posted the
 /// same timetable`, `NVIDIA repeated the point in an 8-K`, `Reuters later reported the same`),
@@ -226,14 +267,40 @@ fn ordered_by_day(c: &Context<'_>) -> &'static [&'static str] {
             .enumerate()
             .any(|(i, t)| words.contains(&t.word.as_str()) && !framed(i))
     };
+    // `Weeks later`: how long after, unnumbered, goes with the word it measures.
+    let spanned = |words: &[&str]| {
+        toks.windows(2)
+            .any(|w| SPANS.contains(&w[0].word.as_str()) && words.contains(&w[1].word.as_str()))
+    };
     if has(AFTERWARDS) && later_day(c.reads, earlier) {
-        AFTERWARDS
+        if spanned(AFTERWARDS) {
+            AFTERWARDS_SPANNED
+        } else {
+            AFTERWARDS
+        }
     } else if has(BEFOREHAND) && later_day(earlier, c.reads) {
-        BEFOREHAND
+        if spanned(BEFOREHAND) {
+            BEFOREHAND_SPANNED
+        } else {
+            BEFOREHAND
+        }
     } else {
         &[]
     }
 }
+
+/// How long after or before, unnumbered (`Weeks later`, `days earlier`).
+const SPANS: &[&str] = &["days", "weeks", "months"];
+const AFTERWARDS_SPANNED: &[&str] = &[
+    "later",
+    "since",
+    "subsequently",
+    "afterwards",
+    "days",
+    "weeks",
+    "months",
+];
+const BEFOREHAND_SPANNED: &[&str] = &["earlier", "previously", "days", "weeks", "months"];
 
 /// Nouns that say what kind of thing a name before them names (`EPYC processors`, `Model Y
 /// vehicles`): what the name is, not news of its own; `account` and `handle` after a handle.

@@ -98,6 +98,10 @@ fn cue_at(toks: &[Tok], i: usize, draft: bool) -> Option<Cue> {
     if matches!(w, "target" | "targets" | "targeting") && next_is_number {
         return Some(Cue::Hedge);
     }
+    // A draft's `a target of about 5,000` keeps a target's hedge too.
+    if draft && matches!(w, "target" | "targets") && next == "of" {
+        return Some(Cue::Hedge);
+    }
     // A draft's `aimed at about 5,000` keeps a target's hedge.
     if draft && matches!(w, "aim" | "aims" | "aimed" | "aiming") && matches!(next, "at" | "to") {
         return Some(Cue::Hedge);

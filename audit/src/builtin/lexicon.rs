@@ -534,6 +534,11 @@ pub(super) const ATTRIBUTING_WORDS: &[&str] = &[
     "cites",
     "sources",
     "briefed",
+    // `@PalantirUS repeated that Palantir committed …`.
+    "repeated",
+    "repeats",
+    "reiterated",
+    "reiterates",
 ];
 
 /// Phrases with which a draft attributes a statement.

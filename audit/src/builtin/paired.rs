@@ -1,7 +1,10 @@
 //! Words traded between two names: what stands right after each of two names of the source
 //! stands after the other in the draft (`the Rubin CPU and the Vera GPU` for `the Rubin GPU and
-//! the Vera CPU`). Not words near two other words (`trimmed his rating … kept his near-term
-//! estimates`): tried, it sent back dozens of faithful reorderings.
+//! the Vera CPU`); and objects traded between two verbs of one sentence (`trimmed his rating
+//! but kept his near-term estimates` for `trimmed near-term estimates but kept a positive
+//! rating`). Not any words near two other words: tried, it sent back dozens of faithful
+//! reorderings. A verb's object is the first thing after it, past its article, possessive and
+//! modifiers; a passive or a reordering keeps each verb with its own.
 
 use super::tokens::{Kind, Tok};
 use super::wordnet;
@@ -24,21 +27,69 @@ fn pairs(toks: &[Tok]) -> Vec<(&str, &str)> {
         .collect()
 }
 
+/// What may stand between a verb and its object's head (`kept his near-term estimates`).
+const BEFORE_OBJECT: &[&str] = &[
+    "the", "a", "an", "his", "her", "its", "their", "our", "some",
+];
+
+/// The pairs of `toks` (by their stems) of a verb in the past tense and its object's head: the
+/// first noun after it, within three words past [`BEFORE_OBJECT`] and modifiers.
+fn objects(toks: &[Tok]) -> Vec<(&str, &str)> {
+    let mut out = Vec::new();
+    for (i, t) in toks.iter().enumerate() {
+        let lemma = wordnet::lemma(&t.word);
+        let past = t.kind == Kind::Word
+            && !t.anchor.is_empty()
+            && lemma != t.word
+            && !t.word.ends_with("ing")
+            && !t.word.ends_with('s')
+            && wordnet::is_verb(&lemma);
+        if !past {
+            continue;
+        }
+        // A modifier: a hyphenated word or an adjective with a word after it (`a positive
+        // rating`; `positive` is a noun too).
+        let rest = &toks[i + 1..];
+        let head = rest.iter().enumerate().take(4).find(|(k, n)| {
+            let modifier = (n.word.contains('-') || wordnet::is_adjective(&n.word))
+                && rest.get(k + 1).is_some_and(|m| m.kind == Kind::Word);
+            n.kind != Kind::Word || !(BEFORE_OBJECT.contains(&n.word.as_str()) || modifier)
+        });
+        let head = head.map(|(_, h)| h);
+        if let Some(h) = head.filter(|h| {
+            h.kind == Kind::Word
+                && !h.anchor.is_empty()
+                && wordnet::is_noun(&wordnet::lemma(&h.word))
+        }) {
+            out.push((t.anchor.as_str(), h.anchor.as_str()));
+        }
+    }
+    out
+}
+
 /// Two words of the draft `d` whose pairs the source `s` has the other way round: `d` pairs
 /// `a` with `x` and `b` with `y` where `s` pairs `a` with `y` and `b` with `x`, and neither of
 /// the draft's pairs; the two words.
 pub(super) fn traded<'d>(d: &'d [Tok], s: &[Tok]) -> Option<(&'d str, &'d str)> {
-    let (ours, theirs) = (pairs(d), pairs(s));
+    crossed(d, &pairs(d), &pairs(s)).or_else(|| crossed(d, &objects(d), &objects(s)))
+}
+
+/// Two pairs of `ours` (of the draft `d`) that `theirs` has crossed; their second words.
+fn crossed<'d>(
+    d: &'d [Tok],
+    ours: &[(&str, &str)],
+    theirs: &[(&str, &str)],
+) -> Option<(&'d str, &'d str)> {
     let has = |ps: &[(&str, &str)], p: (&str, &str)| ps.contains(&p);
     for (k, &(a, x)) in ours.iter().enumerate() {
-        if has(&theirs, (a, x)) {
+        if has(theirs, (a, x)) {
             continue;
         }
         for &(b, y) in &ours[k + 1..] {
-            if a == b || x == y || b == x || a == y || has(&theirs, (b, y)) {
+            if a == b || x == y || b == x || a == y || has(theirs, (b, y)) {
                 continue;
             }
-            if has(&theirs, (a, y)) && has(&theirs, (b, x)) {
+            if has(theirs, (a, y)) && has(theirs, (b, x)) {
                 let word = |stem: &str| {
                     d.iter()
                         .find(|t| t.anchor == stem)
@@ -65,6 +116,19 @@ mod tests {
         let s = "@NVIDIADC posted that the Rubin GPU and the Vera CPU have taped out at TSMC.";
         let d = "@NVIDIADC posted that the Rubin CPU and the Vera GPU have taped out at TSMC.";
         assert!(trade(d, s).is_some());
+    }
+
+    #[test]
+    fn objects_traded_between_two_verbs_are_read() {
+        let s = "Bloomberg reports that Vivek Arya at BofA Securities trimmed near-term estimates for AMD but kept a positive rating.";
+        let d = "Bloomberg reports that Vivek Arya at BofA Securities trimmed his rating on AMD but kept his near-term estimates.";
+        assert!(trade(d, s).is_some());
+        // Each verb with its own object, in either order or voice.
+        let d = "Vivek Arya kept a positive rating on AMD but trimmed his near-term estimates, Bloomberg reports.";
+        assert!(trade(d, s).is_none());
+        let d =
+            "Near-term estimates for AMD were trimmed, though Vivek Arya kept a positive rating.";
+        assert!(trade(d, s).is_none());
     }
 
     #[test]

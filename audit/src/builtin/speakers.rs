@@ -21,6 +21,8 @@ const SPEECH: &[&str] = &[
     "said",
     "says",
     "say",
+    // `with Amy Hood saying growth would have been higher`.
+    "saying",
     "told",
     "tells",
     "telling",
@@ -52,8 +54,12 @@ const SPEECH: &[&str] = &[
     "cited",
     "cites",
     "added",
+    "adds",
+    "adding",
     "confirmed",
     "confirms",
+    "repeated",
+    "reiterated",
 ];
 
 /// Verbs of speech in the plural, read only after names joined by `and` (`Reuters and

@@ -199,6 +199,27 @@ pub(in crate::builtin) fn judge(
                 .any(|o| found(u, toks, &[*o]) && found(head, toks, &[*o]));
         if apart {
             missing.push(u.text.clone());
+            continue;
+        }
+        // And with where it ranks it: `the highest multiple in the Nasdaq 100` is not borne out
+        // by `the highest multiple in the S&P 500` and a `Nasdaq 100` in another sentence.
+        let scope = units[k + 1..].iter().find(|n| {
+            n.name
+                && n.at > head.at
+                && n.at <= head.at + 3
+                && toks[head.at + 1..n.at]
+                    .iter()
+                    .all(|t| matches!(t.word.as_str(), "in" | "of" | "on" | "the" | "among"))
+                && toks[head.at + 1].word != "the"
+        });
+        if let Some(scope) = scope
+            && found(scope, toks, &chosen)
+            && !missing.contains(&scope.text)
+            && !chosen.iter().any(|o| {
+                found(u, toks, &[*o]) && found(head, toks, &[*o]) && found(scope, toks, &[*o])
+            })
+        {
+            missing.push(scope.text.clone());
         }
     }
     // The words of one name (`American States`, `El Ever Theatre`, `104th Dogs`) stand together
@@ -241,7 +262,9 @@ pub(in crate::builtin) fn judge(
                 OCCASIONS.contains(&t.word.as_str())
                     && chosen.iter().any(|o| o.has(&format!("occ:{}", t.word)))
             });
-        if !occasion && !link_found(link, a, &units, toks, &chosen) {
+        // `has since trimmed`, where the sentence before tells what came first.
+        let ordered = a == b && (known.word)(&toks[a].word);
+        if !occasion && !ordered && !link_found(link, a, &units, toks, &chosen) {
             let words: Vec<&str> = toks[a..=b].iter().map(|t| t.raw.as_str()).collect();
             let lead = if words == ["why"] && a >= 2 {
                 format!("{} {} why", toks[a - 2].raw, toks[a - 1].raw)

@@ -142,6 +142,12 @@ pub(super) fn units(toks: &[Tok], k: &Known<'_>) -> Vec<Unit> {
             // A number that needs no source (the year of record), unless it is bounded: `at
             // least 2012` states more than `2012`.
             || (t.kind == Kind::Number && known(&t.anchor) && bound_before(toks, i).is_none())
+            // A count in words the context bears out (`Two Apple senior vice presidents`).
+            // (Only a small count: a number word of a name, `Hundred Years' War`, is judged as
+            // a number.)
+            || (matches!(t.word.as_str(), "two" | "three" | "four")
+                && known(&t.word)
+                && bound_before(toks, i).is_none())
             || (frame.contains(&i) && form_number(toks, i))
         {
             continue;

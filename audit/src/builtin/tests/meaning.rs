@@ -1492,6 +1492,24 @@ fn later_and_earlier_follow_the_days_of_the_entries_cited() {
     };
     assert_clean(&sentence(A, B, "later"), two(A, B));
     assert_clean(&sentence(B, A, "had earlier"), two(B, A));
+    // How long after, unnumbered, and `since` as a link.
+    assert_clean(&sentence(A, B, "weeks later"), two(A, B));
+    assert_clean(&sentence(A, B, "has since"), two(A, B));
+    assert_caught(
+        &sentence(B, A, "weeks later"),
+        two(B, A),
+        Check::UnsupportedContent,
+    );
+    assert_caught(
+        &sentence(B, A, "has since"),
+        two(B, A),
+        Check::UnsupportedContent,
+    );
+    assert_caught(
+        &sentence(A, B, "in weeks"),
+        two(A, B),
+        Check::UnsupportedContent,
+    );
     assert_caught(
         &sentence(B, A, "later"),
         two(B, A),
@@ -1606,5 +1624,150 @@ fn a_negation_on_the_subject_restates_one_on_the_object() {
         &sentence("No further detail was given in the post"),
         post("some"),
         Check::NegationFlipped,
+    );
+}
+
+#[test]
+fn a_count_of_the_entries_cited_is_borne_out_by_them() {
+    let sales = || {
+        vec![
+            entry(
+                A,
+                "John Ternus, senior vice president of hardware engineering, sold 7,604 NVIDIA shares under a Rule 10b5-1 trading plan.",
+                "",
+            ),
+            entry(
+                B,
+                "Craig Federighi, senior vice president of software engineering, sold 14,925 NVIDIA shares under a Rule 10b5-1 trading plan.",
+                "",
+            ),
+        ]
+    };
+    let sentence = |count: &str, cited: &str| {
+        format!(
+            "{count} NVIDIA senior vice presidents sold shares under Rule 10b5-1 trading plans {cited}."
+        )
+    };
+    assert_clean(&sentence("Two", &format!("[{A}] [{B}]")), sales());
+    assert_caught(
+        &sentence("Three", &format!("[{A}] [{B}]")),
+        sales(),
+        Check::UnsupportedContent,
+    );
+    assert_caught(
+        &sentence("Two", &format!("[{A}]")),
+        sales(),
+        Check::UnsupportedContent,
+    );
+    // A measure is no count of things: `two years` needs its own source.
+    assert_caught(
+        &format!(
+            "John Ternus sold 7,604 NVIDIA shares two years after Craig Federighi sold 14,925 [{A}] [{B}]."
+        ),
+        sales(),
+        Check::UnsupportedContent,
+    );
+}
+
+#[test]
+fn who_is_saying_it_in_a_clause_of_with_is_a_speaker() {
+    let news = || {
+        vec![entry(
+            A,
+            "Reuters reported that Azure grew 38% in constant currency, and Amy Hood said growth would have been higher with more capacity.",
+            "",
+        )]
+    };
+    assert_clean(
+        &format!(
+            "Reuters reported that Azure grew 38% in constant currency, with Amy Hood saying growth would have been higher with more capacity [{A}]."
+        ),
+        news(),
+    );
+    assert_caught(
+        &format!(
+            "Reuters reported that Azure grew 38% in constant currency, with Judson Althoff saying growth would have been higher with more capacity [{A}]."
+        ),
+        news(),
+        Check::UnsupportedContent,
+    );
+}
+
+#[test]
+fn a_target_of_keeps_the_hedge_of_targets() {
+    let post = || {
+        vec![entry(
+            A,
+            "@Tesla_AI posted that Tesla is building an Optimus line in Fremont that targets about 5,000 humanoid robots next year.",
+            "",
+        )]
+    };
+    assert_clean(
+        &format!(
+            "Tesla is building an Optimus line in Fremont with a target of about 5,000 humanoid robots next year, @Tesla_AI posted [{A}]."
+        ),
+        post(),
+    );
+    assert_caught(
+        &format!(
+            "Tesla is building an Optimus line in Fremont that will make about 5,000 humanoid robots next year, @Tesla_AI posted [{A}]."
+        ),
+        post(),
+        Check::CertaintyRaised,
+    );
+}
+
+#[test]
+fn a_sentence_that_repeats_the_one_before_keeps_its_negations() {
+    let posts = |second: &str| {
+        vec![
+            entry(
+                A,
+                "@NVIDIAAI posted that China has fallen to roughly 4% of NVIDIA's data-center revenue. The post gave no further detail.",
+                "",
+            ),
+            entry(
+                B,
+                &format!("@nvidia posted that {second}. No figures beyond the post were given."),
+                "",
+            ),
+        ]
+    };
+    let same = "China has fallen to roughly 4% of NVIDIA's data-center revenue";
+    let first = format!(
+        "China has fallen to roughly 4% of NVIDIA's data-center revenue, @NVIDIAAI posted [{A}]."
+    );
+    let repeated =
+        format!("{first} The company repeated the figures in a post from @nvidia [{B}].");
+    assert_clean(&repeated, posts(same));
+    // Where the second post tells something else, the sentence is judged against it.
+    assert_caught(
+        &repeated,
+        posts("its data-center revenue rose in the quarter"),
+        Check::NegationFlipped,
+    );
+}
+
+#[test]
+fn a_superlative_stands_with_where_it_ranks() {
+    let news = || {
+        vec![entry(
+            A,
+            "CNBC says that NVIDIA shares trade at roughly 30 times forward sales, the highest multiple in the S&P 500.",
+            "Shares of NVIDIA have climbed 27% this year, compared with a 17% rise in the Nasdaq 100.",
+        )]
+    };
+    assert_clean(
+        &format!(
+            "NVIDIA shares trade at roughly 30 times forward sales, the highest multiple in the S&P 500, CNBC says [{A}]."
+        ),
+        news(),
+    );
+    assert_caught(
+        &format!(
+            "NVIDIA shares trade at roughly 30 times forward sales, the highest multiple in the Nasdaq 100, CNBC says [{A}]."
+        ),
+        news(),
+        Check::UnsupportedContent,
     );
 }
