@@ -19,9 +19,10 @@ use super::names;
 use super::quotes::quotations;
 use super::read::{Part, Read, SourceSentence};
 use super::roles;
+use super::said;
 use super::speakers;
 use super::support::{self, Offer};
-use super::tokens::{Tok, matched};
+use super::tokens::{Kind, Tok, matched};
 use super::words::{content_words, handles, normal};
 use super::{DRIFT_MAJOR, DRIFT_MIN_WORDS, DRIFT_MINOR, clip, has_month_day, issue, short};
 use crate::report::{Check, Issue, Judgement, Severity, Support};
@@ -427,12 +428,50 @@ fn roles_swapped(
     against: &dyn Fn(&Aligned<'_>) -> String,
 ) -> Option<Issue> {
     let sentences = aligned.iter().filter(|a| a.sentence.part != Part::Title);
-    sentences.into_iter().find_map(|a| {
-        roles::swapped(&d.toks, &a.sentence.parsed.toks).map(|what| {
-            issue(
-                Severity::Major,
-                Check::RolesSwapped,
-                format!("{what}: {}", against(a)),
+    let swapped = |a: &Aligned<'_>, what: String| {
+        issue(
+            Severity::Major,
+            Check::RolesSwapped,
+            format!("{what}: {}", against(a)),
+        )
+    };
+    if let Some(found) = sentences
+        .into_iter()
+        .find_map(|a| roles::swapped(&d.toks, &a.sentence.parsed.toks).map(|what| swapped(a, what)))
+    {
+        return Some(found);
+    }
+    // Speakers traded between two sentences of an entry's summary (`Bloomberg reported that …
+    // . Joshua Buchalter at TD Cowen called it …`), which the draft tells in one.
+    if !said::tells_two(&d.toks) {
+        return None;
+    }
+    let mut seen: Vec<&str> = Vec::new();
+    aligned.iter().find_map(|a| {
+        let accession = a.read.source.accession.as_str();
+        if seen.contains(&accession) {
+            return None;
+        }
+        seen.push(accession);
+        // Each sentence closed by a full stop, which the tokens leave out.
+        let stop = Tok {
+            word: ".".into(),
+            anchor: String::new(),
+            kind: Kind::Break,
+            raw: ".".into(),
+            possessive: false,
+        };
+        let summary: Vec<Tok> = a
+            .read
+            .sentences
+            .iter()
+            .filter(|s| s.part == Part::Summary)
+            .flat_map(|s| s.parsed.toks.iter().cloned().chain([stop.clone()]))
+            .collect();
+        said::speakers_traded(&d.toks, &summary).map(|(x, y)| {
+            swapped(
+                a,
+                format!("the draft has \u{ab}{x}\u{bb} say what the entry has \u{ab}{y}\u{bb} say"),
             )
         })
     })

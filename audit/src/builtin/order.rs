@@ -168,6 +168,20 @@ fn sides(toks: &[Tok], i: usize) -> (Vec<&str>, Vec<&str>) {
             before.extend(anchors(&toks[from.map_or(0, |p| p + 1)..m]));
         }
     }
+    // A lone `it` that opens the clause before the link is the first word of the clause before
+    // (`that demand remains strong and that it is running ahead of the company's investing`).
+    let start = opener.map_or(0, |k| k + 1);
+    if toks.get(start).is_some_and(|t| t.word == "it") && start > 0 {
+        let earlier = (0..start - 1)
+            .rev()
+            .find(|&k| ends(&toks[k]))
+            .and_then(|from| {
+                toks[from + 1..start - 1]
+                    .iter()
+                    .find(|t| !t.anchor.is_empty())
+            });
+        before.extend(earlier.map(|t| t.anchor.as_str()));
+    }
     let close = (i + 1..toks.len()).find(|&k| toks[k].kind == Kind::Break);
     let mut after = anchors(&toks[i + 1..close.unwrap_or(toks.len())]);
     if before.is_empty() {
@@ -246,6 +260,15 @@ mod tests {
         assert_eq!(order(d, S), Some("after".to_string()));
         let d = "@PalantirTech posted that Fannie Mae expanded its use of AIP across operations before a five-day bootcamp.";
         assert_eq!(order(d, S), Some("before".to_string()));
+    }
+
+    #[test]
+    fn a_lone_it_before_the_link_is_the_clause_before() {
+        let s = "David Glazer told the conference that demand remains strong and that the company is investing ahead of it.";
+        let d = "David Glazer told the conference that demand remains strong and that it is running ahead of the company's investing.";
+        assert_eq!(order(d, s), Some("ahead".to_string()));
+        let d = "David Glazer told the conference that demand remains strong and that the company is investing ahead of it, Reuters says.";
+        assert!(order(d, s).is_none());
     }
 
     #[test]

@@ -40,12 +40,22 @@ fn spans(toks: &[Tok]) -> Vec<(usize, usize)> {
     spans
 }
 
+/// Whether `toks` tells what two speakers or more said.
+pub(super) fn tells_two(toks: &[Tok]) -> bool {
+    spans(toks).len() >= 2
+}
+
 fn said(toks: &[Tok], spans: &[(usize, usize)]) -> Vec<Said> {
     spans
         .iter()
         .enumerate()
         .map(|(n, &(at, k))| {
-            let end = spans.get(n + 1).map_or(toks.len(), |&(next, _)| next);
+            // To the next speaker, within the sentence (a summary's sentences may be read as
+            // one run).
+            let next = spans.get(n + 1).map_or(toks.len(), |&(next, _)| next);
+            let end = (k + 1..next)
+                .find(|&e| toks[e].kind == Kind::Break && toks[e].word == ".")
+                .unwrap_or(next);
             let what = toks[k + 1..end.max(k + 1)]
                 .iter()
                 .filter(|t| t.kind != Kind::Break && t.word.len() >= 3 && !is_stop(&t.word))

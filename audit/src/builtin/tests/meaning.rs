@@ -1771,3 +1771,27 @@ fn a_superlative_stands_with_where_it_ranks() {
         Check::UnsupportedContent,
     );
 }
+
+#[test]
+fn speakers_traded_between_two_sentences_of_the_summary_are_caught() {
+    let news = || {
+        vec![entry(
+            A,
+            "Bloomberg reported that the Commerce Department granted licences for some MI308 sales to Chinese customers. Joshua Buchalter at TD Cowen called it an important signal for the stock.",
+            "",
+        )]
+    };
+    assert_clean(
+        &format!(
+            "Bloomberg reported that the Commerce Department granted licences for some MI308 sales to Chinese customers, and Joshua Buchalter at TD Cowen called it an important signal for the stock [{A}]."
+        ),
+        news(),
+    );
+    assert_caught(
+        &format!(
+            "Joshua Buchalter at TD Cowen said the Commerce Department granted licences for some MI308 sales to Chinese customers, and Bloomberg called it an important signal for the stock [{A}]."
+        ),
+        news(),
+        Check::RolesSwapped,
+    );
+}
