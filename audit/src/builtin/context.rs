@@ -7,7 +7,7 @@
 //! (`EPYC processors`), `the filing adds`, and `new` of what an entry calls `additional`.
 
 use super::figures::{figures, same};
-use super::lexicon::HEDGES;
+use super::lexicon::{HEDGES, NEGATIONS};
 use super::read::Read;
 use super::speakers::saying;
 use super::tokens::{Kind, Tok};
@@ -34,7 +34,7 @@ pub(super) fn borne_out<'a>(c: &Context<'a>) -> Vec<&'a str> {
     out.extend(kinds_of_named(c));
     out.extend_from_slice(ordered_by_day(c));
     out.extend_from_slice(counted_by_entries(c));
-    let readings: [(Reading, &[&str]); 7] = [
+    let readings: [(Reading, &[&str]); 8] = [
         (same_figures, RESTATED),
         (added_by_source, &["adds", "added"]),
         (new_as_additional, &["new"]),
@@ -42,6 +42,7 @@ pub(super) fn borne_out<'a>(c: &Context<'a>) -> Vec<&'a str> {
         (margin_widely, WIDE_MARGIN),
         (already_under_way, &["already"]),
         (lost_to, &["lost"]),
+        (first_time, FIRST_TIME),
     ];
     for (reading, words) in readings {
         if reading(c) {
@@ -83,6 +84,31 @@ fn counted_by_entries(c: &Context<'_>) -> &'static [&'static str] {
         }
     }
     &[]
+}
+
+/// What [`first_time`] bears out: the adverb and its negation.
+const FIRST_TIME: &[&str] = &["before", "previously", "earlier", "not", "never", "no"];
+
+/// `not … before` where a cited entry tells of the first time (`The figure had not been
+/// reported before`, for `It is the first time the figure has been reported`).
+fn first_time(c: &Context<'_>) -> bool {
+    // As an adverb: `before` or `earlier` that ends its clause (not `before the call`).
+    let toks = c.toks;
+    let adverb = (0..toks.len()).any(|i| match toks[i].word.as_str() {
+        "previously" => true,
+        "before" | "earlier" => toks.get(i + 1).is_none_or(|n| n.kind == Kind::Break),
+        _ => false,
+    });
+    adverb
+        && c.toks.iter().any(|t| NEGATIONS.contains(&t.word.as_str()))
+        && c.reads.iter().any(|r| {
+            r.sentences.iter().any(|s| {
+                s.parsed
+                    .toks
+                    .windows(2)
+                    .any(|w| w[0].word == "first" && w[1].word == "time")
+            })
+        })
 }
 
 /// Words that say a margin is wide (`by a wide margin`).

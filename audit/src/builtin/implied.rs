@@ -153,6 +153,14 @@ fn unowned(before: &Tok, name: &[String]) -> bool {
 /// The source calls the company `the company` where the draft names it: the same word after
 /// (`the company is investing`, `Palantir is investing`) or before (`said the company`).
 fn the_company(d: &[Tok], (a, b): (usize, usize), s: &[Tok]) -> bool {
+    // `NVIDIA shares` or `NVIDIA's stock` where the source has `the stock` (`a clear positive
+    // for the stock`).
+    let equity = |t: Option<&Tok>| t.is_some_and(|t| matches!(t.word.as_str(), "stock" | "shares"));
+    if equity(d.get(b))
+        && (1..s.len()).any(|k| matches!(s[k - 1].word.as_str(), "the" | "its") && equity(s.get(k)))
+    {
+        return true;
+    }
     (1..s.len())
         .filter(|&k| s[k].word == "company" && !s[k].possessive && s[k - 1].word == "the")
         .any(|k| {
@@ -286,6 +294,17 @@ mod tests {
             "Demand remains strong and Anduril is investing ahead of it.",
             "Palantir Technologies Inc."
         ));
+    }
+
+    #[test]
+    fn the_companys_shares_are_the_stock() {
+        let s = "Vivek Arya at BofA Securities called it a clear positive for the stock.";
+        let d = "Vivek Arya at BofA Securities called it a clear positive for NVIDIA shares.";
+        assert!(stands(d, s, "NVIDIA Corporation"));
+        let d = "Vivek Arya at BofA Securities called it a clear positive for NVIDIA's stock.";
+        assert!(stands(d, s, "NVIDIA Corporation"));
+        let s = "Vivek Arya at BofA Securities called it a clear positive for the sector.";
+        assert!(!stands(d, s, "NVIDIA Corporation"));
     }
 
     #[test]

@@ -175,6 +175,17 @@ pub(super) fn speaker_chains(toks: &[Tok]) -> Vec<Vec<usize>> {
     out
 }
 
+/// A verb of judging what was told, as an analyst does (`Vivek Arya at BofA Securities called
+/// it a clear positive`): who judges it speaks too.
+fn judging(toks: &[Tok], i: usize) -> bool {
+    matches!(
+        toks[i].word.as_str(),
+        "called" | "calls" | "described" | "describes"
+    ) && toks
+        .get(i + 1)
+        .is_some_and(|n| matches!(n.word.as_str(), "it" | "the" | "this" | "that"))
+}
+
 /// Who a source sentence says said what it says, leniently, lower case: the capitalised words
 /// of the clause of a verb of speech (`Apple's quarterly report for the period ended … says`)
 /// and the sentence's opening name before an apposition (`Kash Rangan, an analyst at
@@ -204,7 +215,7 @@ pub(super) fn source_speakers(toks: &[Tok]) -> Vec<String> {
                     .filter(capital)
                     .map(|t| t.word.clone()),
             );
-        } else if speech_at(toks, i) && !relative {
+        } else if (speech_at(toks, i) || judging(toks, i)) && !relative {
             // Past an aside that closes right before the verb (`that Ryan Taylor, chief revenue
             // officer, told`): the name before it spoke.
             if i > 0 && toks[i - 1].word == "," && clause == i {

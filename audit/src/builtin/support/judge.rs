@@ -262,8 +262,12 @@ pub(in crate::builtin) fn judge(
                 OCCASIONS.contains(&t.word.as_str())
                     && chosen.iter().any(|o| o.has(&format!("occ:{}", t.word)))
             });
-        // `has since trimmed`, where the sentence before tells what came first.
-        let ordered = a == b && (known.word)(&toks[a].word);
+        // `has since trimmed`, where the sentence before tells what came first; `A press
+        // release link followed the post`, where the source has the company `later` link one.
+        let ordered = a == b
+            && ((known.word)(&toks[a].word)
+                || (matches!(toks[a].word.as_str(), "followed" | "follows")
+                    && chosen.iter().any(|o| o.has("r:later"))));
         if !occasion && !ordered && !link_found(link, a, &units, toks, &chosen) {
             let words: Vec<&str> = toks[a..=b].iter().map(|t| t.raw.as_str()).collect();
             let lead = if words == ["why"] && a >= 2 {

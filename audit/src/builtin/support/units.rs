@@ -97,8 +97,10 @@ pub(super) fn units(toks: &[Tok], k: &Known<'_>) -> Vec<Unit> {
         .filter(|(_, c)| *c == Cue::Negation)
         .map(|(i, _)| i)
         .collect();
+    // A negation its context bears out (`had not been reported before`, of `the first time`).
     let mut out: Vec<Unit> = negations
         .iter()
+        .filter(|&&i| !known(&toks[i].word))
         .map(|&i| Unit {
             at: i,
             text: toks[i].raw.clone(),

@@ -60,9 +60,17 @@ pub(super) const ANNOUNCING: &[&str] = &[
     "notes",
     "flagged",
     "flags",
-    // `called the news a near-term headwind`.
+    // `called the news a near-term headwind`, `viewed the news as clearly positive`.
     "called",
     "calls",
+    "described",
+    "describes",
+    "viewed",
+    "views",
+    "saw",
+    "sees",
+    "welcomed",
+    "welcomes",
 ];
 
 /// Comparison words that are stop words elsewhere but state something here.

@@ -1795,3 +1795,79 @@ fn speakers_traded_between_two_sentences_of_the_summary_are_caught() {
         Check::RolesSwapped,
     );
 }
+
+#[test]
+fn not_before_is_the_first_time() {
+    let news = || {
+        vec![entry(
+            A,
+            "CNBC writes that GB300 NVL72 rack shipments at Dell are running ahead of NVIDIA's internal plan. It is the first time the figure has been reported.",
+            "",
+        )]
+    };
+    let lead = format!(
+        "CNBC writes that GB300 NVL72 rack shipments at Dell are running ahead of NVIDIA's internal plan [{A}]."
+    );
+    assert_clean(
+        &format!("{lead} The figure had not been reported before [{A}]."),
+        news(),
+    );
+    assert_caught(
+        &format!("{lead} The figure had been reported before [{A}]."),
+        news(),
+        Check::UnsupportedContent,
+    );
+    assert_caught(
+        &format!("{lead} The figure had not been reported before the earnings call [{A}]."),
+        news(),
+        Check::UnsupportedContent,
+    );
+}
+
+#[test]
+fn an_analyst_who_calls_it_so_is_who_says_it() {
+    let news = || {
+        vec![entry(
+            A,
+            "Reuters says that Blackwell Ultra yields improved through the quarter. Vivek Arya at BofA Securities called it a clear positive for the stock.",
+            "",
+        )]
+    };
+    let lead =
+        format!("Reuters says that Blackwell Ultra yields improved through the quarter [{A}].");
+    for said in [
+        "It is a clear positive for the stock, according to Vivek Arya at BofA Securities",
+        "BofA Securities' Vivek Arya said it was a clear positive for the stock",
+        "Vivek Arya at BofA Securities viewed the news as a clear positive for the stock",
+    ] {
+        assert_clean(&format!("{lead} {said} [{A}]."), news());
+    }
+    assert_caught(
+        &format!(
+            "{lead} It is a clear positive for the stock, according to Joseph Moore at Morgan Stanley [{A}]."
+        ),
+        news(),
+        Check::UnsupportedContent,
+    );
+}
+
+#[test]
+fn what_followed_came_later() {
+    let post = || {
+        vec![entry(
+            A,
+            "@NVIDIAAI posted that NVIDIA detailed the NVL144 rack. The company later linked to a press release.",
+            "",
+        )]
+    };
+    let lead = format!("NVIDIA detailed the NVL144 rack, @NVIDIAAI posted [{A}].");
+    assert_clean(
+        &format!("{lead} A press release link followed the post [{A}]."),
+        post(),
+    );
+    assert_caught(
+        &format!("{lead} A press release link preceded the post [{A}]."),
+        post(),
+        Check::UnsupportedContent,
+    );
+}
