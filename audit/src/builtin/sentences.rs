@@ -16,6 +16,12 @@ const ABBREVIATIONS: &[&str] = &[
     "inc", "corp", "co", "ltd", "mr", "ms", "mrs", "dr", "st", "no", "vs", "jr", "sr", "gen",
 ];
 
+/// Words that open a sentence and are no part of a name.
+const SENTENCE_OPENERS: &[&str] = &[
+    "No", "The", "It", "Its", "This", "That", "These", "Those", "A", "An", "He", "She", "They",
+    "We", "There", "In", "On", "At", "But", "And",
+];
+
 /// Whether the `.` at byte `i` ends an abbreviation or initials (`Inc.`, `J.P.`, `U.S.`, `J.`)
 /// rather than a sentence.
 pub(super) fn abbreviation_at(text: &str, i: usize) -> bool {
@@ -29,9 +35,14 @@ pub(super) fn abbreviation_at(text: &str, i: usize) -> bool {
         .unwrap_or("");
     // An initial (`George W. Bush`), not a regnal number (`Queen of France by marriage to
     // Francis I. Anne was …`).
+    // Nor a letter of a model's name that ends its sentence (`a fleet of about 80 Model Y. No
+    // figures were given`): a word that opens sentences, and no name, follows.
+    let next = text[i + 1..].split_whitespace().next().unwrap_or("");
+    let opens = SENTENCE_OPENERS.contains(&next);
     let single_capital = word.chars().count() == 1
         && word.starts_with(char::is_uppercase)
-        && !matches!(word, "I" | "V" | "X");
+        && !matches!(word, "I" | "V" | "X")
+        && !opens;
     let initials = word.contains('.')
         && word.chars().all(|c| c == '.' || c.is_uppercase())
         && word.chars().count() <= 5;
@@ -132,4 +143,34 @@ pub(super) fn sentences(body: &str) -> Vec<Sentence> {
         }
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn initials_and_abbreviations_do_not_end_a_sentence() {
+        let p = "Jamie Dimon of J.P. Morgan spoke. George W. Bush did not. Apple Inc. said so.";
+        assert_eq!(
+            split_sentences(p),
+            [
+                "Jamie Dimon of J.P. Morgan spoke.",
+                " George W. Bush did not.",
+                " Apple Inc. said so."
+            ]
+        );
+    }
+
+    #[test]
+    fn a_letter_of_a_name_ends_a_sentence_before_an_opener() {
+        let p = "It runs a fleet of about 80 Model Y. No figures beyond the post were given.";
+        assert_eq!(
+            split_sentences(p),
+            [
+                "It runs a fleet of about 80 Model Y.",
+                " No figures beyond the post were given."
+            ]
+        );
+    }
 }

@@ -241,6 +241,13 @@ pub(super) fn source_speakers(toks: &[Tok]) -> Vec<String> {
                     .filter(capital)
                     .map(|t| t.word.clone()),
             );
+            // A party named in lower case right before the verb (`suppliers say`).
+            out.extend(
+                i.checked_sub(1)
+                    .map(|k| &toks[k])
+                    .filter(|t| t.kind == Kind::Word && !t.anchor.is_empty())
+                    .map(|t| t.word.clone()),
+            );
             out.extend(opening.iter().cloned());
         }
     }

@@ -138,6 +138,10 @@ pub(in crate::builtin) fn judge(
         {
             continue;
         }
+        // `cheaper cells` are cells of `lower cell costs`.
+        if said_as_cost(&toks[u.at].word, &chosen) {
+            continue;
+        }
         // `was granted` is what its subject received.
         if given_to_subject(toks, u.at) && chosen.iter().any(|o| received(o)) {
             continue;
@@ -291,6 +295,25 @@ pub(in crate::builtin) fn judge(
         loose,
         ranged,
     }
+}
+
+/// A comparison of price (`cheaper`, `costlier`) and, in one source sentence, the words that
+/// say it of costs (`lower cell costs`, `higher costs`).
+const AS_COST: &[(&str, &[&str])] = &[
+    ("cheaper", &["lower", "reduced", "falling", "declining"]),
+    ("costlier", &["higher", "rising", "increased"]),
+    ("pricier", &["higher", "rising", "increased"]),
+];
+
+/// Whether `word` compares a price and a sentence of `offers` says the same of costs.
+fn said_as_cost(word: &str, offers: &[&Offer]) -> bool {
+    AS_COST.iter().any(|(w, ways)| {
+        *w == word
+            && offers.iter().any(|o| {
+                (o.has("r:cost") || o.has("r:costs"))
+                    && ways.iter().any(|m| o.has(&format!("r:{m}")))
+            })
+    })
 }
 
 /// Whether the word at `at` is the passive of a verb of giving (`OpenAI was granted a

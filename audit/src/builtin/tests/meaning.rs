@@ -1871,3 +1871,45 @@ fn what_followed_came_later() {
         Check::UnsupportedContent,
     );
 }
+
+#[test]
+fn cheaper_is_of_lower_costs() {
+    let news = || {
+        vec![entry(
+            A,
+            "Bloomberg writes that gross margin slipped to 15% as price cuts and tariff costs outweighed lower cell costs.",
+            "",
+        )]
+    };
+    let sentence = |cells: &str| {
+        format!(
+            "Price cuts and tariff costs outweighed {cells} cells, and gross margin slipped to 15%, Bloomberg writes [{A}]."
+        )
+    };
+    assert_clean(&sentence("cheaper"), news());
+    assert_caught(&sentence("costlier"), news(), Check::UnsupportedContent);
+}
+
+#[test]
+fn a_party_that_says_it_in_lower_case_is_a_speaker() {
+    let post = || {
+        vec![entry(
+            A,
+            "@AppleNews posted that suppliers say orders for the thin iPhone Air were trimmed after softer than expected early demand.",
+            "",
+        )]
+    };
+    assert_clean(
+        &format!(
+            "Suppliers say orders for the thin iPhone Air were trimmed after softer than expected early demand, @AppleNews posted [{A}]."
+        ),
+        post(),
+    );
+    assert_caught(
+        &format!(
+            "Analysts say orders for the thin iPhone Air were trimmed after softer than expected early demand, @AppleNews posted [{A}]."
+        ),
+        post(),
+        Check::UnsupportedContent,
+    );
+}
