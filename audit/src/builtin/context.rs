@@ -32,7 +32,7 @@ pub(super) fn borne_out<'a>(c: &Context<'a>) -> Vec<&'a str> {
     let mut out: Vec<&'a str> = ordered_by_figures(c).to_vec();
     out.extend(restated(c));
     out.extend(kinds_of_named(c));
-    out.extend_from_slice(ordered_by_day(c));
+    out.extend(ordered_by_day(c));
     out.extend_from_slice(counted_by_entries(c));
     let readings: [(Reading, &[&str]); 8] = [
         (same_figures, RESTATED),
@@ -255,29 +255,57 @@ fn restated<'a>(c: &Context<'a>) -> Vec<&'a str> {
     out
 }
 
-/// Every entry of `later` is of a later day than every entry of `earlier`.
-fn later_day(later: &[&Read<'_>], earlier: &[&Read<'_>]) -> bool {
-    let day = |r: &Read<'_>| r.dates.first().map(|d| (d.year, d.month, d.day));
-    !later.is_empty()
-        && !earlier.is_empty()
-        && later.iter().all(|b| {
-            earlier
-                .iter()
-                .all(|a| day(b).is_some() && day(a).is_some() && day(b) > day(a))
-        })
+/// The day of record of an entry, counted from 1970-01-01.
+fn day_of(r: &Read<'_>) -> Option<i64> {
+    let d = r.dates.first()?;
+    let (y, m, day) = (i64::from(d.year?), i64::from(d.month?), i64::from(d.day?));
+    // Days from the civil date (H. Hinnant's algorithm).
+    let y = if m <= 2 { y - 1 } else { y };
+    let era = y.div_euclid(400);
+    let yoe = y - era * 400;
+    let doy = (153 * (m + if m > 2 { -3 } else { 9 }) + 2) / 5 + day - 1;
+    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+    Some(era * 146_097 + doe - 719_468)
+}
+
+/// The fewest and the most days from every entry of `earlier` to every entry of `later`, when
+/// each of `later` is of a later day than each of `earlier`.
+fn gaps(later: &[&Read<'_>], earlier: &[&Read<'_>]) -> Option<(i64, i64)> {
+    let mut all = Vec::new();
+    for b in later {
+        for a in earlier {
+            all.push(day_of(b)? - day_of(a)?);
+        }
+    }
+    let (least, most) = (*all.iter().min()?, *all.iter().max()?);
+    (least > 0).then_some((least, most))
 }
 
 /// Words that order a sentence after the one before it (`Microsoft later recorded`, `In a later
-/// post`, `has since trimmed`), and before it.
-const AFTERWARDS: &[&str] = &["later", "since", "subsequently", "afterwards"];
+/// post`, `has since trimmed`, `Its 10-Q, which followed`), and before it.
+const AFTERWARDS: &[&str] = &["later", "since", "subsequently", "afterwards", "followed"];
 const BEFOREHAND: &[&str] = &["earlier", "previously"];
+
+/// How far apart a span says two days are: its words, and the fewest and most days it may
+/// mean (`a week later`, `weeks later`, `the next day`).
+const SPANS: &[(&[&str], i64, i64)] = &[
+    (&["next", "day"], 1, 1),
+    (&["following", "day"], 1, 1),
+    (&["a", "day"], 1, 1),
+    (&["days"], 2, 13),
+    (&["a", "week"], 5, 9),
+    (&["weeks"], 10, 70),
+    (&["a", "month"], 24, 38),
+    (&["months"], 45, 400),
+];
 
 /// [`AFTERWARDS`] where every entry the sentence cites is of a later day than every entry the
 /// sentence before cites, [`BEFOREHAND`] where of an earlier one; not `later` of a time frame
-/// (`later this year`).
-fn ordered_by_day(c: &Context<'_>) -> &'static [&'static str] {
+/// (`later this year`). With them, the words of a span that fits the days between the entries
+/// (`A week later` of entries six days apart; not `Weeks later` of two days).
+fn ordered_by_day(c: &Context<'_>) -> Vec<&'static str> {
     let Some((_, earlier)) = c.prior else {
-        return &[];
+        return Vec::new();
     };
     let toks = c.toks;
     let framed = |i: usize| {
@@ -293,40 +321,35 @@ fn ordered_by_day(c: &Context<'_>) -> &'static [&'static str] {
             .enumerate()
             .any(|(i, t)| words.contains(&t.word.as_str()) && !framed(i))
     };
-    // `Weeks later`: how long after, unnumbered, goes with the word it measures.
-    let spanned = |words: &[&str]| {
-        toks.windows(2)
-            .any(|w| SPANS.contains(&w[0].word.as_str()) && words.contains(&w[1].word.as_str()))
+    let after = gaps(c.reads, earlier);
+    let before = gaps(earlier, c.reads);
+    let (words, (least, most)) = match (after, before) {
+        (Some(g), _) => (AFTERWARDS, g),
+        (_, Some(g)) => (BEFOREHAND, g),
+        _ => return Vec::new(),
     };
-    if has(AFTERWARDS) && later_day(c.reads, earlier) {
-        if spanned(AFTERWARDS) {
-            AFTERWARDS_SPANNED
-        } else {
-            AFTERWARDS
+    // A span, with the word it measures or on its own (`The next day, Bloomberg wrote`).
+    let mut out: Vec<&'static str> = Vec::new();
+    for (span, fewest, farthest) in SPANS {
+        let n = span.len();
+        let at = (0..toks.len().saturating_sub(n - 1))
+            .find(|&i| (0..n).all(|k| toks[i + k].word == span[k]));
+        let Some(i) = at else {
+            continue;
+        };
+        let measured = toks
+            .get(i + n)
+            .is_some_and(|t| words.contains(&t.word.as_str()));
+        let alone = span.last() == Some(&"day") && words == AFTERWARDS;
+        if (measured || alone) && *fewest <= least && most <= *farthest {
+            out.extend_from_slice(span);
         }
-    } else if has(BEFOREHAND) && later_day(earlier, c.reads) {
-        if spanned(BEFOREHAND) {
-            BEFOREHAND_SPANNED
-        } else {
-            BEFOREHAND
-        }
-    } else {
-        &[]
     }
+    if has(words) || !out.is_empty() {
+        out.extend_from_slice(words);
+    }
+    out
 }
-
-/// How long after or before, unnumbered (`Weeks later`, `days earlier`).
-const SPANS: &[&str] = &["days", "weeks", "months"];
-const AFTERWARDS_SPANNED: &[&str] = &[
-    "later",
-    "since",
-    "subsequently",
-    "afterwards",
-    "days",
-    "weeks",
-    "months",
-];
-const BEFOREHAND_SPANNED: &[&str] = &["earlier", "previously", "days", "weeks", "months"];
 
 /// Nouns that say what kind of thing a name before them names (`EPYC processors`, `Model Y
 /// vehicles`): what the name is, not news of its own; `account` and `handle` after a handle.

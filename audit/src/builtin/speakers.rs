@@ -92,6 +92,11 @@ fn speech_at(toks: &[Tok], i: usize) -> bool {
     // `showed employees a prototype` shows a thing; `a filing showed that` says something.
     let showing = matches!(toks[i].word.as_str(), "showed" | "shows")
         && toks.get(i + 1).is_none_or(|n| n.word != "that");
+    // `Apple reports quarterly results`: a company's results are reported, not said.
+    let results = matches!(toks[i].word.as_str(), "report" | "reports" | "reported")
+        && toks
+            .get(i + 1)
+            .is_some_and(|n| matches!(n.word.as_str(), "quarterly" | "results" | "earnings"));
     // `the United States`, `Consumer Reports`: a capitalised word inside a sentence is a word
     // of a name.
     let in_name = i > 0 && toks[i].raw.starts_with(char::is_uppercase);
@@ -100,6 +105,7 @@ fn speech_at(toks: &[Tok], i: usize) -> bool {
         && !passive
         && !participle
         && !showing
+        && !results
         && !in_name
 }
 

@@ -196,7 +196,10 @@ pub(super) fn units(toks: &[Tok], k: &Known<'_>) -> Vec<Unit> {
         match t.kind {
             Kind::Number => {}
             Kind::Word => {
-                if let Some(frame) = time_frame(toks, i) {
+                let span_known = known(&t.word) && toks.get(i + 1).is_some_and(|n| known(&n.word));
+                if span_known {
+                    // `The next day`, where the entries are a day apart: the context's.
+                } else if let Some(frame) = time_frame(toks, i) {
                     out.push(Unit {
                         at: i,
                         text: format!("{} {}", t.raw, toks[i + 1].raw),

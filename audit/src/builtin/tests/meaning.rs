@@ -1913,3 +1913,63 @@ fn a_party_that_says_it_in_lower_case_is_a_speaker() {
         Check::UnsupportedContent,
     );
 }
+
+#[test]
+fn a_span_between_two_entries_is_the_days_between_them() {
+    let two = |second: &str| {
+        vec![
+            entry(
+                A,
+                "@nvidia posted that NVIDIA shares moved about 8% in a session.",
+                "",
+            ),
+            entry(
+                second,
+                "Bloomberg says NVIDIA recorded a charge on export licences.",
+                "",
+            ),
+        ]
+    };
+    let sentence = |second: &str, when: &str| {
+        format!(
+            "NVIDIA shares moved about 8% in a session, @nvidia posted [{A}]. {when}, Bloomberg said NVIDIA recorded a charge on export licences [{second}]."
+        )
+    };
+    // A day, a week and some weeks after A (2026-08-14).
+    let (day, week) = ("JM-NVDA-260815-01", "JM-NVDA-260821-01");
+    assert_clean(&sentence(day, "The next day"), two(day));
+    assert_clean(&sentence(week, "A week later"), two(week));
+    assert_clean(&sentence(B, "Weeks later"), two(B));
+    assert_caught(
+        &sentence(week, "The next day"),
+        two(week),
+        Check::UnsupportedContent,
+    );
+    assert_caught(
+        &sentence(day, "Weeks later"),
+        two(day),
+        Check::UnsupportedContent,
+    );
+    assert_caught(
+        &sentence(B, "A week later"),
+        two(B),
+        Check::UnsupportedContent,
+    );
+}
+
+#[test]
+fn a_company_that_reports_its_results_is_no_speaker() {
+    let post = || {
+        vec![entry(
+            A,
+            "@nvidia posted that NVIDIA will report quarterly results on August 27 after the market close.",
+            "",
+        )]
+    };
+    assert_clean(
+        &format!(
+            "NVIDIA reports quarterly results on August 27 after the market close, @nvidia posted [{A}]."
+        ),
+        post(),
+    );
+}
