@@ -29,6 +29,7 @@ pub(super) const STOP: &[&str] = &[
     "which",
     "who",
     "whom",
+    "whose",
     "whether",
     "what",
     "when",

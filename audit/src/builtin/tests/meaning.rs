@@ -1973,3 +1973,20 @@ fn a_company_that_reports_its_results_is_no_speaker() {
         post(),
     );
 }
+
+#[test]
+fn whose_is_a_function_word() {
+    let news = || {
+        vec![entry(
+            A,
+            "Reuters says that MI355X accelerator shipments are ramping, with Oracle among the first large deployments.",
+            "",
+        )]
+    };
+    assert_clean(
+        &format!(
+            "Reuters says Oracle is among the first large deployments of the MI355X accelerator, whose shipments are ramping [{A}]."
+        ),
+        news(),
+    );
+}
