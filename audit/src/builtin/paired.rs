@@ -37,14 +37,16 @@ const BEFORE_OBJECT: &[&str] = &[
 fn objects(toks: &[Tok]) -> Vec<(&str, &str)> {
     let mut out = Vec::new();
     for (i, t) in toks.iter().enumerate() {
+        // The cheap tests first: most words are no verb in the past tense.
+        if t.kind != Kind::Word
+            || t.anchor.is_empty()
+            || t.word.ends_with("ing")
+            || t.word.ends_with('s')
+        {
+            continue;
+        }
         let lemma = wordnet::lemma(&t.word);
-        let past = t.kind == Kind::Word
-            && !t.anchor.is_empty()
-            && lemma != t.word
-            && !t.word.ends_with("ing")
-            && !t.word.ends_with('s')
-            && wordnet::is_verb(&lemma);
-        if !past {
+        if lemma == t.word || !wordnet::is_verb(&lemma) {
             continue;
         }
         // A modifier: a hyphenated word or an adjective with a word after it (`a positive
@@ -71,7 +73,14 @@ fn objects(toks: &[Tok]) -> Vec<(&str, &str)> {
 /// `a` with `x` and `b` with `y` where `s` pairs `a` with `y` and `b` with `x`, and neither of
 /// the draft's pairs; the two words.
 pub(super) fn traded<'d>(d: &'d [Tok], s: &[Tok]) -> Option<(&'d str, &'d str)> {
-    crossed(d, &pairs(d), &pairs(s)).or_else(|| crossed(d, &objects(d), &objects(s)))
+    crossed(d, &pairs(d), &pairs(s)).or_else(|| {
+        // A trade needs two pairs in the draft: the source's are read only then.
+        let ours = objects(d);
+        if ours.len() < 2 {
+            return None;
+        }
+        crossed(d, &ours, &objects(s))
+    })
 }
 
 /// Two pairs of `ours` (of the draft `d`) that `theirs` has crossed; their second words.
