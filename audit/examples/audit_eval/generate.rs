@@ -136,8 +136,8 @@ pub enum Half {
     /// the end of round 20, tuning data since round 21.
     Heldout20,
     /// The twenty-first round's held-out drafts (hand-written during round 20 by two readers
-    /// who never saw the engine, kept for round 21), printed only with `--heldout21`, their
-    /// misses never listed.
+    /// who never saw the engine, kept for round 21), printed with `--heldout21`: looked at once
+    /// at the end of round 21, tuning data since round 22.
     Heldout21,
     /// The twenty-second round's held-out drafts (hand-written during round 21 by two readers
     /// who never saw the engine, kept for round 22), printed only with `--heldout22`, their

@@ -19,10 +19,10 @@
 //! `round: 17`, `--heldout17`) since the eighteenth, the eighteenth round's (hand-written,
 //! `round: 18`, `--heldout18`) since the nineteenth, the nineteenth round's (hand-written,
 //! `round: 19`, `--heldout19`) since the twentieth, the twentieth round's (hand-written,
-//! `round: 20`, `--heldout20`) since the twenty-first; the twenty-first round's (hand-written,
-//! `round: 21`) is printed only with `--heldout21`, its misses never listed, and is the one
-//! that counts; the twenty-second round's (hand-written, `round: 22`) is printed only with
-//! `--heldout22`, its misses never listed, kept for the twenty-second round.
+//! `round: 20`, `--heldout20`) since the twenty-first, the twenty-first round's (hand-written,
+//! `round: 21`, `--heldout21`) since the twenty-second; the twenty-second round's
+//! (hand-written, `round: 22`) is printed only with `--heldout22`, its misses never listed,
+//! and is the one that counts.
 //! `cargo run -p journal-market-audit --example audit_eval [-- --report] [--heldout]
 //! [--public] [--heldout4] [--heldout5] [--heldout6] [--heldout7] [--heldout8] [--heldout9]
 //! [--heldout10] [--heldout11] [--heldout12] [--heldout13] [--heldout14] [--heldout15]
@@ -31,7 +31,8 @@
 //! [--misses [report|public|heldout|
 //! heldout-public|heldout4|heldout4-public|heldout5|heldout5-public|heldout6|heldout6-public|
 //! heldout7|heldout7-public|heldout8|heldout9|heldout10|heldout11|heldout12|heldout13|
-//! heldout14|heldout15|heldout16|heldout17|heldout18|heldout19|heldout20|all] | --show KIND
+//! heldout14|heldout15|heldout16|heldout17|heldout18|heldout19|heldout20|heldout21|all]
+//! | --show KIND
 //! | --draft ID]`
 //! (`AUDIT_EVAL_TRY=FILE` adds drafts being tried, as `try/ID`.)
 // Tooling, not the product: a failure here stops the run with its message.
@@ -146,10 +147,10 @@ fn table(half: Half, results: &[(Case, Report)]) {
             "Held-out set of round 20 (hand-written for round 20): looked at once, tuning data since round 21".to_string()
         }
         Half::Heldout21 => {
-            "Held-out set of round 21 (hand-written for round 21): the one that counts".to_string()
+            "Held-out set of round 21 (hand-written for round 21): looked at once, tuning data since round 22".to_string()
         }
         Half::Heldout22 => {
-            "Held-out set of round 22 (hand-written for round 22): kept for round 22".to_string()
+            "Held-out set of round 22 (hand-written for round 22): the one that counts".to_string()
         }
     };
     println!("\n{name}\n");
@@ -323,7 +324,8 @@ fn main() {
         builtin::ENGINE
     );
     // The held-out drafts' number, without their results.
-    for (round, half) in [(21, Half::Heldout21), (22, Half::Heldout22)] {
+    {
+        let (round, half) = (22, Half::Heldout22);
         let mut sizes: Vec<(String, usize)> = Vec::new();
         for (c, _) in results.iter().filter(|(c, _)| c.half == half) {
             let kind = c.kind.clone();
@@ -590,14 +592,16 @@ third-round hand-written drafts (held out in round 3): faithful approved {ok} of
         );
         table(Half::Heldout20, &results);
     }
-    // Round 21's held-out set is looked at once, at the end of the twenty-first round; its
-    // misses are never listed.
+    // Round 21's held-out set: looked at once at the end of the twenty-first round, tuning data
+    // since.
     if args.iter().any(|a| a == "--heldout21") {
-        println!("\nround 21's held-out set: the hand-written drafts kept for round 21");
+        println!(
+            "\nround 21's held-out set (tuning data since round 22): the hand-written drafts kept for round 21"
+        );
         table(Half::Heldout21, &results);
     }
-    // Round 22's held-out set is kept for the twenty-second round; its misses are never
-    // listed.
+    // Round 22's held-out set is looked at once, at the end of the twenty-second round; its
+    // misses are never listed.
     if args.iter().any(|a| a == "--heldout22") {
         println!("\nround 22's held-out set: the hand-written drafts kept for round 22");
         table(Half::Heldout22, &results);
@@ -652,6 +656,7 @@ third-round hand-written drafts (held out in round 3): faithful approved {ok} of
                             | Half::Heldout18
                             | Half::Heldout19
                             | Half::Heldout20
+                            | Half::Heldout21
                     )
             })
             .take(6)
@@ -659,13 +664,12 @@ third-round hand-written drafts (held out in round 3): faithful approved {ok} of
             println!("\n== {}\n{}", c.id, c.sub.body);
         }
     }
-    // One tuning draft whole, with its sources and report (not the held-out drafts of rounds 21
-    // and 22).
+    // One tuning draft whole, with its sources and report (not round 22's held-out drafts).
     if args.first().map(String::as_str) == Some("--draft") {
         let id = args.get(1).cloned().unwrap_or_default();
         for (c, r) in results
             .iter()
-            .filter(|(c, _)| c.id == id && !matches!(c.half, Half::Heldout21 | Half::Heldout22))
+            .filter(|(c, _)| c.id == id && c.half != Half::Heldout22)
         {
             println!("\n== {} [{}]\n{}", c.id, c.kind, c.sub.body);
             for s in &c.sub.sources {
@@ -721,6 +725,7 @@ const TUNING_HALVES: &[(&str, Half)] = &[
     ("heldout18", Half::Heldout18),
     ("heldout19", Half::Heldout19),
     ("heldout20", Half::Heldout20),
+    ("heldout21", Half::Heldout21),
 ];
 
 /// The tuning part `--misses NAME` lists; the tuning half when the name is none of
