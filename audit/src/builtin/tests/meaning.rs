@@ -1468,23 +1468,26 @@ fn what_moved_on_the_report_moved_after_it() {
     );
 }
 
+/// A post that NVIDIA shares moved (`first`) and a report of a charge (`second`).
+fn moved_then_charged(first: &str, second: &str) -> Vec<Source> {
+    vec![
+        entry(
+            first,
+            "@nvidia posted that NVIDIA shares moved about 8% in a session.",
+            "",
+        ),
+        entry(
+            second,
+            "Bloomberg says NVIDIA recorded a charge on export licences.",
+            "",
+        ),
+    ]
+}
+
 #[test]
 fn later_and_earlier_follow_the_days_of_the_entries_cited() {
     // `first` is the accession of the entry the sentence before cites.
-    let two = |first: &str, second: &str| {
-        vec![
-            entry(
-                first,
-                "@nvidia posted that NVIDIA shares moved about 8% in a session.",
-                "",
-            ),
-            entry(
-                second,
-                "Bloomberg says NVIDIA recorded a charge on export licences.",
-                "",
-            ),
-        ]
-    };
+    let two = moved_then_charged;
     let sentence = |first: &str, second: &str, when: &str| {
         format!(
             "NVIDIA shares moved about 8% in a session, @nvidia posted [{first}]. NVIDIA {when} recorded a charge on export licences, Bloomberg says [{second}]."
@@ -1916,20 +1919,7 @@ fn a_party_that_says_it_in_lower_case_is_a_speaker() {
 
 #[test]
 fn a_span_between_two_entries_is_the_days_between_them() {
-    let two = |second: &str| {
-        vec![
-            entry(
-                A,
-                "@nvidia posted that NVIDIA shares moved about 8% in a session.",
-                "",
-            ),
-            entry(
-                second,
-                "Bloomberg says NVIDIA recorded a charge on export licences.",
-                "",
-            ),
-        ]
-    };
+    let two = |second: &str| moved_then_charged(A, second);
     let sentence = |second: &str, when: &str| {
         format!(
             "NVIDIA shares moved about 8% in a session, @nvidia posted [{A}]. {when}, Bloomberg said NVIDIA recorded a charge on export licences [{second}]."
