@@ -549,6 +549,13 @@ pub(super) const ATTRIBUTING_PHRASES: &[&str] = &[
     "person with knowledge",
     "current and former employees",
     "documents seen",
+    // A post names who said it: `A post from @AMD gave November 4`, `In another post, @nvidia`.
+    "post from @",
+    "post by @",
+    "in a post",
+    "in another post",
+    "in a later post",
+    "in a separate post",
 ];
 
 /// What may follow `citing` for it to name a source (`citing people familiar`), not a reason

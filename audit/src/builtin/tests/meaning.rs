@@ -1980,3 +1980,27 @@ fn whose_is_a_function_word() {
         news(),
     );
 }
+
+#[test]
+fn a_post_from_a_handle_names_who_said_it() {
+    let post = || {
+        vec![entry(
+            A,
+            "@nvidia posted that NVIDIA will report quarterly results on November 29 after the market close.",
+            "",
+        )]
+    };
+    for said in [
+        "A post from @nvidia gave November 29, after the close, as the date for quarterly results",
+        "In a post, @nvidia gave November 29, after the close, as the date for quarterly results",
+    ] {
+        assert_clean(&format!("{said} [{A}]."), post());
+    }
+    assert_caught(
+        &format!(
+            "A post from @nvidia gave November 30, after the close, as the date for quarterly results [{A}]."
+        ),
+        post(),
+        Check::UnsupportedDate,
+    );
+}
