@@ -169,6 +169,30 @@ pub(in crate::builtin) fn judge(
     let apart: Vec<usize> = (1..=clause.last().copied().unwrap_or(0))
         .filter(|&c| whole(c))
         .collect();
+    // Who did not comment is who the entry says did not (`OpenAI did not respond to a request
+    // for comment` where the entry has AMD not respond): a name in a clause of no comment
+    // stands in a sentence of no comment.
+    for c in 0..=clause.last().copied().unwrap_or(0) {
+        let words: Vec<&str> = (0..toks.len())
+            .filter(|&k| clause[k] == c)
+            .map(|k| toks[k].word.as_str())
+            .collect();
+        let silent = words.contains(&"comment")
+            && words
+                .iter()
+                .any(|w| matches!(*w, "not" | "declined" | "declines" | "no"));
+        if !silent {
+            continue;
+        }
+        for u in units.iter().filter(|u| u.name && clause[u.at] == c) {
+            let said = chosen
+                .iter()
+                .any(|o| o.has("r:comment") && found(u, toks, &[*o]));
+            if !said && found(u, toks, &chosen) && !missing.contains(&u.text) {
+                missing.push(u.text.clone());
+            }
+        }
+    }
     let names: Vec<&Unit> = units
         .iter()
         .filter(|u| u.name && found(u, toks, &chosen) && !found(u, toks, &subjects))

@@ -2004,3 +2004,21 @@ fn a_post_from_a_handle_names_who_said_it() {
         Check::UnsupportedDate,
     );
 }
+
+#[test]
+fn who_did_not_comment_is_who_the_entry_says() {
+    let news = || {
+        vec![entry(
+            A,
+            "Reuters says NVIDIA and OpenAI agreed on a multi-year deal. Nebius did not respond to a request for comment.",
+            "",
+        )]
+    };
+    let sentence = |who: &str| {
+        format!(
+            "Reuters says NVIDIA and OpenAI agreed on a multi-year deal; {who} did not respond to a request for comment [{A}]."
+        )
+    };
+    assert_clean(&sentence("Nebius"), news());
+    assert_caught(&sentence("OpenAI"), news(), Check::UnsupportedContent);
+}
