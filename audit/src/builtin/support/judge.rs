@@ -173,21 +173,21 @@ pub(in crate::builtin) fn judge(
     // for comment` where the entry has AMD not respond): a name in a clause of no comment
     // stands in a sentence of no comment.
     for c in 0..=clause.last().copied().unwrap_or(0) {
-        let words: Vec<&str> = (0..toks.len())
+        let of: Vec<&Tok> = (0..toks.len())
             .filter(|&k| clause[k] == c)
-            .map(|k| toks[k].word.as_str())
+            .map(|k| &toks[k])
             .collect();
-        let silent = words.contains(&"comment")
-            && words
+        let silent = of.iter().any(|t| t.anchor == "comment")
+            && of
                 .iter()
-                .any(|w| matches!(*w, "not" | "declined" | "declines" | "no"));
+                .any(|t| matches!(t.word.as_str(), "not" | "declined" | "declines" | "no"));
         if !silent {
             continue;
         }
         for u in units.iter().filter(|u| u.name && clause[u.at] == c) {
             let said = chosen
                 .iter()
-                .any(|o| o.has("r:comment") && found(u, toks, &[*o]));
+                .any(|o| o.has("s:comment") && found(u, toks, &[*o]));
             if !said && found(u, toks, &chosen) && !missing.contains(&u.text) {
                 missing.push(u.text.clone());
             }
