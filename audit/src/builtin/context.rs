@@ -34,7 +34,7 @@ pub(super) fn borne_out<'a>(c: &Context<'a>) -> Vec<&'a str> {
     out.extend(kinds_of_named(c));
     out.extend(ordered_by_day(c));
     out.extend_from_slice(counted_by_entries(c));
-    let readings: [(Reading, &[&str]); 8] = [
+    let readings: [(Reading, &[&str]); 10] = [
         (same_figures, RESTATED),
         (added_by_source, &["adds", "added"]),
         (new_as_additional, &["new"]),
@@ -43,6 +43,8 @@ pub(super) fn borne_out<'a>(c: &Context<'a>) -> Vec<&'a str> {
         (already_under_way, &["already"]),
         (lost_to, &["lost"]),
         (first_time, FIRST_TIME),
+        (first_report, &["first", "public"]),
+        (weighed_option, OPTIONS),
     ];
     for (reading, words) in readings {
         if reading(c) {
@@ -107,6 +109,72 @@ fn first_time(c: &Context<'_>) -> bool {
                     .toks
                     .windows(2)
                     .any(|w| w[0].word == "first" && w[1].word == "time")
+            })
+        })
+}
+
+/// Verbs of weighing a course not yet taken.
+const WEIGHING: &[&str] = &[
+    "weighing",
+    "weighs",
+    "weighed",
+    "considering",
+    "considers",
+    "considered",
+    "exploring",
+    "explores",
+    "explored",
+    "evaluating",
+    "evaluates",
+    "evaluated",
+];
+/// Nouns that name what is weighed (`weighing that option`): what [`weighed_option`] bears out.
+const OPTIONS: &[&str] = &["option", "options", "possibility", "idea", "step", "move"];
+
+/// `that option` of what is weighed, where the sentence and an entry it cites weigh it with
+/// the same verb (`which says the company is weighing that option`).
+fn weighed_option(c: &Context<'_>) -> bool {
+    let toks = c.toks;
+    let named = toks.windows(2).any(|w| {
+        matches!(
+            w[0].word.as_str(),
+            "that" | "this" | "the" | "such" | "an" | "each"
+        ) && OPTIONS.contains(&w[1].word.as_str())
+    });
+    named
+        && toks.iter().any(|t| {
+            WEIGHING.contains(&t.word.as_str())
+                && c.reads.iter().any(|r| {
+                    r.sentences
+                        .iter()
+                        .any(|s| s.parsed.toks.iter().any(|u| u.word == t.word))
+                })
+        })
+}
+
+/// Nouns and verbs of reporting a thing for the first time (`the first public report of the
+/// figure`, `first reported`).
+const REPORTING: &[&str] = &["report", "reported", "reporting", "disclosure", "disclosed"];
+
+/// `first` of a report where a cited entry says it is the first time the thing has been
+/// reported (`in the first public report of that figure`): not a first of anything else.
+fn first_report(c: &Context<'_>) -> bool {
+    let toks = c.toks;
+    let of_report = toks.iter().enumerate().any(|(i, t)| {
+        t.word == "first"
+            && toks[i + 1..]
+                .iter()
+                .take(2)
+                .any(|n| REPORTING.contains(&n.word.as_str()))
+    });
+    of_report
+        && c.reads.iter().any(|r| {
+            r.sentences.iter().any(|s| {
+                let words = &s.parsed.toks;
+                words
+                    .windows(2)
+                    .any(|w| w[0].word == "first" && w[1].word == "time")
+                    && words.iter().any(|t| t.word == "reported")
             })
         })
 }

@@ -156,12 +156,38 @@ fn one<'a>(found: &[(Relation, &'a str)], r: Relation) -> Option<&'a str> {
 
 /// The other party of a relation of the draft `d` and the source `s`'s one of the same kind,
 /// when they differ and each stands in both sentences: the parties the other way round.
+///
+/// The one a thing is for need not stand in the source sentence (`deployment for AMD`, where
+/// the entry's sentence names AMD only in `@AMDServer`): the draft names the source's one
+/// elsewhere, so it moved. And the one a thing is for may be the source's one it is from
+/// (`revenue for OpenAI` for `revenue from the OpenAI agreement`).
 pub(super) fn relation_turned<'a>(d: &'a [Tok], s: &'a [Tok]) -> Option<(&'a str, &'a str)> {
     let (ours, theirs) = (relations(d), relations(s));
     let has = |toks: &[Tok], w: &str| toks.iter().any(|t| t.word == w);
-    ours.iter().find_map(|&(r, _)| {
-        let (a, b) = (one(&ours, r)?, one(&theirs, r)?);
-        (a != b && has(s, a) && has(d, b)).then_some((a, b))
+    ours.iter()
+        .find_map(|&(r, _)| {
+            let (a, b) = (one(&ours, r)?, one(&theirs, r)?);
+            (a != b && (has(s, a) || r == Relation::For) && has(d, b)).then_some((a, b))
+        })
+        .or_else(|| {
+            let a = one(&ours, Relation::For)?;
+            (one(&theirs, Relation::For).is_none() && from_in(d, s, a)).then_some(("for", "from"))
+        })
+}
+
+/// Whether the source `s` has the noun the draft `d` has before `for <name>` followed by
+/// `from` and that name (`revenue from the OpenAI agreement`).
+fn from_in(d: &[Tok], s: &[Tok], name: &str) -> bool {
+    let nouns: Vec<&str> = d
+        .windows(3)
+        .filter(|w| w[1].word == "for" && w[2].word == name && !w[0].anchor.is_empty())
+        .map(|w| w[0].word.as_str())
+        .collect();
+    s.windows(4).any(|w| {
+        nouns.contains(&w[0].word.as_str())
+            && w[1].word == "from"
+            && (w[2].word == name
+                || (matches!(w[2].word.as_str(), "the" | "its" | "a" | "an") && w[3].word == name))
     })
 }
 
@@ -392,6 +418,30 @@ mod tests {
             "AMD's quarterly report says OpenAI is scheduled to deploy the first gigawatt of MI450 for AMD in the second half of 2026.",
         );
         assert_eq!(relation_turned(&d, &s), Some(("amd", "openai")));
+        // The one it is for, named in the source sentence only in a handle.
+        let s = tokenize(
+            "@AMDServer posted that the first gigawatt of MI450 deployment for OpenAI is scheduled for the second half of 2026.",
+        );
+        let d = tokenize(
+            "@AMDServer posted that OpenAI's first gigawatt of MI450 deployment for AMD is scheduled for the second half of 2026.",
+        );
+        assert_eq!(relation_turned(&d, &s), Some(("amd", "openai")));
+        let d = tokenize(
+            "@AMDServer posted that AMD's first gigawatt of MI450 deployment for OpenAI is scheduled for the second half of 2026.",
+        );
+        assert!(relation_turned(&d, &s).is_none());
+        // The one it is from made the one it is for.
+        let s = tokenize(
+            "@LisaSu posted that analysts model roughly $100 billion of cumulative revenue from the OpenAI agreement over four years.",
+        );
+        let d = tokenize(
+            "@LisaSu posted that analysts model roughly $100 billion of cumulative revenue for OpenAI from its AMD agreement over four years.",
+        );
+        assert_eq!(relation_turned(&d, &s), Some(("for", "from")));
+        let d = tokenize(
+            "@LisaSu posted that analysts model roughly $100 billion of cumulative revenue for AMD from the OpenAI agreement over four years.",
+        );
+        assert!(relation_turned(&d, &s).is_none());
         let s = tokenize(
             "AMD's quarterly report says MI355X accelerator shipments are ramping, with Oracle among the first large deployments.",
         );

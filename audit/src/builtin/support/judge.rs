@@ -520,11 +520,17 @@ fn clause_held(held: &[bool], covered: &[bool], units: &[Unit], toks: &[Tok]) ->
     })
 }
 
+/// Adverbs that may lead a link opening its clause (`…, also after the close`).
+const LEADING_ADVERBS: &[&str] = &["also", "again", "likewise", "similarly", "both", "each"];
+
 /// A link is found in a source sentence that has a link of its kind (a temporal one also in a
 /// causal one) and holds most units of each of the clauses it joins.
 fn link_found(link: Link, at: usize, units: &[Unit], toks: &[Tok], offers: &[&Offer]) -> bool {
-    // A link that opens its clause (`After X, Y`) joins two clauses after it.
-    let opens = at == 0 || toks[at - 1].kind == Kind::Break;
+    // A link that opens its clause (`After X, Y`) joins two clauses after it; so does one an
+    // adverb leads (`…, also after the close,`).
+    let opens_at = |k: usize| k == 0 || toks[k - 1].kind == Kind::Break;
+    let opens =
+        opens_at(at) || (LEADING_ADVERBS.contains(&toks[at - 1].word.as_str()) && opens_at(at - 1));
     // Inside a clause it joins that clause to what follows, not the clauses before a break
     // (`sold 16,761 shares, and owns 4,338,000 shares after the transactions`); right after a
     // break, the clause before it (`fell 5%, after the cut`).

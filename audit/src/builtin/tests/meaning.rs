@@ -1800,6 +1800,99 @@ fn speakers_traded_between_two_sentences_of_the_summary_are_caught() {
 }
 
 #[test]
+fn an_adverb_may_lead_a_link_opening_its_clause() {
+    let news = |when: &str| {
+        vec![
+            entry(
+                A,
+                "@AMDServer posted that AMD will report quarterly results on October 4 after the market close.",
+                "",
+            ),
+            entry(
+                B,
+                &format!(
+                    "@AMD posted that AMD will report quarterly results on November 4 {when}. The post gave no further detail."
+                ),
+                "",
+            ),
+        ]
+    };
+    let text = format!(
+        "@AMDServer posted that AMD will report quarterly results on October 4 after the market close [{A}]. A post from @AMD gave November 4, also after the close, as the date for quarterly results [{B}]."
+    );
+    assert_clean(&text, news("after the market close"));
+    assert_caught(
+        &text,
+        news("before the market opens"),
+        Check::UnsupportedContent,
+    );
+}
+
+#[test]
+fn the_option_weighed_is_what_the_entry_weighs() {
+    let news = |verb: &str| {
+        vec![entry(
+            A,
+            &format!(
+                "Apple's quarterly report for the period ended 2026-09-26 says Apple is {verb} the use of an outside large language model to power parts of Siri, running on Private Cloud Compute."
+            ),
+            "",
+        )]
+    };
+    let text = |verb: &str| {
+        format!(
+            "An outside large language model could power parts of Siri, according to Apple's quarterly report for the period ended 2026-09-26, which says the company is {verb} that option with the model running on Private Cloud Compute [{A}]."
+        )
+    };
+    assert_clean(&text("weighing"), news("weighing"));
+    assert_caught(
+        &text("rejecting"),
+        news("weighing"),
+        Check::UnsupportedContent,
+    );
+    assert_caught(
+        &text("weighing"),
+        news("testing"),
+        Check::UnsupportedContent,
+    );
+}
+
+#[test]
+fn first_public_report_is_the_first_time() {
+    let news = || {
+        vec![entry(
+            A,
+            "CNBC reported that Apple asked suppliers to raise iPhone 17 production by about 10% for the holiday quarter. It is the first time the figure has been reported.",
+            "",
+        )]
+    };
+    assert_clean(
+        &format!(
+            "Suppliers have been asked by Apple to lift iPhone 17 production by about 10% for the holiday quarter, CNBC reported, in the first public report of that figure [{A}]."
+        ),
+        news(),
+    );
+    assert_caught(
+        &format!(
+            "Suppliers have been asked by Apple to lift iPhone 17 production by about 10% for the holiday quarter, CNBC reported, the first order of its kind [{A}]."
+        ),
+        news(),
+        Check::UnsupportedContent,
+    );
+    assert_caught(
+        &format!(
+            "Suppliers have been asked by Apple to lift iPhone 17 production by about 10% for the holiday quarter, CNBC reported, in the first public report of that figure [{A}]."
+        ),
+        vec![entry(
+            A,
+            "CNBC reported that Apple asked suppliers to raise iPhone 17 production by about 10% for the holiday quarter.",
+            "",
+        )],
+        Check::UnsupportedContent,
+    );
+}
+
+#[test]
 fn not_before_is_the_first_time() {
     let news = || {
         vec![entry(
