@@ -337,7 +337,11 @@ fn word_unit(toks: &[Tok], i: usize, known: &dyn Fn(&str) -> bool) -> Option<Uni
     // A noun names a thing: a rewording keeps it. Verbs, adjectives and adverbs may be said
     // otherwise (`received` for `achieved`).
     let thing = wordnet::only_noun(&lemma) || !wordnet::is_word(&lemma);
-    let strict = comparing
+    // What a party cites as its reason (`citing gaming revenue`): the reason is the claim.
+    let reason = before(1) == "citing"
+        || (before(2) == "citing" && toks[i - 1].kind == Kind::Word && !saying(before(1)));
+    let strict = reason
+        || comparing
         || direction
         || name
         || thing

@@ -1858,6 +1858,30 @@ fn the_option_weighed_is_what_the_entry_weighs() {
 }
 
 #[test]
+fn the_reason_cited_is_the_claim() {
+    let news = || {
+        vec![entry(
+            A,
+            "Reuters writes that Stacy Rasgon at Bernstein raised the price target on NVIDIA to $230, citing data-center revenue.",
+            "",
+        )]
+    };
+    assert_clean(
+        &format!(
+            "Stacy Rasgon at Bernstein lifted the price target on NVIDIA to $230, citing data-center revenue, Reuters writes [{A}]."
+        ),
+        news(),
+    );
+    assert_caught(
+        &format!(
+            "Reuters writes that Stacy Rasgon at Bernstein raised the price target on NVIDIA to $230, citing gaming revenue [{A}]."
+        ),
+        news(),
+        Check::UnsupportedContent,
+    );
+}
+
+#[test]
 fn first_public_report_is_the_first_time() {
     let news = || {
         vec![entry(
