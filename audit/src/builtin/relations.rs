@@ -24,6 +24,7 @@ const RELATIONS: &[(&str, &str, Relation)] = &[
     ("lead", "over", Relation::Lead),
     ("edge", "over", Relation::Lead),
     ("advantage", "over", Relation::Lead),
+    ("share", "of", Relation::Part),
     ("request", "to", Relation::Asked),
     ("requests", "to", Relation::Asked),
 ];
@@ -47,6 +48,8 @@ enum Relation {
     Shares,
     /// The one asked (`asked Tesla for data`, `a request to Tesla`).
     Asked,
+    /// Whose whole a share is of (`its share of OpenAI's results`).
+    Part,
 }
 
 /// The relations of `toks`, each with its other party (its first word, lower case).
@@ -478,6 +481,17 @@ mod tests {
             "A commitment to purchase an additional $250 billion of OpenAI services was made by Azure.",
         );
         assert_eq!(relation_turned(&d, &s), Some(("openai", "azure")));
+        let s = tokenize(
+            "Microsoft recorded a $4.1 billion loss from its share of OpenAI's results under the equity method.",
+        );
+        let d = tokenize(
+            "OpenAI's share of Microsoft's results produced a $4.1 billion loss under the equity method.",
+        );
+        assert_eq!(relation_turned(&d, &s), Some(("microsoft", "openai")));
+        let d = tokenize(
+            "Microsoft's share of OpenAI's results produced a $4.1 billion loss under the equity method.",
+        );
+        assert!(relation_turned(&d, &s).is_none());
         let d =
             tokenize("Azure services worth an additional $250 billion will be bought by OpenAI.");
         assert!(relation_turned(&d, &s).is_none());
