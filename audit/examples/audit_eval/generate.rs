@@ -140,9 +140,13 @@ pub enum Half {
     /// at the end of round 21, tuning data since round 22.
     Heldout21,
     /// The twenty-second round's held-out drafts (hand-written during round 21 by two readers
-    /// who never saw the engine, kept for round 22), printed only with `--heldout22`, their
-    /// misses never listed.
+    /// who never saw the engine, kept for round 22), printed with `--heldout22`: looked at once
+    /// at the end of round 22, tuning data since round 23.
     Heldout22,
+    /// The twenty-third round's held-out drafts (hand-written during round 22 by two readers
+    /// who never saw the engine, kept for round 23), printed only with `--heldout23`, their
+    /// misses never listed.
+    Heldout23,
 }
 
 pub fn half_of(ticker: &str) -> Half {

@@ -44,7 +44,9 @@ struct Written {
     /// (`Half::Heldout18`, tuning data since round 19); 19 for the nineteenth round's
     /// (`Half::Heldout19`, tuning data since round 20); 20 for the twentieth round's
     /// (`Half::Heldout20`, tuning data since round 21); 21 for the twenty-first round's
-    /// (`Half::Heldout21`); 22 for the twenty-second round's (`Half::Heldout22`).
+    /// (`Half::Heldout21`, tuning data since round 22); 22 for the twenty-second round's
+    /// (`Half::Heldout22`, tuning data since round 23); 23 for the twenty-third round's
+    /// (`Half::Heldout23`).
     #[serde(default)]
     round: u8,
 }
@@ -107,7 +109,8 @@ fn case(entries: &[Entry], w: Written, prefix: &str) -> Case {
         handwritten: true,
         fact: None,
         half: match w.round {
-            22.. => Half::Heldout22,
+            23.. => Half::Heldout23,
+            22 => Half::Heldout22,
             21 => Half::Heldout21,
             20 => Half::Heldout20,
             19 => Half::Heldout19,

@@ -20,18 +20,20 @@
 //! `round: 18`, `--heldout18`) since the nineteenth, the nineteenth round's (hand-written,
 //! `round: 19`, `--heldout19`) since the twentieth, the twentieth round's (hand-written,
 //! `round: 20`, `--heldout20`) since the twenty-first, the twenty-first round's (hand-written,
-//! `round: 21`, `--heldout21`) since the twenty-second; the twenty-second round's
-//! (hand-written, `round: 22`) is printed only with `--heldout22`, its misses never listed,
+//! `round: 21`, `--heldout21`) since the twenty-second, the twenty-second round's
+//! (hand-written, `round: 22`, `--heldout22`) since the twenty-third; the twenty-third round's
+//! (hand-written, `round: 23`) is printed only with `--heldout23`, its misses never listed,
 //! and is the one that counts.
 //! `cargo run -p journal-market-audit --example audit_eval [-- --report] [--heldout]
 //! [--public] [--heldout4] [--heldout5] [--heldout6] [--heldout7] [--heldout8] [--heldout9]
 //! [--heldout10] [--heldout11] [--heldout12] [--heldout13] [--heldout14] [--heldout15]
 //! [--heldout16] [--heldout17] [--heldout18] [--heldout19] [--heldout20] [--heldout21]
-//! [--heldout22]
+//! [--heldout22] [--heldout23]
 //! [--misses [report|public|heldout|
 //! heldout-public|heldout4|heldout4-public|heldout5|heldout5-public|heldout6|heldout6-public|
 //! heldout7|heldout7-public|heldout8|heldout9|heldout10|heldout11|heldout12|heldout13|
-//! heldout14|heldout15|heldout16|heldout17|heldout18|heldout19|heldout20|heldout21|all]
+//! heldout14|heldout15|heldout16|heldout17|heldout18|heldout19|heldout20|heldout21|heldout22|
+//! all]
 //! | --show KIND
 //! | --draft ID]`
 //! (`AUDIT_EVAL_TRY=FILE` adds drafts being tried, as `try/ID`.)
@@ -150,7 +152,10 @@ fn table(half: Half, results: &[(Case, Report)]) {
             "Held-out set of round 21 (hand-written for round 21): looked at once, tuning data since round 22".to_string()
         }
         Half::Heldout22 => {
-            "Held-out set of round 22 (hand-written for round 22): the one that counts".to_string()
+            "Held-out set of round 22 (hand-written for round 22): looked at once, tuning data since round 23".to_string()
+        }
+        Half::Heldout23 => {
+            "Held-out set of round 23 (hand-written for round 23): the one that counts".to_string()
         }
     };
     println!("\n{name}\n");
@@ -325,7 +330,7 @@ fn main() {
     );
     // The held-out drafts' number, without their results.
     {
-        let (round, half) = (22, Half::Heldout22);
+        let (round, half) = (23, Half::Heldout23);
         let mut sizes: Vec<(String, usize)> = Vec::new();
         for (c, _) in results.iter().filter(|(c, _)| c.half == half) {
             let kind = c.kind.clone();
@@ -600,11 +605,19 @@ third-round hand-written drafts (held out in round 3): faithful approved {ok} of
         );
         table(Half::Heldout21, &results);
     }
-    // Round 22's held-out set is looked at once, at the end of the twenty-second round; its
-    // misses are never listed.
+    // Round 22's held-out set: looked at once at the end of the twenty-second round, tuning data
+    // since.
     if args.iter().any(|a| a == "--heldout22") {
-        println!("\nround 22's held-out set: the hand-written drafts kept for round 22");
+        println!(
+            "\nround 22's held-out set (tuning data since round 23): the hand-written drafts kept for round 22"
+        );
         table(Half::Heldout22, &results);
+    }
+    // Round 23's held-out set is looked at once, at the end of the twenty-third round; its
+    // misses are never listed.
+    if args.iter().any(|a| a == "--heldout23") {
+        println!("\nround 23's held-out set: the hand-written drafts kept for round 23");
+        table(Half::Heldout23, &results);
     }
     let second: Vec<&(Case, Report)> = results.iter().filter(|(c, _)| c.second_round).collect();
     if !second.is_empty() {
@@ -657,6 +670,7 @@ third-round hand-written drafts (held out in round 3): faithful approved {ok} of
                             | Half::Heldout19
                             | Half::Heldout20
                             | Half::Heldout21
+                            | Half::Heldout22
                     )
             })
             .take(6)
@@ -664,12 +678,12 @@ third-round hand-written drafts (held out in round 3): faithful approved {ok} of
             println!("\n== {}\n{}", c.id, c.sub.body);
         }
     }
-    // One tuning draft whole, with its sources and report (not round 22's held-out drafts).
+    // One tuning draft whole, with its sources and report (not round 23's held-out drafts).
     if args.first().map(String::as_str) == Some("--draft") {
         let id = args.get(1).cloned().unwrap_or_default();
         for (c, r) in results
             .iter()
-            .filter(|(c, _)| c.id == id && c.half != Half::Heldout22)
+            .filter(|(c, _)| c.id == id && c.half != Half::Heldout23)
         {
             println!("\n== {} [{}]\n{}", c.id, c.kind, c.sub.body);
             for s in &c.sub.sources {
@@ -726,6 +740,7 @@ const TUNING_HALVES: &[(&str, Half)] = &[
     ("heldout19", Half::Heldout19),
     ("heldout20", Half::Heldout20),
     ("heldout21", Half::Heldout21),
+    ("heldout22", Half::Heldout22),
 ];
 
 /// The tuning part `--misses NAME` lists; the tuning half when the name is none of
