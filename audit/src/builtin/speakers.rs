@@ -145,6 +145,18 @@ pub(super) fn speaker_chains(toks: &[Tok]) -> Vec<Vec<usize>> {
             while j > 0 && matches!(toks[j - 1].word.as_str(), "has" | "had" | "also" | "have") {
                 j -= 1;
             }
+            // Past an aside of where it has it (`Reuters, citing three employees, writes`).
+            if j > 0 && toks[j - 1].word == "," {
+                let open = toks[..j - 1].iter().rposition(|t| t.kind == Kind::Break);
+                if let Some(b) = open.filter(|&b| {
+                    toks[b].word == ","
+                        && toks
+                            .get(b + 1)
+                            .is_some_and(|t| matches!(t.word.as_str(), "citing" | "according"))
+                }) {
+                    j = b;
+                }
+            }
             // The head of the name just before, not across a comma: `Reuters reported`, `Kash
             // Rangan of Bernstein said`, `Microsoft's 10-Q says`. Names joined by `and` are
             // each a speaker (`Reuters and Bloomberg report`).
@@ -303,6 +315,15 @@ mod tests {
         assert_eq!(s, vec![vec!["reuters"]]);
         // Names joined by `and` are each a speaker, also of a plural verb; a lone noun is no
         // verb.
+        // Past an aside of where it has it.
+        let s = speakers(&tokenize(
+            "Reuters, citing three current and former employees, writes that AMD says so.",
+        ));
+        assert!(s.contains(&vec!["reuters".to_string()]), "{s:?}");
+        let s = speakers(&tokenize(
+            "Reuters, a news agency, writes that AMD says so.",
+        ));
+        assert!(!s.contains(&vec!["reuters".to_string()]), "{s:?}");
         let s = speakers(&tokenize("Reuters and Bloomberg report that Tesla did."));
         assert_eq!(s, vec![vec!["bloomberg"], vec!["reuters"]]);
         let s = speakers(&tokenize("A Reuters report cites supply-chain sources."));

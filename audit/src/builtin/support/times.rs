@@ -108,9 +108,31 @@ pub(super) fn frame(toks: &[Tok], from: &dyn Fn(&str) -> bool) -> HashSet<usize>
                 end += 1;
             }
             out.extend(start..end);
+            // Past an aside of where it has it, to the name before it (`Reuters, citing three
+            // employees, writes`).
+            if let Some(open) = aside_before(toks, start) {
+                let from = (open.saturating_sub(4)..open)
+                    .rev()
+                    .find(|&k| toks[k].kind == Kind::Break)
+                    .map_or(open.saturating_sub(4), |k| k + 1);
+                out.extend(from..open);
+            }
         }
     }
     out
+}
+
+/// The comma that opens an aside of where a sentence has it (`, citing three employees,`)
+/// closing right before token `at`.
+fn aside_before(toks: &[Tok], at: usize) -> Option<usize> {
+    let close = at.checked_sub(1).filter(|&k| toks[k].word == ",")?;
+    let open = toks[..close]
+        .iter()
+        .rposition(|t| t.kind == Kind::Break)
+        .filter(|&b| toks[b].word == ",")?;
+    toks.get(open + 1)
+        .is_some_and(|t| matches!(t.word.as_str(), "citing" | "according"))
+        .then_some(open)
 }
 
 /// The number of a filing's form (`10` of `10-Q`, `8` of `8-K`): a word of where a statement

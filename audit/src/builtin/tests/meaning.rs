@@ -1882,6 +1882,24 @@ fn the_reason_cited_is_the_claim() {
 }
 
 #[test]
+fn an_aside_of_where_it_has_it_leaves_the_outlet_the_speaker() {
+    let news = || {
+        vec![entry(
+            A,
+            "Reuters writes that AMD says the MI350 series delivers up to 35x the inference performance of the MI300X on large language models.",
+            "AMD says the MI350 series delivers up to 35x the inference performance of the MI300X on large language models, according to three current and former employees.",
+        )]
+    };
+    let text = |outlet: &str| {
+        format!(
+            "{outlet}, citing three current and former employees, writes that AMD says the MI350 series delivers up to 35 times the inference performance of the MI300X on large language models [{A}]."
+        )
+    };
+    assert_clean(&text("Reuters"), news());
+    assert_caught(&text("Bloomberg"), news(), Check::UnsupportedContent);
+}
+
+#[test]
 fn first_public_report_is_the_first_time() {
     let news = || {
         vec![entry(
