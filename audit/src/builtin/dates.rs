@@ -45,6 +45,12 @@ pub(super) fn has_month_day(text: &str) -> bool {
 /// The months' full names, January first: the first twelve of [`MONTHS`].
 const FULL_MONTHS: &[&str] = MONTHS.split_at(12).0;
 
+/// Whether a lower-case word is a month's short name (`sept`, `oct`), a month only before a
+/// day (`Sept. 26`).
+pub(super) fn is_short_month(word: &str) -> bool {
+    MONTHS.split_at(12).1.contains(&word)
+}
+
 /// Whether a lower-case word is a month's full name (a capital that names no one).
 pub(super) fn is_month(word: &str) -> bool {
     FULL_MONTHS.contains(&word)

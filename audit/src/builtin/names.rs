@@ -195,6 +195,8 @@ pub(super) fn is_name(
         || raw.contains('.')
         || COMMON.contains(&t.word.as_str())
         || super::dates::is_month(&t.word)
+        || (super::dates::is_short_month(&t.word)
+            && d.toks.get(i + 1).is_some_and(|n| n.kind == Kind::Number))
         || d.text.contains(&format!("@{raw}"))
     {
         return false;

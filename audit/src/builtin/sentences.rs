@@ -1,6 +1,7 @@
 //! The body's paragraphs and sentences, with the citations of each sentence.
 
 use super::citations::{leading_citations, strip_citations};
+use super::dates::is_short_month;
 
 #[derive(Debug)]
 pub(super) struct Sentence {
@@ -46,7 +47,14 @@ pub(super) fn abbreviation_at(text: &str, i: usize) -> bool {
     let initials = word.contains('.')
         && word.chars().all(|c| c == '.' || c.is_uppercase())
         && word.chars().count() <= 5;
-    single_capital || initials || ABBREVIATIONS.contains(&word.to_lowercase().as_str())
+    // A month's short name before its day (`ended Sept. 26`).
+    let short_month = is_short_month(&word.to_lowercase())
+        && word.starts_with(char::is_uppercase)
+        && next.starts_with(|c: char| c.is_ascii_digit());
+    single_capital
+        || initials
+        || short_month
+        || ABBREVIATIONS.contains(&word.to_lowercase().as_str())
 }
 
 /// Splits at `.`, `!` or `?` (and a closing quotation mark or bracket after it) followed by
@@ -158,6 +166,16 @@ mod tests {
                 "Jamie Dimon of J.P. Morgan spoke.",
                 " George W. Bush did not.",
                 " Apple Inc. said so."
+            ]
+        );
+        // A month's short name before its day; not a stop before a sentence's first word.
+        let p = "The quarter ended Sept. 26. It ended in Oct. Sales rose.";
+        assert_eq!(
+            split_sentences(p),
+            [
+                "The quarter ended Sept. 26.",
+                " It ended in Oct.",
+                " Sales rose."
             ]
         );
     }

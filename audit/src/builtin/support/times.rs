@@ -3,7 +3,7 @@
 
 use foldhash::{HashSet, HashSetExt};
 
-use crate::builtin::dates::is_month;
+use crate::builtin::dates::{is_month, is_short_month};
 use crate::builtin::speakers::saying;
 use crate::builtin::tokens::{Kind, Tok};
 use crate::builtin::wordclass::ordinal;
@@ -39,11 +39,17 @@ pub(super) fn in_date(toks: &[Tok], i: usize) -> bool {
     let t = &toks[i];
     let day = t.kind == Kind::Number || t.word.starts_with(|c: char| c.is_ascii_digit());
     if t.kind == Kind::Word && !day {
-        return is_month(&t.word) && t.raw.starts_with(char::is_uppercase);
+        // A month's short name only before its day (`Sept. 26`).
+        let short = is_short_month(&t.word)
+            && toks
+                .get(i + 1)
+                .is_some_and(|n| n.kind == Kind::Number && n.raw.len() <= 2);
+        return (is_month(&t.word) || short) && t.raw.starts_with(char::is_uppercase);
     }
     let near_month = |j: Option<usize>| {
-        j.and_then(|j| toks.get(j))
-            .is_some_and(|n| is_month(&n.word) && n.raw.starts_with(char::is_uppercase))
+        j.and_then(|j| toks.get(j)).is_some_and(|n| {
+            (is_month(&n.word) || is_short_month(&n.word)) && n.raw.starts_with(char::is_uppercase)
+        })
     };
     // A day beside its month; a year is a figure (the year of record needs no source).
     // `22nd` of `November 22nd` too.

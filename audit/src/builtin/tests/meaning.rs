@@ -1900,6 +1900,24 @@ fn an_aside_of_where_it_has_it_leaves_the_outlet_the_speaker() {
 }
 
 #[test]
+fn a_month_short_name_before_its_day_is_a_date() {
+    let news = || {
+        vec![entry(
+            A,
+            "Apple's quarterly report for the period ended 2026-09-26 says the European Commission opened a new review of App Store fees under the Digital Markets Act.",
+            "Quarterly report on Form 10-Q for the quarterly period ended 2026-09-26. The European Commission opened a new review of App Store fees under the Digital Markets Act.",
+        )]
+    };
+    let text = |day: &str| {
+        format!(
+            "Apple's quarterly report for the period ended Sept. {day} says the European Commission opened a new review of App Store fees under the Digital Markets Act [{A}]."
+        )
+    };
+    assert_clean(&text("26"), news());
+    assert_caught(&text("29"), news(), Check::UnsupportedDate);
+}
+
+#[test]
 fn first_public_report_is_the_first_time() {
     let news = || {
         vec![entry(
