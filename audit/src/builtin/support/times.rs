@@ -91,6 +91,8 @@ pub(super) fn frame(toks: &[Tok], from: &dyn Fn(&str) -> bool) -> HashSet<usize>
             || matches!(
                 t.word.as_str(),
                 "filing" | "post" | "report" | "disclosure" | "statement" | "documents"
+                    // What a filing is furnished under (`furnished under Regulation FD`).
+                    | "furnished" | "furnishes"
                     // Whom a company did not answer (`requests for comment from either outlet`).
                     | "comment"
             )

@@ -127,7 +127,8 @@ pub(super) fn units(toks: &[Tok], k: &Known<'_>) -> Vec<Unit> {
     for (i, t) in toks.iter().enumerate() {
         // A bound is no word of where an entry comes from: `the Census Bureau of at least 2012
         // reported` bounds the `2012` of `the Census Bureau of 2012 reported`.
-        let bounded = bound_before(toks, i).is_some();
+        // (Only a number is bounded: `under Regulation FD` bounds nothing.)
+        let bounded = t.kind == Kind::Number && bound_before(toks, i).is_some();
         let origin = frame.contains(&i) && from(&t.word) && !bounded;
         // A bounded date (`to over 19 October 1963`, `at least November 22`) states a bound the
         // date checks do not judge: the same bound must stand before the same day.

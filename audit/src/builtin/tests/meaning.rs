@@ -1918,6 +1918,32 @@ fn a_month_short_name_before_its_day_is_a_date() {
 }
 
 #[test]
+fn what_a_filing_is_furnished_under_is_where_it_comes_from() {
+    let news = || {
+        vec![Source {
+            title: "8-K: Tesla furnishes NHTSA data".into(),
+            ..entry(
+                A,
+                "In an 8-K filed with the SEC, Tesla disclosed that it will give NHTSA data on incidents reported since June.",
+                "Item 7.01 Regulation FD Disclosure. Tesla, Inc. (the \"Company\") furnishes the information below. The Company reports that it will give NHTSA data on incidents reported since June.",
+            )
+        }]
+    };
+    let lead = format!(
+        "Tesla disclosed in an 8-K that it will give NHTSA data on incidents reported since June [{A}]."
+    );
+    assert_clean(
+        &format!("{lead} The disclosure was furnished under Regulation FD [{A}]."),
+        news(),
+    );
+    assert_caught(
+        &format!("{lead} The disclosure was furnished under Regulation S-K [{A}]."),
+        news(),
+        Check::UnsupportedName,
+    );
+}
+
+#[test]
 fn first_public_report_is_the_first_time() {
     let news = || {
         vec![entry(
