@@ -7,7 +7,7 @@ use super::numbers::{Bound, number_at};
 use super::offers::{Offer, opposed};
 use super::times::{frame, in_date};
 use super::units::{HEDGED, Known, Unit, WILL, units};
-use super::wordlists::SUPERLATIVES;
+use super::wordlists::{SUPERLATIVES, TITLES};
 use super::{COVER_GAIN, LOOSE_MISSING, LOOSE_SHARE, MAX_COVER};
 use crate::builtin::clause::be_passive;
 use crate::builtin::converse::{GETS, Way, way};
@@ -256,7 +256,13 @@ pub(in crate::builtin) fn judge(
     for (a, b) in name_runs(toks, known) {
         let holds = |o: &Offer, k: usize| {
             let t = &toks[k];
-            o.has(&format!("r:{}", t.word))
+            // An officer's title by the word it stands for (`CFO` of `chief financial officer`).
+            let title = TITLES
+                .iter()
+                .find(|(w, _)| *w == t.word)
+                .is_some_and(|(_, stands)| stands.iter().any(|s| o.has(&format!("r:{s}"))));
+            title
+                || o.has(&format!("r:{}", t.word))
                 || (!t.anchor.is_empty() && o.has(&format!("s:{}", t.anchor)))
                 || units.iter().any(|u| u.at == k && found(u, toks, &[o]))
         };

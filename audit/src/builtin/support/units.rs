@@ -9,6 +9,7 @@ use super::numbers::{Bound, FIGURE_WORDS, bound_before, counted, number_at, shor
 use super::times::{form_number, frame, handle_names, in_date, time_frame};
 use super::wordlists::{
     ANNOUNCING, COMPARING, LIMITING, RECORDS, REFERENTS, SHELL_NOUNS, STRICT_WORDS, SUPERLATIVES,
+    TITLES,
 };
 use crate::builtin::cues::{Cue, cues};
 use crate::builtin::speakers::{saying, speaker_chains};
@@ -275,6 +276,20 @@ fn word_unit(toks: &[Tok], i: usize, known: &dyn Fn(&str) -> bool) -> Option<Uni
     {
         return None;
     }
+    if let Some((_, stands)) = TITLES.iter().find(|(t, _)| *t == w) {
+        return Some(Unit {
+            at: i,
+            text: t.raw.clone(),
+            // As written: `chief` bears out `executive` as a word, not as a title.
+            keys: std::iter::once(&w)
+                .chain(stands.iter())
+                .map(|k| format!("r:{k}"))
+                .collect(),
+            strict: true,
+            name: false,
+            range: None,
+        });
+    }
     let lemma = wordnet::lemma(w);
     let d = degree(w, &lemma);
     if let Some(n) = ordinal(w) {
@@ -329,7 +344,9 @@ fn word_unit(toks: &[Tok], i: usize, known: &dyn Fn(&str) -> bool) -> Option<Uni
     }
     let direction = keys.iter().any(|k| k.starts_with("d:"));
     // A capitalised word is a name; the first word of a sentence only when it is no common word.
-    let name = t.raw.starts_with(char::is_uppercase) && (i > 0 || !wordnet::is_word(&lemma));
+    let name = t.raw.starts_with(char::is_uppercase)
+        && (i > 0 || !wordnet::is_word(&lemma))
+        && !TITLES.iter().any(|(t, _)| *t == w);
     if name {
         // A name is found as written (or its stem: `GPUs`, `GPU`), not through the relations
         // of a common word: `Disclosure` is no name `disclosed` gives.

@@ -117,6 +117,15 @@ pub(in crate::builtin) const RECORDS: &[&str] = &[
 ];
 
 /// Words that always need a source besides [`SUPERLATIVES`]: records, time frames.
+/// Officers' titles in capitals (`CFO Jean Hu`): words, not names, each borne out by itself or
+/// by the word of the title it stands for (`chief financial officer`), not by `chief` alone.
+pub(super) const TITLES: &[(&str, &[&str])] = &[
+    ("ceo", &["executive"]),
+    ("cfo", &["financial", "finance"]),
+    ("coo", &["operating", "operations"]),
+    ("cto", &["technology"]),
+];
+
 pub(super) const STRICT_WORDS: &[&str] = &[
     "record",
     "top",

@@ -1944,6 +1944,40 @@ fn what_a_filing_is_furnished_under_is_where_it_comes_from() {
 }
 
 #[test]
+fn an_officer_title_in_capitals_is_the_title() {
+    let news = || {
+        vec![entry(
+            A,
+            "Reuters reports that Jean Hu, chief financial officer, told the Bernstein Strategic Decisions Conference that demand remains strong.",
+            "",
+        )]
+    };
+    assert_clean(
+        &format!(
+            "Reuters reported that CFO Jean Hu told the Bernstein Strategic Decisions Conference that demand remains strong [{A}]."
+        ),
+        news(),
+    );
+    assert_clean(
+        &format!(
+            "Reuters reported that CFO Jean Hu told the Bernstein Strategic Decisions Conference that demand remains strong [{A}]."
+        ),
+        vec![entry(
+            A,
+            "Reuters reports that CFO Jean Hu told the Bernstein Strategic Decisions Conference that demand remains strong.",
+            "",
+        )],
+    );
+    assert_caught(
+        &format!(
+            "Reuters reported that CEO Jean Hu told the Bernstein Strategic Decisions Conference that demand remains strong [{A}]."
+        ),
+        news(),
+        Check::UnsupportedContent,
+    );
+}
+
+#[test]
 fn first_public_report_is_the_first_time() {
     let news = || {
         vec![entry(
