@@ -178,6 +178,21 @@ fn active(toks: &[Tok], w: usize) -> bool {
     if by || (saying(word) && !answers(toks, w)) || be_passive(toks, w) {
         return false;
     }
+    // A participle right after a common noun and before a preposition qualifies the noun
+    // (`9.6 GWh of energy storage deployed in the period`): nothing it names acts.
+    let reduced = word.ends_with("ed")
+        && prev.is_some_and(|p| {
+            p.kind == Kind::Word && !capital(p) && !p.anchor.is_empty() && {
+                let lemma = wordnet::lemma(&p.word);
+                wordnet::only_noun(&lemma)
+            }
+        })
+        && toks
+            .get(w + 1)
+            .is_some_and(|n| PREPOSITIONS.contains(&n.word.as_str()));
+    if reduced {
+        return false;
+    }
     // A present tense is no noun's plural: no noun, or one with an object after it (`the
     // release adds distributed-inference support`), not `cloud instances.` or `common shares
     // issuable`.

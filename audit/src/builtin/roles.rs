@@ -223,7 +223,16 @@ fn exchanged(d: &[Tok], s: &[Tok], dn: &[Name], sn: &[Name]) -> Option<(String, 
     for (k, x) in sn.iter().enumerate() {
         for (j, y) in sn.iter().enumerate().skip(k + 1) {
             let (cx, cy) = (sc[k].clone(), sc[j].clone());
-            if x.key == y.key || cx == cy || x.key.contains(&y.key) || y.key.contains(&x.key) {
+            // `the company` is the company of the entry, whose name may stand for it (`@Tesla
+            // posted that … the company is investing`, told as `Tesla is investing …, the
+            // company posted`): no two parties to exchange.
+            let referent = x.key == "company" || y.key == "company";
+            if referent
+                || x.key == y.key
+                || cx == cy
+                || x.key.contains(&y.key)
+                || y.key.contains(&x.key)
+            {
                 continue;
             }
             let between = x.end..y.at;

@@ -1978,6 +1978,54 @@ fn an_officer_title_in_capitals_is_the_title() {
 }
 
 #[test]
+fn the_company_and_its_name_are_no_two_parties() {
+    let news = || {
+        vec![entry(
+            A,
+            "@Tesla posted that Vaibhav Taneja, chief financial officer, told the Morgan Stanley Technology, Media & Telecom Conference that demand remains strong and that the company is investing ahead of it.",
+            "",
+        )]
+    };
+    assert_clean(
+        &format!(
+            "Chief financial officer Vaibhav Taneja told the Morgan Stanley Technology, Media & Telecom Conference that demand remains strong and that Tesla is investing ahead of it, the company posted on X [{A}]."
+        ),
+        news(),
+    );
+    assert_caught(
+        &format!(
+            "Chief financial officer Vaibhav Taneja told the Morgan Stanley Technology, Media & Telecom Conference that demand remains strong and that Tesla is investing ahead of it, Morgan Stanley posted on X [{A}]."
+        ),
+        news(),
+        Check::UnsupportedContent,
+    );
+}
+
+#[test]
+fn a_participle_after_a_noun_is_no_act_of_a_name() {
+    let news = || {
+        vec![entry(
+            A,
+            "Tesla's quarterly report for the period ended 2026-06-30 says Tesla deployed 9.6 GWh of energy storage in the quarter, a record for the business.",
+            "",
+        )]
+    };
+    assert_clean(
+        &format!(
+            "Tesla's quarterly report for the period ended 2026-06-30 reports a record 9.6 GWh of energy storage deployed in the quarter [{A}]."
+        ),
+        news(),
+    );
+    assert_caught(
+        &format!(
+            "Tesla's quarterly report for the period ended 2026-06-30 reports a record 9.6 GWh of energy storage deployed for the quarter by Panasonic [{A}]."
+        ),
+        news(),
+        Check::UnsupportedContent,
+    );
+}
+
+#[test]
 fn first_public_report_is_the_first_time() {
     let news = || {
         vec![entry(
