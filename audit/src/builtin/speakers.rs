@@ -132,7 +132,11 @@ pub(super) fn speaker_chains(toks: &[Tok]) -> Vec<Vec<usize>> {
     for i in 0..toks.len() {
         let w = toks[i].word.as_str();
         if matches!(w, "according" | "citing") {
-            let start = if w == "according" { i + 2 } else { i + 1 };
+            let mut start = if w == "according" { i + 2 } else { i + 1 };
+            // `citing figures from Mercury Research`: whose the figures are is cited.
+            if w == "citing" && cited_material(toks, start) {
+                start += 2;
+            }
             let chain: Vec<usize> = (start..toks.len())
                 .take_while(|&k| name(&toks[k]))
                 .collect();
@@ -191,6 +195,27 @@ pub(super) fn speaker_chains(toks: &[Tok]) -> Vec<Vec<usize>> {
         }
     }
     out
+}
+
+/// What a party cites of another's, before `from` or `by` and the other's name (`citing
+/// figures from Mercury Research`).
+const MATERIAL: &[&str] = &[
+    "figures",
+    "data",
+    "numbers",
+    "estimates",
+    "research",
+    "documents",
+    "statistics",
+];
+
+/// Whether [`MATERIAL`] and `from` or `by` stand at `k`: the name after them is who is cited.
+pub(super) fn cited_material(toks: &[Tok], k: usize) -> bool {
+    toks.get(k)
+        .is_some_and(|t| MATERIAL.contains(&t.word.as_str()))
+        && toks
+            .get(k + 1)
+            .is_some_and(|t| matches!(t.word.as_str(), "from" | "by"))
 }
 
 /// A verb of judging what was told, as an analyst does (`Vivek Arya at BofA Securities called

@@ -12,7 +12,7 @@ use super::wordlists::{
     TITLES,
 };
 use crate::builtin::cues::{Cue, cues};
-use crate::builtin::speakers::{saying, speaker_chains};
+use crate::builtin::speakers::{cited_material, saying, speaker_chains};
 use crate::builtin::tokens::{Kind, Tok};
 use crate::builtin::wordclass::{adverb_base, decade, ordinal};
 use crate::builtin::wordnet;
@@ -355,7 +355,11 @@ fn word_unit(toks: &[Tok], i: usize, known: &dyn Fn(&str) -> bool) -> Option<Uni
     // A noun names a thing: a rewording keeps it. Verbs, adjectives and adverbs may be said
     // otherwise (`received` for `achieved`).
     let thing = wordnet::only_noun(&lemma) || !wordnet::is_word(&lemma);
-    // What a party cites as its reason (`citing gaming revenue`): the reason is the claim.
+    // What a party cites as its reason (`citing gaming revenue`): the reason is the claim;
+    // not another's material (`citing figures from Mercury Research`), which says who.
+    if before(1) == "citing" && cited_material(toks, i) {
+        return None;
+    }
     let reason = before(1) == "citing"
         || (before(2) == "citing" && toks[i - 1].kind == Kind::Word && !saying(before(1)));
     let strict = reason

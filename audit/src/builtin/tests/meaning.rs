@@ -2026,6 +2026,24 @@ fn a_participle_after_a_noun_is_no_act_of_a_name() {
 }
 
 #[test]
+fn figures_cited_from_a_party_name_who_is_cited() {
+    let news = || {
+        vec![entry(
+            A,
+            "@AMDServer posted that AMD's EPYC processors reached about 39% of server CPU revenue, according to Mercury Research.",
+            "",
+        )]
+    };
+    let text = |who: &str| {
+        format!(
+            "AMD's EPYC processors now account for about 39% of server CPU revenue, the @AMDServer account posted, citing figures from {who} [{A}]."
+        )
+    };
+    assert_clean(&text("Mercury Research"), news());
+    assert_caught(&text("IDC"), news(), Check::UnsupportedName);
+}
+
+#[test]
 fn first_public_report_is_the_first_time() {
     let news = || {
         vec![entry(
