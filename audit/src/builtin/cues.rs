@@ -113,6 +113,11 @@ fn cue_at(toks: &[Tok], i: usize, draft: bool) -> Option<Cue> {
     if lex.hedges.contains(w) || (draft && lex.draft_hedges.contains(w)) {
         return Some(Cue::Hedge);
     }
+    // `after which`: a link between two clauses (`links.rs`), no time of one thing set against
+    // another's (`a trading plan, after which he owns`, where the plan was adopted `earlier`).
+    if w == "after" && next == "which" {
+        return None;
+    }
     if next == "than" && matches!(w, "more" | "less" | "fewer") {
         return Some(Cue::Direction(Family::Bound, w == "more"));
     }

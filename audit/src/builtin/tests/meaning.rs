@@ -2044,6 +2044,31 @@ fn figures_cited_from_a_party_name_who_is_cited() {
 }
 
 #[test]
+fn after_which_links_two_clauses() {
+    let news = |when: &str| {
+        vec![entry(
+            A,
+            "Vamsi Boppana, senior vice president of AI, sold 68,248 AMD shares under a Rule 10b5-1 trading plan.",
+            &format!(
+                "The sales were effected pursuant to a Rule 10b5-1 trading plan adopted earlier in the year. {when} the reporting person directly owns 8,124,000 shares."
+            ),
+        )]
+    };
+    let text = format!(
+        "The sales were made under a Rule 10b5-1 trading plan, after which he directly owns 8,124,000 shares [{A}]."
+    );
+    assert_clean(&text, news("Following the reported transactions"));
+    // The time of the plan is still read.
+    assert_caught(
+        &format!(
+            "The sales were made under a Rule 10b5-1 trading plan adopted later in the year, after which he directly owns 8,124,000 shares [{A}]."
+        ),
+        news("Following the reported transactions"),
+        Check::DirectionFlipped,
+    );
+}
+
+#[test]
 fn first_public_report_is_the_first_time() {
     let news = || {
         vec![entry(
