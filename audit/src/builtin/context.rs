@@ -210,10 +210,17 @@ fn added_by_source(c: &Context<'_>) -> bool {
         .rev()
         .skip_while(|t| t.kind == Kind::Break && t.word != ",")
         .map(|t| t.word.as_str());
-    matches!(tail.next(), Some("adds" | "added"))
+    let ends = matches!(tail.next(), Some("adds" | "added"))
         && tail.next().is_some_and(|w| TELLERS.contains(&w))
         && tail.next() == Some("the")
-        && tail.next() == Some(",")
+        && tail.next() == Some(",");
+    // Or opens with it (`The filing adds that …`).
+    let word = |k: usize| c.toks.get(k).map_or("", |t| t.word.as_str());
+    let opens = word(0) == "the"
+        && TELLERS.contains(&word(1))
+        && matches!(word(2), "adds" | "added")
+        && word(3) == "that";
+    ends || opens
 }
 
 /// `new` where a cited entry's sentence has the thing the sentence speaks of as `additional`

@@ -65,8 +65,15 @@ fn cue_at(toks: &[Tok], i: usize, draft: bool) -> Option<Cue> {
         return None;
     }
     let lex = lexicon();
-    // `has yet to appear` has not appeared.
-    if lex.negations.contains(w) || w.ends_with("n't") || (w == "yet" && next == "to") {
+    // `has yet to appear` has not appeared; `furnished rather than deemed filed` was not
+    // deemed filed (in a sentence of no other negation: `not verified, so treated as reported
+    // rather than confirmed` negates once).
+    let rather = w == "rather"
+        && next == "than"
+        && !toks
+            .iter()
+            .any(|t| lex.negations.contains(t.word.as_str()) || t.word.ends_with("n't"));
+    if lex.negations.contains(w) || w.ends_with("n't") || (w == "yet" && next == "to") || rather {
         return Some(Cue::Negation);
     }
     if lex.negating_verbs.contains(w) && next == "to" || (w == "denied" || w == "denies") {

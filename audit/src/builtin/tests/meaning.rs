@@ -1425,7 +1425,20 @@ fn a_source_the_sentence_ends_on_adds_and_an_additional_thing_is_new() {
         ),
         filing(),
     );
+    assert_clean(
+        &format!(
+            "NVIDIA authorised an additional share repurchase program, according to an 8-K filed with the SEC [{A}]. The filing adds that the program has no expiration date [{A}]."
+        ),
+        filing(),
+    );
     // `adds` that tells an amount, and `new` of another thing, are the draft's own.
+    assert_caught(
+        &format!(
+            "NVIDIA authorised an additional share repurchase program, according to an 8-K filed with the SEC [{A}]. The program adds that it has no expiration date [{A}]."
+        ),
+        filing(),
+        Check::UnsupportedContent,
+    );
     assert_caught(
         &format!(
             "NVIDIA authorised an additional share repurchase program without an expiration date, which adds to earnings [{A}]."
@@ -2065,6 +2078,33 @@ fn after_which_links_two_clauses() {
         ),
         news("Following the reported transactions"),
         Check::DirectionFlipped,
+    );
+}
+
+#[test]
+fn rather_than_negates() {
+    let news = || {
+        vec![entry(
+            A,
+            "In an 8-K filed with the SEC, Apple disclosed that the revamped Siri is now planned for a spring release.",
+            "The information in this Item 7.01 shall not be deemed \"filed\" for purposes of Section 18 of the Securities Exchange Act of 1934.",
+        )]
+    };
+    let lead = format!(
+        "In an 8-K, Apple disclosed that the revamped Siri is now planned for a spring release [{A}]."
+    );
+    assert_clean(
+        &format!(
+            "{lead} The information was furnished rather than deemed filed for Section 18 purposes [{A}]."
+        ),
+        news(),
+    );
+    assert_caught(
+        &format!(
+            "{lead} The information was furnished and deemed filed for Section 18 purposes [{A}]."
+        ),
+        news(),
+        Check::NegationFlipped,
     );
 }
 
