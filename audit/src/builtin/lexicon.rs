@@ -539,6 +539,13 @@ pub(super) const ATTRIBUTING_WORDS: &[&str] = &[
     "repeats",
     "reiterated",
     "reiterates",
+    // `Palantir later hailed the same expansion in a post`: praise told is told.
+    "hailed",
+    "hails",
+    "touted",
+    "touts",
+    "highlighted",
+    "highlights",
 ];
 
 /// Phrases with which a draft attributes a statement.

@@ -47,6 +47,22 @@ const LINKS: &[(&[&str], Link)] = &[
     (&["amid"], Link::Temporal),
 ];
 
+/// Verbs of what is scheduled after `due to` (`due to ship`, `due to report`).
+const SCHEDULED: &[&str] = &[
+    "ship", "launch", "start", "begin", "arrive", "open", "close", "report", "be", "expire", "end",
+    "deliver", "come", "release", "take",
+];
+
+/// `due to` and a verb of [`SCHEDULED`] at `i` (`samples due to ship next quarter`): a
+/// schedule, as `will` tells one, no cause.
+pub(super) fn scheduled(toks: &[Tok], i: usize) -> bool {
+    toks[i].word == "due"
+        && toks.get(i + 1).is_some_and(|t| t.word == "to")
+        && toks
+            .get(i + 2)
+            .is_some_and(|t| SCHEDULED.contains(&t.word.as_str()))
+}
+
 /// The links of a sentence: (first token, last token, kind).
 pub(super) fn links(toks: &[Tok]) -> Vec<(usize, usize, Link)> {
     let mut out = Vec::new();
@@ -58,7 +74,7 @@ pub(super) fn links(toks: &[Tok]) -> Vec<(usize, usize, Link)> {
                 toks[i - 1].word.as_str(),
                 "the" | "a" | "an" | "our" | "its" | "their" | "his" | "her" | "this" | "that"
             );
-        if time_frame(toks, i).is_some() || determined {
+        if time_frame(toks, i).is_some() || determined || scheduled(toks, i) {
             continue;
         }
         for (words, link) in LINKS {

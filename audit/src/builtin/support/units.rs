@@ -4,7 +4,7 @@
 use foldhash::HashSet;
 
 use super::keys::{degree, direction_key, word_key};
-use super::links::links;
+use super::links::{links, scheduled};
 use super::numbers::{Bound, FIGURE_WORDS, bound_before, counted, number_at, shorthand};
 use super::times::{form_number, frame, handle_names, in_date, time_frame};
 use super::wordlists::{
@@ -355,6 +355,10 @@ fn word_unit(toks: &[Tok], i: usize, known: &dyn Fn(&str) -> bool) -> Option<Uni
     // A noun names a thing: a rewording keeps it. Verbs, adjectives and adverbs may be said
     // otherwise (`received` for `achieved`).
     let thing = wordnet::only_noun(&lemma) || !wordnet::is_word(&lemma);
+    // `due to ship`: a schedule, which the verb after it tells.
+    if scheduled(toks, i) {
+        return None;
+    }
     // What a party cites as its reason (`citing gaming revenue`): the reason is the claim;
     // not another's material (`citing figures from Mercury Research`), which says who.
     if before(1) == "citing" && cited_material(toks, i) {

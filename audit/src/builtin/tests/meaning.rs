@@ -2109,6 +2109,61 @@ fn rather_than_negates() {
 }
 
 #[test]
+fn due_to_ship_is_a_schedule_and_praise_told_is_told() {
+    let news = || {
+        vec![entry(
+            A,
+            "Reuters reported that Quanta has begun final qualification of HBM4 stacks for Rubin, with samples shipping in volume next quarter.",
+            "",
+        )]
+    };
+    assert_clean(
+        &format!(
+            "Quanta has started final qualification of HBM4 stacks for Rubin, with samples due to ship in volume next quarter, Reuters reported [{A}]."
+        ),
+        news(),
+    );
+    // A cause is still a cause.
+    assert_caught(
+        &format!(
+            "Quanta has started final qualification of HBM4 stacks for Rubin due to demand, with samples shipping in volume next quarter, Reuters reported [{A}]."
+        ),
+        news(),
+        Check::UnsupportedContent,
+    );
+    let posts = || {
+        vec![
+            entry(
+                A,
+                "Bloomberg reports that Fannie Mae expanded its use of AIP across operations after a five-day bootcamp.",
+                "",
+            ),
+            entry(
+                B,
+                "@PalantirTech posted that Fannie Mae expanded its use of AIP across operations after a five-day bootcamp.",
+                "",
+            ),
+        ]
+    };
+    let lead = format!(
+        "Bloomberg reported that Fannie Mae expanded its use of AIP across operations following a five-day bootcamp [{A}]."
+    );
+    assert_clean(
+        &format!(
+            "{lead} Palantir later hailed the same expansion in a post from @PalantirTech [{B}]."
+        ),
+        posts(),
+    );
+    assert_caught(
+        &format!(
+            "{lead} Palantir later hailed the same expansion in a post from @PalantirUS [{B}]."
+        ),
+        posts(),
+        Check::UnsupportedContent,
+    );
+}
+
+#[test]
 fn first_public_report_is_the_first_time() {
     let news = || {
         vec![entry(
