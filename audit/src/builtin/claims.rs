@@ -556,6 +556,17 @@ fn rest(
     issues: &mut Vec<Issue>,
 ) -> Vec<Support> {
     let candidates = candidates(c);
+    if let Some(clause) = &judged.mixed {
+        issues.push(issue(
+            Severity::Major,
+            Check::RolesSwapped,
+            format!(
+                "the draft joins in one clause names and figures that no one cited entry tells together: \u{ab}{clause}\u{bb} of \u{ab}{}\u{bb} [{}]",
+                clip(c.text, CLIP),
+                c.ids
+            ),
+        ));
+    }
     let mut missing = judged.missing;
     for name in speakers::speakers(&d.toks) {
         let said = name.iter().any(|who| {

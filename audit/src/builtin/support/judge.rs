@@ -88,6 +88,10 @@ pub(in crate::builtin) struct Judged {
     /// Bounded figures found only through an exact figure of a sentence it rests on (`more than
     /// 77` in `78`): their values.
     pub(in crate::builtin) ranged: Vec<f64>,
+    /// A clause whose names and figures no one cited entry holds together, though each is in
+    /// one of them: what the entries tell of two things, crossed (`raised their price to
+    /// $29.99 a month` of one entry's plans and another's figure).
+    pub(in crate::builtin) mixed: Option<String>,
 }
 
 /// Judges the draft sentence `toks` against the candidate source sentences (`offers`, those of
@@ -319,12 +323,110 @@ pub(in crate::builtin) fn judge(
         .filter(|(u, _)| found(u, toks, &chosen))
         .map(|(_, n)| n)
         .collect();
+    let mixed = mixed_clause(toks, &units, offers, entries, known);
     Judged {
         cover,
         missing,
         loose,
         ranged,
+        mixed,
     }
+}
+
+/// Words that open a clause of their own (`…, while CNBC reported`).
+const CLAUSE_LINKS: &[&str] = &["while", "whereas", "but", "and", "as"];
+
+/// The clauses of a sentence (token ranges) as [`mixed_clause`] reads them: split at `while`
+/// and `whereas`, at `;`, at a comma before [`CLAUSE_LINKS`], and at `and` before a capital
+/// (`Rasgon is at Bernstein and Harsh Kumar is at Piper Sandler`; names joined by `and` are
+/// so each their own).
+fn clause_spans(toks: &[Tok]) -> Vec<std::ops::Range<usize>> {
+    let mut out = Vec::new();
+    let mut start = 0;
+    for (i, t) in toks.iter().enumerate() {
+        let next = toks.get(i + 1);
+        let splits = matches!(t.word.as_str(), "while" | "whereas" | ";")
+            || (t.word == "," && next.is_some_and(|n| CLAUSE_LINKS.contains(&n.word.as_str())))
+            || (t.word == "and"
+                && next.is_some_and(|n| {
+                    n.kind == Kind::Word && n.raw.starts_with(char::is_uppercase)
+                }));
+        if splits {
+            out.push(start..i);
+            start = i + 1;
+        }
+    }
+    out.push(start..toks.len());
+    out.retain(|r| !r.is_empty());
+    out
+}
+
+/// The first clause of a sentence citing two entries or more whose names and figures are each
+/// in a cited entry but not all in any one (see [`Judged::mixed`]); a list the sentence lays out
+/// `respectively` is left alone.
+fn mixed_clause(
+    toks: &[Tok],
+    units: &[Unit],
+    offers: &[&Offer],
+    entries: &[usize],
+    known: &Known<'_>,
+) -> Option<String> {
+    let mut cited: Vec<usize> = entries.to_vec();
+    cited.sort_unstable();
+    cited.dedup();
+
+    if cited.len() < 2 || toks.iter().any(|t| t.word == "respectively") {
+        return None;
+    }
+    let of_entry = |e: usize| -> Vec<&Offer> {
+        offers
+            .iter()
+            .zip(entries)
+            .filter(|(_, k)| **k == e)
+            .map(|(o, _)| *o)
+            .collect()
+    };
+    let by_entry: Vec<Vec<&Offer>> = cited.iter().map(|&e| of_entry(e)).collect();
+    // A name the company's record needs no source for (`Bernstein` of an entry about
+    // Bernstein's target) still tells which entry a clause is of; not who said it (`Reuters`,
+    // a handle), which two entries may share a clause of (`Reuters and Bloomberg report`).
+    let named = |i: usize| {
+        let t = &toks[i];
+        (t.kind == Kind::Word
+            && t.raw.starts_with(char::is_uppercase)
+            && !t.anchor.is_empty()
+            && (i > 0 || !wordnet::is_word(&wordnet::lemma(&t.word)))
+            && (known.word)(&t.word)
+            && !(known.from)(&t.word)
+            && !(known.handle)(&t.word)
+            && !in_date(toks, i))
+        .then(|| vec![format!("x:{}", t.word), format!("s:{}", t.anchor)])
+    };
+    let held = |keys: &[String], os: &[&Offer]| keys.iter().any(|k| os.iter().any(|o| o.has(k)));
+    for range in clause_spans(toks) {
+        let identifying: Vec<&Unit> = units
+            .iter()
+            .filter(|u| range.contains(&u.at))
+            .filter(|u| u.name || u.keys.iter().any(|k| k.starts_with("n:")))
+            .filter(|u| found(u, toks, offers))
+            .collect();
+        let names: Vec<Vec<String>> = range
+            .clone()
+            .filter_map(named)
+            .filter(|keys| held(keys, offers))
+            .collect();
+        if identifying.len() + names.len() < 2 {
+            continue;
+        }
+        let together = by_entry.iter().any(|os| {
+            identifying.iter().all(|u| found(u, toks, os)) && names.iter().all(|k| held(k, os))
+        });
+        if !together {
+            let words: Vec<&str> = toks[range].iter().map(|t| t.raw.as_str()).collect();
+            return Some(words.join(" "));
+        }
+    }
+    None
 }
 
 /// A comparison of price (`cheaper`, `costlier`) and, in one source sentence, the words that
@@ -607,6 +709,33 @@ mod tests {
             from: &|_| false,
         };
         judge(&tokenize(draft), &refs, &[], &known).missing
+    }
+
+    #[test]
+    fn clauses_split_at_while_and_a_new_subject() {
+        let toks = tokenize(
+            "Rasgon is at Bernstein and Harsh Kumar is at Piper Sandler, while Reuters and Bloomberg report it.",
+        );
+        let spans: Vec<String> = clause_spans(&toks)
+            .into_iter()
+            .map(|r| {
+                toks[r]
+                    .iter()
+                    .map(|t| t.raw.as_str())
+                    .collect::<Vec<_>>()
+                    .join(" ")
+            })
+            .collect();
+        assert_eq!(
+            spans,
+            [
+                "Rasgon is at Bernstein",
+                "Harsh Kumar is at Piper Sandler",
+                // Names joined by `and` are each their own: two entries may tell one each.
+                "Reuters",
+                "Bloomberg report it"
+            ]
+        );
     }
 
     #[test]

@@ -2164,6 +2164,35 @@ fn due_to_ship_is_a_schedule_and_praise_told_is_told() {
 }
 
 #[test]
+fn a_clause_of_two_entries_crossed_is_caught() {
+    let news = || {
+        vec![
+            entry(
+                A,
+                "Reuters reported that Stacy Rasgon at Bernstein raised the price target on AMD to $180.",
+                "",
+            ),
+            entry(
+                B,
+                "Financial Times reports that analysts expect Instinct GPU revenue of about $8 billion this year. Harsh Kumar, an analyst at Piper Sandler, said the development was not yet reflected in consensus estimates.",
+                "",
+            ),
+        ]
+    };
+    let text = |first: &str, second: &str| {
+        format!(
+            "Reuters reported that Stacy Rasgon at {first} raised the price target on AMD to $180, while Harsh Kumar at {second} said the development was not yet reflected in consensus estimates [{A}] [{B}]."
+        )
+    };
+    assert_clean(&text("Bernstein", "Piper Sandler"), news());
+    assert_caught(
+        &text("Piper Sandler", "Bernstein"),
+        news(),
+        Check::RolesSwapped,
+    );
+}
+
+#[test]
 fn first_public_report_is_the_first_time() {
     let news = || {
         vec![entry(
