@@ -10,6 +10,7 @@ mod borrowed;
 mod citations;
 mod claims;
 mod clause;
+mod compared;
 mod context;
 mod converse;
 mod cues;

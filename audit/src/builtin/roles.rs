@@ -12,6 +12,7 @@ use super::agent::{turned_agent, turned_subject};
 use super::clause::{
     AUX, Name, REACH, SYMMETRIC, be_passive, capital, irregular_past, near, same, verb,
 };
+use super::compared::compared_turned;
 use super::converse::{self, Way};
 use super::destination;
 use super::lexicon::equivalents;
@@ -712,6 +713,11 @@ pub(super) fn swapped(d: &[Tok], s: &[Tok]) -> Option<String> {
     if let Some((asker, asked)) = asking_turned(d, s) {
         return Some(format!(
             "the draft has \u{ab}{asker}\u{bb} ask \u{ab}{asked}\u{bb}, where the entry has it the other way round"
+        ));
+    }
+    if let Some((x, y)) = compared_turned(d, s) {
+        return Some(format!(
+            "the draft sets \u{ab}{x}\u{bb} above \u{ab}{y}\u{bb} where the entry compares them the other way round"
         ));
     }
     if let Some((payer, payee)) = payment_turned(d, s) {

@@ -2193,6 +2193,24 @@ fn a_clause_of_two_entries_crossed_is_caught() {
 }
 
 #[test]
+fn a_comparison_the_other_way_round_is_caught() {
+    let news = || {
+        vec![entry(
+            A,
+            "Bloomberg reports that assembly in India now accounts for about 78% of iPhones shipped to the United States. Wamsi Mohan, an analyst at BofA Securities, said the development matters more for 2027 than for this year.",
+            "",
+        )]
+    };
+    let text = |a: &str, b: &str| {
+        format!(
+            "BofA Securities analyst Wamsi Mohan said the development matters more for {a} than for {b} [{A}]."
+        )
+    };
+    assert_clean(&text("2027", "this year"), news());
+    assert_caught(&text("this year", "2027"), news(), Check::RolesSwapped);
+}
+
+#[test]
 fn first_public_report_is_the_first_time() {
     let news = || {
         vec![entry(
