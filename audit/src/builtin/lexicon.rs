@@ -618,7 +618,8 @@ pub(super) const EQUIVALENTS: &[&[&str]] = &[
     &["plan", "intend", "aim", "slate", "schedule"],
     &["job", "role", "position", "post"],
     &["factory", "plant", "facility", "fab"],
-    &["install", "deploy", "deployment"],
+    // `roll out` is deployed (`rolling out Copilot`, `the rollout`).
+    &["install", "deploy", "deployment", "rollout", "roll"],
     &[
         "unveil",
         "introduce",

@@ -2211,6 +2211,24 @@ fn a_comparison_the_other_way_round_is_caught() {
 }
 
 #[test]
+fn a_rollout_is_a_deployment() {
+    let news = |verb: &str| {
+        vec![entry(
+            A,
+            &format!(
+                "In an 8-K filed with the SEC, AMD disclosed that AMD and OpenAI agreed on a multi-year deal to {verb} 6 gigawatts of Instinct GPUs, starting with MI450 in 2026."
+            ),
+            "",
+        )]
+    };
+    let text = format!(
+        "AMD and OpenAI agreed on a multi-year deal for 6 gigawatts of Instinct GPUs, AMD disclosed in an 8-K [{A}]. The rollout is to begin with the MI450 in 2026 [{A}]."
+    );
+    assert_clean(&text, news("deploy"));
+    assert_caught(&text, news("price"), Check::UnsupportedContent);
+}
+
+#[test]
 fn first_public_report_is_the_first_time() {
     let news = || {
         vec![entry(
