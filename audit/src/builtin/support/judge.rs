@@ -340,7 +340,7 @@ const CLAUSE_LINKS: &[&str] = &["while", "whereas", "but", "and", "as"];
 /// and `whereas`, at `;`, at a comma before [`CLAUSE_LINKS`], and at `and` before a capital
 /// (`Rasgon is at Bernstein and Harsh Kumar is at Piper Sandler`; names joined by `and` are
 /// so each their own).
-fn clause_spans(toks: &[Tok]) -> Vec<std::ops::Range<usize>> {
+fn clause_spans(toks: &[Tok], handle: &dyn Fn(&str) -> bool) -> Vec<std::ops::Range<usize>> {
     let mut out = Vec::new();
     let mut start = 0;
     for (i, t) in toks.iter().enumerate() {
@@ -349,7 +349,8 @@ fn clause_spans(toks: &[Tok]) -> Vec<std::ops::Range<usize>> {
             || (t.word == "," && next.is_some_and(|n| CLAUSE_LINKS.contains(&n.word.as_str())))
             || (t.word == "and"
                 && next.is_some_and(|n| {
-                    n.kind == Kind::Word && n.raw.starts_with(char::is_uppercase)
+                    n.kind == Kind::Word
+                        && (n.raw.starts_with(char::is_uppercase) || handle(&n.word))
                 }));
         if splits {
             out.push(start..i);
@@ -389,21 +390,20 @@ fn mixed_clause(
     let by_entry: Vec<Vec<&Offer>> = cited.iter().map(|&e| of_entry(e)).collect();
     // A name the company's record needs no source for (`Bernstein` of an entry about
     // Bernstein's target) still tells which entry a clause is of; not who said it (`Reuters`,
-    // a handle), which two entries may share a clause of (`Reuters and Bloomberg report`).
+    // a handle: read so, two demo journals that cite a post and its filing were sent back).
     let named = |i: usize| {
         let t = &toks[i];
-        (t.kind == Kind::Word
-            && t.raw.starts_with(char::is_uppercase)
-            && !t.anchor.is_empty()
+        let name = t.raw.starts_with(char::is_uppercase)
             && (i > 0 || !wordnet::is_word(&wordnet::lemma(&t.word)))
             && (known.word)(&t.word)
             && !(known.from)(&t.word)
             && !(known.handle)(&t.word)
-            && !in_date(toks, i))
-        .then(|| vec![format!("x:{}", t.word), format!("s:{}", t.anchor)])
+            && !in_date(toks, i);
+        (t.kind == Kind::Word && !t.anchor.is_empty() && name)
+            .then(|| vec![format!("x:{}", t.word), format!("s:{}", t.anchor)])
     };
     let held = |keys: &[String], os: &[&Offer]| keys.iter().any(|k| os.iter().any(|o| o.has(k)));
-    for range in clause_spans(toks) {
+    for range in clause_spans(toks, known.handle) {
         let identifying: Vec<&Unit> = units
             .iter()
             .filter(|u| range.contains(&u.at))
@@ -716,7 +716,7 @@ mod tests {
         let toks = tokenize(
             "Rasgon is at Bernstein and Harsh Kumar is at Piper Sandler, while Reuters and Bloomberg report it.",
         );
-        let spans: Vec<String> = clause_spans(&toks)
+        let spans: Vec<String> = clause_spans(&toks, &|_| false)
             .into_iter()
             .map(|r| {
                 toks[r]
