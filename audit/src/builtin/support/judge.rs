@@ -9,7 +9,7 @@ use super::times::{frame, in_date};
 use super::units::{HEDGED, Known, Unit, WILL, units};
 use super::wordlists::{SUPERLATIVES, TITLES};
 use super::{COVER_GAIN, LOOSE_MISSING, LOOSE_SHARE, MAX_COVER};
-use crate::builtin::clause::be_passive;
+use crate::builtin::clause::{be_passive, plural_present, present_tense, verb};
 use crate::builtin::converse::{GETS, Way, way};
 use crate::builtin::tokens::{Kind, Tok};
 use crate::builtin::wordnet;
@@ -348,10 +348,10 @@ fn clause_spans(toks: &[Tok], handle: &dyn Fn(&str) -> bool) -> Vec<std::ops::Ra
         let splits = matches!(t.word.as_str(), "while" | "whereas" | ";")
             || (t.word == "," && next.is_some_and(|n| CLAUSE_LINKS.contains(&n.word.as_str())))
             || (t.word == "and"
-                && next.is_some_and(|n| {
+                && (next.is_some_and(|n| {
                     n.kind == Kind::Word
                         && (n.raw.starts_with(char::is_uppercase) || handle(&n.word))
-                }));
+                }) || acts_after(toks, i)));
         if splits {
             out.push(start..i);
             start = i + 1;
@@ -360,6 +360,36 @@ fn clause_spans(toks: &[Tok], handle: &dyn Fn(&str) -> bool) -> Vec<std::ops::Ra
     out.push(start..toks.len());
     out.retain(|r| !r.is_empty());
     out
+}
+
+/// Whether the `and` at `i` opens a clause with a subject of its own: a noun or an article
+/// right after it, and a verb after that before the next break, `and` or `that` (`and analysts
+/// now expect`, `and a set of agreements adds`); not a list (`to $180 and $200`), nor a second
+/// verb of the same subject (`bundled Copilot into its plans and raised their price`).
+fn acts_after(toks: &[Tok], i: usize) -> bool {
+    let subject = toks.get(i + 1).is_some_and(|n| {
+        n.kind == Kind::Word
+            && (matches!(
+                n.word.as_str(),
+                "a" | "an" | "the" | "its" | "their" | "his" | "her"
+            ) || wordnet::only_noun(&wordnet::lemma(&n.word)))
+    });
+    subject
+        && toks
+            .iter()
+            .enumerate()
+            .skip(i + 1)
+            .take_while(|(_, t)| {
+                t.kind != Kind::Break && !matches!(t.word.as_str(), "and" | "that")
+            })
+            .any(|(k, t)| {
+                let w = t.word.as_str();
+                t.kind == Kind::Word
+                    && (verb(toks, k)
+                        || present_tense(w)
+                        || plural_present(toks, k)
+                        || (wordnet::lemma(w) == w && wordnet::is_verb(w) && !wordnet::is_noun(w)))
+            })
 }
 
 /// The first clause of a sentence citing two entries or more whose names and figures are each

@@ -2190,6 +2190,21 @@ fn a_clause_of_two_entries_crossed_is_caught() {
         news(),
         Check::RolesSwapped,
     );
+    // `and` with a subject and a verb of its own opens a clause of its own.
+    assert_clean(
+        &format!(
+            "Reuters reported that Stacy Rasgon at Bernstein raised the price target on AMD to $180 and the Financial Times reports that analysts expect Instinct GPU revenue of about $8 billion this year [{A}] [{B}]."
+        ),
+        news(),
+    );
+    // Not a second verb of the same subject.
+    assert_caught(
+        &format!(
+            "Reuters reported that Stacy Rasgon at Bernstein raised the price target on AMD and put it at $8 billion [{A}] [{B}]."
+        ),
+        news(),
+        Check::RolesSwapped,
+    );
 }
 
 #[test]
