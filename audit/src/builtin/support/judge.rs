@@ -343,14 +343,32 @@ const CLAUSE_LINKS: &[&str] = &["while", "whereas", "but", "and", "as"];
 fn clause_spans(toks: &[Tok], handle: &dyn Fn(&str) -> bool) -> Vec<std::ops::Range<usize>> {
     let mut out = Vec::new();
     let mut start = 0;
+    // Inside an aside that opened with `, which` (`Tesla's service, which expanded to Phoenix,
+    // began …`): the comma that closes it ends it.
+    let mut aside = false;
     for (i, t) in toks.iter().enumerate() {
         let next = toks.get(i + 1);
+        let relative = t.word == ","
+            && next.is_some_and(|n| matches!(n.word.as_str(), "which" | "who" | "whose"));
+        let closes = aside && t.word == ",";
+        aside = relative || (aside && !closes);
         let splits = matches!(t.word.as_str(), "while" | "whereas" | ";")
+            || relative
+            || closes
             || (t.word == "," && next.is_some_and(|n| CLAUSE_LINKS.contains(&n.word.as_str())))
+            // A clause a link opens (`after Xbox raised …`, `because demand rose`).
+            || (matches!(
+                t.word.as_str(),
+                "after" | "before" | "because" | "since" | "once" | "when" | "until"
+            ) && (next.is_some_and(|n| n.kind == Kind::Word && n.raw.starts_with(char::is_uppercase))
+                || acts_after(toks, i)))
             || (t.word == "and"
                 && (next.is_some_and(|n| {
                     n.kind == Kind::Word
-                        && (n.raw.starts_with(char::is_uppercase) || handle(&n.word))
+                        && (n.raw.starts_with(char::is_uppercase)
+                            || handle(&n.word)
+                            // A second act told as a participle (`weighing … and bringing`).
+                            || (n.word.len() > 5 && n.word.ends_with("ing")))
                 }) || acts_after(toks, i)));
         if splits {
             out.push(start..i);
@@ -764,6 +782,30 @@ mod tests {
                 // Names joined by `and` are each their own: two entries may tell one each.
                 "Reuters",
                 "Bloomberg report it"
+            ]
+        );
+        // An aside of `which`, a clause a link opens, a second act as a participle.
+        let toks = tokenize(
+            "The service, which expanded to Phoenix, began rides after Bloomberg reported it, weighing a model and bringing more languages.",
+        );
+        let spans: Vec<String> = clause_spans(&toks, &|_| false)
+            .into_iter()
+            .map(|r| {
+                toks[r]
+                    .iter()
+                    .map(|t| t.raw.as_str())
+                    .collect::<Vec<_>>()
+                    .join(" ")
+            })
+            .collect();
+        assert_eq!(
+            spans,
+            [
+                "The service",
+                "which expanded to Phoenix",
+                "began rides",
+                "Bloomberg reported it , weighing a model",
+                "bringing more languages"
             ]
         );
     }
