@@ -526,14 +526,15 @@ fn said_opposite(w: &str, offers: &[&Offer]) -> bool {
 }
 
 /// Each token's clause, counted from 0: a new one after `;`, or after a comma before `and`,
-/// `but` or `while`.
+/// `but`, `while` or `which` (`the stock, which the paper says has risen about 18% …`).
 fn clauses(toks: &[Tok]) -> Vec<usize> {
     let mut c = 0;
     let mut out = Vec::with_capacity(toks.len());
     for (i, t) in toks.iter().enumerate() {
         let joined = i > 0
             && toks[i - 1].kind == Kind::Break
-            && (toks[i - 1].raw == ";" || matches!(t.word.as_str(), "and" | "but" | "while"));
+            && (toks[i - 1].raw == ";"
+                || matches!(t.word.as_str(), "and" | "but" | "while" | "which"));
         if joined {
             c += 1;
         }

@@ -2244,6 +2244,24 @@ fn a_rollout_is_a_deployment() {
 }
 
 #[test]
+fn a_clause_of_which_rests_on_its_own_sentence() {
+    let news = || {
+        vec![entry(
+            A,
+            "Financial Times writes that assembly in India now accounts for about 78% of iPhones shipped to the United States. Wamsi Mohan at BofA Securities called it an underappreciated risk for the stock.",
+            "Shares of Apple have risen about 18% this year, compared with a 12% rise in the Nasdaq 100.",
+        )]
+    };
+    let text = |index: &str| {
+        format!(
+            "Wamsi Mohan called this an underappreciated risk for the stock, which has risen about 18% this year against a 12% gain in the {index} [{A}]."
+        )
+    };
+    assert_clean(&text("Nasdaq 100"), news());
+    assert_caught(&text("Dow Jones"), news(), Check::UnsupportedContent);
+}
+
+#[test]
 fn first_public_report_is_the_first_time() {
     let news = || {
         vec![entry(
