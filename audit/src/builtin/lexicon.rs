@@ -596,7 +596,7 @@ pub(super) const EQUIVALENTS: &[&[&str]] = &[
     &["book", "record", "recognize", "take"],
     &["trail", "lag", "behind"],
     &["weigh", "consider", "review", "study", "evaluate"],
-    &["start", "begin", "launch", "initiate", "open", "initially"],
+    &["start", "begin", "initiate", "open", "initially"],
     &["rating", "recommendation"],
     &["guidance", "outlook", "forecast"],
     &["share", "stock"],
@@ -633,7 +633,9 @@ pub(super) const EQUIVALENTS: &[&[&str]] = &[
     &["pledge", "commitment", "promise"],
     &["against", "compare", "versus", "relative"],
     &["alongside", "together"],
-    &["release", "arrive", "debut"],
+    // A product's launch is its release (`a spring launch alongside iOS 26.4`); a program is
+    // started, not launched, in this group.
+    &["release", "arrive", "debut", "launch"],
     // What a meeting includes is on its agenda (`includes an advisory vote on executive pay`).
     &["include", "agenda", "ballot"],
     // `this fiscal year` is the current one.

@@ -2262,6 +2262,24 @@ fn a_clause_of_which_rests_on_its_own_sentence() {
 }
 
 #[test]
+fn a_launch_is_a_release() {
+    let news = |what: &str| {
+        vec![entry(
+            A,
+            &format!(
+                "In an 8-K filed with the SEC, Apple disclosed that the revamped, more personal Siri is now planned for a spring {what} alongside iOS 26.4."
+            ),
+            "",
+        )]
+    };
+    let text = format!(
+        "According to an 8-K, the revamped and more personal Siri is now planned for a spring launch alongside iOS 26.4 [{A}]."
+    );
+    assert_clean(&text, news("release"));
+    assert_caught(&text, news("review"), Check::UnsupportedContent);
+}
+
+#[test]
 fn first_public_report_is_the_first_time() {
     let news = || {
         vec![entry(
