@@ -357,9 +357,10 @@ fn gaps(later: &[&Read<'_>], earlier: &[&Read<'_>]) -> Option<(i64, i64)> {
 }
 
 /// Words that order a sentence after the one before it (`Microsoft later recorded`, `In a later
-/// post`, `has since trimmed`, `Its 10-Q, which followed`), and before it.
+/// post`, `has since trimmed`, `Its 10-Q, which followed`), and before it (`In an earlier
+/// 10-Q, the company had already said`).
 const AFTERWARDS: &[&str] = &["later", "since", "subsequently", "afterwards", "followed"];
-const BEFOREHAND: &[&str] = &["earlier", "previously"];
+const BEFOREHAND: &[&str] = &["earlier", "previously", "already"];
 
 /// How far apart a span says two days are: its words, and the fewest and most days it may
 /// mean (`a week later`, `weeks later`, `the next day`).

@@ -2280,6 +2280,34 @@ fn a_launch_is_a_release() {
 }
 
 #[test]
+fn already_is_of_an_earlier_entry() {
+    // A is of 2026-08-14, B of 2026-09-02.
+    let news = || {
+        vec![
+            entry(
+                A,
+                "NVIDIA's quarterly report says NVIDIA's guidance excludes any H20 revenue from China.",
+                "",
+            ),
+            entry(
+                B,
+                "In an 8-K filed with the SEC, NVIDIA disclosed that new export rules tighten licensing for advanced accelerators shipped to parts of the Middle East.",
+                "",
+            ),
+        ]
+    };
+    let rules = "New export rules tighten licensing for advanced accelerators shipped to parts of the Middle East, NVIDIA disclosed in an 8-K";
+    let guidance = "In its quarterly report, the company had already said NVIDIA's guidance excludes any H20 revenue from China";
+    assert_clean(&format!("{rules} [{B}]. {guidance} [{A}]."), news());
+    // Of a later entry, `already` is the draft's own.
+    assert_caught(
+        &format!("{guidance} [{A}]. {rules}, as it had already said [{B}]."),
+        news(),
+        Check::UnsupportedContent,
+    );
+}
+
+#[test]
 fn first_public_report_is_the_first_time() {
     let news = || {
         vec![entry(
