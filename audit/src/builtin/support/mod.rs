@@ -7,6 +7,7 @@
 //! `large`), as a WordNet synonym or derived form, as a more general word (a hypernym), or as a
 //! direction word of the same family and sense. What is not found is named in the finding.
 
+mod crossed;
 mod judge;
 mod keys;
 mod links;
