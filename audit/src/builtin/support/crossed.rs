@@ -160,12 +160,10 @@ mod tests {
     use super::*;
     use crate::builtin::tokens::tokenize;
 
-    #[test]
-    fn clauses_split_at_while_and_a_new_subject() {
-        let toks = tokenize(
-            "Rasgon is at Bernstein and Harsh Kumar is at Piper Sandler, while Reuters and Bloomberg report it.",
-        );
-        let spans: Vec<String> = clause_spans(&toks, &|_| false)
+    /// The clauses of `text` as written, a space between tokens.
+    fn spans(text: &str) -> Vec<String> {
+        let toks = tokenize(text);
+        clause_spans(&toks, &|_| false)
             .into_iter()
             .map(|r| {
                 toks[r]
@@ -174,9 +172,15 @@ mod tests {
                     .collect::<Vec<_>>()
                     .join(" ")
             })
-            .collect();
+            .collect()
+    }
+
+    #[test]
+    fn clauses_split_at_while_and_a_new_subject() {
         assert_eq!(
-            spans,
+            spans(
+                "Rasgon is at Bernstein and Harsh Kumar is at Piper Sandler, while Reuters and Bloomberg report it."
+            ),
             [
                 "Rasgon is at Bernstein",
                 "Harsh Kumar is at Piper Sandler",
@@ -186,21 +190,10 @@ mod tests {
             ]
         );
         // An aside of `which`, a clause a link opens, a second act as a participle.
-        let toks = tokenize(
-            "The service, which expanded to Phoenix, began rides after Bloomberg reported it, weighing a model and bringing more languages.",
-        );
-        let spans: Vec<String> = clause_spans(&toks, &|_| false)
-            .into_iter()
-            .map(|r| {
-                toks[r]
-                    .iter()
-                    .map(|t| t.raw.as_str())
-                    .collect::<Vec<_>>()
-                    .join(" ")
-            })
-            .collect();
         assert_eq!(
-            spans,
+            spans(
+                "The service, which expanded to Phoenix, began rides after Bloomberg reported it, weighing a model and bringing more languages."
+            ),
             [
                 "The service",
                 "which expanded to Phoenix",
