@@ -150,16 +150,8 @@ pub(super) fn speaker_chains(toks: &[Tok]) -> Vec<Vec<usize>> {
                 j -= 1;
             }
             // Past an aside of where it has it (`Reuters, citing three employees, writes`).
-            if j > 0 && toks[j - 1].word == "," {
-                let open = toks[..j - 1].iter().rposition(|t| t.kind == Kind::Break);
-                if let Some(b) = open.filter(|&b| {
-                    toks[b].word == ","
-                        && toks
-                            .get(b + 1)
-                            .is_some_and(|t| matches!(t.word.as_str(), "citing" | "according"))
-                }) {
-                    j = b;
-                }
+            if let Some(open) = aside_before(toks, j) {
+                j = open;
             }
             // The head of the name just before, not across a comma: `Reuters reported`, `Kash
             // Rangan of Bernstein said`, `Microsoft's 10-Q says`. Names joined by `and` are
@@ -195,6 +187,19 @@ pub(super) fn speaker_chains(toks: &[Tok]) -> Vec<Vec<usize>> {
         }
     }
     out
+}
+
+/// The comma that opens an aside of where a sentence has it (`, citing three employees,`)
+/// closing right before token `at`.
+pub(super) fn aside_before(toks: &[Tok], at: usize) -> Option<usize> {
+    let close = at.checked_sub(1).filter(|&k| toks[k].word == ",")?;
+    let open = toks[..close]
+        .iter()
+        .rposition(|t| t.kind == Kind::Break)
+        .filter(|&b| toks[b].word == ",")?;
+    toks.get(open + 1)
+        .is_some_and(|t| matches!(t.word.as_str(), "citing" | "according"))
+        .then_some(open)
 }
 
 /// What a party cites of another's, before `from` or `by` and the other's name (`citing

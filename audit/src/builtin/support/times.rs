@@ -4,7 +4,7 @@
 use foldhash::{HashSet, HashSetExt};
 
 use crate::builtin::dates::{is_month, is_short_month};
-use crate::builtin::speakers::saying;
+use crate::builtin::speakers::{aside_before, saying};
 use crate::builtin::tokens::{Kind, Tok};
 use crate::builtin::wordclass::ordinal;
 
@@ -128,19 +128,6 @@ pub(super) fn frame(toks: &[Tok], from: &dyn Fn(&str) -> bool) -> HashSet<usize>
         }
     }
     out
-}
-
-/// The comma that opens an aside of where a sentence has it (`, citing three employees,`)
-/// closing right before token `at`.
-fn aside_before(toks: &[Tok], at: usize) -> Option<usize> {
-    let close = at.checked_sub(1).filter(|&k| toks[k].word == ",")?;
-    let open = toks[..close]
-        .iter()
-        .rposition(|t| t.kind == Kind::Break)
-        .filter(|&b| toks[b].word == ",")?;
-    toks.get(open + 1)
-        .is_some_and(|t| matches!(t.word.as_str(), "citing" | "according"))
-        .then_some(open)
 }
 
 /// The number of a filing's form (`10` of `10-Q`, `8` of `8-K`): a word of where a statement
